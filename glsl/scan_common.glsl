@@ -1,0 +1,62 @@
+// Shared by the scan kernels: specialization constants, push-constant parameters, the combine
+// operation (sum or product, chosen by a specialization constant) and the addressing of one chunk of
+// one fiber (a 1-D line along the scanned axis) through arbitrary strides.
+#ifndef SCAN_COMMON_GLSL
+#define SCAN_COMMON_GLSL
+
+#include "storage_types.glsl"
+
+layout(local_size_x_id = 0) in;
+layout(constant_id = 1) const uint OP = 0;         // 0: sum, 1: product
+layout(constant_id = 2) const bool REVERSE = false; // DECREASING direction
+layout(constant_id = 3) const bool EXCLUSIVE = false;
+layout(constant_id = 4) const uint MODE = 0;        // 0: scan chunks, 1: reduce chunks to partials
+layout(constant_id = 5) const bool HAS_CARRY = false; // scan mode: add the chunk's carry from partials
+
+const uint MODE_SCAN = 0u;
+const uint MODE_REDUCE = 1u;
+const uint MAX_OTHER_DIMS = 7u;
+
+// Must match the Word enum in src/scan_plan.cpp (128 bytes, the minimum every device allows).
+layout(push_constant, std430) uniform Params {
+    uint fibers;      // number of fibers (product of the non-axis sizes)
+    uint len;         // fiber length L
+    uint chunk_len;   // elements per chunk
+    uint chunks;      // chunks per fiber
+    uint axis_in;     // input stride along the axis, in elements (0: broadcast)
+    uint axis_out;    // output stride along the axis
+    uint base_in;     // element offset of the input tensor inside its binding
+    uint base_out;    // element offset of the output tensor inside its binding
+    uint base_part;   // element offset of the partials inside their binding
+    uint other_dims;  // number of non-axis dimensions (<= 7)
+    uint grid_x;      // workgroups per row of the folded 2-D dispatch
+    uint size[MAX_OTHER_DIMS];
+    uint stride_in[MAX_OTHER_DIMS];
+    uint stride_out[MAX_OTHER_DIMS];
+} p;
+
+layout(set = 0, binding = 0) readonly buffer Src { STORE_T src[]; };
+layout(set = 0, binding = 1) writeonly buffer Dst { STORE_T dst[]; };
+layout(set = 0, binding = 2) buffer Partials { ACC_T partials[]; };
+
+ACC_T identity() { return OP == 0u ? ACC_T(0) : ACC_T(1); }
+ACC_T combine(ACC_T a, ACC_T b) { return OP == 0u ? a + b : a * b; }
+
+// Element offsets of the first element of fiber f in the input and output.
+uvec2 fiber_base(uint f) {
+    uvec2 o = uvec2(p.base_in, p.base_out);
+    uint r = f;
+    for (uint i = 0u; i < MAX_OTHER_DIMS; ++i) {
+        if (i >= p.other_dims) break;
+        uint d = p.other_dims - 1u - i;
+        uint c = r % p.size[d];
+        r /= p.size[d];
+        o += c * uvec2(p.stride_in[d], p.stride_out[d]);
+    }
+    return o;
+}
+
+// Physical position along the axis of logical position k (direction folded in).
+uint axis_pos(uint k) { return REVERSE ? p.len - 1u - k : k; }
+
+#endif

@@ -1,0 +1,28 @@
+#version 460
+// Serial chunk scan: one invocation per (fiber, chunk), walking at most chunk_len elements in order.
+// Neighbouring invocations take neighbouring fibers, so when the scanned axis is not the innermost in
+// memory (outer-axis scans) their loads are coalesced; short inner rows also run best this way.
+// MODE_REDUCE folds the chunk into partials[fiber * chunks + chunk] for reduce-then-scan.
+#extension GL_GOOGLE_include_directive : require
+#include "scan_common.glsl"
+
+void main() {
+    uint id = (gl_WorkGroupID.y * p.grid_x + gl_WorkGroupID.x) * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
+    if (id >= p.fibers * p.chunks) return;
+    uint chunk = id / p.fibers;
+    uint fiber = id - chunk * p.fibers;
+    uint slot = fiber * p.chunks + chunk;
+    uint start = chunk * p.chunk_len;
+    uint end = min(start + p.chunk_len, p.len);
+    uvec2 base = fiber_base(fiber);
+
+    ACC_T carry = (MODE == MODE_SCAN && HAS_CARRY) ? partials[p.base_part + slot] : identity();
+    for (uint k = start; k < end; ++k) {
+        uint pos = axis_pos(k);
+        ACC_T x = TO_ACC(src[base.x + pos * p.axis_in]);
+        ACC_T next = combine(carry, x);
+        if (MODE == MODE_SCAN) dst[base.y + pos * p.axis_out] = FROM_ACC(EXCLUSIVE ? carry : next);
+        carry = next;
+    }
+    if (MODE == MODE_REDUCE) partials[p.base_part + slot] = carry;
+}

@@ -1,0 +1,65 @@
+#version 460
+// Cooperative chunk scan: one workgroup per (fiber, chunk). The chunk is walked in tiles of
+// WG_SIZE * ITEMS elements; each subgroup owns a contiguous segment of the tile, which it scans with
+// ITEMS subgroup-wide steps (contiguous loads, subgroup inclusive/exclusive scan, running segment
+// total). Segment totals meet in shared memory and are combined in subgroup order, so the float
+// summation order is fixed (bit-identical run to run). MODE_REDUCE instead folds the chunk into one
+// value in partials[fiber * chunks + chunk], the first pass of reduce-then-scan for long fibers.
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+
+#extension GL_GOOGLE_include_directive : require
+#include "scan_common.glsl"
+
+const uint ITEMS = 4u;
+
+shared ACC_T segment_total[gl_WorkGroupSize.x];  // one per subgroup; sized for subgroups of a single lane
+
+ACC_T subgroup_inclusive(ACC_T x) { return OP == 0u ? subgroupInclusiveAdd(x) : subgroupInclusiveMul(x); }
+ACC_T subgroup_exclusive(ACC_T x) { return OP == 0u ? subgroupExclusiveAdd(x) : subgroupExclusiveMul(x); }
+ACC_T subgroup_total(ACC_T x) { return OP == 0u ? subgroupAdd(x) : subgroupMul(x); }
+
+void main() {
+    uint id = gl_WorkGroupID.y * p.grid_x + gl_WorkGroupID.x;
+    if (id >= p.fibers * p.chunks) return;  // uniform across the workgroup
+    uint fiber = id / p.chunks;
+    uint chunk = id - fiber * p.chunks;
+    uint start = chunk * p.chunk_len;
+    uint end = min(start + p.chunk_len, p.len);
+    uvec2 base = fiber_base(fiber);
+
+    uint segment_len = gl_SubgroupSize * ITEMS;
+    uint tile_len = gl_WorkGroupSize.x * ITEMS;
+    ACC_T carry = (MODE == MODE_SCAN && HAS_CARRY) ? partials[p.base_part + id] : identity();
+    ACC_T folded = identity();
+
+    for (uint tile = start; tile < end; tile += tile_len) {
+        uint seg = tile + gl_SubgroupID * segment_len + gl_SubgroupInvocationID;
+        ACC_T run = identity();
+        ACC_T y[ITEMS];
+        for (uint j = 0u; j < ITEMS; ++j) {
+            uint k = seg + j * gl_SubgroupSize;
+            ACC_T x = k < end ? TO_ACC(src[base.x + axis_pos(k) * p.axis_in]) : identity();
+            if (MODE == MODE_SCAN) {
+                ACC_T s = EXCLUSIVE ? subgroup_exclusive(x) : subgroup_inclusive(x);
+                y[j] = combine(run, s);
+            }
+            run = combine(run, subgroup_total(x));
+        }
+        if (subgroupElect()) segment_total[gl_SubgroupID] = run;
+        barrier();
+        ACC_T before = carry;
+        for (uint s = 0u; s < gl_NumSubgroups; ++s) {
+            if (s == gl_SubgroupID) before = carry;
+            carry = combine(carry, segment_total[s]);
+        }
+        barrier();
+        if (MODE == MODE_SCAN) {
+            for (uint j = 0u; j < ITEMS; ++j) {
+                uint k = seg + j * gl_SubgroupSize;
+                if (k < end) dst[base.y + axis_pos(k) * p.axis_out] = FROM_ACC(combine(before, y[j]));
+            }
+        }
+    }
+    if (MODE == MODE_REDUCE && gl_LocalInvocationIndex == 0u) partials[p.base_part + id] = carry;
+}

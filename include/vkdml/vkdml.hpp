@@ -1,0 +1,284 @@
+// vkdml/vkdml.hpp — the C++ API: DirectML's operator lifecycle on a Vulkan device.
+//
+//   auto dev = vkdml::Device::create();                       // or Device::adopt(...)
+//   auto op  = dev.value()->create_operator(desc);            // validates, deep-copies
+//   auto co  = dev.value()->compile_operator(*op, flags);     // picks kernels, builds pipelines
+//   co->binding_properties();                                 // temporary scratch size
+//   co->record(cmd, bindings);                                // into the caller's command buffer
+//
+// or, for tools and tests, one call with host arrays: vkdml::execute(*dev, desc, inputs, outputs).
+//
+// Errors are values (vkdml::Result); no exception crosses this API. Vulkan handles are the
+// application's: the header needs only <vulkan/vulkan_core.h> types, never Vulkan functions.
+#pragma once
+
+#include "vkdml/directml.h"
+#include "vkdml/export.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#ifndef VK_NO_PROTOTYPES
+#define VK_NO_PROTOTYPES
+#endif
+#include <vulkan/vulkan_core.h>
+
+namespace vkdml {
+
+// ----------------------------------------------------------------------------------------------
+// Errors
+
+/// What went wrong, coarsely; Error::message says exactly what.
+enum class ErrorCode : int {
+    invalid_descriptor = 1,  ///< an operator or tensor description breaks a SPEC §2 rule
+    unsupported_type = 2,    ///< the data type is not allowed for this operator (SPEC §4)
+    unsupported_device = 3,  ///< the device lacks a Vulkan feature, extension or limit this needs
+    invalid_binding = 4,     ///< a buffer binding is missing, too small, misaligned or overlapping
+    no_device = 5,           ///< no Vulkan device (or none matching the selection) was found
+    out_of_memory = 6,       ///< a host or device allocation failed
+    device_lost = 7,         ///< VK_ERROR_DEVICE_LOST
+    vulkan_error = 8,        ///< any other failing VkResult (the message names the call)
+    invalid_argument = 9,    ///< a bad argument to a vkdml function other than a descriptor
+};
+
+/// Stable lower-case name of an error code ("invalid_descriptor", ...).
+VKDML_API const char* to_string(ErrorCode code) noexcept;
+
+/// An error: a code and a message naming the operator, tensor, field, rule and offending values.
+struct Error {
+    ErrorCode code{};
+    std::string message;
+};
+
+/// Either a value or an Error. Test with `if (r)`, read with `*r` / `r->`, or `r.error()`.
+template <class T>
+class [[nodiscard]] Result {
+public:
+    Result(T value) : v_(std::move(value)) {}
+    Result(Error error) : v_(std::move(error)) {}
+    explicit operator bool() const noexcept { return v_.index() == 0; }
+    bool has_value() const noexcept { return v_.index() == 0; }
+    T& value() & { return std::get<0>(v_); }
+    const T& value() const& { return std::get<0>(v_); }
+    T&& value() && { return std::get<0>(std::move(v_)); }
+    T& operator*() & { return value(); }
+    const T& operator*() const& { return value(); }
+    T* operator->() { return &value(); }
+    const T* operator->() const { return &value(); }
+    const Error& error() const { return std::get<1>(v_); }
+
+private:
+    std::variant<T, Error> v_;
+};
+
+/// Success or an Error (Result without a value).
+class [[nodiscard]] Status {
+public:
+    Status() = default;
+    Status(Error error) : e_(std::move(error)) {}
+    explicit operator bool() const noexcept { return !e_.has_value(); }
+    bool ok() const noexcept { return !e_.has_value(); }
+    const Error& error() const { return *e_; }
+
+private:
+    std::optional<Error> e_;
+};
+
+// ----------------------------------------------------------------------------------------------
+// Devices
+
+/// One Vulkan physical device as vkdml sees it.
+struct PhysicalDeviceInfo {
+    uint32_t index = 0;  ///< position in vkEnumeratePhysicalDevices order
+    std::string name;
+    VkPhysicalDeviceType type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
+    uint32_t api_version = 0;
+    uint32_t vendor_id = 0;
+    uint32_t device_id = 0;
+    std::string driver_name;  ///< e.g. "llvmpipe", "NVIDIA"
+    std::string driver_info;
+};
+
+/// Limits and capabilities of the device an operator runs on.
+struct DeviceInfo {
+    PhysicalDeviceInfo physical;
+    uint32_t subgroup_size = 0;
+    bool subgroup_arithmetic = false;  ///< compute stage supports subgroup arithmetic
+    uint64_t max_storage_buffer_range = 0;
+    uint32_t max_workgroup_count[3] = {};
+    uint32_t max_workgroup_invocations = 0;
+    uint32_t max_shared_memory_bytes = 0;
+    uint32_t max_push_constants_bytes = 0;
+    uint64_t min_storage_buffer_offset_alignment = 0;
+    uint64_t max_memory_allocation_size = 0;
+    bool timestamps = false;
+    float timestamp_period_ns = 0;
+    bool shader_int64 = false, shader_float64 = false;
+    bool storage_buffer_8bit = false, storage_buffer_16bit = false;
+    bool subgroup_extended_types = false;
+};
+
+/// Answer of the feature query: is a data type usable for an operator on this device, and if not,
+/// why (the SPEC §4 rule, or the missing Vulkan feature by its VkPhysicalDevice*Features name).
+struct TypeSupport {
+    bool supported = false;
+    std::string reason;  ///< empty when supported
+};
+
+/// Receives every message of the Vulkan validation layer (when enabled).
+using ValidationCallback = std::function<void(std::string_view message)>;
+
+/// How Device::create chooses and sets up a device.
+struct DeviceOptions {
+    /// Empty: the environment variable VKDML_DEVICE if set, else the best device (discrete, then
+    /// integrated, then virtual, then CPU). Otherwise a decimal index into the device list or a
+    /// case-insensitive substring of the device name.
+    std::string selector;
+    /// Enable VK_LAYER_KHRONOS_validation and route its messages to on_validation_message.
+    bool validation = false;
+    ValidationCallback on_validation_message;
+};
+
+class Operator;
+class CompiledOperator;
+struct DeviceState;
+
+/// A Vulkan device with its queue and pipeline cache. Thread-safe: operators may be created,
+/// compiled and recorded from several threads at once. Shared by the operators made from it, so it
+/// lives until the last of them is gone.
+class VKDML_API Device {
+public:
+    /// Lists the Vulkan physical devices visible to the loader.
+    static Result<std::vector<PhysicalDeviceInfo>> enumerate();
+
+    /// Creates an instance and a device of its own (see DeviceOptions for the choice).
+    static Result<std::shared_ptr<Device>> create(const DeviceOptions& options = {});
+
+    /// Uses the application's instance, physical device, device and a queue of a compute-capable
+    /// family. vkdml never destroys adopted handles. The device must have been created with Vulkan
+    /// 1.2 or later and VK_KHR_push_descriptor enabled. `enabled_features` is the feature chain the
+    /// application passed to vkCreateDevice (VkPhysicalDeviceFeatures2 with Vulkan11/Vulkan12 or the
+    /// per-feature structs in pNext); vkdml reads which of shaderInt64, shaderFloat64,
+    /// storageBuffer8BitAccess, storageBuffer16BitAccess and shaderSubgroupExtendedTypes are on, and
+    /// supports() answers accordingly. Null means none of them.
+    static Result<std::shared_ptr<Device>> adopt(VkInstance instance, VkPhysicalDevice physical_device,
+                                                 VkDevice device, uint32_t queue_family_index, VkQueue queue,
+                                                 PFN_vkGetInstanceProcAddr get_instance_proc_addr,
+                                                 const VkPhysicalDeviceFeatures2* enabled_features);
+
+    ~Device();
+    Device(const Device&) = delete;
+    Device& operator=(const Device&) = delete;
+
+    const DeviceInfo& info() const noexcept;
+
+    /// Feature query in the spirit of IDMLDevice::CheckFeatureSupport.
+    TypeSupport supports(DML_OPERATOR_TYPE op, DML_TENSOR_DATA_TYPE type) const;
+
+    /// Validates the description against SPEC §2 and §4 and the device, and deep-copies it.
+    Result<Operator> create_operator(const DML_OPERATOR_DESC& desc) const;
+
+    /// Plans the operator for this device and creates (or reuses) its pipelines.
+    Result<CompiledOperator> compile_operator(const Operator& op,
+                                              DML_EXECUTION_FLAGS flags = DML_EXECUTION_FLAG_NONE) const;
+
+    /// Number of distinct pipelines created so far on this device (the cache's size).
+    size_t pipeline_count() const;
+
+    /// Internal state (for the implementation).
+    const std::shared_ptr<DeviceState>& state() const noexcept { return s_; }
+
+    explicit Device(std::shared_ptr<DeviceState> s);
+
+private:
+    std::shared_ptr<DeviceState> s_;
+};
+
+// ----------------------------------------------------------------------------------------------
+// Operators
+
+struct OperatorState;
+struct CompiledState;
+
+/// A validated, deep-copied operator description (IDMLOperator). Cheap to copy (shared).
+class VKDML_API Operator {
+public:
+    DML_OPERATOR_TYPE type() const noexcept;
+    /// The stored description; pointers inside it point into this Operator's own storage.
+    const DML_OPERATOR_DESC& desc() const noexcept;
+    const std::shared_ptr<const OperatorState>& state() const noexcept { return s_; }
+    explicit Operator(std::shared_ptr<const OperatorState> s) : s_(std::move(s)) {}
+
+private:
+    std::shared_ptr<const OperatorState> s_;
+};
+
+/// A range of a Vulkan buffer (DML_BUFFER_BINDING): the buffer must have
+/// VK_BUFFER_USAGE_STORAGE_BUFFER_BIT; offset is in bytes from the start of the buffer.
+struct BufferBinding {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceSize offset = 0;
+    VkDeviceSize size = 0;
+};
+
+/// The buffers of one execution: inputs and outputs in the order of the operator's description,
+/// and the temporary buffer when binding_properties().TemporaryResourceSize > 0.
+struct Bindings {
+    std::span<const BufferBinding> inputs;
+    std::span<const BufferBinding> outputs;
+    std::optional<BufferBinding> temporary;
+};
+
+/// An operator planned for a device (IDMLCompiledOperator). Cheap to copy; immutable, so it may be
+/// recorded many times, into many command buffers, from several threads at once.
+class VKDML_API CompiledOperator {
+public:
+    /// Temporary scratch the plan needs (TemporaryResourceSize); persistent size is always 0.
+    DML_BINDING_PROPERTIES binding_properties() const noexcept;
+
+    /// Number of dispatches record() emits.
+    uint32_t pass_count() const noexcept;
+
+    /// Validates the bindings and records the dispatches (with barriers between its own passes,
+    /// none before or after) into a command buffer in the recording state.
+    Status record(VkCommandBuffer command_buffer, const Bindings& bindings) const;
+
+    const std::shared_ptr<const CompiledState>& state() const noexcept { return s_; }
+    explicit CompiledOperator(std::shared_ptr<const CompiledState> s) : s_(std::move(s)) {}
+
+private:
+    std::shared_ptr<const CompiledState> s_;
+};
+
+// ----------------------------------------------------------------------------------------------
+// Host convenience path
+
+/// Runs one operator on host arrays: allocates device buffers, uploads, records, submits, waits and
+/// downloads. Each array holds the bytes of its tensor's whole buffer range
+/// (TotalTensorSizeInBytes bytes, laid out by the tensor's strides). Output arrays are also
+/// uploaded first, so bytes the operator does not write (padding) keep their values. An output may
+/// be the same array as an input (in place).
+VKDML_API Status execute(const Device& device, const DML_OPERATOR_DESC& desc, std::span<const void* const> inputs,
+               std::span<void* const> outputs, DML_EXECUTION_FLAGS flags = DML_EXECUTION_FLAG_NONE);
+
+// ----------------------------------------------------------------------------------------------
+// Data type helpers
+
+/// Size in bytes of one element (0 for UNKNOWN or an out-of-range value).
+VKDML_API uint32_t element_size(DML_TENSOR_DATA_TYPE type) noexcept;
+/// Upper-case DirectML suffix ("FLOAT32", "INT8", ...), or "UNKNOWN".
+VKDML_API const char* to_string(DML_TENSOR_DATA_TYPE type) noexcept;
+/// DirectML operator name ("CUMULATIVE_SUMMATION", ...), or "INVALID".
+VKDML_API const char* to_string(DML_OPERATOR_TYPE type) noexcept;
+/// The 11 data types vkdml knows, in DML_TENSOR_DATA_TYPE order.
+VKDML_API std::span<const DML_TENSOR_DATA_TYPE> all_data_types() noexcept;
+
+}  // namespace vkdml

@@ -1,0 +1,58 @@
+// Device::compile_operator: from a validated operator to a plan of passes with their pipelines.
+#include "errors.hpp"
+#include "plan.hpp"
+#include "scan_plan.hpp"
+
+namespace vkdml {
+
+namespace {
+
+Status compile_cumulative(DeviceState& device, const OperatorState& op, detail::ScanOp kind, uint32_t axis,
+                          DML_AXIS_DIRECTION direction, bool exclusive, detail::Plan& plan) {
+    const TensorCopy& in = *op.inputs[0];
+    const TensorCopy& out = *op.outputs[0];
+    detail::ScanRequest r;
+    r.op = kind;
+    r.type = in.buffer.DataType;
+    r.reverse = direction == DML_AXIS_DIRECTION_DECREASING;
+    r.exclusive = exclusive;
+    r.layout = detail::make_scan_layout(in.sizes, in.strides, out.strides, axis);
+    return detail::plan_scan(device, r, plan);
+}
+
+}  // namespace
+
+Result<CompiledOperator> Device::compile_operator(const Operator& op, DML_EXECUTION_FLAGS flags) const {
+    constexpr uint32_t known = DML_EXECUTION_FLAG_ALLOW_HALF_PRECISION_COMPUTATION |
+                               DML_EXECUTION_FLAG_DISABLE_META_COMMANDS | DML_EXECUTION_FLAG_DESCRIPTORS_VOLATILE;
+    if (static_cast<uint32_t>(flags) & ~known)
+        return detail::make_error(ErrorCode::invalid_argument, "compile_operator: DML_EXECUTION_FLAGS ",
+                                  static_cast<uint32_t>(flags), " has unknown bits (known: 0x7)");
+    if (!op.state() || op.state()->device != s_)
+        return detail::make_error(ErrorCode::invalid_argument,
+                                  "compile_operator: the operator was created on another device");
+    // ALLOW_HALF_PRECISION_COMPUTATION: float16 still accumulates in float32 (SPEC §3); the other two
+    // flags change nothing here (no meta commands; descriptors are pushed at record time).
+    auto state = std::make_shared<CompiledState>();
+    state->op = op.state();
+    const OperatorState& o = *op.state();
+    Status st;
+    switch (o.desc.Type) {
+    case DML_OPERATOR_CUMULATIVE_SUMMATION:
+        st = compile_cumulative(*s_, o, detail::ScanOp::sum, o.cumsum.Axis, o.cumsum.AxisDirection,
+                                o.cumsum.HasExclusiveSum != 0, state->plan);
+        break;
+    default:
+        st = detail::make_error(ErrorCode::invalid_argument, "compile_operator: unknown operator type");
+    }
+    if (!st) return st.error();
+    return CompiledOperator(std::move(state));
+}
+
+DML_BINDING_PROPERTIES CompiledOperator::binding_properties() const noexcept {
+    return {detail::kBindingCount, s_->plan.temporary_bytes, 0};
+}
+
+uint32_t CompiledOperator::pass_count() const noexcept { return static_cast<uint32_t>(s_->plan.passes.size()); }
+
+}  // namespace vkdml

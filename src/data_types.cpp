@@ -1,0 +1,62 @@
+// Element sizes and names of the DirectML data and operator types.
+#include "vkdml/vkdml.hpp"
+
+#include <array>
+
+namespace vkdml {
+
+uint32_t element_size(DML_TENSOR_DATA_TYPE type) noexcept {
+    switch (type) {
+    case DML_TENSOR_DATA_TYPE_FLOAT64:
+    case DML_TENSOR_DATA_TYPE_UINT64:
+    case DML_TENSOR_DATA_TYPE_INT64: return 8;
+    case DML_TENSOR_DATA_TYPE_FLOAT32:
+    case DML_TENSOR_DATA_TYPE_UINT32:
+    case DML_TENSOR_DATA_TYPE_INT32: return 4;
+    case DML_TENSOR_DATA_TYPE_FLOAT16:
+    case DML_TENSOR_DATA_TYPE_UINT16:
+    case DML_TENSOR_DATA_TYPE_INT16: return 2;
+    case DML_TENSOR_DATA_TYPE_UINT8:
+    case DML_TENSOR_DATA_TYPE_INT8: return 1;
+    default: return 0;
+    }
+}
+
+const char* to_string(DML_TENSOR_DATA_TYPE type) noexcept {
+    switch (type) {
+    case DML_TENSOR_DATA_TYPE_FLOAT32: return "FLOAT32";
+    case DML_TENSOR_DATA_TYPE_FLOAT16: return "FLOAT16";
+    case DML_TENSOR_DATA_TYPE_UINT32: return "UINT32";
+    case DML_TENSOR_DATA_TYPE_UINT16: return "UINT16";
+    case DML_TENSOR_DATA_TYPE_UINT8: return "UINT8";
+    case DML_TENSOR_DATA_TYPE_INT32: return "INT32";
+    case DML_TENSOR_DATA_TYPE_INT16: return "INT16";
+    case DML_TENSOR_DATA_TYPE_INT8: return "INT8";
+    case DML_TENSOR_DATA_TYPE_FLOAT64: return "FLOAT64";
+    case DML_TENSOR_DATA_TYPE_UINT64: return "UINT64";
+    case DML_TENSOR_DATA_TYPE_INT64: return "INT64";
+    default: return "UNKNOWN";
+    }
+}
+
+const char* to_string(DML_OPERATOR_TYPE type) noexcept {
+    switch (type) {
+    case DML_OPERATOR_REDUCE: return "REDUCE";
+    case DML_OPERATOR_CUMULATIVE_SUMMATION: return "CUMULATIVE_SUMMATION";
+    case DML_OPERATOR_ARGMIN: return "ARGMIN";
+    case DML_OPERATOR_ARGMAX: return "ARGMAX";
+    case DML_OPERATOR_CUMULATIVE_PRODUCT: return "CUMULATIVE_PRODUCT";
+    default: return "INVALID";
+    }
+}
+
+std::span<const DML_TENSOR_DATA_TYPE> all_data_types() noexcept {
+    static constexpr std::array<DML_TENSOR_DATA_TYPE, 11> types = {
+        DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_UINT32,
+        DML_TENSOR_DATA_TYPE_UINT16,  DML_TENSOR_DATA_TYPE_UINT8,   DML_TENSOR_DATA_TYPE_INT32,
+        DML_TENSOR_DATA_TYPE_INT16,   DML_TENSOR_DATA_TYPE_INT8,    DML_TENSOR_DATA_TYPE_FLOAT64,
+        DML_TENSOR_DATA_TYPE_UINT64,  DML_TENSOR_DATA_TYPE_INT64};
+    return types;
+}
+
+}  // namespace vkdml

@@ -1,0 +1,102 @@
+// Physical-device queries shared by device creation, adoption and enumeration.
+#include "device_info.hpp"
+
+#include "errors.hpp"
+
+#include <cstring>
+#include <mutex>
+
+namespace vkdml::detail {
+
+Status load_vulkan_loader() {
+    static std::once_flag once;
+    static VkResult result = VK_ERROR_INITIALIZATION_FAILED;
+    std::call_once(once, [] { result = volkInitialize(); });
+    if (result != VK_SUCCESS)
+        return make_error(ErrorCode::no_device,
+                          "the Vulkan loader (libvulkan.so.1) could not be loaded; install libvulkan1 and a "
+                          "Vulkan driver (mesa-vulkan-drivers provides the lavapipe CPU device)");
+    return {};
+}
+
+PhysicalDeviceInfo describe(VkPhysicalDevice physical_device, uint32_t index) {
+    VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+    VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &driver};
+    vkGetPhysicalDeviceProperties2(physical_device, &props);
+    PhysicalDeviceInfo info;
+    info.index = index;
+    info.name = props.properties.deviceName;
+    info.type = props.properties.deviceType;
+    info.api_version = props.properties.apiVersion;
+    info.vendor_id = props.properties.vendorID;
+    info.device_id = props.properties.deviceID;
+    info.driver_name = driver.driverName;
+    info.driver_info = driver.driverInfo;
+    return info;
+}
+
+DeviceInfo query_device_info(VkPhysicalDevice physical_device, uint32_t index) {
+    DeviceInfo info;
+    info.physical = describe(physical_device, index);
+
+    VkPhysicalDeviceVulkan11Properties p11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES};
+    VkPhysicalDeviceMaintenance3Properties m3{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES, &p11};
+    VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &m3};
+    vkGetPhysicalDeviceProperties2(physical_device, &props);
+    const VkPhysicalDeviceLimits& limits = props.properties.limits;
+    info.subgroup_size = p11.subgroupSize;
+    info.subgroup_arithmetic = (p11.subgroupSupportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
+                               (p11.subgroupSupportedOperations & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
+                               (p11.subgroupSupportedOperations & VK_SUBGROUP_FEATURE_BASIC_BIT);
+    info.max_storage_buffer_range = limits.maxStorageBufferRange;
+    for (int i = 0; i < 3; ++i) info.max_workgroup_count[i] = limits.maxComputeWorkGroupCount[i];
+    info.max_workgroup_invocations = limits.maxComputeWorkGroupInvocations;
+    info.max_shared_memory_bytes = limits.maxComputeSharedMemorySize;
+    info.max_push_constants_bytes = limits.maxPushConstantsSize;
+    info.min_storage_buffer_offset_alignment = limits.minStorageBufferOffsetAlignment;
+    info.max_memory_allocation_size = m3.maxMemoryAllocationSize;
+    info.timestamps = limits.timestampComputeAndGraphics == VK_TRUE;
+    info.timestamp_period_ns = limits.timestampPeriod;
+
+    VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceVulkan11Features f11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &f12};
+    VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f11};
+    vkGetPhysicalDeviceFeatures2(physical_device, &features);
+    info.shader_int64 = features.features.shaderInt64 == VK_TRUE;
+    info.shader_float64 = features.features.shaderFloat64 == VK_TRUE;
+    info.storage_buffer_16bit = f11.storageBuffer16BitAccess == VK_TRUE;
+    info.storage_buffer_8bit = f12.storageBuffer8BitAccess == VK_TRUE;
+    info.subgroup_extended_types = f12.shaderSubgroupExtendedTypes == VK_TRUE;
+    return info;
+}
+
+int device_type_rank(VkPhysicalDeviceType type) {
+    switch (type) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 4;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 3;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: return 1;
+    default: return 0;
+    }
+}
+
+const char* missing_feature(const EnabledFeatures& f, DML_TENSOR_DATA_TYPE type) {
+    switch (type) {
+    case DML_TENSOR_DATA_TYPE_INT8:
+    case DML_TENSOR_DATA_TYPE_UINT8:
+        return f.storage_buffer_8bit ? nullptr : "storageBuffer8BitAccess";
+    case DML_TENSOR_DATA_TYPE_INT16:
+    case DML_TENSOR_DATA_TYPE_UINT16:
+    case DML_TENSOR_DATA_TYPE_FLOAT16:
+        return f.storage_buffer_16bit ? nullptr : "storageBuffer16BitAccess";
+    case DML_TENSOR_DATA_TYPE_FLOAT64:
+        return f.shader_float64 ? nullptr : "shaderFloat64";
+    case DML_TENSOR_DATA_TYPE_INT64:
+    case DML_TENSOR_DATA_TYPE_UINT64:
+        if (!f.shader_int64) return "shaderInt64";
+        return f.subgroup_extended_types ? nullptr : "shaderSubgroupExtendedTypes";
+    default: return nullptr;
+    }
+}
+
+}  // namespace vkdml::detail

@@ -1,0 +1,19 @@
+// Reading what a physical device is and can do (names, limits, subgroup and feature support).
+#pragma once
+
+#include "device_state.hpp"
+
+namespace vkdml::detail {
+
+/// Makes sure the Vulkan loader is loaded (volkInitialize, once per process).
+Status load_vulkan_loader();
+
+PhysicalDeviceInfo describe(VkPhysicalDevice physical_device, uint32_t index);
+
+/// Fills limits, subgroup properties and the *available* features of a physical device.
+DeviceInfo query_device_info(VkPhysicalDevice physical_device, uint32_t index);
+
+/// Rank used to choose the best device: discrete, integrated, virtual, CPU, other.
+int device_type_rank(VkPhysicalDeviceType type);
+
+}  // namespace vkdml::detail

@@ -1,0 +1,38 @@
+// The deep copy an Operator keeps of its description (all pointers point into it).
+#pragma once
+
+#include "device_state.hpp"
+
+#include <memory>
+#include <vector>
+
+namespace vkdml {
+
+/// One tensor of an operator, with its arrays owned here. `strides` is always filled (packed
+/// row-major when the caller gave none); `buffer.Strides` keeps the caller's null-or-not choice.
+struct TensorCopy {
+    DML_BUFFER_TENSOR_DESC buffer{};
+    DML_TENSOR_DESC tensor{};
+    std::vector<uint32_t> sizes;
+    std::vector<uint32_t> strides;
+    bool explicit_strides = false;
+};
+
+/// The cumulative ops' common shape (CUMULATIVE_SUMMATION and CUMULATIVE_PRODUCT share a layout).
+struct CumulativeDesc {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    uint32_t Axis;
+    DML_AXIS_DIRECTION AxisDirection;
+    int32_t HasExclusive;
+};
+
+struct OperatorState {
+    std::shared_ptr<DeviceState> device;
+    DML_OPERATOR_DESC desc{};
+    std::vector<std::unique_ptr<TensorCopy>> inputs;
+    std::vector<std::unique_ptr<TensorCopy>> outputs;
+    DML_CUMULATIVE_SUMMATION_OPERATOR_DESC cumsum{};
+};
+
+}  // namespace vkdml

@@ -1,0 +1,195 @@
+// Scan planning (see scan_plan.hpp).
+//
+// Every fiber is cut into chunks small enough that no invocation loops more than a few thousand
+// times (lavapipe silently ends loops after 65,535 iterations). One chunk per fiber: a single pass.
+// Several: reduce each chunk to a partial (pass 1), scan the partials of each fiber exclusively
+// (the same planner, recursively, on the scratch buffer), then scan each chunk starting from its
+// partial (last pass). Inner-axis fibers of some length use scan_tile (a workgroup per chunk);
+// outer-axis and short fibers use scan_serial (an invocation per chunk, coalesced across fibers).
+#include "scan_plan.hpp"
+
+#include "errors.hpp"
+
+#include <algorithm>
+
+namespace vkdml::detail {
+
+namespace {
+
+constexpr uint32_t kTileWorkgroup = 256;
+constexpr uint32_t kTileItems = 4;          // must match ITEMS in scan_tile.comp
+constexpr uint32_t kMaxTilesPerChunk = 16;  // loop trips per invocation stay ~1,200
+constexpr uint32_t kSerialWorkgroup = 64;
+constexpr uint32_t kSerialMaxChunk = 512;
+constexpr uint32_t kSerialMinChunk = 32;
+constexpr uint32_t kTileMinLength = 64;
+
+// Word positions in the push constants (scan_common.glsl's Params).
+enum Word : uint32_t {
+    kFibers, kLen, kChunkLen, kChunks, kAxisIn, kAxisOut, kBaseIn, kBaseOut, kBasePart, kOtherDims, kGridX,
+    kSize, kStrideIn = kSize + 7, kStrideOut = kStrideIn + 7, kWordCount = kStrideOut + 7
+};
+static_assert(kWordCount * 4 == kPushConstantBytes);
+
+struct TypeVariant {
+    const char* storage;      // kernel variant holding the data
+    const char* accumulator;  // kernel variant holding partials (its storage type is the accumulator)
+    uint32_t element_bytes;
+    uint32_t accumulator_bytes;
+};
+
+TypeVariant variant_of(DML_TENSOR_DATA_TYPE t) {
+    switch (t) {
+    case DML_TENSOR_DATA_TYPE_FLOAT16: return {"f16", "f32", 2, 4};
+    case DML_TENSOR_DATA_TYPE_FLOAT32: return {"f32", "f32", 4, 4};
+    case DML_TENSOR_DATA_TYPE_FLOAT64: return {"f64", "f64", 8, 8};
+    case DML_TENSOR_DATA_TYPE_INT8:
+    case DML_TENSOR_DATA_TYPE_UINT8: return {"u8", "u32", 1, 4};
+    case DML_TENSOR_DATA_TYPE_INT16:
+    case DML_TENSOR_DATA_TYPE_UINT16: return {"u16", "u32", 2, 4};
+    case DML_TENSOR_DATA_TYPE_INT32:
+    case DML_TENSOR_DATA_TYPE_UINT32: return {"u32", "u32", 4, 4};
+    default: return {"u64", "u64", 8, 8};
+    }
+}
+
+DML_TENSOR_DATA_TYPE accumulator_type(DML_TENSOR_DATA_TYPE t) {
+    switch (t) {
+    case DML_TENSOR_DATA_TYPE_FLOAT16:
+    case DML_TENSOR_DATA_TYPE_FLOAT32: return DML_TENSOR_DATA_TYPE_FLOAT32;
+    case DML_TENSOR_DATA_TYPE_FLOAT64: return DML_TENSOR_DATA_TYPE_FLOAT64;
+    case DML_TENSOR_DATA_TYPE_INT64:
+    case DML_TENSOR_DATA_TYPE_UINT64: return DML_TENSOR_DATA_TYPE_UINT64;
+    default: return DML_TENSOR_DATA_TYPE_UINT32;
+    }
+}
+
+uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+/// Where the data of one scan level lives: the caller's tensors, or a scratch region (partials).
+struct Endpoints {
+    PassBinding src, dst;
+};
+
+struct Builder {
+    DeviceState& device;
+    Plan& plan;
+    bool cpu = device.info.physical.type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+
+    uint64_t alloc(uint64_t bytes) {
+        uint64_t align = std::max<uint64_t>(16, device.info.min_storage_buffer_offset_alignment);
+        uint64_t offset = ceil_div(plan.temporary_bytes, align) * align;
+        plan.temporary_bytes = offset + bytes;
+        return offset;
+    }
+
+    Status add_pass(const ScanRequest& r, bool tile, const TypeVariant& v, uint32_t mode, bool has_carry,
+                    std::array<PassBinding, 3> bindings, std::array<uint32_t, kWordCount> words, uint64_t items) {
+        Pass pass;
+        uint32_t wg = tile ? std::min(kTileWorkgroup, device.info.max_workgroup_invocations) : kSerialWorkgroup;
+        pass.key = {tile ? "scan_tile" : "scan_serial", v.storage,
+                    {wg, static_cast<uint32_t>(r.op), r.reverse, r.exclusive, mode, has_carry}};
+        uint64_t groups = tile ? items : ceil_div(items, wg);
+        if (!fold_groups(device.info, groups, pass.groups_x, pass.groups_y))
+            return make_error(ErrorCode::unsupported_device, "the scan needs ", groups,
+                              " workgroups, more than this device can dispatch (maxComputeWorkGroupCount ",
+                              device.info.max_workgroup_count[0], " x ", device.info.max_workgroup_count[1], ")");
+        words[kGridX] = pass.groups_x;
+        auto pipeline = device.pipelines->get(pass.key);
+        if (!pipeline) return pipeline.error();
+        pass.pipeline = *pipeline;
+        pass.bindings = bindings;
+        std::copy(words.begin(), words.end(), pass.push.begin());
+        plan.passes.push_back(pass);
+        return {};
+    }
+
+    Status scan(const ScanRequest& r, Endpoints ends) {
+        const ScanLayout& l = r.layout;
+        TypeVariant v = variant_of(r.type);
+        uint64_t fibers = l.fibers();
+        bool tile = l.len >= kTileMinLength && l.axis_innermost();
+        uint64_t chunk_len;
+        if (tile) {
+            uint64_t tile_len = uint64_t(kTileWorkgroup) * kTileItems;
+            uint64_t target_groups = cpu ? 8 : 512;
+            uint64_t want_chunks = ceil_div(target_groups, fibers);
+            chunk_len = ceil_div(ceil_div(l.len, want_chunks), tile_len) * tile_len;
+            chunk_len = std::clamp<uint64_t>(chunk_len, tile_len, tile_len * kMaxTilesPerChunk);
+        } else {
+            uint64_t target_invocations = cpu ? 2048 : 65536;
+            uint64_t want_chunks = ceil_div(target_invocations, fibers);
+            chunk_len = std::clamp<uint64_t>(ceil_div(l.len, want_chunks), kSerialMinChunk, kSerialMaxChunk);
+        }
+        uint64_t chunks = ceil_div(l.len, chunk_len);
+        if (fibers * chunks > 0xFFFFFFFFull)
+            return make_error(ErrorCode::unsupported_device, "the scan has ", fibers * chunks,
+                              " chunks, more than 32-bit indexing allows");
+
+        std::array<uint32_t, kWordCount> w{};
+        w[kFibers] = static_cast<uint32_t>(fibers);
+        w[kLen] = l.len;
+        w[kChunkLen] = static_cast<uint32_t>(chunk_len);
+        w[kChunks] = static_cast<uint32_t>(chunks);
+        w[kAxisIn] = l.axis_in;
+        w[kAxisOut] = l.axis_out;
+        w[kOtherDims] = static_cast<uint32_t>(l.others.size());
+        for (size_t i = 0; i < l.others.size(); ++i) {
+            w[kSize + i] = l.others[i].size;
+            w[kStrideIn + i] = l.others[i].stride_in;
+            w[kStrideOut + i] = l.others[i].stride_out;
+        }
+        PassBinding src = ends.src, dst = ends.dst;
+        src.element_bytes = dst.element_bytes = v.element_bytes;
+        src.base_word = kBaseIn;
+        dst.base_word = kBaseOut;
+        uint64_t items = fibers * chunks;
+
+        if (chunks == 1) {
+            PassBinding unused = dst;  // never accessed; any valid range will do
+            unused.base_word = -1;
+            return add_pass(r, tile, v, 0, false, {src, dst, unused}, w, items);
+        }
+
+        uint64_t partial_bytes = fibers * chunks * v.accumulator_bytes;
+        PassBinding partials{Slot::temporary, 0, alloc(partial_bytes), partial_bytes, v.accumulator_bytes, kBasePart};
+        PassBinding unused_dst = dst;
+        unused_dst.base_word = -1;
+        if (auto st = add_pass(r, tile, v, 1, false, {src, unused_dst, partials}, w, items); !st) return st;
+
+        ScanRequest carry;
+        carry.op = r.op;
+        carry.type = accumulator_type(r.type);
+        carry.exclusive = true;
+        carry.layout.len = static_cast<uint32_t>(chunks);
+        carry.layout.axis_in = carry.layout.axis_out = 1;
+        if (fibers > 1)
+            carry.layout.others.push_back({static_cast<uint32_t>(fibers), static_cast<uint32_t>(chunks),
+                                           static_cast<uint32_t>(chunks)});
+        PassBinding region = partials;
+        region.base_word = -1;
+        if (auto st = scan(carry, {region, region}); !st) return st;
+
+        return add_pass(r, tile, v, 0, true, {src, dst, partials}, w, items);
+    }
+};
+
+}  // namespace
+
+bool fold_groups(const DeviceInfo& info, uint64_t groups, uint32_t& x, uint32_t& y) {
+    uint64_t max_x = std::max<uint32_t>(1, info.max_workgroup_count[0]);
+    uint64_t gx = std::min<uint64_t>(std::max<uint64_t>(groups, 1), max_x);
+    uint64_t gy = ceil_div(std::max<uint64_t>(groups, 1), gx);
+    if (gy > info.max_workgroup_count[1]) return false;
+    x = static_cast<uint32_t>(gx);
+    y = static_cast<uint32_t>(gy);
+    return true;
+}
+
+Status plan_scan(DeviceState& device, const ScanRequest& request, Plan& plan) {
+    Builder b{device, plan};
+    PassBinding src{Slot::input, 0}, dst{Slot::output, 0};
+    return b.scan(request, {src, dst});
+}
+
+}  // namespace vkdml::detail
