@@ -1,0 +1,112 @@
+// gpu_fixture.cpp — creates the shared validated device lazily and collects validation messages.
+#include "gpu_fixture.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <mutex>
+
+namespace vkdml_test {
+
+namespace {
+
+struct MessageLog {
+    std::mutex mutex;
+    std::vector<std::string> pending;
+    std::vector<std::string> first;  // the first few ever seen, for the final report
+    size_t total = 0;
+};
+
+MessageLog& message_log() {
+    static MessageLog* log = new MessageLog;  // never destroyed: callbacks may come late in teardown
+    return *log;
+}
+
+void log_message(std::string_view message) {
+    MessageLog& log = message_log();
+    std::lock_guard<std::mutex> lock(log.mutex);
+    log.pending.emplace_back(message);
+    if (log.first.size() < 64) log.first.emplace_back(message);
+    ++log.total;
+}
+
+struct DeviceSlot {
+    std::mutex mutex;
+    std::shared_ptr<vkdml::Device> device;
+    bool tried = false;
+    std::string error;  // why creation failed (kept so that every later test fails the same way)
+};
+
+DeviceSlot& device_slot() {
+    static DeviceSlot slot;
+    return slot;
+}
+
+}  // namespace
+
+vkdml::Device& test_device() {
+    DeviceSlot& slot = device_slot();
+    std::unique_lock<std::mutex> lock(slot.mutex);
+    if (!slot.tried) {
+        slot.tried = true;
+        vkdml::DeviceOptions options;
+        options.validation = true;
+        options.on_validation_message = log_message;
+        auto created = vkdml::Device::create(options);
+        if (created) {
+            slot.device = std::move(created.value());
+            const vkdml::DeviceInfo& info = slot.device->info();
+            WARN("vkdml test device: " << info.physical.name << " (" << info.physical.driver_name << ", "
+                                       << info.physical.driver_info << "), subgroup size "
+                                       << info.subgroup_size);
+        } else {
+            slot.error = std::string(vkdml::to_string(created.error().code)) + ": " + created.error().message;
+        }
+    }
+    if (!slot.device) {
+        const std::string error =
+            slot.error.empty() ? std::string("the test device was released") : slot.error;
+        lock.unlock();
+        FAIL("vkdml::Device::create(validation = true) failed, so no GPU test can run: " << error);
+    }
+    return *slot.device;
+}
+
+void release_test_device() {
+    DeviceSlot& slot = device_slot();
+    std::lock_guard<std::mutex> lock(slot.mutex);
+    slot.device.reset();
+}
+
+std::vector<std::string> take_validation_messages() {
+    MessageLog& log = message_log();
+    std::lock_guard<std::mutex> lock(log.mutex);
+    std::vector<std::string> out;
+    out.swap(log.pending);
+    return out;
+}
+
+size_t validation_message_total() {
+    MessageLog& log = message_log();
+    std::lock_guard<std::mutex> lock(log.mutex);
+    return log.total;
+}
+
+std::vector<std::string> first_validation_messages(size_t limit) {
+    MessageLog& log = message_log();
+    std::lock_guard<std::mutex> lock(log.mutex);
+    const size_t n = std::min(limit, log.first.size());
+    return {log.first.begin(), log.first.begin() + static_cast<std::ptrdiff_t>(n)};
+}
+
+void require_no_validation_messages() {
+    const std::vector<std::string> messages = take_validation_messages();
+    std::string text;
+    for (size_t i = 0; i < messages.size() && i < 16; ++i)
+        text += "\n[" + std::to_string(i) + "] " + messages[i];
+    if (messages.size() > 16) text += "\n... and " + std::to_string(messages.size() - 16) + " more";
+    INFO("Vulkan validation messages:" << text);
+    REQUIRE(messages.empty());
+}
+
+}  // namespace vkdml_test

@@ -1,0 +1,33 @@
+// gpu_fixture.hpp — the process-wide test device (validation layer on) and its message log.
+#pragma once
+
+#include "vkdml/vkdml.hpp"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace vkdml_test {
+
+/// The one device shared by all GPU tests: vkdml::Device::create with validation enabled and every
+/// validation message appended to a global log. If no device can be created the calling test FAILS
+/// (with the library's error message); it never passes silently without a device. The selector is
+/// the library's default (VKDML_DEVICE in the environment, else the best device).
+vkdml::Device& test_device();
+
+/// Destroys the test device (if created) so that messages emitted at teardown are logged too.
+void release_test_device();
+
+/// Returns the validation messages logged since the last call and clears that list.
+std::vector<std::string> take_validation_messages();
+
+/// Number of validation messages logged since the process started (never reset).
+size_t validation_message_total();
+
+/// The first (at most `limit`) validation messages logged since the process started.
+std::vector<std::string> first_validation_messages(size_t limit);
+
+/// Takes the pending validation messages and REQUIREs that there are none, showing them if any.
+void require_no_validation_messages();
+
+}  // namespace vkdml_test

@@ -1,0 +1,252 @@
+// reference_scan.cpp — the cumulative-op oracle: a plain sequential walk of every fiber.
+#include "reference_scan.hpp"
+
+#include "half.hpp"
+
+#include <bit>
+#include <climits>
+#include <cmath>
+#include <iomanip>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+namespace vkdml_test {
+
+const char* to_string(ScanOp op) {
+    return op == ScanOp::sum ? "sum" : "product";
+}
+
+std::string to_string(const ScanSpec& spec) {
+    return std::string(to_string(spec.op)) + " axis " + std::to_string(spec.axis) +
+           (spec.decreasing ? " DECREASING" : " INCREASING") + (spec.exclusive ? " exclusive" : " inclusive");
+}
+
+int accumulator_precision(DML_TENSOR_DATA_TYPE type) {
+    return type == DML_TENSOR_DATA_TYPE_FLOAT64 ? 53 : 24;
+}
+
+namespace {
+
+double accumulator_max(DML_TENSOR_DATA_TYPE type) {
+    return type == DML_TENSOR_DATA_TYPE_FLOAT64 ? std::numeric_limits<double>::max()
+                                                : static_cast<double>(std::numeric_limits<float>::max());
+}
+
+double accumulator_min_normal(DML_TENSOR_DATA_TYPE type) {
+    return type == DML_TENSOR_DATA_TYPE_FLOAT64 ? std::numeric_limits<double>::min()
+                                                : static_cast<double>(std::numeric_limits<float>::min());
+}
+
+// A finite non-zero double is odd * 2^exponent with an odd integer below 2^53.
+struct OddSplit {
+    uint64_t odd;
+    int exponent;
+};
+
+OddSplit split_odd(double x) {
+    int e = 0;
+    const double f = std::frexp(std::fabs(x), &e);                // |x| = f * 2^e, f in [0.5, 1)
+    const uint64_t m = static_cast<uint64_t>(std::ldexp(f, 53));  // exact: 53 significant bits at most
+    const int tz = std::countr_zero(m);
+    return {m >> tz, e - 53 + tz};
+}
+
+// The running fold of one fiber.
+struct Fold {
+    ScanOp op;
+    DML_TENSOR_DATA_TYPE type;
+    uint64_t bits;          // integers
+    long double value;      // floats
+    long double magnitude;  // Σ|x| or Π|x|
+    uint32_t terms = 0;
+    bool finite = true;  // no folded input was inf or NaN
+    bool any_nonzero = false;
+    bool has_zero = false;
+    int min_exponent = INT_MAX;   // sum: smallest power of two dividing every folded non-zero input
+    long double odd_product = 1;  // product: Π of the odd parts of the folded inputs
+    long double upper = 1;        // product: Π max(|x|, 1), bounds every partial product from above
+    long double lower = 1;        // product: Π min(|x|, 1), bounds every partial non-zero product from below
+
+    Fold(ScanOp o, DML_TENSOR_DATA_TYPE t)
+        : op(o),
+          type(t),
+          bits(o == ScanOp::sum ? 0 : 1),
+          value(o == ScanOp::sum ? 0 : 1),
+          magnitude(o == ScanOp::sum ? 0 : 1) {}
+
+    void add(const TestTensor& input, uint64_t offset) {
+        ++terms;
+        if (!is_float_type(type)) {
+            // Zero-extended bit patterns: the low `bits` bits of the uint64 result are the exact
+            // result modulo 2^bits for signed and unsigned types alike.
+            const uint64_t x = input.get_bits(offset);
+            bits = op == ScanOp::sum ? bits + x : bits * x;
+            return;
+        }
+        const double x = input.get_double(offset);
+        const long double ax = std::fabs(static_cast<long double>(x));
+        if (op == ScanOp::sum) {
+            value += x;
+            magnitude += ax;
+        } else {
+            value *= x;
+            magnitude *= ax;
+        }
+        if (!std::isfinite(x)) {
+            finite = false;
+            return;
+        }
+        if (x == 0) {
+            has_zero = true;
+            return;
+        }
+        any_nonzero = true;
+        const OddSplit s = split_odd(x);
+        if (s.exponent < min_exponent) min_exponent = s.exponent;
+        odd_product *= static_cast<long double>(s.odd);
+        upper *= ax > 1 ? ax : 1;
+        lower *= ax < 1 ? ax : 1;
+    }
+
+    // True when every partial result of the folded inputs, in any order or grouping, is exactly
+    // representable in the accumulator of the type (so no rounding can happen before the output).
+    bool exact() const {
+        if (!is_float_type(type) || !finite) return false;
+        if (terms == 0) return true;
+        const int p = accumulator_precision(type);
+        if (op == ScanOp::sum) {
+            // Every partial sum is a multiple of 2^min_exponent no larger than Σ|x| in magnitude.
+            if (!any_nonzero) return true;
+            return magnitude <= std::ldexp(1.0L, p + min_exponent) &&
+                   magnitude <= static_cast<long double>(accumulator_max(type));
+        }
+        // With a zero among the inputs every grouping ends at ±0, as long as nothing overflows first.
+        if (has_zero) return upper <= static_cast<long double>(accumulator_max(type));
+        // A partial product is (Π of some odd parts) * 2^(Σ of their exponents).
+        return odd_product <= std::ldexp(1.0L, p) &&
+               upper <= static_cast<long double>(accumulator_max(type)) &&
+               lower >= static_cast<long double>(accumulator_min_normal(type));
+    }
+
+    ScanElement emit(uint32_t length) const {
+        ScanElement e;
+        e.bits = bits;
+        e.value = static_cast<double>(value);
+        e.magnitude = static_cast<double>(magnitude);
+        e.exact = exact();
+        e.terms = terms;
+        e.length = length;
+        return e;
+    }
+};
+
+double round_to_type(DML_TENSOR_DATA_TYPE type, double v) {
+    switch (type) {
+        case DML_TENSOR_DATA_TYPE_FLOAT16:
+            return half_to_double(half_from_double(v));
+        case DML_TENSOR_DATA_TYPE_FLOAT32:
+            return static_cast<double>(static_cast<float>(v));
+        default:
+            return v;
+    }
+}
+
+}  // namespace
+
+std::vector<ScanElement> reference_scan(const TestTensor& input, const ScanSpec& spec) {
+    const uint32_t rank = input.rank();
+    if (spec.axis >= rank) throw std::invalid_argument("reference_scan: axis out of range");
+    const uint32_t length = input.sizes[spec.axis];
+
+    // Row-major logical position of each multi-index (the order of the returned elements).
+    const std::vector<uint32_t> logical_strides = packed_strides(input.sizes);
+    std::vector<ScanElement> out(input.count());
+
+    // Walk every fiber: all multi-indices with index[axis] == 0, then along the axis.
+    std::vector<uint32_t> fiber_sizes = input.sizes;
+    fiber_sizes[spec.axis] = 1;
+    std::vector<uint32_t> index(rank, 0);
+    do {
+        Fold fold(spec.op, input.type);
+        for (uint32_t step = 0; step < length; ++step) {
+            const uint32_t k = spec.decreasing ? length - 1 - step : step;
+            index[spec.axis] = k;
+            uint64_t logical = 0;
+            for (uint32_t d = 0; d < rank; ++d) logical += uint64_t{index[d]} * logical_strides[d];
+            if (spec.exclusive) {
+                out[logical] = fold.emit(length);
+                fold.add(input, input.offset_of(index));
+            } else {
+                fold.add(input, input.offset_of(index));
+                out[logical] = fold.emit(length);
+            }
+        }
+        index[spec.axis] = 0;
+    } while (next_index(index, fiber_sizes));
+    return out;
+}
+
+void store_reference(const std::vector<ScanElement>& reference, TestTensor& out) {
+    if (reference.size() != out.count())
+        throw std::invalid_argument("store_reference: element count differs");
+    std::vector<uint32_t> index(out.rank(), 0);
+    uint64_t logical = 0;
+    do {
+        const ScanElement& e = reference[logical++];
+        if (is_float_type(out.type))
+            out.set_double(out.offset_of(index), e.value);
+        else
+            out.set_bits(out.offset_of(index), e.bits);
+    } while (next_index(index, out.sizes));
+}
+
+double scan_tolerance(ScanOp op, DML_TENSOR_DATA_TYPE type, const ScanElement& e, double got) {
+    (void)got;  // the bound must not trust the value under test
+    if (!is_float_type(type)) return 0;
+    const double eps = type == DML_TENSOR_DATA_TYPE_FLOAT64 ? 0x1p-52 : 0x1p-23;
+    double tol =
+        op == ScanOp::sum
+            ? kScanToleranceFactor * eps * std::log2(static_cast<double>(e.length) + 1.0) * e.magnitude
+            : kScanToleranceFactor * eps * (static_cast<double>(e.terms) + 1.0) * e.magnitude;
+    if (type == DML_TENSOR_DATA_TYPE_FLOAT16) tol += 0.5 * half_ulp(std::fabs(e.value) + tol);
+    return tol;
+}
+
+bool scan_element_matches(ScanOp op, DML_TENSOR_DATA_TYPE type, const ScanElement& e, uint64_t got_bits,
+                          double got) {
+    if (!is_float_type(type)) return ((got_bits ^ e.bits) & type_mask(type)) == 0;
+    if (e.exact) {
+        const double want = round_to_type(type, e.value);
+        return std::isnan(want) ? std::isnan(got) : got == want;
+    }
+    if (std::isnan(e.value)) return std::isnan(got);
+    if (std::isinf(e.value)) return got == e.value;
+    if (!std::isfinite(got)) return false;
+    return std::fabs(got - e.value) <= scan_tolerance(op, type, e, got);
+}
+
+std::string format_expected(ScanOp op, DML_TENSOR_DATA_TYPE type, const ScanElement& e) {
+    std::ostringstream s;
+    if (!is_float_type(type)) {
+        const uint64_t v = e.bits & type_mask(type);
+        if (is_signed_int_type(type)) {
+            const uint32_t n = type_bits(type);
+            const int64_t sv = (n < 64 && ((v >> (n - 1)) & 1u)) ? static_cast<int64_t>(v | ~type_mask(type))
+                                                                 : static_cast<int64_t>(v);
+            s << sv;
+        } else {
+            s << v;
+        }
+        return s.str();
+    }
+    s << std::setprecision(17);
+    if (e.exact)
+        s << round_to_type(type, e.value) << " (exact)";
+    else
+        s << e.value << " +- " << scan_tolerance(op, type, e, 0.0);
+    s << " [terms " << e.terms << ", magnitude " << e.magnitude << "]";
+    return s.str();
+}
+
+}  // namespace vkdml_test
