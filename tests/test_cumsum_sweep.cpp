@@ -525,3 +525,38 @@ TEST_CASE("cumsum: bytes of the output outside its elements are left untouched",
     }
     WARN("padding cases: " << stats.cases);
 }
+
+TEST_CASE("cumsum: float results are bit-identical from run to run", "[gpu][cumsum]") {
+    // SPEC §3: no atomics-ordered float sums. Same device, same inputs -> same bytes, every time.
+    std::mt19937_64 rng = sweep_rng(6);
+    const std::vector<std::vector<uint32_t>> shapes = {{70001}, {300, 257}, {257, 40}};
+    for (DML_TENSOR_DATA_TYPE type :
+         {DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT64}) {
+        for (size_t si = 0; si < shapes.size(); ++si) {
+            const std::vector<uint32_t>& sizes = shapes[si];
+            const uint32_t axis = si == 1 ? 1 : 0;
+            TestTensor input = make_packed(type, sizes);
+            fill_random(input, rng());
+            const TensorDescView in_view(input);
+            std::vector<std::byte> first;
+            for (int run = 0; run < 3; ++run) {
+                TestTensor output = make_packed(type, sizes);
+                const TensorDescView out_view(output);
+                const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC desc{in_view.get(), out_view.get(), axis,
+                                                                  DML_AXIS_DIRECTION_INCREASING, 0};
+                const DML_OPERATOR_DESC op{DML_OPERATOR_CUMULATIVE_SUMMATION, &desc};
+                const void* inputs[] = {input.bytes.data()};
+                void* outputs[] = {output.bytes.data()};
+                const vkdml::Status status = vkdml::execute(test_device(), op, inputs, outputs);
+                require_no_validation_messages();
+                INFO(input.describe() << " axis " << axis << ", run " << run << ": "
+                                      << (status.ok() ? std::string("ok") : status.error().message));
+                REQUIRE(status.ok());
+                if (run == 0)
+                    first = output.bytes;
+                else
+                    CHECK(output.bytes == first);
+            }
+        }
+    }
+}

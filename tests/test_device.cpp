@@ -1,0 +1,132 @@
+// Device selection, the feature query, and pipeline reuse across operators.
+#include <catch2/catch.hpp>
+
+#include "gpu_fixture.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+using Catch::Matchers::Contains;
+
+TEST_CASE("enumerate lists the Vulkan devices", "[gpu][device]") {
+    auto devices = vkdml::Device::enumerate();
+    REQUIRE(devices);
+    REQUIRE_FALSE(devices->empty());
+    for (uint32_t i = 0; i < devices->size(); ++i) {
+        CHECK((*devices)[i].index == i);
+        CHECK_FALSE((*devices)[i].name.empty());
+    }
+}
+
+TEST_CASE("devices are chosen by index, by name, or by VKDML_DEVICE", "[gpu][device]") {
+    auto devices = vkdml::Device::enumerate();
+    REQUIRE(devices);
+    const std::string name = (*devices)[0].name;
+
+    auto by_index = vkdml::Device::create({"0"});
+    REQUIRE(by_index);
+    CHECK((*by_index)->info().physical.name == name);
+
+    auto by_name = vkdml::Device::create({name.substr(0, 4)});
+    REQUIRE(by_name);
+    CHECK((*by_name)->info().physical.name.find(name.substr(0, 4)) != std::string::npos);
+
+    auto missing = vkdml::Device::create({"no-such-gpu-xyz"});
+    REQUIRE_FALSE(missing);
+    CHECK(missing.error().code == vkdml::ErrorCode::no_device);
+    CHECK_THAT(missing.error().message, Contains("no Vulkan device matches \"no-such-gpu-xyz\""));
+    CHECK_THAT(missing.error().message, Contains(name));
+
+    auto out_of_range = vkdml::Device::create({"99"});
+    REQUIRE_FALSE(out_of_range);
+    CHECK(out_of_range.error().code == vkdml::ErrorCode::no_device);
+    CHECK_THAT(out_of_range.error().message, Contains("device index 99 is out of range"));
+
+    ::setenv("VKDML_DEVICE", "no-such-gpu-env", 1);
+    auto from_env = vkdml::Device::create();
+    ::unsetenv("VKDML_DEVICE");
+    REQUIRE_FALSE(from_env);
+    CHECK_THAT(from_env.error().message, Contains("no-such-gpu-env"));
+}
+
+TEST_CASE("the device reports its limits", "[gpu][device]") {
+    const vkdml::DeviceInfo& info = vkdml_test::test_device().info();
+    CHECK(info.subgroup_size >= 1);
+    CHECK(info.subgroup_arithmetic);
+    CHECK(info.max_storage_buffer_range >= 1u << 27);
+    CHECK(info.max_workgroup_count[0] >= 65535);
+    CHECK(info.max_push_constants_bytes >= 128);
+}
+
+TEST_CASE("feature query: cumulative summation supports all 11 types here", "[gpu][device]") {
+    vkdml::Device& dev = vkdml_test::test_device();
+    for (DML_TENSOR_DATA_TYPE t : vkdml::all_data_types()) {
+        vkdml::TypeSupport s = dev.supports(DML_OPERATOR_CUMULATIVE_SUMMATION, t);
+        INFO(vkdml::to_string(t) << ": " << s.reason);
+        CHECK(s.supported);
+        CHECK(s.reason.empty());
+    }
+    vkdml::TypeSupport unknown = dev.supports(DML_OPERATOR_CUMULATIVE_SUMMATION, DML_TENSOR_DATA_TYPE_UNKNOWN);
+    CHECK_FALSE(unknown.supported);
+    CHECK_THAT(unknown.reason, Contains("data type 0"));
+    vkdml::TypeSupport reduce = dev.supports(DML_OPERATOR_REDUCE, DML_TENSOR_DATA_TYPE_FLOAT32);
+    CHECK_FALSE(reduce.supported);
+    CHECK_THAT(reduce.reason, Contains("REDUCE (55) is not implemented"));
+}
+
+TEST_CASE("pipelines are created once per key and shared by operators", "[gpu][device]") {
+    auto dev = vkdml::Device::create();
+    REQUIRE(dev);
+    auto compile = [&](uint32_t rows, uint32_t cols) {
+        uint32_t sizes[] = {rows, cols};
+        DML_BUFFER_TENSOR_DESC b{DML_TENSOR_DATA_TYPE_INT16, DML_TENSOR_FLAG_NONE, 2, sizes, nullptr,
+                                 DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE_INT16, 2, sizes, nullptr), 0};
+        DML_TENSOR_DESC t{DML_TENSOR_TYPE_BUFFER, &b};
+        DML_CUMULATIVE_SUMMATION_OPERATOR_DESC d{&t, &t, 1, DML_AXIS_DIRECTION_INCREASING, 0};
+        auto op = (*dev)->create_operator({DML_OPERATOR_CUMULATIVE_SUMMATION, &d});
+        REQUIRE(op);
+        auto co = (*dev)->compile_operator(*op);
+        REQUIRE(co);
+        return *co;
+    };
+    CHECK((*dev)->pipeline_count() == 0);
+    auto a = compile(3, 5);  // short rows: one serial pass
+    CHECK(a.pass_count() == 1);
+    CHECK(a.binding_properties().TemporaryResourceSize == 0);
+    CHECK((*dev)->pipeline_count() == 1);
+    compile(7, 9);  // same kernel, type and constants: reused
+    compile(100, 3);
+    CHECK((*dev)->pipeline_count() == 1);
+    auto b = compile(2, 200000);  // long rows: reduce, scan of partials, scan with carry
+    CHECK(b.pass_count() == 3);
+    CHECK(b.binding_properties().TemporaryResourceSize > 0);
+    CHECK(b.binding_properties().PersistentResourceSize == 0);
+    size_t after_long = (*dev)->pipeline_count();
+    CHECK(after_long > 1);
+    compile(3, 300000);
+    CHECK((*dev)->pipeline_count() == after_long);
+}
+
+TEST_CASE("compile_operator checks its flags and device", "[gpu][device]") {
+    uint32_t sizes[] = {4};
+    DML_BUFFER_TENSOR_DESC b{DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 1, sizes, nullptr, 16, 0};
+    DML_TENSOR_DESC t{DML_TENSOR_TYPE_BUFFER, &b};
+    DML_CUMULATIVE_SUMMATION_OPERATOR_DESC d{&t, &t, 0, DML_AXIS_DIRECTION_INCREASING, 0};
+    vkdml::Device& dev = vkdml_test::test_device();
+    auto op = dev.create_operator({DML_OPERATOR_CUMULATIVE_SUMMATION, &d});
+    REQUIRE(op);
+    CHECK(dev.compile_operator(*op, DML_EXECUTION_FLAG_ALLOW_HALF_PRECISION_COMPUTATION));
+    DML_EXECUTION_FLAGS unknown_bit;
+    const uint32_t raw = 0x9;
+    std::memcpy(&unknown_bit, &raw, sizeof raw);
+    auto bad = dev.compile_operator(*op, unknown_bit);
+    REQUIRE_FALSE(bad);
+    CHECK(bad.error().code == vkdml::ErrorCode::invalid_argument);
+    CHECK_THAT(bad.error().message, Contains("unknown bits"));
+    auto other = vkdml::Device::create();
+    REQUIRE(other);
+    auto foreign = (*other)->compile_operator(*op);
+    REQUIRE_FALSE(foreign);
+    CHECK_THAT(foreign.error().message, Contains("another device"));
+}
