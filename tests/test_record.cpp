@@ -1,0 +1,302 @@
+// The application-owned path: a VkInstance/VkDevice made by the test itself, adopted by vkdml; the
+// test's own buffers and command buffer; binding validation (SPEC §2 rule 9) before recording.
+#undef VK_NO_PROTOTYPES
+#include <vulkan/vulkan.h>
+
+#include <catch2/catch.hpp>
+
+#include "vkdml/vkdml.hpp"
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+using Catch::Matchers::Contains;
+
+namespace {
+
+VKAPI_ATTR VkBool32 VKAPI_CALL collect(VkDebugUtilsMessageSeverityFlagBitsEXT, VkDebugUtilsMessageTypeFlagsEXT,
+                                       const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
+    static_cast<std::vector<std::string>*>(user)->push_back(data->pMessage);
+    return VK_FALSE;
+}
+
+/// The application's side: instance (with validation), device, queue, pool, and helpers.
+struct App {
+    std::vector<std::string> messages;
+    VkInstance instance = VK_NULL_HANDLE;
+    VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+    VkPhysicalDevice physical = VK_NULL_HANDLE;
+    VkDevice device = VK_NULL_HANDLE;
+    VkQueue queue = VK_NULL_HANDLE;
+    uint32_t family = 0;
+    VkCommandPool pool = VK_NULL_HANDLE;
+    VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceVulkan11Features f11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &f12};
+    VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f11};
+
+    explicit App(bool rich_features) {
+        VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+        app.apiVersion = VK_API_VERSION_1_2;
+        const char* layer = "VK_LAYER_KHRONOS_validation";
+        const char* ext = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+        VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+        ici.pApplicationInfo = &app;
+        ici.enabledLayerCount = 1;
+        ici.ppEnabledLayerNames = &layer;
+        ici.enabledExtensionCount = 1;
+        ici.ppEnabledExtensionNames = &ext;
+        REQUIRE(vkCreateInstance(&ici, nullptr, &instance) == VK_SUCCESS);
+        VkDebugUtilsMessengerCreateInfoEXT mci{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+        mci.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+        mci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT;
+        mci.pfnUserCallback = collect;
+        mci.pUserData = &messages;
+        auto create_messenger = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+            vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT"));
+        REQUIRE(create_messenger);
+        REQUIRE(create_messenger(instance, &mci, nullptr, &messenger) == VK_SUCCESS);
+        uint32_t count = 1;
+        vkEnumeratePhysicalDevices(instance, &count, &physical);
+        REQUIRE(count == 1);
+        uint32_t qcount = 0;
+        vkGetPhysicalDeviceQueueFamilyProperties(physical, &qcount, nullptr);
+        std::vector<VkQueueFamilyProperties> qf(qcount);
+        vkGetPhysicalDeviceQueueFamilyProperties(physical, &qcount, qf.data());
+        while (!(qf[family].queueFlags & VK_QUEUE_COMPUTE_BIT)) ++family;
+        if (rich_features) {
+            f12.storageBuffer8BitAccess = VK_TRUE;
+            f12.shaderSubgroupExtendedTypes = VK_TRUE;
+            f11.storageBuffer16BitAccess = VK_TRUE;
+            features.features.shaderInt64 = VK_TRUE;
+            features.features.shaderFloat64 = VK_TRUE;
+        }
+        float priority = 1;
+        VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+        qci.queueFamilyIndex = family;
+        qci.queueCount = 1;
+        qci.pQueuePriorities = &priority;
+        const char* push = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
+        VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features};
+        dci.queueCreateInfoCount = 1;
+        dci.pQueueCreateInfos = &qci;
+        dci.enabledExtensionCount = 1;
+        dci.ppEnabledExtensionNames = &push;
+        REQUIRE(vkCreateDevice(physical, &dci, nullptr, &device) == VK_SUCCESS);
+        vkGetDeviceQueue(device, family, 0, &queue);
+        VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+        pci.queueFamilyIndex = family;
+        REQUIRE(vkCreateCommandPool(device, &pci, nullptr, &pool) == VK_SUCCESS);
+    }
+
+    ~App() {
+        vkDestroyCommandPool(device, pool, nullptr);
+        vkDestroyDevice(device, nullptr);
+        auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+            vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
+        destroy(instance, messenger, nullptr);
+        vkDestroyInstance(instance, nullptr);
+    }
+
+    std::shared_ptr<vkdml::Device> adopt(bool pass_features) {
+        auto dev = vkdml::Device::adopt(instance, physical, device, family, queue, vkGetInstanceProcAddr,
+                                        pass_features ? &features : nullptr);
+        INFO((dev ? std::string() : dev.error().message));
+        REQUIRE(dev);
+        return *dev;
+    }
+
+    struct Buffer {
+        VkBuffer buffer = VK_NULL_HANDLE;
+        VkDeviceMemory memory = VK_NULL_HANDLE;
+        void* data = nullptr;
+    };
+
+    Buffer buffer(VkDeviceSize bytes) {
+        Buffer b;
+        VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+        bci.size = bytes;
+        bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+        REQUIRE(vkCreateBuffer(device, &bci, nullptr, &b.buffer) == VK_SUCCESS);
+        VkMemoryRequirements req;
+        vkGetBufferMemoryRequirements(device, b.buffer, &req);
+        VkPhysicalDeviceMemoryProperties mp;
+        vkGetPhysicalDeviceMemoryProperties(physical, &mp);
+        uint32_t type = 0;
+        const VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+        while (!((req.memoryTypeBits >> type) & 1) || (mp.memoryTypes[type].propertyFlags & want) != want) ++type;
+        VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+        mai.allocationSize = req.size;
+        mai.memoryTypeIndex = type;
+        REQUIRE(vkAllocateMemory(device, &mai, nullptr, &b.memory) == VK_SUCCESS);
+        REQUIRE(vkBindBufferMemory(device, b.buffer, b.memory, 0) == VK_SUCCESS);
+        REQUIRE(vkMapMemory(device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.data) == VK_SUCCESS);
+        return b;
+    }
+
+    void free(Buffer& b) {
+        vkDestroyBuffer(device, b.buffer, nullptr);
+        vkFreeMemory(device, b.memory, nullptr);
+    }
+
+    VkCommandBuffer begin() {
+        VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+        ai.commandPool = pool;
+        ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+        ai.commandBufferCount = 1;
+        VkCommandBuffer cmd;
+        REQUIRE(vkAllocateCommandBuffers(device, &ai, &cmd) == VK_SUCCESS);
+        VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+        REQUIRE(vkBeginCommandBuffer(cmd, &bi) == VK_SUCCESS);
+        return cmd;
+    }
+
+    void submit(VkCommandBuffer cmd) {
+        VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+        mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+        vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0,
+                             nullptr, 0, nullptr);
+        REQUIRE(vkEndCommandBuffer(cmd) == VK_SUCCESS);
+        VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+        si.commandBufferCount = 1;
+        si.pCommandBuffers = &cmd;
+        REQUIRE(vkQueueSubmit(queue, 1, &si, VK_NULL_HANDLE) == VK_SUCCESS);
+        REQUIRE(vkQueueWaitIdle(queue) == VK_SUCCESS);
+        vkFreeCommandBuffers(device, pool, 1, &cmd);
+    }
+};
+
+/// int32 cumsum over [2, 200000] along axis 1: a multi-pass plan that needs a temporary buffer.
+struct LongRows {
+    uint32_t sizes[2] = {2, 200000};
+    DML_BUFFER_TENSOR_DESC b{DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_FLAG_NONE, 2, sizes, nullptr, 2 * 200000 * 4, 0};
+    DML_TENSOR_DESC t{DML_TENSOR_TYPE_BUFFER, &b};
+    DML_CUMULATIVE_SUMMATION_OPERATOR_DESC d{&t, &t, 1, DML_AXIS_DIRECTION_INCREASING, 0};
+    DML_OPERATOR_DESC od{DML_OPERATOR_CUMULATIVE_SUMMATION, &d};
+};
+
+}  // namespace
+
+TEST_CASE("an adopted device records into the application's command buffer", "[gpu][record]") {
+    App app(true);
+    {
+        auto dev = app.adopt(true);
+        LongRows desc;
+        auto op = dev->create_operator(desc.od);
+        REQUIRE(op);
+        auto co = dev->compile_operator(*op);
+        REQUIRE(co);
+        const uint64_t bytes = desc.b.TotalTensorSizeInBytes;
+        const uint64_t temp = co->binding_properties().TemporaryResourceSize;
+        REQUIRE(temp > 0);
+        // input at offset 0, output at offset bytes + 16 (a multiple of 16, not of the tensor size)
+        App::Buffer data = app.buffer(2 * bytes + 16);
+        App::Buffer scratch = app.buffer(temp + 32);
+        auto* x = static_cast<int32_t*>(data.data);
+        for (uint32_t i = 0; i < 400000; ++i) x[i] = static_cast<int32_t>(i % 7) - 3;
+        vkdml::BufferBinding in{data.buffer, 0, bytes}, out{data.buffer, bytes + 16, bytes};
+        vkdml::BufferBinding tmp{scratch.buffer, 32, temp};
+
+        VkCommandBuffer cmd = app.begin();
+        vkdml::Status st = co->record(cmd, {{&in, 1}, {&out, 1}, tmp});
+        INFO((st ? std::string() : st.error().message));
+        REQUIRE(st);
+        app.submit(cmd);
+        const int32_t* y = reinterpret_cast<const int32_t*>(static_cast<const char*>(data.data) + bytes + 16);
+        size_t wrong = 0;
+        for (uint32_t r = 0; r < 2; ++r) {
+            int32_t acc = 0;
+            for (uint32_t k = 0; k < 200000; ++k) {
+                acc += x[r * 200000 + k];
+                wrong += y[r * 200000 + k] != acc;
+            }
+        }
+        CHECK(wrong == 0);
+
+        SECTION("the exact in-place binding is allowed") {
+            VkCommandBuffer c2 = app.begin();
+            REQUIRE(co->record(c2, {{&in, 1}, {&in, 1}, tmp}));
+            app.submit(c2);
+            CHECK(x[0] == -3);
+            CHECK(x[199999] == y[199999]);
+            CHECK(x[399999] == y[399999]);
+        }
+        SECTION("bad bindings are refused before anything is recorded (rule 9)") {
+            VkCommandBuffer c3 = app.begin();
+            auto fails = [&](const vkdml::Bindings& b, const char* text) {
+                vkdml::Status s = co->record(c3, b);
+                REQUIRE_FALSE(s);
+                CHECK(s.error().code == vkdml::ErrorCode::invalid_binding);
+                CHECK_THAT(s.error().message, Contains(text));
+            };
+            fails({{&in, 1}, {&out, 1}, std::nullopt}, "needs a temporary buffer of");
+            vkdml::BufferBinding small_tmp{scratch.buffer, 32, temp - 4};
+            fails({{&in, 1}, {&out, 1}, small_tmp}, "temporary binding 0 has size");
+            vkdml::BufferBinding small_out{data.buffer, bytes + 16, bytes - 4};
+            fails({{&in, 1}, {&small_out, 1}, tmp}, "output binding 0 has size");
+            vkdml::BufferBinding odd{data.buffer, 8, bytes};
+            fails({{&odd, 1}, {&out, 1}, tmp}, "input binding 0 has offset 8, not a multiple of 16");
+            vkdml::BufferBinding shifted{data.buffer, 16, bytes};
+            fails({{&in, 1}, {&shifted, 1}, tmp}, "overlap");
+            vkdml::BufferBinding null_buffer{VK_NULL_HANDLE, 0, bytes};
+            fails({{&null_buffer, 1}, {&out, 1}, tmp}, "null VkBuffer");
+            fails({{}, {&out, 1}, tmp}, "got 0 input and 1 output bindings");
+            vkdml::BufferBinding tmp_on_out{data.buffer, bytes + 16, temp};
+            fails({{&in, 1}, {&out, 1}, tmp_on_out}, "temporary buffer overlaps output 0");
+            vkdml::Status null_cmd = co->record(VK_NULL_HANDLE, {{&in, 1}, {&out, 1}, tmp});
+            REQUIRE_FALSE(null_cmd);
+            CHECK(null_cmd.error().code == vkdml::ErrorCode::invalid_argument);
+            REQUIRE(vkEndCommandBuffer(c3) == VK_SUCCESS);
+            vkFreeCommandBuffers(app.device, app.pool, 1, &c3);
+        }
+        app.free(data);
+        app.free(scratch);
+    }
+    for (const auto& m : app.messages) UNSCOPED_INFO(m);
+    CHECK(app.messages.empty());
+}
+
+TEST_CASE("an adopted device without optional features refuses the types that need them", "[gpu][record]") {
+    App app(false);
+    {
+        auto dev = app.adopt(false);
+        struct Case {
+            DML_TENSOR_DATA_TYPE type;
+            const char* feature;
+        };
+        for (Case c : {Case{DML_TENSOR_DATA_TYPE_INT8, "storageBuffer8BitAccess"},
+                       Case{DML_TENSOR_DATA_TYPE_UINT8, "storageBuffer8BitAccess"},
+                       Case{DML_TENSOR_DATA_TYPE_FLOAT16, "storageBuffer16BitAccess"},
+                       Case{DML_TENSOR_DATA_TYPE_INT16, "storageBuffer16BitAccess"},
+                       Case{DML_TENSOR_DATA_TYPE_FLOAT64, "shaderFloat64"},
+                       Case{DML_TENSOR_DATA_TYPE_INT64, "shaderInt64"},
+                       Case{DML_TENSOR_DATA_TYPE_UINT64, "shaderInt64"}}) {
+            INFO(vkdml::to_string(c.type));
+            vkdml::TypeSupport s = dev->supports(DML_OPERATOR_CUMULATIVE_SUMMATION, c.type);
+            CHECK_FALSE(s.supported);
+            CHECK_THAT(s.reason, Contains(c.feature));
+            uint32_t sizes[] = {4};
+            DML_BUFFER_TENSOR_DESC b{c.type, DML_TENSOR_FLAG_NONE, 1, sizes, nullptr, 32, 0};
+            DML_TENSOR_DESC t{DML_TENSOR_TYPE_BUFFER, &b};
+            DML_CUMULATIVE_SUMMATION_OPERATOR_DESC d{&t, &t, 0, DML_AXIS_DIRECTION_INCREASING, 0};
+            auto op = dev->create_operator({DML_OPERATOR_CUMULATIVE_SUMMATION, &d});
+            REQUIRE_FALSE(op);
+            CHECK(op.error().code == vkdml::ErrorCode::unsupported_device);
+            CHECK_THAT(op.error().message, Contains(c.feature));
+            CHECK_THAT(op.error().message, Contains("InputTensor.DataType"));
+        }
+        for (DML_TENSOR_DATA_TYPE t : {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_INT32,
+                                       DML_TENSOR_DATA_TYPE_UINT32})
+            CHECK(dev->supports(DML_OPERATOR_CUMULATIVE_SUMMATION, t).supported);
+    }
+    for (const auto& m : app.messages) UNSCOPED_INFO(m);
+    CHECK(app.messages.empty());
+}
+
+TEST_CASE("adopt refuses null handles", "[gpu][record]") {
+    auto r = vkdml::Device::adopt(VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE, 0, VK_NULL_HANDLE, nullptr, nullptr);
+    REQUIRE_FALSE(r);
+    CHECK(r.error().code == vkdml::ErrorCode::invalid_argument);
+}
