@@ -1,0 +1,44 @@
+// tools/cmd_cumulative.cpp — `vkdml cumsum`: a cumulative operator on a .npy file, written to a .npy file.
+#include "commands.hpp"
+#include "host_ops.hpp"
+
+namespace vkdml::cli {
+namespace {
+
+constexpr OptionSpec kCumulativeOptions[] = {
+    {"--axis", "N", "axis to scan along; negative counts from the last (-1: the last axis)", true},
+    {"--exclusive", "", "leave each element's own value out (y[0] is the identity)"},
+    {"--reverse", "", "scan from the end of the axis (DML_AXIS_DIRECTION_DECREASING)"},
+    kDeviceOption,
+    kValidationOption,
+};
+constexpr std::string_view kInOut[] = {"IN.npy", "OUT.npy"};
+
+// DML_CUMULATIVE_SUMMATION_OPERATOR_DESC and DML_CUMULATIVE_PRODUCT_OPERATOR_DESC share one layout.
+template <class OperatorDesc, DML_OPERATOR_TYPE kType>
+void run_cumulative(const Args& args) {
+    const std::string& in_path = args.operands()[0];
+    const HostTensor input = read_input(in_path);
+    const uint32_t axis = resolve_axis(*args.integer("--axis"), input.sizes.size(), in_path);
+    HostTensor output = make_output(input.type, input.sizes);
+    const auto device = open_device(args);
+
+    const DML_BUFFER_TENSOR_DESC input_buffer = input.desc(), output_buffer = output.desc();
+    const DML_TENSOR_DESC input_desc{DML_TENSOR_TYPE_BUFFER, &input_buffer};
+    const DML_TENSOR_DESC output_desc{DML_TENSOR_TYPE_BUFFER, &output_buffer};
+    const OperatorDesc op_desc{
+        &input_desc, &output_desc, axis,
+        args.has("--reverse") ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING,
+        args.has("--exclusive")};
+    execute_one(*device, {kType, &op_desc}, input, output);
+    write_output(args.operands()[1], output);
+}
+
+}  // namespace
+
+extern const Command kCumsumCommand = {
+    {"cumsum", "Cumulative sum of IN.npy along an axis, written to OUT.npy (C order).", kCumulativeOptions,
+     kInOut},
+    run_cumulative<DML_CUMULATIVE_SUMMATION_OPERATOR_DESC, DML_OPERATOR_CUMULATIVE_SUMMATION>};
+
+}  // namespace vkdml::cli

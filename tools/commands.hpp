@@ -1,0 +1,17 @@
+// tools/commands.hpp — the vkdml tool's commands: each is a CommandSpec and the function that runs it.
+// A command reports failure by throwing CliError (see args.hpp); returning means success.
+#pragma once
+
+#include "args.hpp"
+
+namespace vkdml::cli {
+
+struct Command {
+    CommandSpec spec;
+    void (*run)(const Args& args);
+};
+
+extern const Command kCumsumCommand;  // cmd_cumulative.cpp
+extern const Command kInfoCommand;    // cmd_info.cpp
+
+}  // namespace vkdml::cli

@@ -1,0 +1,454 @@
+// tools/npy.cpp — the .npy reader and writer: preamble, header dict, shape rules, atomic write.
+#include "npy.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string_view>
+
+namespace vkdml::npy {
+namespace {
+
+static_assert(std::endian::native == std::endian::little, ".npy data is handled as little-endian bytes");
+
+constexpr char kMagic[] = "\x93NUMPY";
+constexpr size_t kMagicSize = 6;
+constexpr uint64_t kMaxCount = 4294967295u;  // DirectML's element count limit, also the largest dimension
+constexpr size_t kMaxRank = 8;
+
+struct Dtype {
+    std::string_view code;  // descr without its byte-order character
+    DML_TENSOR_DATA_TYPE type;
+    uint32_t size;
+};
+
+constexpr Dtype kDtypes[] = {
+    {"f2", DML_TENSOR_DATA_TYPE_FLOAT16, 2}, {"f4", DML_TENSOR_DATA_TYPE_FLOAT32, 4},
+    {"f8", DML_TENSOR_DATA_TYPE_FLOAT64, 8}, {"i1", DML_TENSOR_DATA_TYPE_INT8, 1},
+    {"i2", DML_TENSOR_DATA_TYPE_INT16, 2},   {"i4", DML_TENSOR_DATA_TYPE_INT32, 4},
+    {"i8", DML_TENSOR_DATA_TYPE_INT64, 8},   {"u1", DML_TENSOR_DATA_TYPE_UINT8, 1},
+    {"u2", DML_TENSOR_DATA_TYPE_UINT16, 2},  {"u4", DML_TENSOR_DATA_TYPE_UINT32, 4},
+    {"u8", DML_TENSOR_DATA_TYPE_UINT64, 8},
+};
+
+Error problem(const std::string& name, const std::string& what) {
+    return Error{ErrorCode::invalid_argument, name + ": " + what};
+}
+
+// Text from the file, quoted for a one-line message: printable ASCII kept, the rest as \xNN, long text cut.
+std::string printable(std::string_view text) {
+    constexpr size_t kMaxShown = 40;
+    std::string out = "'";
+    for (char ch : text.substr(0, kMaxShown)) {
+        auto byte = static_cast<unsigned char>(ch);
+        if (byte >= 0x20 && byte < 0x7f) {
+            out += ch;
+        } else {
+            char hex[5];
+            std::snprintf(hex, sizeof hex, "\\x%02x", byte);
+            out += hex;
+        }
+    }
+    return out + (text.size() > kMaxShown ? "'..." : "'");
+}
+
+// Python's repr of a shape tuple: "()", "(5,)", "(3, 4)".
+template <class Int>
+std::string shape_text(std::span<const Int> shape) {
+    std::string out = "(";
+    for (size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
+    return out + (shape.size() == 1 ? ",)" : ")");
+}
+
+const Dtype* dtype_from_descr(std::string_view descr) {
+    if (descr.empty() || std::string_view("<=|").find(descr[0]) == std::string_view::npos) return nullptr;
+    for (const Dtype& d : kDtypes)
+        if (descr.substr(1) == d.code) return &d;
+    return nullptr;
+}
+
+const Dtype* dtype_from_type(DML_TENSOR_DATA_TYPE type) {
+    for (const Dtype& d : kDtypes)
+        if (d.type == type) return &d;
+    return nullptr;
+}
+
+// The descr NumPy writes for a type: "|" (no byte order) for single bytes, "<" otherwise.
+std::string descr_of(const Dtype& dtype) {
+    return (dtype.size == 1 ? "|" : "<") + std::string(dtype.code);
+}
+
+// Why a descr that dtype_from_descr refused is unusable.
+std::string bad_descr_problem(std::string_view descr) {
+    if (descr.starts_with('>')) return "big-endian dtype " + printable(descr) + " is not supported";
+    std::string_view kind;
+    size_t at = descr.find_first_not_of("<>=|");
+    switch (at == std::string_view::npos ? '\0' : descr[at]) {
+    case 'b':
+        kind = " (bool)";
+        break;
+    case 'c':
+        kind = " (complex)";
+        break;
+    case 'O':
+        kind = " (object)";
+        break;
+    case 'S':
+    case 'a':
+    case 'U':
+        kind = " (string)";
+        break;
+    case 'V':
+        kind = " (void/structured)";
+        break;
+    case 'M':
+    case 'm':
+        kind = " (datetime)";
+        break;
+    default:
+        break;
+    }
+    return "unsupported dtype " + printable(descr) + std::string(kind) +
+           "; supported: <f2 <f4 <f8 |i1 <i2 <i4 <i8 |u1 <u2 <u4 <u8";
+}
+
+// The shape rules shared by read and write; returns the problem, if any. Dimensions are saturated
+// 64-bit values, so anything above 2^32 - 1 is caught however large it was written.
+std::optional<std::string> shape_problem(std::span<const uint64_t> shape) {
+    if (shape.size() > kMaxRank)
+        return "rank " + std::to_string(shape.size()) + " exceeds the maximum of " + std::to_string(kMaxRank);
+    uint64_t count = 1;
+    bool count_too_large = false;
+    for (size_t i = 0; i < shape.size(); ++i) {
+        if (shape[i] == 0) return "zero-sized arrays are not supported (shape " + shape_text(shape) + ")";
+        if (shape[i] > kMaxCount)
+            return "dimension " + std::to_string(i) + " of shape " + shape_text(shape) + " exceeds " +
+                   std::to_string(kMaxCount);
+        count_too_large = count_too_large || count * shape[i] > kMaxCount;  // both factors < 2^32: no wrap
+        count = count_too_large ? 1 : count * shape[i];
+    }
+    if (count_too_large)
+        return "element count of shape " + shape_text(shape) + " exceeds " + std::to_string(kMaxCount) +
+               " (DirectML's limit)";
+    return std::nullopt;
+}
+
+uint64_t product(std::span<const uint64_t> shape) {
+    uint64_t count = 1;
+    for (uint64_t n : shape) count *= n;
+    return count;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Header dict: a Python literal such as {'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }
+
+struct HeaderFields {
+    std::string descr;
+    bool fortran_order = false;
+    std::vector<uint64_t> shape;  // saturated at UINT64_MAX
+};
+
+class HeaderParser {
+public:
+    explicit HeaderParser(std::string_view text) : text_(text) {}
+
+    // Parses the whole header; returns the problem on failure.
+    std::optional<std::string> parse(HeaderFields& out) {
+        if (!eat('{')) return "header is not a dict: " + printable(text_);
+        enum Key { kDescr = 1, kFortran = 2, kShape = 4 };
+        unsigned seen = 0;
+        bool closed = eat('}');
+        while (!closed) {
+            std::string key;
+            if (!string_literal(key)) return expected("a quoted key");
+            const unsigned bit = key == "descr"           ? kDescr
+                                 : key == "fortran_order" ? kFortran
+                                 : key == "shape"         ? kShape
+                                                          : 0;
+            if (bit == 0) return "unexpected key " + printable(key) + " in the header";
+            if (seen & bit) return "duplicate key " + printable(key) + " in the header";
+            seen |= bit;
+            if (!eat(':')) return expected("':'");
+            std::optional<std::string> bad = bit == kDescr     ? descr(out.descr)
+                                             : bit == kFortran ? boolean(out.fortran_order)
+                                                               : tuple(out.shape);
+            if (bad) return bad;
+            if (eat(','))
+                closed = eat('}');
+            else if (eat('}'))
+                closed = true;
+            else
+                return expected("',' or '}'");
+        }
+        skip_space();
+        if (pos_ != text_.size()) return expected("the end of the header after the dict");
+        for (auto [bit, name] : {std::pair{kDescr, "descr"}, {kFortran, "fortran_order"}, {kShape, "shape"}})
+            if (!(seen & bit)) return std::string("header lacks the key '") + name + "'";
+        return std::nullopt;
+    }
+
+private:
+    std::string expected(const std::string& what) const {
+        return "malformed header: expected " + what + " at byte " + std::to_string(pos_) + " of " +
+               printable(text_);
+    }
+
+    void skip_space() {
+        while (pos_ < text_.size() &&
+               std::string_view(" \t\n\r\f\v").find(text_[pos_]) != std::string_view::npos)
+            ++pos_;
+    }
+
+    bool eat(char ch) {
+        skip_space();
+        if (pos_ >= text_.size() || text_[pos_] != ch) return false;
+        ++pos_;
+        return true;
+    }
+
+    bool eat_word(std::string_view word) {
+        skip_space();
+        if (!text_.substr(pos_).starts_with(word)) return false;
+        pos_ += word.size();
+        return true;
+    }
+
+    // A '...' or "..." literal without escapes (none of the header's strings need one).
+    bool string_literal(std::string& out) {
+        skip_space();
+        if (pos_ >= text_.size() || (text_[pos_] != '\'' && text_[pos_] != '"')) return false;
+        const size_t end = text_.find_first_of(std::string{text_[pos_], '\\', '\n'}, pos_ + 1);
+        if (end == std::string_view::npos || text_[end] != text_[pos_]) return false;
+        out = text_.substr(pos_ + 1, end - pos_ - 1);
+        pos_ = end + 1;
+        return true;
+    }
+
+    std::optional<std::string> descr(std::string& out) {
+        skip_space();
+        if (pos_ < text_.size() && text_[pos_] == '[') return "structured dtypes are not supported";
+        if (!string_literal(out)) return expected("a quoted 'descr' value");
+        return std::nullopt;
+    }
+
+    std::optional<std::string> boolean(bool& out) {
+        if (eat_word("True"))
+            out = true;
+        else if (eat_word("False"))
+            out = false;
+        else
+            return expected("True or False for 'fortran_order'");
+        return std::nullopt;
+    }
+
+    // A tuple of non-negative integers (a Python 2 'L' suffix allowed), saturated at UINT64_MAX.
+    std::optional<std::string> tuple(std::vector<uint64_t>& out) {
+        if (!eat('(')) return expected("a tuple for 'shape'");
+        bool trailing_comma = false;
+        while (!eat(')')) {
+            skip_space();
+            if (pos_ >= text_.size() || text_[pos_] < '0' || text_[pos_] > '9')
+                return expected("a non-negative integer in 'shape'");
+            uint64_t value = 0;
+            for (; pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9'; ++pos_) {
+                const uint64_t digit = static_cast<uint64_t>(text_[pos_] - '0');
+                value = value > (UINT64_MAX - digit) / 10 ? UINT64_MAX : value * 10 + digit;
+            }
+            if (pos_ < text_.size() && text_[pos_] == 'L') ++pos_;
+            out.push_back(value);
+            trailing_comma = eat(',');
+            if (!trailing_comma && !eat(')')) return expected("',' or ')' in 'shape'");
+            if (!trailing_comma) break;
+        }
+        if (out.size() == 1 && !trailing_comma)
+            return "malformed header: 'shape' is not a tuple (write (n,))";
+        return std::nullopt;
+    }
+
+    std::string_view text_;
+    size_t pos_ = 0;
+};
+
+// ---------------------------------------------------------------------------------------------
+// File structure
+
+// Where the header lies, from the preamble (magic, version, header length).
+struct Preamble {
+    uint64_t header_offset;
+    uint64_t header_length;
+};
+
+// `head` holds the first min(12, file_size) bytes of the file.
+Result<Preamble> parse_preamble(std::span<const std::byte> head, uint64_t file_size,
+                                const std::string& name) {
+    const size_t magic_seen = std::min(head.size(), kMagicSize);
+    if (magic_seen == 0 || std::memcmp(head.data(), kMagic, magic_seen) != 0)
+        return problem(name, "not a .npy file (the magic string \\x93NUMPY is missing)");
+    const auto truncated = [&] {
+        return problem(name,
+                       "file is truncated inside the preamble (" + std::to_string(file_size) + " bytes)");
+    };
+    if (head.size() < 8) return truncated();
+    const auto major = static_cast<unsigned>(head[6]), minor = static_cast<unsigned>(head[7]);
+    if (major < 1 || major > 3 || minor != 0)
+        return problem(name, "unsupported .npy format version " + std::to_string(major) + "." +
+                                 std::to_string(minor) + " (1.0, 2.0 and 3.0 are supported)");
+    const size_t length_bytes = major == 1 ? 2 : 4;
+    if (head.size() < 8 + length_bytes) return truncated();
+    uint64_t length = 0;
+    for (size_t i = 0; i < length_bytes; ++i) length |= static_cast<uint64_t>(head[8 + i]) << (8 * i);
+    const uint64_t offset = 8 + length_bytes;
+    if (length > file_size - offset)
+        return problem(name, "header length " + std::to_string(length) +
+                                 " extends beyond the end of the file (" + std::to_string(file_size) +
+                                 " bytes)");
+    return Preamble{offset, length};
+}
+
+// Decodes the header into an Array without data.
+Result<Array> parse_header(std::string_view text, const std::string& name) {
+    HeaderFields fields;
+    if (auto bad = HeaderParser(text).parse(fields)) return problem(name, *bad);
+    const Dtype* dtype = dtype_from_descr(fields.descr);
+    if (!dtype) return problem(name, bad_descr_problem(fields.descr));
+    if (auto bad = shape_problem(fields.shape)) return problem(name, *bad);
+    Array array;
+    array.type = dtype->type;
+    array.fortran_order = fields.fortran_order;
+    array.shape.assign(fields.shape.begin(), fields.shape.end());
+    if (array.shape.empty()) array.shape.push_back(1);
+    return array;
+}
+
+Status check_data_size(const Array& array, uint64_t available, const std::string& name) {
+    const Dtype& dtype = *dtype_from_type(array.type);
+    const uint64_t needed = array.element_count() * dtype.size;
+    if (available == needed) return {};
+    const std::string layout =
+        "shape " + shape_text(std::span<const uint32_t>(array.shape)) + " of " + descr_of(dtype);
+    if (available < needed)
+        return problem(name, "data is truncated: " + layout + " needs " + std::to_string(needed) +
+                                 " bytes, the file holds " + std::to_string(available));
+    return problem(name, "file has " + std::to_string(available - needed) + " bytes after the data (" +
+                             layout + " needs " + std::to_string(needed) + ")");
+}
+
+using File = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
+
+bool read_exactly(std::FILE* file, void* out, uint64_t size) {
+    return size == 0 || std::fread(out, 1, size, file) == size;
+}
+
+}  // namespace
+
+uint64_t Array::element_count() const {
+    uint64_t count = 1;
+    for (uint32_t n : shape) count *= n;
+    return count;
+}
+
+std::vector<uint32_t> Array::strides() const {
+    std::vector<uint32_t> strides(shape.size());
+    uint64_t step = 1;
+    for (size_t k = 0; k < shape.size(); ++k) {
+        const size_t dim = fortran_order ? k : shape.size() - 1 - k;
+        strides[dim] = static_cast<uint32_t>(step);
+        step *= shape[dim];
+    }
+    return strides;
+}
+
+Result<Array> parse(std::span<const std::byte> file_bytes, const std::string& name_for_errors) {
+    auto preamble = parse_preamble(file_bytes.first(std::min<size_t>(file_bytes.size(), 12)),
+                                   file_bytes.size(), name_for_errors);
+    if (!preamble) return preamble.error();
+    const auto header = file_bytes.subspan(preamble->header_offset, preamble->header_length);
+    auto array = parse_header(std::string_view(reinterpret_cast<const char*>(header.data()), header.size()),
+                              name_for_errors);
+    if (!array) return array;
+    const auto data = file_bytes.subspan(preamble->header_offset + preamble->header_length);
+    if (auto status = check_data_size(*array, data.size(), name_for_errors); !status) return status.error();
+    array->data.assign(data.begin(), data.end());
+    return array;
+}
+
+Result<Array> read(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec))
+        return problem(path, ec ? "cannot open: " + ec.message() : "not a regular file");
+    const uint64_t file_size = std::filesystem::file_size(path, ec);
+    if (ec) return problem(path, "cannot read its size: " + ec.message());
+    File file(std::fopen(path.c_str(), "rb"), &std::fclose);
+    if (!file) return problem(path, std::string("cannot open: ") + std::strerror(errno));
+    const auto read_failed = [&] { return problem(path, "read failed (the file changed or is unreadable)"); };
+
+    std::byte head[12];
+    const size_t head_size = static_cast<size_t>(std::min<uint64_t>(file_size, sizeof head));
+    if (!read_exactly(file.get(), head, head_size)) return read_failed();
+    auto preamble = parse_preamble(std::span(head, head_size), file_size, path);
+    if (!preamble) return preamble.error();
+    std::string header(preamble->header_length, '\0');
+    if (std::fseek(file.get(), static_cast<long>(preamble->header_offset), SEEK_SET) != 0 ||
+        !read_exactly(file.get(), header.data(), header.size()))
+        return read_failed();
+    auto array = parse_header(header, path);
+    if (!array) return array;
+    const uint64_t available = file_size - preamble->header_offset - preamble->header_length;
+    if (auto status = check_data_size(*array, available, path); !status) return status.error();
+    array->data.resize(available);
+    if (!read_exactly(file.get(), array->data.data(), available) || std::fgetc(file.get()) != EOF)
+        return read_failed();
+    return array;
+}
+
+Status write(const std::string& path, DML_TENSOR_DATA_TYPE type, std::span<const uint32_t> shape,
+             std::span<const std::byte> data) {
+    const Dtype* dtype = dtype_from_type(type);
+    if (!dtype) return problem(path, "cannot write data type " + std::to_string(static_cast<int>(type)));
+    const std::vector<uint64_t> dims(shape.begin(), shape.end());
+    if (dims.empty()) return problem(path, "cannot write an array of rank 0");
+    if (auto bad = shape_problem(dims)) return problem(path, *bad);
+    const uint64_t needed = product(dims) * dtype->size;
+    if (data.size() != needed)
+        return problem(path, "shape " + shape_text(shape) + " of " + descr_of(*dtype) + " needs " +
+                                 std::to_string(needed) + " bytes of data, got " +
+                                 std::to_string(data.size()));
+
+    // Format 1.0, padded with spaces and a newline so the data starts at a multiple of 64 as NumPy does.
+    // A rank <= 8 header is under 256 bytes, so the 16-bit header length of format 1.0 always suffices.
+    std::string header =
+        "{'descr': '" + descr_of(*dtype) + "', 'fortran_order': False, 'shape': " + shape_text(shape) + ", }";
+    header.append((64 - (10 + header.size() + 1) % 64) % 64, ' ');
+    header += '\n';
+    std::string preamble(kMagic, kMagicSize);
+    preamble +=
+        {'\x01', '\x00', static_cast<char>(header.size() & 0xff), static_cast<char>(header.size() >> 8)};
+
+    std::error_code ignored;
+    if (std::filesystem::is_directory(path, ignored)) return problem(path, "cannot write: it is a directory");
+    const std::string temp = path + ".tmp." + std::to_string(::getpid());
+    File file(std::fopen(temp.c_str(), "wb"), &std::fclose);
+    if (!file) return problem(path, "cannot create '" + temp + "': " + std::strerror(errno));
+    const bool written = std::fwrite(preamble.data(), 1, preamble.size(), file.get()) == preamble.size() &&
+                         std::fwrite(header.data(), 1, header.size(), file.get()) == header.size() &&
+                         std::fwrite(data.data(), 1, data.size(), file.get()) == data.size();
+    const int write_errno = errno;
+    const bool closed = std::fclose(file.release()) == 0;
+    const int close_errno = errno;
+    std::error_code ec;
+    if (written && closed) std::filesystem::rename(temp, path, ec);
+    if (written && closed && !ec) return {};
+    std::filesystem::remove(temp, ignored);
+    if (ec) return problem(path, "cannot rename '" + temp + "' to it: " + ec.message());
+    return problem(path,
+                   "cannot write '" + temp + "': " + std::strerror(written ? close_errno : write_errno));
+}
+
+}  // namespace vkdml::npy

@@ -1,0 +1,45 @@
+// tools/npy.hpp — reading and writing NumPy .npy files as DirectML-shaped tensors.
+//
+// Reads format versions 1.0, 2.0 and 3.0 holding one of the 11 numeric types vkdml knows, little-endian,
+// C or Fortran order, rank 0..8 (rank 0 reads as shape {1}), no zero dimension and at most 2^32 - 1
+// elements (DirectML's limit). Writes C-order files in format 1.0, atomically (temporary file + rename).
+// Every rejection is an Error with code invalid_argument and a one-line message naming the file.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "vkdml/vkdml.hpp"
+
+namespace vkdml::npy {
+
+/// The contents of one .npy file.
+struct Array {
+    DML_TENSOR_DATA_TYPE type = DML_TENSOR_DATA_TYPE_UNKNOWN;
+    std::vector<uint32_t> shape;  ///< rank 1..8; a 0-d array reads as shape {1}
+    bool fortran_order = false;
+    std::vector<std::byte> data;  ///< the element bytes exactly as in the file (little-endian)
+
+    /// Product of the shape.
+    uint64_t element_count() const;
+    /// Strides in elements describing `data` as a DirectML tensor: row-major (last dimension fastest) for
+    /// C order, column-major (first dimension fastest) for Fortran order.
+    std::vector<uint32_t> strides() const;
+};
+
+/// Reads and checks a whole .npy file.
+Result<Array> read(const std::string& path);
+
+/// Checks and decodes the bytes of a .npy file; `name_for_errors` names it in error messages.
+Result<Array> parse(std::span<const std::byte> file_bytes, const std::string& name_for_errors);
+
+/// Writes `data` (C order, little-endian, exactly element count × element size bytes) as a .npy file.
+/// Writes "<path>.tmp.<pid>" first and renames it over `path`, so `path` never holds a partial file;
+/// the temporary file is removed on failure. Shape rules are those of read().
+Status write(const std::string& path, DML_TENSOR_DATA_TYPE type, std::span<const uint32_t> shape,
+             std::span<const std::byte> data);
+
+}  // namespace vkdml::npy
