@@ -24,7 +24,8 @@ Status compile_cumulative(DeviceState& device, const OperatorState& op, detail::
 
 Result<CompiledOperator> Device::compile_operator(const Operator& op, DML_EXECUTION_FLAGS flags) const {
     constexpr uint32_t known = DML_EXECUTION_FLAG_ALLOW_HALF_PRECISION_COMPUTATION |
-                               DML_EXECUTION_FLAG_DISABLE_META_COMMANDS | DML_EXECUTION_FLAG_DESCRIPTORS_VOLATILE;
+                               DML_EXECUTION_FLAG_DISABLE_META_COMMANDS |
+                               DML_EXECUTION_FLAG_DESCRIPTORS_VOLATILE;
     if (static_cast<uint32_t>(flags) & ~known)
         return detail::make_error(ErrorCode::invalid_argument, "compile_operator: DML_EXECUTION_FLAGS ",
                                   static_cast<uint32_t>(flags), " has unknown bits (known: 0x7)");
@@ -42,8 +43,7 @@ Result<CompiledOperator> Device::compile_operator(const Operator& op, DML_EXECUT
         st = compile_cumulative(*s_, o, detail::ScanOp::sum, o.cumsum.Axis, o.cumsum.AxisDirection,
                                 o.cumsum.HasExclusiveSum != 0, state->plan);
         break;
-    default:
-        st = detail::make_error(ErrorCode::invalid_argument, "compile_operator: unknown operator type");
+    default: st = detail::make_error(ErrorCode::invalid_argument, "compile_operator: unknown operator type");
     }
     if (!st) return st.error();
     return CompiledOperator(std::move(state));
@@ -53,6 +53,8 @@ DML_BINDING_PROPERTIES CompiledOperator::binding_properties() const noexcept {
     return {detail::kBindingCount, s_->plan.temporary_bytes, 0};
 }
 
-uint32_t CompiledOperator::pass_count() const noexcept { return static_cast<uint32_t>(s_->plan.passes.size()); }
+uint32_t CompiledOperator::pass_count() const noexcept {
+    return static_cast<uint32_t>(s_->plan.passes.size());
+}
 
 }  // namespace vkdml

@@ -28,7 +28,8 @@ using detail::make_error;
 
 VKAPI_ATTR VkBool32 VKAPI_CALL on_debug_message(VkDebugUtilsMessageSeverityFlagBitsEXT,
                                                 VkDebugUtilsMessageTypeFlagsEXT,
-                                                const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
+                                                const VkDebugUtilsMessengerCallbackDataEXT* data,
+                                                void* user) {
     auto* state = static_cast<DeviceState*>(user);
     if (state->on_validation_message && data && data->pMessage) state->on_validation_message(data->pMessage);
     return VK_FALSE;
@@ -39,7 +40,8 @@ bool has_layer(const char* name) {
     vkEnumerateInstanceLayerProperties(&count, nullptr);
     std::vector<VkLayerProperties> layers(count);
     vkEnumerateInstanceLayerProperties(&count, layers.data());
-    return std::any_of(layers.begin(), layers.end(), [&](const auto& l) { return std::strcmp(l.layerName, name) == 0; });
+    return std::any_of(layers.begin(), layers.end(),
+                       [&](const auto& l) { return std::strcmp(l.layerName, name) == 0; });
 }
 
 bool has_device_extension(VkPhysicalDevice pd, const char* name) {
@@ -47,11 +49,13 @@ bool has_device_extension(VkPhysicalDevice pd, const char* name) {
     vkEnumerateDeviceExtensionProperties(pd, nullptr, &count, nullptr);
     std::vector<VkExtensionProperties> exts(count);
     vkEnumerateDeviceExtensionProperties(pd, nullptr, &count, exts.data());
-    return std::any_of(exts.begin(), exts.end(), [&](const auto& e) { return std::strcmp(e.extensionName, name) == 0; });
+    return std::any_of(exts.begin(), exts.end(),
+                       [&](const auto& e) { return std::strcmp(e.extensionName, name) == 0; });
 }
 
 std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(s.begin(), s.end(), s.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return s;
 }
 
@@ -59,7 +63,8 @@ std::string lower(std::string s) {
 Result<uint32_t> choose(const std::vector<PhysicalDeviceInfo>& devices, const std::string& selector) {
     if (devices.empty()) return make_error(ErrorCode::no_device, "no Vulkan physical device was found");
     if (!selector.empty()) {
-        bool numeric = std::all_of(selector.begin(), selector.end(), [](unsigned char c) { return std::isdigit(c); });
+        bool numeric =
+            std::all_of(selector.begin(), selector.end(), [](unsigned char c) { return std::isdigit(c); });
         if (numeric) {
             unsigned long i = std::strtoul(selector.c_str(), nullptr, 10);
             if (selector.size() > 9 || i >= devices.size())
@@ -71,7 +76,8 @@ Result<uint32_t> choose(const std::vector<PhysicalDeviceInfo>& devices, const st
             if (lower(d.name).find(lower(selector)) != std::string::npos) return d.index;
         std::string names;
         for (const auto& d : devices) names += cat(names.empty() ? "" : ", ", d.index, ": ", d.name);
-        return make_error(ErrorCode::no_device, "no Vulkan device matches \"", selector, "\" (devices: ", names, ")");
+        return make_error(ErrorCode::no_device, "no Vulkan device matches \"", selector,
+                          "\" (devices: ", names, ")");
     }
     uint32_t best = 0;
     for (const auto& d : devices)
@@ -102,9 +108,13 @@ Status check_api_version(const PhysicalDeviceInfo& info) {
 Device::Device(std::shared_ptr<DeviceState> s) : s_(std::move(s)) {}
 Device::~Device() = default;
 
-const DeviceInfo& Device::info() const noexcept { return s_->info; }
+const DeviceInfo& Device::info() const noexcept {
+    return s_->info;
+}
 
-size_t Device::pipeline_count() const { return s_->pipelines->size(); }
+size_t Device::pipeline_count() const {
+    return s_->pipelines->size();
+}
 
 Result<std::vector<PhysicalDeviceInfo>> Device::enumerate() {
     if (auto st = detail::load_vulkan_loader(); !st) return st.error();
@@ -185,7 +195,8 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions& options) {
     for (uint32_t i = 0; i < qcount && family == UINT32_MAX; ++i)
         if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) family = i;
     if (family == UINT32_MAX)
-        return make_error(ErrorCode::unsupported_device, "device \"", s->info.physical.name, "\" has no compute queue");
+        return make_error(ErrorCode::unsupported_device, "device \"", s->info.physical.name,
+                          "\" has no compute queue");
     s->queue_family = family;
 
     if (!has_device_extension(s->physical_device, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME))
@@ -215,15 +226,15 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions& options) {
     dci.enabledExtensionCount = 1;
     dci.ppEnabledExtensionNames = &push_ext;
     VKDML_VK_TRY(vkCreateDevice(s->physical_device, &dci, nullptr, &s->device));
-    s->features = {info.shader_int64, info.shader_float64, info.storage_buffer_8bit, info.storage_buffer_16bit,
-                   info.subgroup_extended_types};
+    s->features = {info.shader_int64, info.shader_float64, info.storage_buffer_8bit,
+                   info.storage_buffer_16bit, info.subgroup_extended_types};
     s->subgroup_arithmetic = info.subgroup_arithmetic;
     if (auto st = finish_setup(*s); !st) return st.error();
     return std::make_shared<Device>(std::move(s));
 }
 
-Result<std::shared_ptr<Device>> Device::adopt(VkInstance instance, VkPhysicalDevice physical_device, VkDevice device,
-                                              uint32_t queue_family_index, VkQueue queue,
+Result<std::shared_ptr<Device>> Device::adopt(VkInstance instance, VkPhysicalDevice physical_device,
+                                              VkDevice device, uint32_t queue_family_index, VkQueue queue,
                                               PFN_vkGetInstanceProcAddr get_instance_proc_addr,
                                               const VkPhysicalDeviceFeatures2* enabled_features) {
     if (!instance || !physical_device || !device || !queue || !get_instance_proc_addr)

@@ -40,7 +40,8 @@ DeviceInfo query_device_info(VkPhysicalDevice physical_device, uint32_t index) {
     info.physical = describe(physical_device, index);
 
     VkPhysicalDeviceVulkan11Properties p11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES};
-    VkPhysicalDeviceMaintenance3Properties m3{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES, &p11};
+    VkPhysicalDeviceMaintenance3Properties m3{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES,
+                                              &p11};
     VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &m3};
     vkGetPhysicalDeviceProperties2(physical_device, &props);
     const VkPhysicalDeviceLimits& limits = props.properties.limits;
@@ -83,14 +84,11 @@ int device_type_rank(VkPhysicalDeviceType type) {
 const char* missing_feature(const EnabledFeatures& f, DML_TENSOR_DATA_TYPE type) {
     switch (type) {
     case DML_TENSOR_DATA_TYPE_INT8:
-    case DML_TENSOR_DATA_TYPE_UINT8:
-        return f.storage_buffer_8bit ? nullptr : "storageBuffer8BitAccess";
+    case DML_TENSOR_DATA_TYPE_UINT8: return f.storage_buffer_8bit ? nullptr : "storageBuffer8BitAccess";
     case DML_TENSOR_DATA_TYPE_INT16:
     case DML_TENSOR_DATA_TYPE_UINT16:
-    case DML_TENSOR_DATA_TYPE_FLOAT16:
-        return f.storage_buffer_16bit ? nullptr : "storageBuffer16BitAccess";
-    case DML_TENSOR_DATA_TYPE_FLOAT64:
-        return f.shader_float64 ? nullptr : "shaderFloat64";
+    case DML_TENSOR_DATA_TYPE_FLOAT16: return f.storage_buffer_16bit ? nullptr : "storageBuffer16BitAccess";
+    case DML_TENSOR_DATA_TYPE_FLOAT64: return f.shader_float64 ? nullptr : "shaderFloat64";
     case DML_TENSOR_DATA_TYPE_INT64:
     case DML_TENSOR_DATA_TYPE_UINT64:
         if (!f.shader_int64) return "shaderInt64";

@@ -45,9 +45,11 @@ const char* vk_result_name(VkResult result) noexcept {
 
 Error vk_error(VkResult result, const char* call) {
     ErrorCode code = ErrorCode::vulkan_error;
-    if (result == VK_ERROR_OUT_OF_HOST_MEMORY || result == VK_ERROR_OUT_OF_DEVICE_MEMORY) code = ErrorCode::out_of_memory;
+    if (result == VK_ERROR_OUT_OF_HOST_MEMORY || result == VK_ERROR_OUT_OF_DEVICE_MEMORY)
+        code = ErrorCode::out_of_memory;
     if (result == VK_ERROR_DEVICE_LOST) code = ErrorCode::device_lost;
-    return make_error(code, call, " failed with ", vk_result_name(result), " (", static_cast<int>(result), ")");
+    return make_error(code, call, " failed with ", vk_result_name(result), " (", static_cast<int>(result),
+                      ")");
 }
 
 }  // namespace detail

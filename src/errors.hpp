@@ -29,8 +29,8 @@ const char* vk_result_name(VkResult result) noexcept;
 }  // namespace vkdml::detail
 
 /// Evaluates a VkResult-returning call; on failure returns vk_error from the enclosing function.
-#define VKDML_VK_TRY(call)                                                         \
-    do {                                                                           \
-        VkResult vkdml_result_ = (call);                                           \
+#define VKDML_VK_TRY(call)                                                                       \
+    do {                                                                                         \
+        VkResult vkdml_result_ = (call);                                                         \
         if (vkdml_result_ != VK_SUCCESS) return ::vkdml::detail::vk_error(vkdml_result_, #call); \
     } while (0)

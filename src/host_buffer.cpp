@@ -10,11 +10,11 @@ namespace {
 uint32_t pick_memory_type(VkPhysicalDevice pd, uint32_t allowed) {
     VkPhysicalDeviceMemoryProperties props;
     vkGetPhysicalDeviceMemoryProperties(pd, &props);
-    const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-    const VkMemoryPropertyFlags wanted[] = {host | VK_MEMORY_PROPERTY_HOST_CACHED_BIT |
-                                                VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
-                                            host | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
-                                            host | VK_MEMORY_PROPERTY_HOST_CACHED_BIT, host};
+    const VkMemoryPropertyFlags host =
+        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    const VkMemoryPropertyFlags wanted[] = {
+        host | VK_MEMORY_PROPERTY_HOST_CACHED_BIT | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+        host | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, host | VK_MEMORY_PROPERTY_HOST_CACHED_BIT, host};
     for (VkMemoryPropertyFlags w : wanted)
         for (uint32_t i = 0; i < props.memoryTypeCount; ++i)
             if ((allowed & (1u << i)) && (props.memoryTypes[i].propertyFlags & w) == w) return i;
@@ -29,17 +29,21 @@ Result<HostBuffer> HostBuffer::create(DeviceState& device, uint64_t bytes) {
     const VolkDeviceTable& vk = device.vk;
     VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
     bci.size = bytes;
-    bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
     VKDML_VK_TRY(vk.vkCreateBuffer(device.device, &bci, nullptr, &b.buffer_));
     VkMemoryRequirements req;
     vk.vkGetBufferMemoryRequirements(device.device, b.buffer_, &req);
     if (req.size > device.info.max_memory_allocation_size)
-        return make_error(ErrorCode::out_of_memory, "a buffer of ", bytes, " bytes exceeds this device's "
-                          "maxMemoryAllocationSize (", device.info.max_memory_allocation_size, ")");
+        return make_error(ErrorCode::out_of_memory, "a buffer of ", bytes,
+                          " bytes exceeds this device's "
+                          "maxMemoryAllocationSize (",
+                          device.info.max_memory_allocation_size, ")");
     uint32_t type = pick_memory_type(device.physical_device, req.memoryTypeBits);
     if (type == UINT32_MAX)
-        return make_error(ErrorCode::unsupported_device, "no host-visible memory type can hold a storage buffer");
+        return make_error(ErrorCode::unsupported_device,
+                          "no host-visible memory type can hold a storage buffer");
     VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     mai.allocationSize = req.size;
     mai.memoryTypeIndex = type;

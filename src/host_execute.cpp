@@ -55,7 +55,9 @@ struct OneShot {
 };
 
 /// Host path buffers are whole buffers; their size rounds the tensor up to 16 bytes.
-uint64_t buffer_bytes(const TensorCopy& t) { return (t.buffer.TotalTensorSizeInBytes + 15) / 16 * 16; }
+uint64_t buffer_bytes(const TensorCopy& t) {
+    return (t.buffer.TotalTensorSizeInBytes + 15) / 16 * 16;
+}
 
 }  // namespace
 
@@ -65,13 +67,15 @@ Status execute(const Device& device, const DML_OPERATOR_DESC& desc, std::span<co
     if (!op) return op.error();
     const OperatorState& o = *op->state();
     if (inputs.size() != o.inputs.size() || outputs.size() != o.outputs.size())
-        return make_error(ErrorCode::invalid_argument, "execute: ", to_string(o.desc.Type), " takes ", o.inputs.size(),
-                          " input and ", o.outputs.size(), " output arrays, got ", inputs.size(), " and ",
-                          outputs.size());
+        return make_error(ErrorCode::invalid_argument, "execute: ", to_string(o.desc.Type), " takes ",
+                          o.inputs.size(), " input and ", o.outputs.size(), " output arrays, got ",
+                          inputs.size(), " and ", outputs.size());
     for (size_t i = 0; i < inputs.size(); ++i)
-        if (!inputs[i]) return make_error(ErrorCode::invalid_argument, "execute: input array ", i, " is null");
+        if (!inputs[i])
+            return make_error(ErrorCode::invalid_argument, "execute: input array ", i, " is null");
     for (size_t i = 0; i < outputs.size(); ++i)
-        if (!outputs[i]) return make_error(ErrorCode::invalid_argument, "execute: output array ", i, " is null");
+        if (!outputs[i])
+            return make_error(ErrorCode::invalid_argument, "execute: output array ", i, " is null");
     auto compiled = device.compile_operator(*op, flags);
     if (!compiled) return compiled.error();
     DeviceState& d = *device.state();
@@ -108,8 +112,8 @@ Status execute(const Device& device, const DML_OPERATOR_DESC& desc, std::span<co
     VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     to_host.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
     to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    d.vk.vkCmdPipelineBarrier(shot.cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host,
-                              0, nullptr, 0, nullptr);
+    d.vk.vkCmdPipelineBarrier(shot.cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0,
+                              1, &to_host, 0, nullptr, 0, nullptr);
     if (auto st = shot.submit_and_wait(); !st) return st;
     for (size_t i = 0; i < outputs.size(); ++i)
         std::memcpy(outputs[i], out_buffers[i].data(), o.outputs[i]->buffer.TotalTensorSizeInBytes);

@@ -20,7 +20,8 @@ extern const size_t kKernelBinaryCount;
 /// The binary of a kernel variant, or nullptr when the build has no such variant.
 inline const KernelBinary* find_kernel(std::string_view kernel, std::string_view storage) {
     for (size_t i = 0; i < kKernelBinaryCount; ++i)
-        if (kernel == kKernelBinaries[i].kernel && storage == kKernelBinaries[i].storage) return &kKernelBinaries[i];
+        if (kernel == kKernelBinaries[i].kernel && storage == kKernelBinaries[i].storage)
+            return &kKernelBinaries[i];
     return nullptr;
 }
 

@@ -27,14 +27,20 @@ CumulativeDesc as_cumulative(const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC& d) {
 
 }  // namespace
 
-DML_OPERATOR_TYPE Operator::type() const noexcept { return s_->desc.Type; }
-const DML_OPERATOR_DESC& Operator::desc() const noexcept { return s_->desc; }
+DML_OPERATOR_TYPE Operator::type() const noexcept {
+    return s_->desc.Type;
+}
+const DML_OPERATOR_DESC& Operator::desc() const noexcept {
+    return s_->desc;
+}
 
 TypeSupport Device::supports(DML_OPERATOR_TYPE op, DML_TENSOR_DATA_TYPE type) const {
     if (op != DML_OPERATOR_CUMULATIVE_SUMMATION)
-        return {false, detail::cat(to_string(op), " (", static_cast<int>(op), ") is not implemented by this vkdml")};
+        return {false,
+                detail::cat(to_string(op), " (", static_cast<int>(op), ") is not implemented by this vkdml")};
     if (element_size(type) == 0)
-        return {false, detail::cat("data type ", static_cast<int>(type), " is not a DML_TENSOR_DATA_TYPE vkdml knows")};
+        return {false, detail::cat("data type ", static_cast<int>(type),
+                                   " is not a DML_TENSOR_DATA_TYPE vkdml knows")};
     if (const char* missing = detail::missing_feature(s_->features, type))
         return {false, detail::cat("needs the Vulkan feature ", missing)};
     return {true, {}};
@@ -43,7 +49,8 @@ TypeSupport Device::supports(DML_OPERATOR_TYPE op, DML_TENSOR_DATA_TYPE type) co
 Result<Operator> Device::create_operator(const DML_OPERATOR_DESC& desc) const {
     using detail::make_error;
     if (!desc.Desc)
-        return make_error(ErrorCode::invalid_descriptor, to_string(desc.Type), ": DML_OPERATOR_DESC.Desc is null");
+        return make_error(ErrorCode::invalid_descriptor, to_string(desc.Type),
+                          ": DML_OPERATOR_DESC.Desc is null");
     auto s = std::make_shared<OperatorState>();
     s->device = s_;
     s->desc.Type = desc.Type;
@@ -60,8 +67,9 @@ Result<Operator> Device::create_operator(const DML_OPERATOR_DESC& desc) const {
         break;
     }
     default:
-        return make_error(ErrorCode::invalid_descriptor, "DML_OPERATOR_DESC.Type is ", static_cast<int>(desc.Type), " (",
-                          to_string(desc.Type), "), which this vkdml does not implement (it implements "
+        return make_error(ErrorCode::invalid_descriptor, "DML_OPERATOR_DESC.Type is ",
+                          static_cast<int>(desc.Type), " (", to_string(desc.Type),
+                          "), which this vkdml does not implement (it implements "
                           "DML_OPERATOR_CUMULATIVE_SUMMATION (105))");
     }
     return Operator(std::move(s));

@@ -48,7 +48,8 @@ Result<VkShaderModule> PipelineCache::module_for(const std::string& kernel, cons
     if (it != modules_.end()) return it->second;
     const KernelBinary* bin = find_kernel(kernel, storage);
     if (!bin)
-        return make_error(ErrorCode::vulkan_error, "internal: kernel ", kernel, " has no ", storage, " variant");
+        return make_error(ErrorCode::vulkan_error, "internal: kernel ", kernel, " has no ", storage,
+                          " variant");
     VkShaderModuleCreateInfo ci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     ci.codeSize = bin->bytes;
     ci.pCode = bin->words;

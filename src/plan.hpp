@@ -16,11 +16,11 @@ enum class Slot : uint8_t { input, output, temporary };
 
 struct PassBinding {
     Slot slot = Slot::input;
-    uint32_t index = 0;            ///< which input or output
-    uint64_t offset = 0;           ///< temporary only: byte offset of the region in the scratch buffer
-    uint64_t size = 0;             ///< temporary only: bytes of the region
-    uint32_t element_bytes = 1;    ///< element size the kernel indexes this binding with
-    int32_t base_word = -1;        ///< push-constant word receiving the element offset inside the binding
+    uint32_t index = 0;          ///< which input or output
+    uint64_t offset = 0;         ///< temporary only: byte offset of the region in the scratch buffer
+    uint64_t size = 0;           ///< temporary only: bytes of the region
+    uint32_t element_bytes = 1;  ///< element size the kernel indexes this binding with
+    int32_t base_word = -1;      ///< push-constant word receiving the element offset inside the binding
 };
 
 struct Pass {

@@ -23,56 +23,65 @@ bool overlaps(const BufferBinding& a, const BufferBinding& b) {
     return a.buffer == b.buffer && a.offset < b.offset + b.size && b.offset < a.offset + a.size;
 }
 
-Status check_binding(const char* op, const char* what, uint32_t index, const BufferBinding& b, uint64_t needed,
-                     uint64_t alignment) {
+Status check_binding(const char* op, const char* what, uint32_t index, const BufferBinding& b,
+                     uint64_t needed, uint64_t alignment) {
     if (!b.buffer)
-        return make_error(ErrorCode::invalid_binding, op, ": ", what, " binding ", index, " has a null VkBuffer");
+        return make_error(ErrorCode::invalid_binding, op, ": ", what, " binding ", index,
+                          " has a null VkBuffer");
     if (b.size < needed)
-        return make_error(ErrorCode::invalid_binding, op, ": ", what, " binding ", index, " has size ", b.size,
-                          " bytes but the tensor needs ", needed, " (rule 9: size >= TotalTensorSizeInBytes)");
+        return make_error(ErrorCode::invalid_binding, op, ": ", what, " binding ", index, " has size ",
+                          b.size, " bytes but the tensor needs ", needed,
+                          " (rule 9: size >= TotalTensorSizeInBytes)");
     if (b.offset % alignment != 0)
-        return make_error(ErrorCode::invalid_binding, op, ": ", what, " binding ", index, " has offset ", b.offset,
-                          ", not a multiple of ", alignment, " (rule 9: offsets are multiples of 16 or of "
+        return make_error(ErrorCode::invalid_binding, op, ": ", what, " binding ", index, " has offset ",
+                          b.offset, ", not a multiple of ", alignment,
+                          " (rule 9: offsets are multiples of 16 or of "
                           "GuaranteedBaseOffsetAlignment when larger)");
     if (b.offset + b.size < b.offset)
         return make_error(ErrorCode::invalid_binding, op, ": ", what, " binding ", index, " range overflows");
     return {};
 }
 
-uint64_t alignment_of(const TensorCopy& t) { return std::max<uint64_t>(16, t.buffer.GuaranteedBaseOffsetAlignment); }
+uint64_t alignment_of(const TensorCopy& t) {
+    return std::max<uint64_t>(16, t.buffer.GuaranteedBaseOffsetAlignment);
+}
 
 Status validate_bindings(const CompiledState& s, const Bindings& b) {
     const OperatorState& op = *s.op;
     const char* name = to_string(op.desc.Type);
     if (b.inputs.size() != op.inputs.size() || b.outputs.size() != op.outputs.size())
-        return make_error(ErrorCode::invalid_binding, name, ": got ", b.inputs.size(), " input and ", b.outputs.size(),
-                          " output bindings, the operator has ", op.inputs.size(), " and ", op.outputs.size());
+        return make_error(ErrorCode::invalid_binding, name, ": got ", b.inputs.size(), " input and ",
+                          b.outputs.size(), " output bindings, the operator has ", op.inputs.size(), " and ",
+                          op.outputs.size());
     for (uint32_t i = 0; i < b.inputs.size(); ++i)
-        if (auto st = check_binding(name, "input", i, b.inputs[i], op.inputs[i]->buffer.TotalTensorSizeInBytes,
-                                    alignment_of(*op.inputs[i]));
+        if (auto st = check_binding(name, "input", i, b.inputs[i],
+                                    op.inputs[i]->buffer.TotalTensorSizeInBytes, alignment_of(*op.inputs[i]));
             !st)
             return st;
     for (uint32_t i = 0; i < b.outputs.size(); ++i)
-        if (auto st = check_binding(name, "output", i, b.outputs[i], op.outputs[i]->buffer.TotalTensorSizeInBytes,
-                                    alignment_of(*op.outputs[i]));
+        if (auto st =
+                check_binding(name, "output", i, b.outputs[i], op.outputs[i]->buffer.TotalTensorSizeInBytes,
+                              alignment_of(*op.outputs[i]));
             !st)
             return st;
     uint64_t temp = s.plan.temporary_bytes;
     if (temp > 0) {
         if (!b.temporary)
-            return make_error(ErrorCode::invalid_binding, name, ": the plan needs a temporary buffer of ", temp,
-                              " bytes (binding_properties().TemporaryResourceSize) but none was bound");
+            return make_error(ErrorCode::invalid_binding, name, ": the plan needs a temporary buffer of ",
+                              temp, " bytes (binding_properties().TemporaryResourceSize) but none was bound");
         if (auto st = check_binding(name, "temporary", 0, *b.temporary, temp, 16); !st) return st;
     }
     for (uint32_t o = 0; o < b.outputs.size(); ++o) {
         for (uint32_t i = 0; i < b.inputs.size(); ++i) {
             if (!overlaps(b.inputs[i], b.outputs[o])) continue;
-            bool in_place = b.inputs[i].offset == b.outputs[o].offset && b.inputs[i].size == b.outputs[o].size &&
+            bool in_place = b.inputs[i].offset == b.outputs[o].offset &&
+                            b.inputs[i].size == b.outputs[o].size &&
                             op.inputs[i]->strides == op.outputs[o]->strides;
             if (!in_place)
-                return make_error(ErrorCode::invalid_binding, name, ": input ", i, " [", b.inputs[i].offset, ", +",
-                                  b.inputs[i].size, ") and output ", o, " [", b.outputs[o].offset, ", +",
-                                  b.outputs[o].size, ") overlap (rule 9: only an exact in-place binding with equal "
+                return make_error(ErrorCode::invalid_binding, name, ": input ", i, " [", b.inputs[i].offset,
+                                  ", +", b.inputs[i].size, ") and output ", o, " [", b.outputs[o].offset,
+                                  ", +", b.outputs[o].size,
+                                  ") overlap (rule 9: only an exact in-place binding with equal "
                                   "strides may share memory)");
         }
         if (temp > 0 && overlaps(*b.temporary, b.outputs[o]))
@@ -100,15 +109,19 @@ Status CompiledOperator::record(VkCommandBuffer cmd, const Bindings& bindings) c
         for (uint32_t i = 0; i < detail::kBindingCount; ++i) {
             const detail::PassBinding& pb = pass.bindings[i];
             BufferBinding range;
-            if (pb.slot == detail::Slot::input) range = bindings.inputs[pb.index];
-            else if (pb.slot == detail::Slot::output) range = bindings.outputs[pb.index];
-            else range = {bindings.temporary->buffer, bindings.temporary->offset + pb.offset, pb.size};
+            if (pb.slot == detail::Slot::input)
+                range = bindings.inputs[pb.index];
+            else if (pb.slot == detail::Slot::output)
+                range = bindings.outputs[pb.index];
+            else
+                range = {bindings.temporary->buffer, bindings.temporary->offset + pb.offset, pb.size};
             uint64_t aligned = range.offset / align * align;
             uint64_t delta = range.offset - aligned;
             uint64_t bytes = delta + range.size;
             if (bytes > d.info.max_storage_buffer_range)
-                return make_error(ErrorCode::unsupported_device, name, ": the ", slot_name(pb.slot), " binding spans ",
-                                  bytes, " bytes, more than this device's maxStorageBufferRange (",
+                return make_error(ErrorCode::unsupported_device, name, ": the ", slot_name(pb.slot),
+                                  " binding spans ", bytes,
+                                  " bytes, more than this device's maxStorageBufferRange (",
                                   d.info.max_storage_buffer_range, ")");
             if (pb.base_word >= 0) push[pb.base_word] += static_cast<uint32_t>(delta / pb.element_bytes);
             infos[i] = {range.buffer, aligned, bytes};
@@ -125,14 +138,16 @@ Status CompiledOperator::record(VkCommandBuffer cmd, const Bindings& bindings) c
         vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass.pipeline);
         vk.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, detail::kBindingCount,
                                      writes.data());
-        vk.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, detail::kPushConstantBytes, push.data());
+        vk.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, detail::kPushConstantBytes,
+                              push.data());
         vk.vkCmdDispatch(cmd, pass.groups_x, pass.groups_y, 1);
         if (p + 1 < s_->plan.passes.size()) {
             VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
             barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
             barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-            vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1,
-                                    &barrier, 0, nullptr, 0, nullptr);
+            vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, nullptr, 0,
+                                    nullptr);
         }
     }
     return {};

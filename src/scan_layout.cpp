@@ -12,7 +12,8 @@ uint64_t ScanLayout::fibers() const {
 }
 
 bool ScanLayout::axis_innermost() const {
-    return std::all_of(others.begin(), others.end(), [&](const ScanDim& d) { return d.stride_out > axis_out; });
+    return std::all_of(others.begin(), others.end(),
+                       [&](const ScanDim& d) { return d.stride_out > axis_out; });
 }
 
 ScanLayout make_scan_layout(std::span<const uint32_t> sizes, std::span<const uint32_t> strides_in,

@@ -26,8 +26,21 @@ constexpr uint32_t kTileMinLength = 64;
 
 // Word positions in the push constants (scan_common.glsl's Params).
 enum Word : uint32_t {
-    kFibers, kLen, kChunkLen, kChunks, kAxisIn, kAxisOut, kBaseIn, kBaseOut, kBasePart, kOtherDims, kGridX,
-    kSize, kStrideIn = kSize + 7, kStrideOut = kStrideIn + 7, kWordCount = kStrideOut + 7
+    kFibers,
+    kLen,
+    kChunkLen,
+    kChunks,
+    kAxisIn,
+    kAxisOut,
+    kBaseIn,
+    kBaseOut,
+    kBasePart,
+    kOtherDims,
+    kGridX,
+    kSize,
+    kStrideIn = kSize + 7,
+    kStrideOut = kStrideIn + 7,
+    kWordCount = kStrideOut + 7
 };
 static_assert(kWordCount * 4 == kPushConstantBytes);
 
@@ -64,7 +77,9 @@ DML_TENSOR_DATA_TYPE accumulator_type(DML_TENSOR_DATA_TYPE t) {
     }
 }
 
-uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+uint64_t ceil_div(uint64_t a, uint64_t b) {
+    return (a + b - 1) / b;
+}
 
 /// Where the data of one scan level lives: the caller's tensors, or a scratch region (partials).
 struct Endpoints {
@@ -84,16 +99,20 @@ struct Builder {
     }
 
     Status add_pass(const ScanRequest& r, bool tile, const TypeVariant& v, uint32_t mode, bool has_carry,
-                    std::array<PassBinding, 3> bindings, std::array<uint32_t, kWordCount> words, uint64_t items) {
+                    std::array<PassBinding, 3> bindings, std::array<uint32_t, kWordCount> words,
+                    uint64_t items) {
         Pass pass;
-        uint32_t wg = tile ? std::min(kTileWorkgroup, device.info.max_workgroup_invocations) : kSerialWorkgroup;
-        pass.key = {tile ? "scan_tile" : "scan_serial", v.storage,
+        uint32_t wg =
+            tile ? std::min(kTileWorkgroup, device.info.max_workgroup_invocations) : kSerialWorkgroup;
+        pass.key = {tile ? "scan_tile" : "scan_serial",
+                    v.storage,
                     {wg, static_cast<uint32_t>(r.op), r.reverse, r.exclusive, mode, has_carry}};
         uint64_t groups = tile ? items : ceil_div(items, wg);
         if (!fold_groups(device.info, groups, pass.groups_x, pass.groups_y))
             return make_error(ErrorCode::unsupported_device, "the scan needs ", groups,
                               " workgroups, more than this device can dispatch (maxComputeWorkGroupCount ",
-                              device.info.max_workgroup_count[0], " x ", device.info.max_workgroup_count[1], ")");
+                              device.info.max_workgroup_count[0], " x ", device.info.max_workgroup_count[1],
+                              ")");
         words[kGridX] = pass.groups_x;
         auto pipeline = device.pipelines->get(pass.key);
         if (!pipeline) return pipeline.error();
@@ -152,7 +171,8 @@ struct Builder {
         }
 
         uint64_t partial_bytes = fibers * chunks * v.accumulator_bytes;
-        PassBinding partials{Slot::temporary, 0, alloc(partial_bytes), partial_bytes, v.accumulator_bytes, kBasePart};
+        PassBinding partials{Slot::temporary,     0,        alloc(partial_bytes), partial_bytes,
+                             v.accumulator_bytes, kBasePart};
         PassBinding unused_dst = dst;
         unused_dst.base_word = -1;
         if (auto st = add_pass(r, tile, v, 1, false, {src, unused_dst, partials}, w, items); !st) return st;

@@ -62,32 +62,39 @@ std::vector<uint32_t> packed_strides(std::span<const uint32_t> sizes) {
 }
 
 Status validate_tensor(const char* op, const char* field, const DML_TENSOR_DESC* tensor, bool output) {
-    auto fail = [&](const auto&... parts) { return make_error(ErrorCode::invalid_descriptor, op, ": ", field, parts...); };
+    auto fail = [&](const auto&... parts) {
+        return make_error(ErrorCode::invalid_descriptor, op, ": ", field, parts...);
+    };
     if (!tensor) return fail(" is null (rule 1: every tensor of the operator must be given)");
     if (tensor->Type != DML_TENSOR_TYPE_BUFFER)
-        return fail(".Type is ", static_cast<int>(tensor->Type), " (rule 1: only DML_TENSOR_TYPE_BUFFER (1) is supported)");
+        return fail(".Type is ", static_cast<int>(tensor->Type),
+                    " (rule 1: only DML_TENSOR_TYPE_BUFFER (1) is supported)");
     if (!tensor->Desc) return fail(".Desc is null (rule 1: a buffer tensor needs a DML_BUFFER_TENSOR_DESC)");
     const auto& b = *static_cast<const DML_BUFFER_TENSOR_DESC*>(tensor->Desc);
     if (element_size(b.DataType) == 0)
-        return make_error(ErrorCode::unsupported_type, op, ": ", field, ".DataType is ", static_cast<int>(b.DataType),
-                          " (rule 1: must be one of the 11 numeric DML_TENSOR_DATA_TYPE values, not UNKNOWN)");
+        return make_error(
+            ErrorCode::unsupported_type, op, ": ", field, ".DataType is ", static_cast<int>(b.DataType),
+            " (rule 1: must be one of the 11 numeric DML_TENSOR_DATA_TYPE values, not UNKNOWN)");
     if (b.DimensionCount < 1 || b.DimensionCount > 8)
         return fail(".DimensionCount is ", b.DimensionCount, " (rule 2: must be 1 to 8)");
     if (!b.Sizes) return fail(".Sizes is null (rule 2: sizes are required)");
     uint64_t count = 1;
     for (uint32_t i = 0; i < b.DimensionCount; ++i) {
         if (b.Sizes[i] == 0)
-            return fail(".Sizes[", i, "] is 0 in ", list(b.Sizes, b.DimensionCount), " (rule 2: every size must be >= 1)");
+            return fail(".Sizes[", i, "] is 0 in ", list(b.Sizes, b.DimensionCount),
+                        " (rule 2: every size must be >= 1)");
         count *= b.Sizes[i];
         if (count > kMaxElements)
             return fail(".Sizes ", list(b.Sizes, b.DimensionCount),
                         " has more than 4294967295 elements (rule 2: element count <= 2^32-1)");
     }
     if (b.Flags & DML_TENSOR_FLAG_OWNED_BY_DML)
-        return fail(".Flags has DML_TENSOR_FLAG_OWNED_BY_DML (rule 6: these operators have no constant inputs, so "
-                    "no tensor may be owned by DML)");
+        return fail(
+            ".Flags has DML_TENSOR_FLAG_OWNED_BY_DML (rule 6: these operators have no constant inputs, so "
+            "no tensor may be owned by DML)");
     if (b.Flags != DML_TENSOR_FLAG_NONE)
-        return fail(".Flags is ", static_cast<uint32_t>(b.Flags), " (rule 6: only DML_TENSOR_FLAG_NONE is allowed)");
+        return fail(".Flags is ", static_cast<uint32_t>(b.Flags),
+                    " (rule 6: only DML_TENSOR_FLAG_NONE is allowed)");
     uint32_t esize = element_size(b.DataType);
     if (b.GuaranteedBaseOffsetAlignment != 0 &&
         ((b.GuaranteedBaseOffsetAlignment & (b.GuaranteedBaseOffsetAlignment - 1)) != 0 ||
@@ -98,11 +105,14 @@ Status validate_tensor(const char* op, const char* field, const DML_TENSOR_DESC*
     std::vector<uint32_t> strides =
         b.Strides ? std::vector<uint32_t>(b.Strides, b.Strides + b.DimensionCount) : packed_strides(sizes);
     if (output && !layout_is_injective(sizes, strides, count))
-        return fail(".Strides ", list(strides.data(), b.DimensionCount), " with Sizes ", list(b.Sizes, b.DimensionCount),
-                    " map two elements to one address (rule 3: an output may not broadcast or overlap itself)");
+        return fail(
+            ".Strides ", list(strides.data(), b.DimensionCount), " with Sizes ",
+            list(b.Sizes, b.DimensionCount),
+            " map two elements to one address (rule 3: an output may not broadcast or overlap itself)");
     uint64_t needed = DMLCalcBufferTensorSize(b.DataType, b.DimensionCount, b.Sizes, b.Strides);
     if (b.TotalTensorSizeInBytes < needed)
-        return fail(".TotalTensorSizeInBytes is ", b.TotalTensorSizeInBytes, " but the sizes and strides need ", needed,
+        return fail(".TotalTensorSizeInBytes is ", b.TotalTensorSizeInBytes,
+                    " but the sizes and strides need ", needed,
                     " bytes (rule 4: must be >= DMLCalcBufferTensorSize)");
     return {};
 }
@@ -110,29 +120,33 @@ Status validate_tensor(const char* op, const char* field, const DML_TENSOR_DESC*
 Status validate_type_support(const DeviceState& device, DML_OPERATOR_TYPE op, const char* field,
                              DML_TENSOR_DATA_TYPE type) {
     if (const char* missing = missing_feature(device.features, type))
-        return make_error(ErrorCode::unsupported_device, to_string(op), ": ", field, ".DataType ", to_string(type),
-                          " needs the Vulkan feature ", missing, ", which device \"", device.info.physical.name,
-                          "\" does not have enabled");
+        return make_error(ErrorCode::unsupported_device, to_string(op), ": ", field, ".DataType ",
+                          to_string(type), " needs the Vulkan feature ", missing, ", which device \"",
+                          device.info.physical.name, "\" does not have enabled");
     return {};
 }
 
 Status validate_cumulative(const DeviceState& device, DML_OPERATOR_TYPE op, const CumulativeDesc& d) {
     const char* name = to_string(op);
-    auto fail = [&](const auto&... parts) { return make_error(ErrorCode::invalid_descriptor, name, ": ", parts...); };
+    auto fail = [&](const auto&... parts) {
+        return make_error(ErrorCode::invalid_descriptor, name, ": ", parts...);
+    };
     if (auto st = validate_tensor(name, "InputTensor", d.InputTensor, false); !st) return st;
     if (auto st = validate_tensor(name, "OutputTensor", d.OutputTensor, true); !st) return st;
     const auto& in = *static_cast<const DML_BUFFER_TENSOR_DESC*>(d.InputTensor->Desc);
     const auto& out = *static_cast<const DML_BUFFER_TENSOR_DESC*>(d.OutputTensor->Desc);
     if (in.DimensionCount != out.DimensionCount)
-        return fail("OutputTensor.DimensionCount is ", out.DimensionCount, " but InputTensor.DimensionCount is ",
-                    in.DimensionCount, " (rule 7: they must be equal)");
+        return fail("OutputTensor.DimensionCount is ", out.DimensionCount,
+                    " but InputTensor.DimensionCount is ", in.DimensionCount,
+                    " (rule 7: they must be equal)");
     if (in.DataType != out.DataType)
         return fail("OutputTensor.DataType is ", to_string(out.DataType), " but InputTensor.DataType is ",
                     to_string(in.DataType), " (rule 7: cumulative operators keep the data type)");
     for (uint32_t i = 0; i < in.DimensionCount; ++i)
         if (in.Sizes[i] != out.Sizes[i])
-            return fail("OutputTensor.Sizes ", list(out.Sizes, out.DimensionCount), " differ from InputTensor.Sizes ",
-                        list(in.Sizes, in.DimensionCount), " at dimension ", i, " (rule 7: sizes must be equal)");
+            return fail("OutputTensor.Sizes ", list(out.Sizes, out.DimensionCount),
+                        " differ from InputTensor.Sizes ", list(in.Sizes, in.DimensionCount),
+                        " at dimension ", i, " (rule 7: sizes must be equal)");
     if (d.Axis >= in.DimensionCount)
         return fail("Axis is ", d.Axis, " but the tensors have ", in.DimensionCount,
                     " dimensions (rule 8: Axis < DimensionCount)");

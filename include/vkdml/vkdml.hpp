@@ -266,8 +266,9 @@ private:
 /// (TotalTensorSizeInBytes bytes, laid out by the tensor's strides). Output arrays are also
 /// uploaded first, so bytes the operator does not write (padding) keep their values. An output may
 /// be the same array as an input (in place).
-VKDML_API Status execute(const Device& device, const DML_OPERATOR_DESC& desc, std::span<const void* const> inputs,
-               std::span<void* const> outputs, DML_EXECUTION_FLAGS flags = DML_EXECUTION_FLAG_NONE);
+VKDML_API Status execute(const Device& device, const DML_OPERATOR_DESC& desc,
+                         std::span<const void* const> inputs, std::span<void* const> outputs,
+                         DML_EXECUTION_FLAGS flags = DML_EXECUTION_FLAG_NONE);
 
 // ----------------------------------------------------------------------------------------------
 // Data type helpers
