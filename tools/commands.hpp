@@ -13,5 +13,6 @@ struct Command {
 
 extern const Command kCumsumCommand;  // cmd_cumulative.cpp
 extern const Command kInfoCommand;    // cmd_info.cpp
+extern const Command kShowCommand;    // cmd_show.cpp
 
 }  // namespace vkdml::cli

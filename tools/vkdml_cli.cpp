@@ -20,6 +20,7 @@ namespace {
 const Command* const kCommands[] = {
     &kCumsumCommand,
     &kInfoCommand,
+    &kShowCommand,
 };
 
 std::string tool_usage() {

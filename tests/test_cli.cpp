@@ -1,0 +1,421 @@
+// tests/test_cli.cpp — the vkdml tool run as a subprocess: SPEC §6 cumsum examples through .npy files for
+// every data type (C and Fortran order), --validation, `show` output, `info`, and the error paths (exit
+// code, a single "vkdml: error: " line, no output file left behind).
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "npy.hpp"
+#include "tensor_data.hpp"
+
+extern char** environ;
+
+#ifndef VKDML_TOOL_PATH
+#error "VKDML_TOOL_PATH (the built vkdml tool) must be defined by the build"
+#endif
+
+namespace fs = std::filesystem;
+using namespace vkdml_test;
+
+namespace {
+
+// A fresh empty directory for one test, removed with its contents afterwards.
+struct TempDir {
+    fs::path path;
+    TempDir() {
+        static int counter = 0;
+        path = fs::temp_directory_path() /
+               ("vkdml_test_cli_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+        fs::remove_all(path);
+        fs::create_directories(path);
+    }
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+    std::string operator/(std::string_view name) const { return (path / name).string(); }
+    std::vector<std::string> entries() const {
+        std::vector<std::string> names;
+        for (const auto& entry : fs::directory_iterator(path))
+            names.push_back(entry.path().filename().string());
+        return names;
+    }
+};
+
+std::string read_text(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+void write_text(const std::string& path, std::string_view text) {
+    std::ofstream out(path, std::ios::binary);
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    REQUIRE(out.good());
+}
+
+struct Outcome {
+    int exit_code = -1;
+    std::string out, err;
+};
+
+// Runs the tool with `args`, stdin from /dev/null, stdout and stderr captured through files in `dir`
+// (removed again, so the directory afterwards holds only what the tool itself wrote there).
+Outcome run_tool(const TempDir& dir, std::vector<std::string> args) {
+    const std::string out_path = dir / "stdout.txt", err_path = dir / "stderr.txt";
+    posix_spawn_file_actions_t actions;
+    REQUIRE(posix_spawn_file_actions_init(&actions) == 0);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    std::string tool = VKDML_TOOL_PATH;
+    std::vector<char*> argv{tool.data()};
+    for (std::string& arg : args) argv.push_back(arg.data());
+    argv.push_back(nullptr);
+    pid_t pid = 0;
+    const int spawned = posix_spawn(&pid, tool.c_str(), &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    INFO("posix_spawn " << tool << ": " << std::strerror(spawned));
+    REQUIRE(spawned == 0);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0) REQUIRE(errno == EINTR);
+    REQUIRE(WIFEXITED(status));
+    Outcome outcome{WEXITSTATUS(status), read_text(out_path), read_text(err_path)};
+    fs::remove(out_path);
+    fs::remove(err_path);
+    return outcome;
+}
+
+// ---- .npy inputs -------------------------------------------------------------------------------
+
+const std::vector<uint32_t> kSpecSizes = {1, 1, 3, 4};
+const std::vector<double> kSpecInput = {2, 1, 3, 5, 3, 8, 7, 3, 9, 6, 2, 4};
+
+std::string_view bytes_view(const TestTensor& t) {
+    return {reinterpret_cast<const char*>(t.bytes.data()), t.count() * t.element_size()};
+}
+
+// Writes `values` (C-order logical order) as a C-order .npy file through the library's writer.
+void write_c_order(const std::string& path, DML_TENSOR_DATA_TYPE type, const std::vector<uint32_t>& sizes,
+                   const std::vector<double>& values) {
+    TestTensor t = make_packed(type, sizes);
+    for (uint64_t i = 0; i < t.count(); ++i) t.set_double(i, values[i]);
+    const auto status =
+        vkdml::npy::write(path, type, sizes, std::span(t.bytes).first(t.count() * t.element_size()));
+    INFO((status ? std::string() : status.error().message));
+    REQUIRE(status);
+}
+
+// A format 1.0 .npy image with the given header dict (padded as NumPy pads it) followed by `data`.
+std::string npy_image(std::string header, std::string_view data) {
+    header.append((64 - (10 + header.size() + 1) % 64) % 64, ' ');
+    header += '\n';
+    std::string image("\x93NUMPY\x01\x00", 8);
+    image += static_cast<char>(header.size() & 0xff);
+    image += static_cast<char>(header.size() >> 8);
+    return image + header + std::string(data);
+}
+
+std::string descr_of(DML_TENSOR_DATA_TYPE type) {
+    const char kind = is_float_type(type) ? 'f' : is_signed_int_type(type) ? 'i' : 'u';
+    return std::string(type_size(type) == 1 ? "|" : "<") + kind + std::to_string(type_size(type));
+}
+
+std::string shape_text(const std::vector<uint32_t>& sizes) {
+    std::string text = "(";
+    for (size_t i = 0; i < sizes.size(); ++i) text += (i ? ", " : "") + std::to_string(sizes[i]);
+    return text + (sizes.size() == 1 ? ",)" : ")");
+}
+
+// Writes `values` (C-order logical order) as a Fortran-order .npy file, built byte by byte.
+void write_fortran_order(const std::string& path, DML_TENSOR_DATA_TYPE type,
+                         const std::vector<uint32_t>& sizes, const std::vector<double>& values) {
+    TestTensor t = make_fortran(type, sizes);
+    REQUIRE(t.total_bytes() >= t.count() * t.element_size());
+    for (uint64_t i = 0; i < t.count(); ++i) t.set_double_at(unravel(i, sizes), values[i]);
+    write_text(path, npy_image("{'descr': '" + descr_of(type) +
+                                   "', 'fortran_order': True, 'shape': " + shape_text(sizes) + ", }",
+                               bytes_view(t)));
+}
+
+// Reads a tool output file, checks its type, shape and C order, and returns its values as doubles.
+std::vector<double> read_values(const std::string& path, DML_TENSOR_DATA_TYPE type,
+                                const std::vector<uint32_t>& sizes) {
+    auto array = vkdml::npy::read(path);
+    INFO((array ? std::string() : array.error().message));
+    REQUIRE(array);
+    CHECK(array->type == type);
+    CHECK(array->shape == sizes);
+    CHECK_FALSE(array->fortran_order);
+    TestTensor t = make_packed(type, sizes);
+    REQUIRE(array->data.size() == t.count() * t.element_size());
+    std::memcpy(t.bytes.data(), array->data.data(), array->data.size());
+    std::vector<double> values;
+    for (uint64_t i = 0; i < t.count(); ++i) values.push_back(t.get_double(i));
+    return values;
+}
+
+struct SpecExample {
+    std::vector<std::string> options;
+    std::vector<double> expected;
+};
+
+const SpecExample kSpecExamples[] = {
+    {{"--axis", "3"}, {2, 3, 6, 11, 3, 11, 18, 21, 9, 15, 17, 21}},
+    {{"--axis", "3", "--exclusive"}, {0, 2, 3, 6, 0, 3, 11, 18, 0, 9, 15, 17}},
+    {{"--axis", "3", "--reverse"}, {11, 9, 8, 5, 21, 18, 10, 3, 21, 12, 6, 4}},
+    {{"--axis", "2"}, {2, 1, 3, 5, 5, 9, 10, 8, 14, 15, 12, 12}},
+};
+
+std::string joined(const std::vector<std::string>& words) {
+    std::string text;
+    for (const std::string& word : words) text += (text.empty() ? "" : " ") + word;
+    return text;
+}
+
+// Runs `vkdml cumsum OPTIONS in out` and checks that it succeeded silently.
+void run_cumsum(const TempDir& dir, const std::vector<std::string>& options, const std::string& in,
+                const std::string& out) {
+    std::vector<std::string> args{"cumsum"};
+    args.insert(args.end(), options.begin(), options.end());
+    args.push_back(in);
+    args.push_back(out);
+    const Outcome outcome = run_tool(dir, args);
+    INFO("vkdml " << joined(args) << "\nstderr: " << outcome.err);
+    REQUIRE(outcome.exit_code == 0);
+    CHECK(outcome.err.empty());
+    CHECK(outcome.out.empty());
+}
+
+// ---- error paths -------------------------------------------------------------------------------
+
+// Checks a failed run: the exit code, nothing on stdout, exactly one stderr line "vkdml: error: ..."
+// containing `problem`, and no file created in `dir` (an output or a temporary one).
+void check_error(const TempDir& dir, const std::vector<std::string>& args, int exit_code,
+                 std::string_view problem) {
+    const auto before = dir.entries();
+    const Outcome outcome = run_tool(dir, args);
+    INFO("vkdml " << joined(args) << "\nstdout: " << outcome.out << "\nstderr: " << outcome.err);
+    CHECK(outcome.exit_code == exit_code);
+    CHECK(outcome.out.empty());
+    CHECK(outcome.err.rfind("vkdml: error: ", 0) == 0);
+    CHECK(outcome.err.find('\n') == outcome.err.size() - 1);
+    CHECK(outcome.err.find(problem) != std::string::npos);
+    CHECK(dir.entries() == before);
+}
+
+}  // namespace
+
+TEST_CASE("cli: vkdml cumsum reproduces the SPEC §6 examples for every data type", "[gpu][cli]") {
+    TempDir dir;
+    for (DML_TENSOR_DATA_TYPE type : all_types()) {
+        INFO("type " << type_name(type));
+        const std::string in = dir / "in.npy", out = dir / "out.npy";
+        write_c_order(in, type, kSpecSizes, kSpecInput);
+        for (const SpecExample& example : kSpecExamples) {
+            INFO("options " << joined(example.options));
+            run_cumsum(dir, example.options, in, out);
+            CHECK(read_values(out, type, kSpecSizes) == example.expected);
+            fs::remove(out);
+        }
+    }
+    CHECK(dir.entries() == std::vector<std::string>{"in.npy"});
+}
+
+TEST_CASE("cli: a Fortran-order input gives the same result as C order", "[gpu][cli]") {
+    TempDir dir;
+    SECTION("the SPEC §6 examples, every data type") {
+        for (DML_TENSOR_DATA_TYPE type : all_types()) {
+            INFO("type " << type_name(type));
+            const std::string in = dir / "in_f.npy", out = dir / "out.npy";
+            write_fortran_order(in, type, kSpecSizes, kSpecInput);
+            for (const SpecExample& example : {kSpecExamples[0], kSpecExamples[3]}) {
+                INFO("options " << joined(example.options));
+                run_cumsum(dir, example.options, in, out);
+                CHECK(read_values(out, type, kSpecSizes) == example.expected);
+            }
+        }
+    }
+    SECTION("rank 3, every axis, both file orders") {
+        const std::vector<uint32_t> sizes = {2, 3, 5};
+        std::vector<double> values;
+        for (int i = 0; i < 30; ++i) values.push_back((i * 7) % 11 - 5);
+        write_c_order(dir / "in_c.npy", DML_TENSOR_DATA_TYPE_INT32, sizes, values);
+        write_fortran_order(dir / "in_f.npy", DML_TENSOR_DATA_TYPE_INT32, sizes, values);
+        CHECK(read_text(dir / "in_c.npy") != read_text(dir / "in_f.npy"));
+        for (const char* axis : {"0", "1", "-1"}) {
+            INFO("axis " << axis);
+            run_cumsum(dir, {"--axis", axis, "--reverse"}, dir / "in_c.npy", dir / "out_c.npy");
+            run_cumsum(dir, {"--axis", axis, "--reverse"}, dir / "in_f.npy", dir / "out_f.npy");
+            const auto from_c = read_values(dir / "out_c.npy", DML_TENSOR_DATA_TYPE_INT32, sizes);
+            CHECK(read_values(dir / "out_f.npy", DML_TENSOR_DATA_TYPE_INT32, sizes) == from_c);
+            CHECK(read_text(dir / "out_c.npy") == read_text(dir / "out_f.npy"));
+        }
+    }
+}
+
+TEST_CASE("cli: --validation runs report no validation message", "[gpu][cli]") {
+    TempDir dir;
+    for (DML_TENSOR_DATA_TYPE type : {DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_INT8,
+                                      DML_TENSOR_DATA_TYPE_FLOAT64, DML_TENSOR_DATA_TYPE_UINT64}) {
+        INFO("type " << type_name(type));
+        const std::string in = dir / "in.npy", out = dir / "out.npy";
+        write_c_order(in, type, kSpecSizes, kSpecInput);
+        const Outcome outcome =
+            run_tool(dir, {"cumsum", "--validation", "--axis", "-1", "--exclusive", in, out});
+        INFO("stderr: " << outcome.err);
+        CHECK(outcome.exit_code == 0);
+        CHECK(outcome.err.find("vkdml: validation:") == std::string::npos);
+        CHECK(read_values(out, type, kSpecSizes) == kSpecExamples[1].expected);
+    }
+}
+
+TEST_CASE("cli: vkdml show prints type, shape and values", "[gpu][cli]") {
+    TempDir dir;
+    const std::string ints = dir / "ints.npy";
+    write_c_order(ints, DML_TENSOR_DATA_TYPE_INT32, kSpecSizes, kSpecInput);
+    const std::string spec_text =
+        "INT32 [1,1,3,4]\n"
+        "[[[[2, 1, 3, 5],\n"
+        "   [3, 8, 7, 3],\n"
+        "   [9, 6, 2, 4]]]]\n";
+
+    SECTION("int32") {
+        const Outcome outcome = run_tool(dir, {"show", ints});
+        CHECK(outcome.exit_code == 0);
+        CHECK(outcome.err.empty());
+        CHECK(outcome.out == spec_text);
+    }
+    SECTION("float32, with round-trip digits") {
+        const std::string floats = dir / "floats.npy";
+        write_c_order(floats, DML_TENSOR_DATA_TYPE_FLOAT32, {2, 3}, {0.1, 1.5, -2, 1e-8, 16777216, -0.0});
+        const Outcome outcome = run_tool(dir, {"show", floats});
+        CHECK(outcome.exit_code == 0);
+        CHECK(outcome.err.empty());
+        CHECK(outcome.out ==
+              "FLOAT32 [2,3]\n"
+              "[[0.100000001, 1.5, -2],\n"
+              " [9.99999994e-09, 16777216, -0]]\n");
+    }
+    SECTION("rank 3, Fortran order, shown in C order") {
+        const std::string fortran = dir / "fortran.npy";
+        write_fortran_order(fortran, DML_TENSOR_DATA_TYPE_INT8, {2, 2, 3},
+                            {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, -11});
+        const Outcome outcome = run_tool(dir, {"show", fortran});
+        CHECK(outcome.exit_code == 0);
+        CHECK(outcome.out ==
+              "INT8 [2,2,3]\n"
+              "[[[0, 1, 2],\n"
+              "  [3, 4, 5]],\n"
+              "\n"
+              " [[6, 7, 8],\n"
+              "  [9, 10, -11]]]\n");
+    }
+    SECTION("64-bit integers exactly") {
+        const std::string big = dir / "big.npy";
+        const uint64_t values[] = {18446744073709551615u, 9007199254740993u};
+        REQUIRE(vkdml::npy::write(big, DML_TENSOR_DATA_TYPE_UINT64, std::vector<uint32_t>{2},
+                                  std::as_bytes(std::span(values))));
+        CHECK(run_tool(dir, {"show", big}).out == "UINT64 [2]\n[18446744073709551615, 9007199254740993]\n");
+        const int64_t signed_values[] = {INT64_MIN, -1};
+        REQUIRE(vkdml::npy::write(big, DML_TENSOR_DATA_TYPE_INT64, std::vector<uint32_t>{2},
+                                  std::as_bytes(std::span(signed_values))));
+        CHECK(run_tool(dir, {"show", big}).out == "INT64 [2]\n[-9223372036854775808, -1]\n");
+    }
+    SECTION("--limit") {
+        CHECK(run_tool(dir, {"show", "--limit", "5", ints}).out ==
+              "INT32 [1,1,3,4]\n"
+              "[[[[2, 1, 3, 5],\n"
+              "   [3, ...]]]]\n");
+        CHECK(run_tool(dir, {"show", "--limit=12", ints}).out == spec_text);
+        CHECK(run_tool(dir, {"show", "--limit", "0", ints}).out == "INT32 [1,1,3,4]\n[[[[...]]]]\n");
+        check_error(dir, {"show", "--limit", "-1", ints}, 2, "--limit");
+        check_error(dir, {"show", "--limit", "many", ints}, 2, "--limit");
+    }
+    SECTION("a malformed file") {
+        const std::string bad = dir / "bad.npy";
+        write_text(bad, "PK\x03\x04 not an npy file");
+        check_error(dir, {"show", bad}, 1, "magic");
+    }
+}
+
+TEST_CASE("cli: vkdml info lists the cumulative summation types", "[gpu][cli]") {
+    TempDir dir;
+    const Outcome outcome = run_tool(dir, {"info"});
+    INFO("stdout: " << outcome.out << "\nstderr: " << outcome.err);
+    REQUIRE(outcome.exit_code == 0);
+    CHECK(outcome.err.empty());
+    const size_t section = outcome.out.find("\nCUMULATIVE_SUMMATION\n");
+    REQUIRE(section != std::string::npos);
+    for (const char* name : {"FLOAT32", "FLOAT16", "UINT32", "UINT16", "UINT8", "INT32", "INT16", "INT8",
+                             "FLOAT64", "UINT64", "INT64"}) {
+        INFO("type " << name);
+        CHECK(outcome.out.find("\n  " + std::string(name) + " ", section) != std::string::npos);
+    }
+}
+
+TEST_CASE("cli: errors give one line, the right exit code and no output", "[gpu][cli]") {
+    TempDir dir;
+    const std::string in = dir / "in.npy", out = dir / "out.npy";
+    write_c_order(in, DML_TENSOR_DATA_TYPE_FLOAT32, kSpecSizes, kSpecInput);
+    const std::string f4_header = "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }";
+    const std::string twelve_floats(48, '\0');
+
+    SECTION("usage errors exit with 2") {
+        check_error(dir, {"frobnicate", in, out}, 2, "unknown command 'frobnicate'");
+        check_error(dir, {"cumsum", in, out}, 2, "--axis");
+        check_error(dir, {"cumsum", "--axis", "x", in, out}, 2, "expects an integer, got 'x'");
+        check_error(dir, {"cumsum", "--axis", "1.5", in, out}, 2, "expects an integer, got '1.5'");
+        check_error(dir, {"cumsum", "--axis", "3", in}, 2, "operand");
+        check_error(dir, {"cumsum", "--axis", "3", "--bogus", in, out}, 2, "unknown option '--bogus'");
+    }
+    SECTION("axis out of range") {
+        check_error(dir, {"cumsum", "--axis", "4", in, out}, 1, "out of range");
+        check_error(dir, {"cumsum", "--axis", "-5", in, out}, 1, "out of range");
+    }
+    SECTION("missing input file") {
+        check_error(dir, {"cumsum", "--axis", "0", dir / "absent.npy", out}, 1, "absent.npy");
+    }
+    SECTION("malformed .npy files") {
+        const std::string bad = dir / "bad.npy";
+        const auto rejected = [&](std::string_view contents, std::string_view problem) {
+            write_text(bad, contents);
+            check_error(dir, {"cumsum", "--axis", "0", bad, out}, 1, problem);
+        };
+        rejected(npy_image(f4_header, twelve_floats).substr(0, 9), "truncated inside the preamble");
+        rejected(npy_image(f4_header, twelve_floats).substr(0, 100), "beyond the end of the file");
+        rejected(npy_image(f4_header, twelve_floats.substr(0, 47)), "truncated");
+        rejected(std::string("\x93NUMPX\x01\x00", 8) + npy_image(f4_header, twelve_floats).substr(8),
+                 "magic");
+        rejected(npy_image("{'descr': '<c8', 'fortran_order': False, 'shape': (3, 2), }", twelve_floats),
+                 "complex");
+        rejected(npy_image("{'descr': '>f4', 'fortran_order': False, 'shape': (3, 4), }", twelve_floats),
+                 "big-endian");
+        rejected(npy_image("{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, 1, 1, 1, 1, 1, 3, 4), }",
+                           twelve_floats),
+                 "rank 9");
+        rejected(npy_image("{'descr': '<f4', 'fortran_order': False, 'shape': (3, 0, 4), }", ""),
+                 "zero-sized");
+    }
+    SECTION("output into a nonexistent directory") {
+        check_error(dir, {"cumsum", "--axis", "3", in, dir / "no-such-dir/out.npy"}, 1, "no-such-dir");
+        CHECK_FALSE(fs::exists(dir / "no-such-dir"));
+    }
+    SECTION("unknown device") {
+        check_error(dir, {"cumsum", "--device", "no-such-gpu", "--axis", "3", in, out}, 1, "no-such-gpu");
+    }
+}
