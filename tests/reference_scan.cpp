@@ -143,12 +143,9 @@ struct Fold {
 
 double round_to_type(DML_TENSOR_DATA_TYPE type, double v) {
     switch (type) {
-        case DML_TENSOR_DATA_TYPE_FLOAT16:
-            return half_to_double(half_from_double(v));
-        case DML_TENSOR_DATA_TYPE_FLOAT32:
-            return static_cast<double>(static_cast<float>(v));
-        default:
-            return v;
+    case DML_TENSOR_DATA_TYPE_FLOAT16: return half_to_double(half_from_double(v));
+    case DML_TENSOR_DATA_TYPE_FLOAT32: return static_cast<double>(static_cast<float>(v));
+    default: return v;
     }
 }
 

@@ -16,23 +16,18 @@ namespace vkdml_test {
 
 uint32_t type_size(DML_TENSOR_DATA_TYPE type) {
     switch (type) {
-        case DML_TENSOR_DATA_TYPE_FLOAT64:
-        case DML_TENSOR_DATA_TYPE_UINT64:
-        case DML_TENSOR_DATA_TYPE_INT64:
-            return 8;
-        case DML_TENSOR_DATA_TYPE_FLOAT32:
-        case DML_TENSOR_DATA_TYPE_UINT32:
-        case DML_TENSOR_DATA_TYPE_INT32:
-            return 4;
-        case DML_TENSOR_DATA_TYPE_FLOAT16:
-        case DML_TENSOR_DATA_TYPE_UINT16:
-        case DML_TENSOR_DATA_TYPE_INT16:
-            return 2;
-        case DML_TENSOR_DATA_TYPE_UINT8:
-        case DML_TENSOR_DATA_TYPE_INT8:
-            return 1;
-        default:
-            return 0;
+    case DML_TENSOR_DATA_TYPE_FLOAT64:
+    case DML_TENSOR_DATA_TYPE_UINT64:
+    case DML_TENSOR_DATA_TYPE_INT64: return 8;
+    case DML_TENSOR_DATA_TYPE_FLOAT32:
+    case DML_TENSOR_DATA_TYPE_UINT32:
+    case DML_TENSOR_DATA_TYPE_INT32: return 4;
+    case DML_TENSOR_DATA_TYPE_FLOAT16:
+    case DML_TENSOR_DATA_TYPE_UINT16:
+    case DML_TENSOR_DATA_TYPE_INT16: return 2;
+    case DML_TENSOR_DATA_TYPE_UINT8:
+    case DML_TENSOR_DATA_TYPE_INT8: return 1;
+    default: return 0;
     }
 }
 
@@ -48,30 +43,18 @@ bool is_signed_int_type(DML_TENSOR_DATA_TYPE type) {
 
 const char* type_name(DML_TENSOR_DATA_TYPE type) {
     switch (type) {
-        case DML_TENSOR_DATA_TYPE_FLOAT32:
-            return "FLOAT32";
-        case DML_TENSOR_DATA_TYPE_FLOAT16:
-            return "FLOAT16";
-        case DML_TENSOR_DATA_TYPE_UINT32:
-            return "UINT32";
-        case DML_TENSOR_DATA_TYPE_UINT16:
-            return "UINT16";
-        case DML_TENSOR_DATA_TYPE_UINT8:
-            return "UINT8";
-        case DML_TENSOR_DATA_TYPE_INT32:
-            return "INT32";
-        case DML_TENSOR_DATA_TYPE_INT16:
-            return "INT16";
-        case DML_TENSOR_DATA_TYPE_INT8:
-            return "INT8";
-        case DML_TENSOR_DATA_TYPE_FLOAT64:
-            return "FLOAT64";
-        case DML_TENSOR_DATA_TYPE_UINT64:
-            return "UINT64";
-        case DML_TENSOR_DATA_TYPE_INT64:
-            return "INT64";
-        default:
-            return "UNKNOWN";
+    case DML_TENSOR_DATA_TYPE_FLOAT32: return "FLOAT32";
+    case DML_TENSOR_DATA_TYPE_FLOAT16: return "FLOAT16";
+    case DML_TENSOR_DATA_TYPE_UINT32: return "UINT32";
+    case DML_TENSOR_DATA_TYPE_UINT16: return "UINT16";
+    case DML_TENSOR_DATA_TYPE_UINT8: return "UINT8";
+    case DML_TENSOR_DATA_TYPE_INT32: return "INT32";
+    case DML_TENSOR_DATA_TYPE_INT16: return "INT16";
+    case DML_TENSOR_DATA_TYPE_INT8: return "INT8";
+    case DML_TENSOR_DATA_TYPE_FLOAT64: return "FLOAT64";
+    case DML_TENSOR_DATA_TYPE_UINT64: return "UINT64";
+    case DML_TENSOR_DATA_TYPE_INT64: return "INT64";
+    default: return "UNKNOWN";
     }
 }
 
@@ -164,40 +147,31 @@ void TestTensor::set_int(uint64_t offset, int64_t value) {
 double TestTensor::get_double(uint64_t offset) const {
     const uint64_t bits = get_bits(offset);
     switch (type) {
-        case DML_TENSOR_DATA_TYPE_FLOAT16:
-            return half_to_double(static_cast<uint16_t>(bits));
-        case DML_TENSOR_DATA_TYPE_FLOAT32:
-            return std::bit_cast<float>(static_cast<uint32_t>(bits));
-        case DML_TENSOR_DATA_TYPE_FLOAT64:
-            return std::bit_cast<double>(bits);
-        case DML_TENSOR_DATA_TYPE_UINT8:
-        case DML_TENSOR_DATA_TYPE_UINT16:
-        case DML_TENSOR_DATA_TYPE_UINT32:
-        case DML_TENSOR_DATA_TYPE_UINT64:
-            return static_cast<double>(bits);
-        default:
-            return static_cast<double>(get_int(offset));
+    case DML_TENSOR_DATA_TYPE_FLOAT16: return half_to_double(static_cast<uint16_t>(bits));
+    case DML_TENSOR_DATA_TYPE_FLOAT32: return std::bit_cast<float>(static_cast<uint32_t>(bits));
+    case DML_TENSOR_DATA_TYPE_FLOAT64: return std::bit_cast<double>(bits);
+    case DML_TENSOR_DATA_TYPE_UINT8:
+    case DML_TENSOR_DATA_TYPE_UINT16:
+    case DML_TENSOR_DATA_TYPE_UINT32:
+    case DML_TENSOR_DATA_TYPE_UINT64: return static_cast<double>(bits);
+    default: return static_cast<double>(get_int(offset));
     }
 }
 
 void TestTensor::set_double(uint64_t offset, double value) {
     switch (type) {
-        case DML_TENSOR_DATA_TYPE_FLOAT16:
-            set_bits(offset, half_from_double(value));
-            return;
-        case DML_TENSOR_DATA_TYPE_FLOAT32:
-            set_bits(offset, std::bit_cast<uint32_t>(static_cast<float>(value)));  // IEEE: nearest even
-            return;
-        case DML_TENSOR_DATA_TYPE_FLOAT64:
-            set_bits(offset, std::bit_cast<uint64_t>(value));
-            return;
-        default: {
-            // Integers: the nearest integer, reduced modulo 2^64 then 2^bits (only for small test values).
-            const double r = std::nearbyint(value);
-            const int64_t i = std::fabs(r) < 0x1p63 ? static_cast<int64_t>(r) : 0;
-            set_int(offset, i);
-            return;
-        }
+    case DML_TENSOR_DATA_TYPE_FLOAT16: set_bits(offset, half_from_double(value)); return;
+    case DML_TENSOR_DATA_TYPE_FLOAT32:
+        set_bits(offset, std::bit_cast<uint32_t>(static_cast<float>(value)));  // IEEE: nearest even
+        return;
+    case DML_TENSOR_DATA_TYPE_FLOAT64: set_bits(offset, std::bit_cast<uint64_t>(value)); return;
+    default: {
+        // Integers: the nearest integer, reduced modulo 2^64 then 2^bits (only for small test values).
+        const double r = std::nearbyint(value);
+        const int64_t i = std::fabs(r) < 0x1p63 ? static_cast<int64_t>(r) : 0;
+        set_int(offset, i);
+        return;
+    }
     }
 }
 
@@ -344,12 +318,9 @@ namespace {
 
 double min_normal(DML_TENSOR_DATA_TYPE type) {
     switch (type) {
-        case DML_TENSOR_DATA_TYPE_FLOAT16:
-            return 0x1p-14;
-        case DML_TENSOR_DATA_TYPE_FLOAT32:
-            return static_cast<double>(std::numeric_limits<float>::min());
-        default:
-            return std::numeric_limits<double>::min();
+    case DML_TENSOR_DATA_TYPE_FLOAT16: return 0x1p-14;
+    case DML_TENSOR_DATA_TYPE_FLOAT32: return static_cast<double>(std::numeric_limits<float>::min());
+    default: return std::numeric_limits<double>::min();
     }
 }
 

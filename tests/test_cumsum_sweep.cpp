@@ -246,16 +246,11 @@ enum class Layout { packed, padded, fortran, permuted, broadcast };
 
 const char* layout_name(Layout l) {
     switch (l) {
-        case Layout::packed:
-            return "packed";
-        case Layout::padded:
-            return "padded";
-        case Layout::fortran:
-            return "fortran";
-        case Layout::permuted:
-            return "permuted";
-        default:
-            return "broadcast";
+    case Layout::packed: return "packed";
+    case Layout::padded: return "padded";
+    case Layout::fortran: return "fortran";
+    case Layout::permuted: return "permuted";
+    default: return "broadcast";
     }
 }
 
@@ -270,32 +265,30 @@ std::vector<uint32_t> layout_strides(std::mt19937_64& rng, Layout layout, const 
                                      uint32_t axis) {
     const size_t rank = sizes.size();
     switch (layout) {
-        case Layout::packed:
-            return packed_strides(sizes);
-        case Layout::padded:
-            return padded_strides(sizes, random_pads(rng, rank));
-        case Layout::fortran: {
-            std::vector<uint32_t> order(rank);
-            for (size_t k = 0; k < rank; ++k) order[k] = static_cast<uint32_t>(rank - 1 - k);
-            return ordered_strides(sizes, order);
+    case Layout::packed: return packed_strides(sizes);
+    case Layout::padded: return padded_strides(sizes, random_pads(rng, rank));
+    case Layout::fortran: {
+        std::vector<uint32_t> order(rank);
+        for (size_t k = 0; k < rank; ++k) order[k] = static_cast<uint32_t>(rank - 1 - k);
+        return ordered_strides(sizes, order);
+    }
+    case Layout::permuted: {
+        std::vector<uint32_t> order(rank);
+        for (size_t k = 0; k < rank; ++k) order[k] = static_cast<uint32_t>(k);
+        std::shuffle(order.begin(), order.end(), rng);
+        return ordered_strides(sizes, order,
+                               uniform(rng, 0, 1) ? random_pads(rng, rank) : std::vector<uint32_t>{});
+    }
+    case Layout::broadcast: {
+        // Zero strides on a random non-empty set of dimensions; the scanned axis a third of the time.
+        uint32_t mask = 0;
+        while (mask == 0) {
+            for (size_t d = 0; d < rank; ++d)
+                if (uniform(rng, 0, 2) == 0) mask |= 1u << d;
+            if (uniform(rng, 0, 2) == 0) mask |= 1u << axis;
         }
-        case Layout::permuted: {
-            std::vector<uint32_t> order(rank);
-            for (size_t k = 0; k < rank; ++k) order[k] = static_cast<uint32_t>(k);
-            std::shuffle(order.begin(), order.end(), rng);
-            return ordered_strides(sizes, order,
-                                   uniform(rng, 0, 1) ? random_pads(rng, rank) : std::vector<uint32_t>{});
-        }
-        case Layout::broadcast: {
-            // Zero strides on a random non-empty set of dimensions; the scanned axis a third of the time.
-            uint32_t mask = 0;
-            while (mask == 0) {
-                for (size_t d = 0; d < rank; ++d)
-                    if (uniform(rng, 0, 2) == 0) mask |= 1u << d;
-                if (uniform(rng, 0, 2) == 0) mask |= 1u << axis;
-            }
-            return broadcast_strides(sizes, mask);
-        }
+        return broadcast_strides(sizes, mask);
+    }
     }
     return packed_strides(sizes);
 }

@@ -17,7 +17,8 @@ namespace {
 struct Desc {
     std::vector<uint32_t> in_sizes{2, 3}, out_sizes{2, 3};
     DML_BUFFER_TENSOR_DESC in{DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 2, nullptr, nullptr, 24, 0};
-    DML_BUFFER_TENSOR_DESC out{DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 2, nullptr, nullptr, 24, 0};
+    DML_BUFFER_TENSOR_DESC out{
+        DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 2, nullptr, nullptr, 24, 0};
     DML_TENSOR_DESC tin{DML_TENSOR_TYPE_BUFFER, &in}, tout{DML_TENSOR_TYPE_BUFFER, &out};
     DML_CUMULATIVE_SUMMATION_OPERATOR_DESC op{&tin, &tout, 1, DML_AXIS_DIRECTION_INCREASING, 0};
 
@@ -60,11 +61,31 @@ TEST_CASE("the valid base description is accepted", "[gpu][validation]") {
 }
 
 TEST_CASE("rule 1: tensor type, desc and data type", "[gpu][validation]") {
-    { Desc d; d.op.InputTensor = nullptr; check(d.error(), ErrorCode::invalid_descriptor, {"InputTensor is null", "rule 1"}); }
-    { Desc d; d.tout.Type = DML_TENSOR_TYPE_INVALID; check(d.error(), ErrorCode::invalid_descriptor, {"OutputTensor.Type is 0", "rule 1"}); }
-    { Desc d; d.tin.Desc = nullptr; check(d.error(), ErrorCode::invalid_descriptor, {"InputTensor.Desc is null"}); }
-    { Desc d; d.in.DataType = DML_TENSOR_DATA_TYPE_UNKNOWN; check(d.error(), ErrorCode::unsupported_type, {"InputTensor.DataType is 0", "rule 1"}); }
-    { Desc d; d.in.DataType = static_cast<DML_TENSOR_DATA_TYPE>(12); check(d.error(), ErrorCode::unsupported_type, {"DataType is 12"}); }
+    {
+        Desc d;
+        d.op.InputTensor = nullptr;
+        check(d.error(), ErrorCode::invalid_descriptor, {"InputTensor is null", "rule 1"});
+    }
+    {
+        Desc d;
+        d.tout.Type = DML_TENSOR_TYPE_INVALID;
+        check(d.error(), ErrorCode::invalid_descriptor, {"OutputTensor.Type is 0", "rule 1"});
+    }
+    {
+        Desc d;
+        d.tin.Desc = nullptr;
+        check(d.error(), ErrorCode::invalid_descriptor, {"InputTensor.Desc is null"});
+    }
+    {
+        Desc d;
+        d.in.DataType = DML_TENSOR_DATA_TYPE_UNKNOWN;
+        check(d.error(), ErrorCode::unsupported_type, {"InputTensor.DataType is 0", "rule 1"});
+    }
+    {
+        Desc d;
+        d.in.DataType = static_cast<DML_TENSOR_DATA_TYPE>(12);
+        check(d.error(), ErrorCode::unsupported_type, {"DataType is 12"});
+    }
     {
         auto r = test_device().create_operator({DML_OPERATOR_CUMULATIVE_SUMMATION, nullptr});
         REQUIRE_FALSE(r);
@@ -74,28 +95,49 @@ TEST_CASE("rule 1: tensor type, desc and data type", "[gpu][validation]") {
 }
 
 TEST_CASE("rule 2: dimension count, sizes and element count", "[gpu][validation]") {
-    { Desc d; d.in.DimensionCount = 0; check(d.error(), ErrorCode::invalid_descriptor, {"InputTensor.DimensionCount is 0", "rule 2"}); }
+    {
+        Desc d;
+        d.in.DimensionCount = 0;
+        check(d.error(), ErrorCode::invalid_descriptor, {"InputTensor.DimensionCount is 0", "rule 2"});
+    }
     {
         Desc d;
         d.in_sizes.assign(9, 1);
         d.in.DimensionCount = 9;
         check(d.error(), ErrorCode::invalid_descriptor, {"InputTensor.DimensionCount is 9", "1 to 8"});
     }
-    { Desc d; d.null_input_sizes = true; check(d.error(), ErrorCode::invalid_descriptor, {"InputTensor.Sizes is null", "rule 2"}); }
-    { Desc d; d.out_sizes = {2, 0}; check(d.error(), ErrorCode::invalid_descriptor, {"OutputTensor.Sizes[1] is 0", "{2,0}", "rule 2"}); }
+    {
+        Desc d;
+        d.null_input_sizes = true;
+        check(d.error(), ErrorCode::invalid_descriptor, {"InputTensor.Sizes is null", "rule 2"});
+    }
+    {
+        Desc d;
+        d.out_sizes = {2, 0};
+        check(d.error(), ErrorCode::invalid_descriptor, {"OutputTensor.Sizes[1] is 0", "{2,0}", "rule 2"});
+    }
     {
         Desc d;
         d.in_sizes = d.out_sizes = {65536, 65536};
         d.in.TotalTensorSizeInBytes = d.out.TotalTensorSizeInBytes = 65536ull * 65536 * 4;
-        check(d.error(), ErrorCode::invalid_descriptor, {"InputTensor.Sizes {65536,65536}", "4294967295", "rule 2"});
+        check(d.error(), ErrorCode::invalid_descriptor,
+              {"InputTensor.Sizes {65536,65536}", "4294967295", "rule 2"});
     }
 }
 
 TEST_CASE("rule 3: an output may not map two elements to one address", "[gpu][validation]") {
     const uint32_t broadcast[] = {0, 1};
-    { Desc d; d.out.Strides = broadcast; check(d.error(), ErrorCode::invalid_descriptor, {"OutputTensor.Strides {0,1}", "rule 3"}); }
+    {
+        Desc d;
+        d.out.Strides = broadcast;
+        check(d.error(), ErrorCode::invalid_descriptor, {"OutputTensor.Strides {0,1}", "rule 3"});
+    }
     const uint32_t overlap[] = {2, 1};  // rows of 3 elements starting 2 apart
-    { Desc d; d.out.Strides = overlap; check(d.error(), ErrorCode::invalid_descriptor, {"OutputTensor.Strides {2,1}", "Sizes {2,3}"}); }
+    {
+        Desc d;
+        d.out.Strides = overlap;
+        check(d.error(), ErrorCode::invalid_descriptor, {"OutputTensor.Strides {2,1}", "Sizes {2,3}"});
+    }
     // the same layouts are fine on the input (broadcast and overlapping reads are allowed)
     Desc ok;
     ok.in.Strides = broadcast;
@@ -111,19 +153,48 @@ TEST_CASE("rule 3: an output may not map two elements to one address", "[gpu][va
 }
 
 TEST_CASE("rule 4: TotalTensorSizeInBytes covers the tensor", "[gpu][validation]") {
-    { Desc d; d.in.TotalTensorSizeInBytes = 20; check(d.error(), ErrorCode::invalid_descriptor, {"InputTensor.TotalTensorSizeInBytes is 20", "need 24", "rule 4"}); }
+    {
+        Desc d;
+        d.in.TotalTensorSizeInBytes = 20;
+        check(d.error(), ErrorCode::invalid_descriptor,
+              {"InputTensor.TotalTensorSizeInBytes is 20", "need 24", "rule 4"});
+    }
     const uint32_t padded[] = {8, 2};  // last element at 8 + 4 = 12 -> 52 bytes
-    { Desc d; d.out.Strides = padded; check(d.error(), ErrorCode::invalid_descriptor, {"OutputTensor.TotalTensorSizeInBytes is 24", "need 52"}); }
+    {
+        Desc d;
+        d.out.Strides = padded;
+        check(d.error(), ErrorCode::invalid_descriptor,
+              {"OutputTensor.TotalTensorSizeInBytes is 24", "need 52"});
+    }
 }
 
 TEST_CASE("rule 5: GuaranteedBaseOffsetAlignment", "[gpu][validation]") {
-    { Desc d; d.in.GuaranteedBaseOffsetAlignment = 12; check(d.error(), ErrorCode::invalid_descriptor, {"InputTensor.GuaranteedBaseOffsetAlignment is 12", "rule 5"}); }
-    { Desc d; d.out.GuaranteedBaseOffsetAlignment = 2; check(d.error(), ErrorCode::invalid_descriptor, {"OutputTensor.GuaranteedBaseOffsetAlignment is 2", "element size 4"}); }
+    {
+        Desc d;
+        d.in.GuaranteedBaseOffsetAlignment = 12;
+        check(d.error(), ErrorCode::invalid_descriptor,
+              {"InputTensor.GuaranteedBaseOffsetAlignment is 12", "rule 5"});
+    }
+    {
+        Desc d;
+        d.out.GuaranteedBaseOffsetAlignment = 2;
+        check(d.error(), ErrorCode::invalid_descriptor,
+              {"OutputTensor.GuaranteedBaseOffsetAlignment is 2", "element size 4"});
+    }
 }
 
 TEST_CASE("rule 6: flags", "[gpu][validation]") {
-    { Desc d; d.in.Flags = DML_TENSOR_FLAG_OWNED_BY_DML; check(d.error(), ErrorCode::invalid_descriptor, {"InputTensor.Flags has DML_TENSOR_FLAG_OWNED_BY_DML", "no constant inputs", "rule 6"}); }
-    { Desc d; set_raw(d.out.Flags, 4); check(d.error(), ErrorCode::invalid_descriptor, {"OutputTensor.Flags is 4", "rule 6"}); }
+    {
+        Desc d;
+        d.in.Flags = DML_TENSOR_FLAG_OWNED_BY_DML;
+        check(d.error(), ErrorCode::invalid_descriptor,
+              {"InputTensor.Flags has DML_TENSOR_FLAG_OWNED_BY_DML", "no constant inputs", "rule 6"});
+    }
+    {
+        Desc d;
+        set_raw(d.out.Flags, 4);
+        check(d.error(), ErrorCode::invalid_descriptor, {"OutputTensor.Flags is 4", "rule 6"});
+    }
 }
 
 TEST_CASE("rule 7: input and output agree", "[gpu][validation]") {
@@ -131,23 +202,34 @@ TEST_CASE("rule 7: input and output agree", "[gpu][validation]") {
         Desc d;
         d.out_sizes = {1, 2, 3};
         d.out.DimensionCount = 3;
-        check(d.error(), ErrorCode::invalid_descriptor, {"OutputTensor.DimensionCount is 3", "InputTensor.DimensionCount is 2", "rule 7"});
+        check(d.error(), ErrorCode::invalid_descriptor,
+              {"OutputTensor.DimensionCount is 3", "InputTensor.DimensionCount is 2", "rule 7"});
     }
     {
         Desc d;
         d.out.DataType = DML_TENSOR_DATA_TYPE_INT32;
-        check(d.error(), ErrorCode::invalid_descriptor, {"OutputTensor.DataType is INT32", "InputTensor.DataType is FLOAT32", "rule 7"});
+        check(d.error(), ErrorCode::invalid_descriptor,
+              {"OutputTensor.DataType is INT32", "InputTensor.DataType is FLOAT32", "rule 7"});
     }
     {
         Desc d;
         d.out_sizes = {3, 2};
-        check(d.error(), ErrorCode::invalid_descriptor, {"OutputTensor.Sizes {3,2}", "InputTensor.Sizes {2,3}", "dimension 0", "rule 7"});
+        check(d.error(), ErrorCode::invalid_descriptor,
+              {"OutputTensor.Sizes {3,2}", "InputTensor.Sizes {2,3}", "dimension 0", "rule 7"});
     }
 }
 
 TEST_CASE("rule 8: axis and direction", "[gpu][validation]") {
-    { Desc d; d.op.Axis = 2; check(d.error(), ErrorCode::invalid_descriptor, {"Axis is 2", "2 dimensions", "rule 8"}); }
-    { Desc d; set_raw(d.op.AxisDirection, 2); check(d.error(), ErrorCode::invalid_descriptor, {"AxisDirection is 2"}); }
+    {
+        Desc d;
+        d.op.Axis = 2;
+        check(d.error(), ErrorCode::invalid_descriptor, {"Axis is 2", "2 dimensions", "rule 8"});
+    }
+    {
+        Desc d;
+        set_raw(d.op.AxisDirection, 2);
+        check(d.error(), ErrorCode::invalid_descriptor, {"AxisDirection is 2"});
+    }
 }
 
 TEST_CASE("operators vkdml does not implement are refused by name", "[gpu][validation]") {

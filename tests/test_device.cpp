@@ -67,7 +67,8 @@ TEST_CASE("feature query: cumulative summation supports all 11 types here", "[gp
         CHECK(s.supported);
         CHECK(s.reason.empty());
     }
-    vkdml::TypeSupport unknown = dev.supports(DML_OPERATOR_CUMULATIVE_SUMMATION, DML_TENSOR_DATA_TYPE_UNKNOWN);
+    vkdml::TypeSupport unknown =
+        dev.supports(DML_OPERATOR_CUMULATIVE_SUMMATION, DML_TENSOR_DATA_TYPE_UNKNOWN);
     CHECK_FALSE(unknown.supported);
     CHECK_THAT(unknown.reason, Contains("data type 0"));
     vkdml::TypeSupport reduce = dev.supports(DML_OPERATOR_REDUCE, DML_TENSOR_DATA_TYPE_FLOAT32);
@@ -80,8 +81,13 @@ TEST_CASE("pipelines are created once per key and shared by operators", "[gpu][d
     REQUIRE(dev);
     auto compile = [&](uint32_t rows, uint32_t cols) {
         uint32_t sizes[] = {rows, cols};
-        DML_BUFFER_TENSOR_DESC b{DML_TENSOR_DATA_TYPE_INT16, DML_TENSOR_FLAG_NONE, 2, sizes, nullptr,
-                                 DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE_INT16, 2, sizes, nullptr), 0};
+        DML_BUFFER_TENSOR_DESC b{DML_TENSOR_DATA_TYPE_INT16,
+                                 DML_TENSOR_FLAG_NONE,
+                                 2,
+                                 sizes,
+                                 nullptr,
+                                 DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE_INT16, 2, sizes, nullptr),
+                                 0};
         DML_TENSOR_DESC t{DML_TENSOR_TYPE_BUFFER, &b};
         DML_CUMULATIVE_SUMMATION_OPERATOR_DESC d{&t, &t, 1, DML_AXIS_DIRECTION_INCREASING, 0};
         auto op = (*dev)->create_operator({DML_OPERATOR_CUMULATIVE_SUMMATION, &d});

@@ -14,24 +14,29 @@ static_assert(DML_TENSOR_DATA_TYPE_UNKNOWN == 0 && DML_TENSOR_DATA_TYPE_FLOAT32 
               DML_TENSOR_DATA_TYPE_UINT64 == 10 && DML_TENSOR_DATA_TYPE_INT64 == 11);
 static_assert(DML_TENSOR_TYPE_INVALID == 0 && DML_TENSOR_TYPE_BUFFER == 1);
 static_assert(DML_TENSOR_FLAG_NONE == 0 && DML_TENSOR_FLAG_OWNED_BY_DML == 1);
-static_assert(DML_OPERATOR_INVALID == 0 && DML_OPERATOR_REDUCE == 55 && DML_OPERATOR_CUMULATIVE_SUMMATION == 105 &&
-              DML_OPERATOR_ARGMIN == 137 && DML_OPERATOR_ARGMAX == 138 && DML_OPERATOR_CUMULATIVE_PRODUCT == 145);
+static_assert(DML_OPERATOR_INVALID == 0 && DML_OPERATOR_REDUCE == 55 &&
+              DML_OPERATOR_CUMULATIVE_SUMMATION == 105 && DML_OPERATOR_ARGMIN == 137 &&
+              DML_OPERATOR_ARGMAX == 138 && DML_OPERATOR_CUMULATIVE_PRODUCT == 145);
 static_assert(DML_AXIS_DIRECTION_INCREASING == 0 && DML_AXIS_DIRECTION_DECREASING == 1);
-static_assert(DML_REDUCE_FUNCTION_ARGMAX == 0 && DML_REDUCE_FUNCTION_ARGMIN == 1 && DML_REDUCE_FUNCTION_AVERAGE == 2 &&
-              DML_REDUCE_FUNCTION_L1 == 3 && DML_REDUCE_FUNCTION_L2 == 4 && DML_REDUCE_FUNCTION_LOG_SUM == 5 &&
-              DML_REDUCE_FUNCTION_LOG_SUM_EXP == 6 && DML_REDUCE_FUNCTION_MAX == 7 && DML_REDUCE_FUNCTION_MIN == 8 &&
-              DML_REDUCE_FUNCTION_MULTIPLY == 9 && DML_REDUCE_FUNCTION_SUM == 10 &&
-              DML_REDUCE_FUNCTION_SUM_SQUARE == 11);
+static_assert(DML_REDUCE_FUNCTION_ARGMAX == 0 && DML_REDUCE_FUNCTION_ARGMIN == 1 &&
+              DML_REDUCE_FUNCTION_AVERAGE == 2 && DML_REDUCE_FUNCTION_L1 == 3 &&
+              DML_REDUCE_FUNCTION_L2 == 4 && DML_REDUCE_FUNCTION_LOG_SUM == 5 &&
+              DML_REDUCE_FUNCTION_LOG_SUM_EXP == 6 && DML_REDUCE_FUNCTION_MAX == 7 &&
+              DML_REDUCE_FUNCTION_MIN == 8 && DML_REDUCE_FUNCTION_MULTIPLY == 9 &&
+              DML_REDUCE_FUNCTION_SUM == 10 && DML_REDUCE_FUNCTION_SUM_SQUARE == 11);
 static_assert(DML_EXECUTION_FLAG_NONE == 0 && DML_EXECUTION_FLAG_ALLOW_HALF_PRECISION_COMPUTATION == 1 &&
               DML_EXECUTION_FLAG_DISABLE_META_COMMANDS == 2 && DML_EXECUTION_FLAG_DESCRIPTORS_VOLATILE == 4);
-static_assert(DML_FEATURE_LEVEL_1_0 == 0x1000 && DML_FEATURE_LEVEL_2_0 == 0x2000 && DML_FEATURE_LEVEL_2_1 == 0x2100 &&
-              DML_FEATURE_LEVEL_3_0 == 0x3000 && DML_FEATURE_LEVEL_3_1 == 0x3100 && DML_FEATURE_LEVEL_4_0 == 0x4000 &&
+static_assert(DML_FEATURE_LEVEL_1_0 == 0x1000 && DML_FEATURE_LEVEL_2_0 == 0x2000 &&
+              DML_FEATURE_LEVEL_2_1 == 0x2100 && DML_FEATURE_LEVEL_3_0 == 0x3000 &&
+              DML_FEATURE_LEVEL_3_1 == 0x3100 && DML_FEATURE_LEVEL_4_0 == 0x4000 &&
               DML_FEATURE_LEVEL_4_1 == 0x4100 && DML_FEATURE_LEVEL_5_0 == 0x5000);
 
 static_assert(sizeof(DML_TENSOR_DATA_TYPE) == 4 && sizeof(DML_AXIS_DIRECTION) == 4);
 static_assert(sizeof(DML_BUFFER_TENSOR_DESC) == 48);
-static_assert(offsetof(DML_BUFFER_TENSOR_DESC, DataType) == 0 && offsetof(DML_BUFFER_TENSOR_DESC, Flags) == 4 &&
-              offsetof(DML_BUFFER_TENSOR_DESC, DimensionCount) == 8 && offsetof(DML_BUFFER_TENSOR_DESC, Sizes) == 16 &&
+static_assert(offsetof(DML_BUFFER_TENSOR_DESC, DataType) == 0 &&
+              offsetof(DML_BUFFER_TENSOR_DESC, Flags) == 4 &&
+              offsetof(DML_BUFFER_TENSOR_DESC, DimensionCount) == 8 &&
+              offsetof(DML_BUFFER_TENSOR_DESC, Sizes) == 16 &&
               offsetof(DML_BUFFER_TENSOR_DESC, Strides) == 24 &&
               offsetof(DML_BUFFER_TENSOR_DESC, TotalTensorSizeInBytes) == 32 &&
               offsetof(DML_BUFFER_TENSOR_DESC, GuaranteedBaseOffsetAlignment) == 40);
@@ -44,12 +49,16 @@ static_assert(sizeof(DML_CUMULATIVE_SUMMATION_OPERATOR_DESC) == 32 &&
               offsetof(DML_CUMULATIVE_SUMMATION_OPERATOR_DESC, HasExclusiveSum) == 24);
 static_assert(sizeof(DML_CUMULATIVE_PRODUCT_OPERATOR_DESC) == 32 &&
               offsetof(DML_CUMULATIVE_PRODUCT_OPERATOR_DESC, HasExclusiveProduct) == 24);
-static_assert(sizeof(DML_REDUCE_OPERATOR_DESC) == 40 && offsetof(DML_REDUCE_OPERATOR_DESC, InputTensor) == 8 &&
+static_assert(sizeof(DML_REDUCE_OPERATOR_DESC) == 40 &&
+              offsetof(DML_REDUCE_OPERATOR_DESC, InputTensor) == 8 &&
               offsetof(DML_REDUCE_OPERATOR_DESC, OutputTensor) == 16 &&
-              offsetof(DML_REDUCE_OPERATOR_DESC, AxisCount) == 24 && offsetof(DML_REDUCE_OPERATOR_DESC, Axes) == 32);
+              offsetof(DML_REDUCE_OPERATOR_DESC, AxisCount) == 24 &&
+              offsetof(DML_REDUCE_OPERATOR_DESC, Axes) == 32);
 static_assert(sizeof(DML_ARGMIN_OPERATOR_DESC) == 40 && offsetof(DML_ARGMIN_OPERATOR_DESC, AxisCount) == 16 &&
-              offsetof(DML_ARGMIN_OPERATOR_DESC, Axes) == 24 && offsetof(DML_ARGMIN_OPERATOR_DESC, AxisDirection) == 32);
-static_assert(sizeof(DML_ARGMAX_OPERATOR_DESC) == 40 && offsetof(DML_ARGMAX_OPERATOR_DESC, AxisDirection) == 32);
+              offsetof(DML_ARGMIN_OPERATOR_DESC, Axes) == 24 &&
+              offsetof(DML_ARGMIN_OPERATOR_DESC, AxisDirection) == 32);
+static_assert(sizeof(DML_ARGMAX_OPERATOR_DESC) == 40 &&
+              offsetof(DML_ARGMAX_OPERATOR_DESC, AxisDirection) == 32);
 static_assert(sizeof(DML_BINDING_PROPERTIES) == 24 &&
               offsetof(DML_BINDING_PROPERTIES, TemporaryResourceSize) == 8 &&
               offsetof(DML_BINDING_PROPERTIES, PersistentResourceSize) == 16);
@@ -76,6 +85,7 @@ TEST_CASE("DMLCalcBufferTensorSize follows DirectML's formula", "[abi]") {
     CHECK(DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE_INT64, 1, big, nullptr) == 0xFFFFFFFFull * 8);
     const uint32_t big2[] = {65536, 65536};
     const uint32_t big2_strides[] = {65536, 1};
-    CHECK(DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE_FLOAT32, 2, big2, big2_strides) == 65536ull * 65536 * 4);
+    CHECK(DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE_FLOAT32, 2, big2, big2_strides) ==
+          65536ull * 65536 * 4);
     CHECK(DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE_UNKNOWN, 4, sizes, nullptr) == 0);
 }

@@ -16,7 +16,8 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-VKAPI_ATTR VkBool32 VKAPI_CALL collect(VkDebugUtilsMessageSeverityFlagBitsEXT, VkDebugUtilsMessageTypeFlagsEXT,
+VKAPI_ATTR VkBool32 VKAPI_CALL collect(VkDebugUtilsMessageSeverityFlagBitsEXT,
+                                       VkDebugUtilsMessageTypeFlagsEXT,
                                        const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
     static_cast<std::vector<std::string>*>(user)->push_back(data->pMessage);
     return VK_FALSE;
@@ -49,8 +50,10 @@ struct App {
         ici.ppEnabledExtensionNames = &ext;
         REQUIRE(vkCreateInstance(&ici, nullptr, &instance) == VK_SUCCESS);
         VkDebugUtilsMessengerCreateInfoEXT mci{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-        mci.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-        mci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT;
+        mci.messageSeverity =
+            VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+        mci.messageType =
+            VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT;
         mci.pfnUserCallback = collect;
         mci.pUserData = &messages;
         auto create_messenger = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
@@ -124,8 +127,10 @@ struct App {
         VkPhysicalDeviceMemoryProperties mp;
         vkGetPhysicalDeviceMemoryProperties(physical, &mp);
         uint32_t type = 0;
-        const VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-        while (!((req.memoryTypeBits >> type) & 1) || (mp.memoryTypes[type].propertyFlags & want) != want) ++type;
+        const VkMemoryPropertyFlags want =
+            VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+        while (!((req.memoryTypeBits >> type) & 1) || (mp.memoryTypes[type].propertyFlags & want) != want)
+            ++type;
         VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
         mai.allocationSize = req.size;
         mai.memoryTypeIndex = type;
@@ -156,8 +161,8 @@ struct App {
         VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
         mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
         mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-        vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0,
-                             nullptr, 0, nullptr);
+        vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb,
+                             0, nullptr, 0, nullptr);
         REQUIRE(vkEndCommandBuffer(cmd) == VK_SUCCESS);
         VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
         si.commandBufferCount = 1;
@@ -171,7 +176,8 @@ struct App {
 /// int32 cumsum over [2, 200000] along axis 1: a multi-pass plan that needs a temporary buffer.
 struct LongRows {
     uint32_t sizes[2] = {2, 200000};
-    DML_BUFFER_TENSOR_DESC b{DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_FLAG_NONE, 2, sizes, nullptr, 2 * 200000 * 4, 0};
+    DML_BUFFER_TENSOR_DESC b{
+        DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_FLAG_NONE, 2, sizes, nullptr, 2 * 200000 * 4, 0};
     DML_TENSOR_DESC t{DML_TENSOR_TYPE_BUFFER, &b};
     DML_CUMULATIVE_SUMMATION_OPERATOR_DESC d{&t, &t, 1, DML_AXIS_DIRECTION_INCREASING, 0};
     DML_OPERATOR_DESC od{DML_OPERATOR_CUMULATIVE_SUMMATION, &d};
@@ -287,8 +293,8 @@ TEST_CASE("an adopted device without optional features refuses the types that ne
             CHECK_THAT(op.error().message, Contains(c.feature));
             CHECK_THAT(op.error().message, Contains("InputTensor.DataType"));
         }
-        for (DML_TENSOR_DATA_TYPE t : {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_INT32,
-                                       DML_TENSOR_DATA_TYPE_UINT32})
+        for (DML_TENSOR_DATA_TYPE t :
+             {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_UINT32})
             CHECK(dev->supports(DML_OPERATOR_CUMULATIVE_SUMMATION, t).supported);
     }
     for (const auto& m : app.messages) UNSCOPED_INFO(m);
@@ -296,7 +302,8 @@ TEST_CASE("an adopted device without optional features refuses the types that ne
 }
 
 TEST_CASE("adopt refuses null handles", "[gpu][record]") {
-    auto r = vkdml::Device::adopt(VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE, 0, VK_NULL_HANDLE, nullptr, nullptr);
+    auto r = vkdml::Device::adopt(VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE, 0, VK_NULL_HANDLE, nullptr,
+                                  nullptr);
     REQUIRE_FALSE(r);
     CHECK(r.error().code == vkdml::ErrorCode::invalid_argument);
 }

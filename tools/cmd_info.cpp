@@ -15,16 +15,11 @@ constexpr DML_OPERATOR_TYPE kOperators[] = {
 
 const char* device_type_name(VkPhysicalDeviceType type) {
     switch (type) {
-    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
-        return "discrete";
-    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
-        return "integrated";
-    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
-        return "virtual";
-    case VK_PHYSICAL_DEVICE_TYPE_CPU:
-        return "cpu";
-    default:
-        return "other";
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return "discrete";
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return "integrated";
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return "virtual";
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: return "cpu";
+    default: return "other";
     }
 }
 

@@ -91,29 +91,16 @@ std::string bad_descr_problem(std::string_view descr) {
     std::string_view kind;
     size_t at = descr.find_first_not_of("<>=|");
     switch (at == std::string_view::npos ? '\0' : descr[at]) {
-    case 'b':
-        kind = " (bool)";
-        break;
-    case 'c':
-        kind = " (complex)";
-        break;
-    case 'O':
-        kind = " (object)";
-        break;
+    case 'b': kind = " (bool)"; break;
+    case 'c': kind = " (complex)"; break;
+    case 'O': kind = " (object)"; break;
     case 'S':
     case 'a':
-    case 'U':
-        kind = " (string)";
-        break;
-    case 'V':
-        kind = " (void/structured)";
-        break;
+    case 'U': kind = " (string)"; break;
+    case 'V': kind = " (void/structured)"; break;
     case 'M':
-    case 'm':
-        kind = " (datetime)";
-        break;
-    default:
-        break;
+    case 'm': kind = " (datetime)"; break;
+    default: break;
     }
     return "unsupported dtype " + printable(descr) + std::string(kind) +
            "; supported: <f2 <f4 <f8 |i1 <i2 <i4 <i8 |u1 <u2 <u4 <u8";
