@@ -127,7 +127,8 @@ struct Builder {
         const ScanLayout& l = r.layout;
         TypeVariant v = variant_of(r.type);
         uint64_t fibers = l.fibers();
-        bool tile = l.len >= kTileMinLength && l.axis_innermost();
+        // scan_tile needs subgroup arithmetic in compute shaders; without it every shape runs serially.
+        bool tile = device.subgroup_arithmetic && l.len >= kTileMinLength && l.axis_innermost();
         uint64_t chunk_len;
         if (tile) {
             uint64_t tile_len = uint64_t(kTileWorkgroup) * kTileItems;
