@@ -17,8 +17,8 @@ DeviceState::~DeviceState() {
     pipelines.reset();
     if (!owns_handles) return;
     if (device) vk.vkDestroyDevice(device, nullptr);
-    if (messenger) vkDestroyDebugUtilsMessengerEXT(instance, messenger, nullptr);
-    if (instance) vkDestroyInstance(instance, nullptr);
+    if (messenger && destroy_messenger) destroy_messenger(instance, messenger, nullptr);
+    if (instance && destroy_instance) destroy_instance(instance, nullptr);
 }
 
 namespace {
@@ -88,6 +88,10 @@ Result<uint32_t> choose(const std::vector<PhysicalDeviceInfo>& devices, const st
 /// Everything both create() and adopt() do once the handles exist.
 Status finish_setup(DeviceState& s) {
     volkLoadDeviceTable(&s.vk, s.device);
+    if (!s.vk.vkCmdPushDescriptorSetKHR)
+        return make_error(ErrorCode::unsupported_device, "device \"", s.info.physical.name,
+                          "\" was created without VK_KHR_push_descriptor enabled; vkdml records its bindings "
+                          "with it (add it to VkDeviceCreateInfo::ppEnabledExtensionNames)");
     if (!s.queue) s.vk.vkGetDeviceQueue(s.device, s.queue_family, 0, &s.queue);
     auto cache = detail::PipelineCache::create(s);
     if (!cache) return cache.error();
@@ -169,8 +173,13 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions& options) {
     }
     VKDML_VK_TRY(vkCreateInstance(&ici, nullptr, &s->instance));
     volkLoadInstanceOnly(s->instance);
-    if (options.validation)
+    s->destroy_instance =
+        reinterpret_cast<PFN_vkDestroyInstance>(vkGetInstanceProcAddr(s->instance, "vkDestroyInstance"));
+    if (options.validation) {
+        s->destroy_messenger = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+            vkGetInstanceProcAddr(s->instance, "vkDestroyDebugUtilsMessengerEXT"));
         VKDML_VK_TRY(vkCreateDebugUtilsMessengerEXT(s->instance, &messenger_ci, nullptr, &s->messenger));
+    }
 
     uint32_t count = 0;
     vkEnumeratePhysicalDevices(s->instance, &count, nullptr);
@@ -249,6 +258,14 @@ Result<std::shared_ptr<Device>> Device::adopt(VkInstance instance, VkPhysicalDev
     s->device = device;
     s->queue_family = queue_family_index;
     s->queue = queue;
+    uint32_t family_count = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(physical_device, &family_count, nullptr);
+    std::vector<VkQueueFamilyProperties> families(family_count);
+    vkGetPhysicalDeviceQueueFamilyProperties(physical_device, &family_count, families.data());
+    if (queue_family_index >= family_count ||
+        !(families[queue_family_index].queueFlags & VK_QUEUE_COMPUTE_BIT))
+        return make_error(ErrorCode::invalid_argument, "Device::adopt: queue family ", queue_family_index,
+                          " does not exist or has no compute capability (", family_count, " families)");
     s->info = detail::query_device_info(physical_device, 0);
     if (auto st = check_api_version(s->info.physical); !st) return st.error();
     if (!has_device_extension(physical_device, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME))

@@ -36,6 +36,9 @@ struct DeviceState {
     VkQueue queue = VK_NULL_HANDLE;
     bool owns_handles = false;  ///< created by vkdml (destroyed with it) rather than adopted
     VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+    /// This instance's own destroy functions (volk's globals follow whichever instance loaded last).
+    PFN_vkDestroyDebugUtilsMessengerEXT destroy_messenger = nullptr;
+    PFN_vkDestroyInstance destroy_instance = nullptr;
     ValidationCallback on_validation_message;
 
     VolkDeviceTable vk{};  ///< device-level functions of this device

@@ -109,12 +109,17 @@ Status CompiledOperator::record(VkCommandBuffer cmd, const Bindings& bindings) c
         for (uint32_t i = 0; i < detail::kBindingCount; ++i) {
             const detail::PassBinding& pb = pass.bindings[i];
             BufferBinding range;
-            if (pb.slot == detail::Slot::input)
+            // Input and output descriptors cover the tensor only, however large the caller's range.
+            const OperatorState& op = *s_->op;
+            if (pb.slot == detail::Slot::input) {
                 range = bindings.inputs[pb.index];
-            else if (pb.slot == detail::Slot::output)
+                range.size = op.inputs[pb.index]->buffer.TotalTensorSizeInBytes;
+            } else if (pb.slot == detail::Slot::output) {
                 range = bindings.outputs[pb.index];
-            else
+                range.size = op.outputs[pb.index]->buffer.TotalTensorSizeInBytes;
+            } else {
                 range = {bindings.temporary->buffer, bindings.temporary->offset + pb.offset, pb.size};
+            }
             uint64_t aligned = range.offset / align * align;
             uint64_t delta = range.offset - aligned;
             uint64_t bytes = delta + range.size;

@@ -19,12 +19,16 @@ std::string list(const uint32_t* values, uint32_t count) {
     return s + "}";
 }
 
-/// True when no two elements of the layout share an address (rule 3 for outputs).
-bool layout_is_injective(std::span<const uint32_t> sizes, std::span<const uint32_t> strides, uint64_t count) {
+enum class Injective { yes, no, unproven };
+
+/// Whether no two elements of the layout share an address (rule 3 for outputs). Layouts whose strides
+/// do not nest are checked exactly up to kExactOverlapCheckLimit elements, beyond that unproven.
+Injective layout_is_injective(std::span<const uint32_t> sizes, std::span<const uint32_t> strides,
+                              uint64_t count) {
     std::vector<std::pair<uint64_t, uint64_t>> dims;  // (stride, size) of dimensions that vary
     for (size_t i = 0; i < sizes.size(); ++i)
         if (sizes[i] > 1) {
-            if (strides[i] == 0) return false;
+            if (strides[i] == 0) return Injective::no;
             dims.emplace_back(strides[i], sizes[i]);
         }
     std::sort(dims.begin(), dims.end());
@@ -34,8 +38,8 @@ bool layout_is_injective(std::span<const uint32_t> sizes, std::span<const uint32
         if (stride < extent) nested = false;
         extent = std::max(extent, stride * size);
     }
-    if (nested) return true;
-    if (count > kExactOverlapCheckLimit) return false;
+    if (nested) return Injective::yes;
+    if (count > kExactOverlapCheckLimit) return Injective::unproven;
     std::vector<uint64_t> offsets(count);
     for (uint64_t e = 0; e < count; ++e) {
         uint64_t rest = e, off = 0;
@@ -46,7 +50,8 @@ bool layout_is_injective(std::span<const uint32_t> sizes, std::span<const uint32
         offsets[e] = off;
     }
     std::sort(offsets.begin(), offsets.end());
-    return std::adjacent_find(offsets.begin(), offsets.end()) == offsets.end();
+    return std::adjacent_find(offsets.begin(), offsets.end()) == offsets.end() ? Injective::yes
+                                                                               : Injective::no;
 }
 
 }  // namespace
@@ -104,11 +109,20 @@ Status validate_tensor(const char* op, const char* field, const DML_TENSOR_DESC*
     std::span<const uint32_t> sizes(b.Sizes, b.DimensionCount);
     std::vector<uint32_t> strides =
         b.Strides ? std::vector<uint32_t>(b.Strides, b.Strides + b.DimensionCount) : packed_strides(sizes);
-    if (output && !layout_is_injective(sizes, strides, count))
-        return fail(
-            ".Strides ", list(strides.data(), b.DimensionCount), " with Sizes ",
-            list(b.Sizes, b.DimensionCount),
-            " map two elements to one address (rule 3: an output may not broadcast or overlap itself)");
+    if (output) {
+        Injective inj = layout_is_injective(sizes, strides, count);
+        if (inj == Injective::no)
+            return fail(
+                ".Strides ", list(strides.data(), b.DimensionCount), " with Sizes ",
+                list(b.Sizes, b.DimensionCount),
+                " map two elements to one address (rule 3: an output may not broadcast or overlap itself)");
+        if (inj == Injective::unproven)
+            return fail(
+                ".Strides ", list(strides.data(), b.DimensionCount), " with Sizes ",
+                list(b.Sizes, b.DimensionCount), " interleave, and with ", count,
+                " elements vkdml cannot prove that no two elements share an address (rule 3: outputs must "
+                "not overlap; use strides where each dimension's stride clears the smaller ones' extent)");
+    }
     uint64_t needed = DMLCalcBufferTensorSize(b.DataType, b.DimensionCount, b.Sizes, b.Strides);
     if (b.TotalTensorSizeInBytes < needed)
         return fail(".TotalTensorSizeInBytes is ", b.TotalTensorSizeInBytes,

@@ -152,6 +152,17 @@ TEST_CASE("rule 3: an output may not map two elements to one address", "[gpu][va
     CHECK(test_device().create_operator({DML_OPERATOR_CUMULATIVE_SUMMATION, &perm.op}));
 }
 
+TEST_CASE("rule 3: interleaved output layouts too large to check exactly are refused", "[gpu][validation]") {
+    Desc d;
+    d.in_sizes = d.out_sizes = {3, 1u << 21};
+    const uint32_t interleaved[] = {2, 3};  // not nested: rows start 2 apart, elements 3 apart
+    d.out.Strides = interleaved;
+    d.in.TotalTensorSizeInBytes = 3ull * (1u << 21) * 4;
+    d.out.TotalTensorSizeInBytes = (2ull * 2 + 3ull * ((1u << 21) - 1) + 1) * 4;
+    check(d.error(), ErrorCode::invalid_descriptor,
+          {"OutputTensor.Strides {2,3}", "cannot prove", "6291456 elements"});
+}
+
 TEST_CASE("rule 4: TotalTensorSizeInBytes covers the tensor", "[gpu][validation]") {
     {
         Desc d;

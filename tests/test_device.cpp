@@ -136,3 +136,16 @@ TEST_CASE("compile_operator checks its flags and device", "[gpu][device]") {
     REQUIRE_FALSE(foreign);
     CHECK_THAT(foreign.error().message, Contains("another device"));
 }
+
+TEST_CASE("a validation device outlives other instances made after it", "[gpu][device]") {
+    vkdml::DeviceOptions options;
+    options.validation = true;
+    auto first = vkdml::Device::create(options);
+    REQUIRE(first);
+    REQUIRE(vkdml::Device::enumerate());
+    auto second = vkdml::Device::create();
+    REQUIRE(second);
+    first->reset();  // destroys its debug messenger and instance through its own function pointers
+    second->reset();
+    SUCCEED("no crash");
+}

@@ -37,7 +37,7 @@ struct App {
     VkPhysicalDeviceVulkan11Features f11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &f12};
     VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f11};
 
-    explicit App(bool rich_features) {
+    explicit App(bool rich_features, bool push_descriptor = true) {
         VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
         app.apiVersion = VK_API_VERSION_1_2;
         const char* layer = "VK_LAYER_KHRONOS_validation";
@@ -84,7 +84,7 @@ struct App {
         VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features};
         dci.queueCreateInfoCount = 1;
         dci.pQueueCreateInfos = &qci;
-        dci.enabledExtensionCount = 1;
+        dci.enabledExtensionCount = push_descriptor ? 1 : 0;
         dci.ppEnabledExtensionNames = &push;
         REQUIRE(vkCreateDevice(physical, &dci, nullptr, &device) == VK_SUCCESS);
         vkGetDeviceQueue(device, family, 0, &queue);
@@ -306,4 +306,55 @@ TEST_CASE("adopt refuses null handles", "[gpu][record]") {
                                   nullptr);
     REQUIRE_FALSE(r);
     CHECK(r.error().code == vkdml::ErrorCode::invalid_argument);
+}
+
+TEST_CASE("adopt refuses a device without VK_KHR_push_descriptor enabled or a bad queue family",
+          "[gpu][record]") {
+    App app(true, false);
+    {
+        auto r = vkdml::Device::adopt(app.instance, app.physical, app.device, app.family, app.queue,
+                                      vkGetInstanceProcAddr, &app.features);
+        REQUIRE_FALSE(r);
+        CHECK(r.error().code == vkdml::ErrorCode::unsupported_device);
+        CHECK_THAT(r.error().message, Contains("without VK_KHR_push_descriptor enabled"));
+        auto bad_family = vkdml::Device::adopt(app.instance, app.physical, app.device, 1000, app.queue,
+                                               vkGetInstanceProcAddr, &app.features);
+        REQUIRE_FALSE(bad_family);
+        CHECK(bad_family.error().code == vkdml::ErrorCode::invalid_argument);
+        CHECK_THAT(bad_family.error().message, Contains("queue family 1000"));
+    }
+    for (const auto& m : app.messages) UNSCOPED_INFO(m);
+    CHECK(app.messages.empty());
+}
+
+TEST_CASE("a binding larger than maxStorageBufferRange is fine for a small tensor", "[gpu][record]") {
+    App app(true);
+    {
+        auto dev = app.adopt(true);
+        const VkDeviceSize big = dev->info().max_storage_buffer_range + 4096;
+        uint32_t sizes[] = {5};
+        DML_BUFFER_TENSOR_DESC b{DML_TENSOR_DATA_TYPE_UINT32, DML_TENSOR_FLAG_NONE, 1, sizes, nullptr, 20, 0};
+        DML_TENSOR_DESC t{DML_TENSOR_TYPE_BUFFER, &b};
+        DML_CUMULATIVE_SUMMATION_OPERATOR_DESC d{&t, &t, 0, DML_AXIS_DIRECTION_INCREASING, 0};
+        auto op = dev->create_operator({DML_OPERATOR_CUMULATIVE_SUMMATION, &d});
+        REQUIRE(op);
+        auto co = dev->compile_operator(*op);
+        REQUIRE(co);
+        App::Buffer in_buf = app.buffer(big);
+        App::Buffer out_buf = app.buffer(64);
+        auto* x = static_cast<uint32_t*>(in_buf.data);
+        for (uint32_t i = 0; i < 5; ++i) x[i] = i + 1;
+        vkdml::BufferBinding in{in_buf.buffer, 0, big}, out{out_buf.buffer, 16, 48};
+        VkCommandBuffer cmd = app.begin();
+        vkdml::Status st = co->record(cmd, {{&in, 1}, {&out, 1}, std::nullopt});
+        INFO((st ? std::string() : st.error().message));
+        REQUIRE(st);
+        app.submit(cmd);
+        const auto* y = reinterpret_cast<const uint32_t*>(static_cast<const char*>(out_buf.data) + 16);
+        CHECK(std::vector<uint32_t>(y, y + 5) == std::vector<uint32_t>{1, 3, 6, 10, 15});
+        app.free(in_buf);
+        app.free(out_buf);
+    }
+    for (const auto& m : app.messages) UNSCOPED_INFO(m);
+    CHECK(app.messages.empty());
 }
