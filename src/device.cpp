@@ -211,7 +211,6 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions& options) {
     if (!has_device_extension(s->physical_device, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME))
         return make_error(ErrorCode::unsupported_device, "device \"", s->info.physical.name,
                           "\" lacks VK_KHR_push_descriptor, which vkdml records its bindings with");
-    s->push_descriptor = true;
 
     const DeviceInfo& info = s->info;
     VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
@@ -237,7 +236,6 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions& options) {
     VKDML_VK_TRY(vkCreateDevice(s->physical_device, &dci, nullptr, &s->device));
     s->features = {info.shader_int64, info.shader_float64, info.storage_buffer_8bit,
                    info.storage_buffer_16bit, info.subgroup_extended_types};
-    s->subgroup_arithmetic = info.subgroup_arithmetic;
     if (auto st = finish_setup(*s); !st) return st.error();
     return std::make_shared<Device>(std::move(s));
 }
@@ -268,11 +266,6 @@ Result<std::shared_ptr<Device>> Device::adopt(VkInstance instance, VkPhysicalDev
                           " does not exist or has no compute capability (", family_count, " families)");
     s->info = detail::query_device_info(physical_device, 0);
     if (auto st = check_api_version(s->info.physical); !st) return st.error();
-    if (!has_device_extension(physical_device, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME))
-        return make_error(ErrorCode::unsupported_device, "device \"", s->info.physical.name,
-                          "\" lacks VK_KHR_push_descriptor, which vkdml records its bindings with");
-    s->push_descriptor = true;
-    s->subgroup_arithmetic = s->info.subgroup_arithmetic;
     if (enabled_features) {
         s->features.shader_int64 = enabled_features->features.shaderInt64;
         s->features.shader_float64 = enabled_features->features.shaderFloat64;

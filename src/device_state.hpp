@@ -44,8 +44,6 @@ struct DeviceState {
     VolkDeviceTable vk{};  ///< device-level functions of this device
     DeviceInfo info;
     detail::EnabledFeatures features;
-    bool subgroup_arithmetic = false;  ///< subgroup arithmetic available in compute shaders
-    bool push_descriptor = false;      ///< VK_KHR_push_descriptor enabled
 
     std::unique_ptr<detail::PipelineCache> pipelines;
     std::mutex queue_mutex;  ///< serialises vkQueueSubmit of the host path

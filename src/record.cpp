@@ -101,7 +101,8 @@ Status CompiledOperator::record(VkCommandBuffer cmd, const Bindings& bindings) c
     DeviceState& d = *s_->op->device;
     const VolkDeviceTable& vk = d.vk;
     const uint64_t align = std::max<uint64_t>(1, d.info.min_storage_buffer_offset_alignment);
-    const char* name = to_string(s_->op->desc.Type);
+    const OperatorState& op = *s_->op;
+    const char* name = to_string(op.desc.Type);
     for (size_t p = 0; p < s_->plan.passes.size(); ++p) {
         const detail::Pass& pass = s_->plan.passes[p];
         auto push = pass.push;
@@ -110,7 +111,6 @@ Status CompiledOperator::record(VkCommandBuffer cmd, const Bindings& bindings) c
             const detail::PassBinding& pb = pass.bindings[i];
             BufferBinding range;
             // Input and output descriptors cover the tensor only, however large the caller's range.
-            const OperatorState& op = *s_->op;
             if (pb.slot == detail::Slot::input) {
                 range = bindings.inputs[pb.index];
                 range.size = op.inputs[pb.index]->buffer.TotalTensorSizeInBytes;

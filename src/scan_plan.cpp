@@ -45,24 +45,23 @@ enum Word : uint32_t {
 static_assert(kWordCount * 4 == kPushConstantBytes);
 
 struct TypeVariant {
-    const char* storage;      // kernel variant holding the data
-    const char* accumulator;  // kernel variant holding partials (its storage type is the accumulator)
+    const char* storage;  // kernel variant holding the data
     uint32_t element_bytes;
     uint32_t accumulator_bytes;
 };
 
 TypeVariant variant_of(DML_TENSOR_DATA_TYPE t) {
     switch (t) {
-    case DML_TENSOR_DATA_TYPE_FLOAT16: return {"f16", "f32", 2, 4};
-    case DML_TENSOR_DATA_TYPE_FLOAT32: return {"f32", "f32", 4, 4};
-    case DML_TENSOR_DATA_TYPE_FLOAT64: return {"f64", "f64", 8, 8};
+    case DML_TENSOR_DATA_TYPE_FLOAT16: return {"f16", 2, 4};
+    case DML_TENSOR_DATA_TYPE_FLOAT32: return {"f32", 4, 4};
+    case DML_TENSOR_DATA_TYPE_FLOAT64: return {"f64", 8, 8};
     case DML_TENSOR_DATA_TYPE_INT8:
-    case DML_TENSOR_DATA_TYPE_UINT8: return {"u8", "u32", 1, 4};
+    case DML_TENSOR_DATA_TYPE_UINT8: return {"u8", 1, 4};
     case DML_TENSOR_DATA_TYPE_INT16:
-    case DML_TENSOR_DATA_TYPE_UINT16: return {"u16", "u32", 2, 4};
+    case DML_TENSOR_DATA_TYPE_UINT16: return {"u16", 2, 4};
     case DML_TENSOR_DATA_TYPE_INT32:
-    case DML_TENSOR_DATA_TYPE_UINT32: return {"u32", "u32", 4, 4};
-    default: return {"u64", "u64", 8, 8};
+    case DML_TENSOR_DATA_TYPE_UINT32: return {"u32", 4, 4};
+    default: return {"u64", 8, 8};
     }
 }
 
@@ -128,7 +127,7 @@ struct Builder {
         TypeVariant v = variant_of(r.type);
         uint64_t fibers = l.fibers();
         // scan_tile needs subgroup arithmetic in compute shaders; without it every shape runs serially.
-        bool tile = device.subgroup_arithmetic && l.len >= kTileMinLength && l.axis_innermost();
+        bool tile = device.info.subgroup_arithmetic && l.len >= kTileMinLength && l.axis_innermost();
         uint64_t chunk_len;
         if (tile) {
             uint64_t tile_len = uint64_t(kTileWorkgroup) * kTileItems;

@@ -8,11 +8,16 @@
 #error "vkdml/directml.h defined its mirror although DIRECTML_H was defined"
 #endif
 
-typedef enum DML_TENSOR_DATA_TYPE { DML_TENSOR_DATA_TYPE_UNKNOWN = 0, STAND_IN_ONLY = 42 } DML_TENSOR_DATA_TYPE;
+typedef enum DML_TENSOR_DATA_TYPE {
+    DML_TENSOR_DATA_TYPE_UNKNOWN = 0,
+    STAND_IN_ONLY = 42
+} DML_TENSOR_DATA_TYPE;
 struct DML_BUFFER_TENSOR_DESC {
     int stand_in;
 };
-static int DMLCalcBufferTensorSize(int x) { return x; }
+static int DMLCalcBufferTensorSize(int x) {
+    return x;
+}
 
 int main() {
     DML_BUFFER_TENSOR_DESC d{STAND_IN_ONLY};
