@@ -7,16 +7,17 @@ namespace vkdml {
 
 namespace {
 
-Status compile_cumulative(DeviceState& device, const OperatorState& op, detail::ScanOp kind, uint32_t axis,
-                          DML_AXIS_DIRECTION direction, bool exclusive, detail::Plan& plan) {
+// Both cumulative operators: one plan builder, the operation (sum or product) a parameter of it.
+Status compile_cumulative(DeviceState& device, const OperatorState& op, detail::Plan& plan) {
     const TensorCopy& in = *op.inputs[0];
     const TensorCopy& out = *op.outputs[0];
+    const CumulativeDesc d = op.cumulative();
     detail::ScanRequest r;
-    r.op = kind;
+    r.op = op.desc.Type == DML_OPERATOR_CUMULATIVE_PRODUCT ? detail::ScanOp::product : detail::ScanOp::sum;
     r.type = in.buffer.DataType;
-    r.reverse = direction == DML_AXIS_DIRECTION_DECREASING;
-    r.exclusive = exclusive;
-    r.layout = detail::make_scan_layout(in.sizes, in.strides, out.strides, axis);
+    r.reverse = d.AxisDirection == DML_AXIS_DIRECTION_DECREASING;
+    r.exclusive = d.HasExclusive != 0;
+    r.layout = detail::make_scan_layout(in.sizes, in.strides, out.strides, d.Axis);
     return detail::plan_scan(device, r, plan);
 }
 
@@ -40,9 +41,7 @@ Result<CompiledOperator> Device::compile_operator(const Operator& op, DML_EXECUT
     Status st;
     switch (o.desc.Type) {
     case DML_OPERATOR_CUMULATIVE_SUMMATION:
-        st = compile_cumulative(*s_, o, detail::ScanOp::sum, o.cumsum.Axis, o.cumsum.AxisDirection,
-                                o.cumsum.HasExclusiveSum != 0, state->plan);
-        break;
+    case DML_OPERATOR_CUMULATIVE_PRODUCT: st = compile_cumulative(*s_, o, state->plan); break;
     default: st = detail::make_error(ErrorCode::invalid_argument, "compile_operator: unknown operator type");
     }
     if (!st) return st.error();

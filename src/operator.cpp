@@ -21,11 +21,35 @@ std::unique_ptr<TensorCopy> copy_tensor(const DML_TENSOR_DESC& t) {
     return c;
 }
 
-CumulativeDesc as_cumulative(const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC& d) {
-    return {d.InputTensor, d.OutputTensor, d.Axis, d.AxisDirection, d.HasExclusiveSum};
+constexpr DML_OPERATOR_TYPE kImplemented[] = {DML_OPERATOR_CUMULATIVE_SUMMATION,
+                                              DML_OPERATOR_CUMULATIVE_PRODUCT};
+
+bool implemented(DML_OPERATOR_TYPE op) {
+    for (DML_OPERATOR_TYPE t : kImplemented)
+        if (t == op) return true;
+    return false;
+}
+
+// Validates a cumulative description, then keeps a deep copy in `kept` (a member of s).
+template <class CumulativeOpDesc>
+Status create_cumulative(const DeviceState& device, DML_OPERATOR_TYPE type, const void* desc,
+                         OperatorState& s, CumulativeOpDesc& kept) {
+    const auto& d = *static_cast<const CumulativeOpDesc*>(desc);
+    if (auto st = detail::validate_cumulative(device, type, as_cumulative(d)); !st) return st;
+    s.inputs.push_back(copy_tensor(*d.InputTensor));
+    s.outputs.push_back(copy_tensor(*d.OutputTensor));
+    kept = d;
+    kept.InputTensor = &s.inputs[0]->tensor;
+    kept.OutputTensor = &s.outputs[0]->tensor;
+    s.desc.Desc = &kept;
+    return {};
 }
 
 }  // namespace
+
+CumulativeDesc OperatorState::cumulative() const {
+    return desc.Type == DML_OPERATOR_CUMULATIVE_PRODUCT ? as_cumulative(cumprod) : as_cumulative(cumsum);
+}
 
 DML_OPERATOR_TYPE Operator::type() const noexcept {
     return s_->desc.Type;
@@ -35,7 +59,7 @@ const DML_OPERATOR_DESC& Operator::desc() const noexcept {
 }
 
 TypeSupport Device::supports(DML_OPERATOR_TYPE op, DML_TENSOR_DATA_TYPE type) const {
-    if (op != DML_OPERATOR_CUMULATIVE_SUMMATION)
+    if (!implemented(op))
         return {false,
                 detail::cat(to_string(op), " (", static_cast<int>(op), ") is not implemented by this vkdml")};
     if (element_size(type) == 0)
@@ -54,24 +78,22 @@ Result<Operator> Device::create_operator(const DML_OPERATOR_DESC& desc) const {
     auto s = std::make_shared<OperatorState>();
     s->device = s_;
     s->desc.Type = desc.Type;
+    Status st;
     switch (desc.Type) {
-    case DML_OPERATOR_CUMULATIVE_SUMMATION: {
-        const auto& d = *static_cast<const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC*>(desc.Desc);
-        if (auto st = detail::validate_cumulative(*s_, desc.Type, as_cumulative(d)); !st) return st.error();
-        s->inputs.push_back(copy_tensor(*d.InputTensor));
-        s->outputs.push_back(copy_tensor(*d.OutputTensor));
-        s->cumsum = d;
-        s->cumsum.InputTensor = &s->inputs[0]->tensor;
-        s->cumsum.OutputTensor = &s->outputs[0]->tensor;
-        s->desc.Desc = &s->cumsum;
+    case DML_OPERATOR_CUMULATIVE_SUMMATION:
+        st = create_cumulative(*s_, desc.Type, desc.Desc, *s, s->cumsum);
         break;
-    }
+    case DML_OPERATOR_CUMULATIVE_PRODUCT:
+        st = create_cumulative(*s_, desc.Type, desc.Desc, *s, s->cumprod);
+        break;
     default:
-        return make_error(ErrorCode::invalid_descriptor, "DML_OPERATOR_DESC.Type is ",
-                          static_cast<int>(desc.Type), " (", to_string(desc.Type),
-                          "), which this vkdml does not implement (it implements "
-                          "DML_OPERATOR_CUMULATIVE_SUMMATION (105))");
+        return make_error(
+            ErrorCode::invalid_descriptor, "DML_OPERATOR_DESC.Type is ", static_cast<int>(desc.Type), " (",
+            to_string(desc.Type),
+            "), which this vkdml does not implement (it implements "
+            "DML_OPERATOR_CUMULATIVE_SUMMATION (105) and DML_OPERATOR_CUMULATIVE_PRODUCT (145))");
     }
+    if (!st) return st.error();
     return Operator(std::move(s));
 }
 

@@ -27,12 +27,25 @@ struct CumulativeDesc {
     int32_t HasExclusive;
 };
 
+/// Both cumulative descriptions, read through one shape.
+inline CumulativeDesc as_cumulative(const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC& d) {
+    return {d.InputTensor, d.OutputTensor, d.Axis, d.AxisDirection, d.HasExclusiveSum};
+}
+inline CumulativeDesc as_cumulative(const DML_CUMULATIVE_PRODUCT_OPERATOR_DESC& d) {
+    return {d.InputTensor, d.OutputTensor, d.Axis, d.AxisDirection, d.HasExclusiveProduct};
+}
+
 struct OperatorState {
     std::shared_ptr<DeviceState> device;
     DML_OPERATOR_DESC desc{};
     std::vector<std::unique_ptr<TensorCopy>> inputs;
     std::vector<std::unique_ptr<TensorCopy>> outputs;
+    /// The kept description of the operator type `desc.Type` (the other members stay zero).
     DML_CUMULATIVE_SUMMATION_OPERATOR_DESC cumsum{};
+    DML_CUMULATIVE_PRODUCT_OPERATOR_DESC cumprod{};
+
+    /// The cumulative description of either cumulative operator, read from the kept copy.
+    CumulativeDesc cumulative() const;
 };
 
 }  // namespace vkdml

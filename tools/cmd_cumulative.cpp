@@ -1,4 +1,5 @@
-// tools/cmd_cumulative.cpp — `vkdml cumsum`: a cumulative operator on a .npy file, written to a .npy file.
+// tools/cmd_cumulative.cpp — `vkdml cumsum` and `vkdml cumprod`: a cumulative operator on a .npy file,
+// written to a .npy file.
 #include "commands.hpp"
 #include "host_ops.hpp"
 
@@ -7,7 +8,8 @@ namespace {
 
 constexpr OptionSpec kCumulativeOptions[] = {
     {"--axis", "N", "axis to scan along; negative counts from the last (-1: the last axis)", true},
-    {"--exclusive", "", "leave each element's own value out (y[0] is the identity)"},
+    {"--exclusive", "",
+     "leave each element's own value out (the first is the identity: 0 for a sum, 1 for a product)"},
     {"--reverse", "", "scan from the end of the axis (DML_AXIS_DIRECTION_DECREASING)"},
     kDeviceOption,
     kValidationOption,
@@ -40,5 +42,10 @@ extern const Command kCumsumCommand = {
     {"cumsum", "Cumulative sum of IN.npy along an axis, written to OUT.npy (C order).", kCumulativeOptions,
      kInOut},
     run_cumulative<DML_CUMULATIVE_SUMMATION_OPERATOR_DESC, DML_OPERATOR_CUMULATIVE_SUMMATION>};
+
+extern const Command kCumprodCommand = {
+    {"cumprod", "Cumulative product of IN.npy along an axis, written to OUT.npy (C order).",
+     kCumulativeOptions, kInOut},
+    run_cumulative<DML_CUMULATIVE_PRODUCT_OPERATOR_DESC, DML_OPERATOR_CUMULATIVE_PRODUCT>};
 
 }  // namespace vkdml::cli

@@ -11,6 +11,7 @@ namespace {
 // The operators whose type support `info` lists.
 constexpr DML_OPERATOR_TYPE kOperators[] = {
     DML_OPERATOR_CUMULATIVE_SUMMATION,
+    DML_OPERATOR_CUMULATIVE_PRODUCT,
 };
 
 const char* device_type_name(VkPhysicalDeviceType type) {

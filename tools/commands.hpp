@@ -11,8 +11,9 @@ struct Command {
     void (*run)(const Args& args);
 };
 
-extern const Command kCumsumCommand;  // cmd_cumulative.cpp
-extern const Command kInfoCommand;    // cmd_info.cpp
-extern const Command kShowCommand;    // cmd_show.cpp
+extern const Command kCumsumCommand;   // cmd_cumulative.cpp
+extern const Command kCumprodCommand;  // cmd_cumulative.cpp
+extern const Command kInfoCommand;     // cmd_info.cpp
+extern const Command kShowCommand;     // cmd_show.cpp
 
 }  // namespace vkdml::cli

@@ -19,6 +19,7 @@ namespace {
 // The commands, in the order the usage lists them.
 const Command* const kCommands[] = {
     &kCumsumCommand,
+    &kCumprodCommand,
     &kInfoCommand,
     &kShowCommand,
 };
