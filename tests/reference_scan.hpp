@@ -54,19 +54,24 @@ void store_reference(const std::vector<ScanElement>& reference, TestTensor& out)
 /// FLOAT64 -> 53).
 int accumulator_precision(DML_TENSOR_DATA_TYPE type);
 
-/// Tolerance factor k in the float rule below.
+/// Tolerance factor k of the sum rule below.
 constexpr double kScanToleranceFactor = 4.0;
 
-/// Largest accepted |got − value| for a float element that is not exact:
-///   sum:     k · eps(acc) · log2(L + 1) · Σ|x|       (blocked/tree order: error grows like log L)
-///   product: k · eps(acc) · (terms + 1) · Π|x|       (each multiplication adds one rounding)
-/// plus, for FLOAT16 output, half an ulp of binary16 at the larger of |got| and |value|.
-/// eps(acc) is 2^-23 for FLOAT16/FLOAT32 (float32 accumulation) and 2^-52 for FLOAT64.
-double scan_tolerance(ScanOp op, DML_TENSOR_DATA_TYPE type, const ScanElement& e, double got);
+/// Largest accepted distance between the accumulator's result and the exact value, for a float
+/// element that is not exact (eps(acc) = 2^-23 for FLOAT16/FLOAT32, accumulated in float32, and
+/// 2^-52 for FLOAT64):
+///   sum:     k · eps(acc) · log2(L + 1) · Σ|x|   (blocked/tree order: error grows like log L)
+///   product: eps(acc) · (terms + 1) · Π|x|       (twice the rigorous bound (terms − 1)·u of any
+///                                                 grouping, u = eps/2: one rounding per multiplication)
+double scan_tolerance(ScanOp op, DML_TENSOR_DATA_TYPE type, const ScanElement& e);
 
 /// True when `got` (an element read from an output of `type`) is acceptable for reference `e`:
 /// integers equal modulo 2^bits; exact float elements equal the value rounded once (NaN matches NaN,
-/// +0 matches −0); other float elements within scan_tolerance (infinities must match exactly).
+/// +0 matches −0); other float elements lie in [round(value − tol), round(value + tol)], rounding to
+/// the output type (rounding is monotonic, so this is exactly "the accumulator was within tol and
+/// its result was rounded once": a FLOAT16 result that overflows binary16 must be inf). An exact
+/// value that is infinite or NaN must be matched exactly; a result too small for a normal number of
+/// the accumulator may also read as 0 (devices may flush subnormals).
 bool scan_element_matches(ScanOp op, DML_TENSOR_DATA_TYPE type, const ScanElement& e, uint64_t got_bits,
                           double got);
 

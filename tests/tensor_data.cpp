@@ -364,4 +364,34 @@ void fill_random_integers(TestTensor& t, uint64_t seed, int64_t lo, int64_t hi) 
     } while (next_index(index, t.sizes));
 }
 
+void fill_random_odd(TestTensor& t, uint64_t seed) {
+    if (is_float_type(t.type)) throw std::invalid_argument("fill_random_odd: integer types only");
+    std::mt19937_64 rng(seed);
+    std::vector<uint32_t> index(t.sizes.size(), 0);
+    do t.set_bits(t.offset_of(index), rng() | 1u);
+    while (next_index(index, t.sizes));
+}
+
+void fill_log_uniform(TestTensor& t, uint64_t seed, double spread) {
+    if (!is_float_type(t.type)) throw std::invalid_argument("fill_log_uniform: float types only");
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> exponent(-spread, spread);
+    std::vector<uint32_t> index(t.sizes.size(), 0);
+    do {
+        const double magnitude = std::exp(exponent(rng));
+        t.set_double(t.offset_of(index), (rng() & 1u) ? -magnitude : magnitude);
+    } while (next_index(index, t.sizes));
+}
+
+void fill_choice(TestTensor& t, uint64_t seed, const std::vector<double>& values,
+                 const std::vector<double>& weights) {
+    if (values.size() != weights.size() || values.empty())
+        throw std::invalid_argument("fill_choice: one weight per value");
+    std::mt19937_64 rng(seed);
+    std::discrete_distribution<size_t> choose(weights.begin(), weights.end());
+    std::vector<uint32_t> index(t.sizes.size(), 0);
+    do t.set_double(t.offset_of(index), values[choose(rng)]);
+    while (next_index(index, t.sizes));
+}
+
 }  // namespace vkdml_test
