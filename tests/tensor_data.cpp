@@ -277,6 +277,16 @@ TestTensor make_permuted(DML_TENSOR_DATA_TYPE type, const std::vector<uint32_t>&
     return make_tensor(type, sizes, ordered_strides(sizes, order, pads));
 }
 
+std::vector<double> stored_values(DML_TENSOR_DATA_TYPE type, const std::vector<double>& values) {
+    TestTensor t = make_packed(type, {static_cast<uint32_t>(values.size())});
+    std::vector<double> out;
+    for (uint64_t i = 0; i < values.size(); ++i) {
+        t.set_double(i, values[i]);
+        out.push_back(t.get_double(i));
+    }
+    return out;
+}
+
 TestTensor make_broadcast(DML_TENSOR_DATA_TYPE type, const std::vector<uint32_t>& sizes,
                           uint32_t zero_dims_mask) {
     return make_tensor(type, sizes, broadcast_strides(sizes, zero_dims_mask));

@@ -88,6 +88,10 @@ struct TestTensor {
     std::string describe() const;
 };
 
+/// The values as a tensor of `type` stores them (set_double then get_double): floats rounded once,
+/// integers modulo 2^bits (504 reads -8 as INT8 and 248 as UINT8).
+std::vector<double> stored_values(DML_TENSOR_DATA_TYPE type, const std::vector<double>& values);
+
 // ---- builders ----------------------------------------------------------------------------------
 
 /// A tensor with the given explicit strides, zero-filled; bytes = DMLCalcBufferTensorSize + extra_tail_bytes.

@@ -170,15 +170,21 @@ std::vector<double> read_values(const std::string& path, DML_TENSOR_DATA_TYPE ty
 }
 
 struct SpecExample {
+    std::string command;
     std::vector<std::string> options;
-    std::vector<double> expected;
+    std::vector<double> expected;  // as exact integers; 8-bit types hold them modulo 2^8
 };
 
+// SPEC §6, cumsum then cumprod.
 const SpecExample kSpecExamples[] = {
-    {{"--axis", "3"}, {2, 3, 6, 11, 3, 11, 18, 21, 9, 15, 17, 21}},
-    {{"--axis", "3", "--exclusive"}, {0, 2, 3, 6, 0, 3, 11, 18, 0, 9, 15, 17}},
-    {{"--axis", "3", "--reverse"}, {11, 9, 8, 5, 21, 18, 10, 3, 21, 12, 6, 4}},
-    {{"--axis", "2"}, {2, 1, 3, 5, 5, 9, 10, 8, 14, 15, 12, 12}},
+    {"cumsum", {"--axis", "3"}, {2, 3, 6, 11, 3, 11, 18, 21, 9, 15, 17, 21}},
+    {"cumsum", {"--axis", "3", "--exclusive"}, {0, 2, 3, 6, 0, 3, 11, 18, 0, 9, 15, 17}},
+    {"cumsum", {"--axis", "3", "--reverse"}, {11, 9, 8, 5, 21, 18, 10, 3, 21, 12, 6, 4}},
+    {"cumsum", {"--axis", "2"}, {2, 1, 3, 5, 5, 9, 10, 8, 14, 15, 12, 12}},
+    {"cumprod", {"--axis", "3"}, {2, 2, 6, 30, 3, 24, 168, 504, 9, 54, 108, 432}},
+    {"cumprod", {"--axis", "3", "--exclusive"}, {1, 2, 2, 6, 1, 3, 24, 168, 1, 9, 54, 108}},
+    {"cumprod", {"--axis", "3", "--reverse"}, {30, 15, 15, 5, 504, 168, 21, 3, 432, 48, 8, 4}},
+    {"cumprod", {"--axis", "2"}, {2, 1, 3, 5, 6, 8, 21, 15, 54, 48, 42, 60}},
 };
 
 std::string joined(const std::vector<std::string>& words) {
@@ -187,10 +193,10 @@ std::string joined(const std::vector<std::string>& words) {
     return text;
 }
 
-// Runs `vkdml cumsum OPTIONS in out` and checks that it succeeded silently.
-void run_cumsum(const TempDir& dir, const std::vector<std::string>& options, const std::string& in,
-                const std::string& out) {
-    std::vector<std::string> args{"cumsum"};
+// Runs `vkdml COMMAND OPTIONS in out` and checks that it succeeded silently.
+void run_command(const TempDir& dir, const std::string& command, const std::vector<std::string>& options,
+                 const std::string& in, const std::string& out) {
+    std::vector<std::string> args{command};
     args.insert(args.end(), options.begin(), options.end());
     args.push_back(in);
     args.push_back(out);
@@ -220,16 +226,16 @@ void check_error(const TempDir& dir, const std::vector<std::string>& args, int e
 
 }  // namespace
 
-TEST_CASE("cli: vkdml cumsum reproduces the SPEC §6 examples for every data type", "[gpu][cli]") {
+TEST_CASE("cli: vkdml cumsum and cumprod reproduce the SPEC §6 examples for every data type", "[gpu][cli]") {
     TempDir dir;
     for (DML_TENSOR_DATA_TYPE type : all_types()) {
         INFO("type " << type_name(type));
         const std::string in = dir / "in.npy", out = dir / "out.npy";
         write_c_order(in, type, kSpecSizes, kSpecInput);
         for (const SpecExample& example : kSpecExamples) {
-            INFO("options " << joined(example.options));
-            run_cumsum(dir, example.options, in, out);
-            CHECK(read_values(out, type, kSpecSizes) == example.expected);
+            INFO(example.command << " " << joined(example.options));
+            run_command(dir, example.command, example.options, in, out);
+            CHECK(read_values(out, type, kSpecSizes) == stored_values(type, example.expected));
             fs::remove(out);
         }
     }
@@ -243,10 +249,10 @@ TEST_CASE("cli: a Fortran-order input gives the same result as C order", "[gpu][
             INFO("type " << type_name(type));
             const std::string in = dir / "in_f.npy", out = dir / "out.npy";
             write_fortran_order(in, type, kSpecSizes, kSpecInput);
-            for (const SpecExample& example : {kSpecExamples[0], kSpecExamples[3]}) {
-                INFO("options " << joined(example.options));
-                run_cumsum(dir, example.options, in, out);
-                CHECK(read_values(out, type, kSpecSizes) == example.expected);
+            for (const SpecExample& example : kSpecExamples) {
+                INFO(example.command << " " << joined(example.options));
+                run_command(dir, example.command, example.options, in, out);
+                CHECK(read_values(out, type, kSpecSizes) == stored_values(type, example.expected));
             }
         }
     }
@@ -257,13 +263,15 @@ TEST_CASE("cli: a Fortran-order input gives the same result as C order", "[gpu][
         write_c_order(dir / "in_c.npy", DML_TENSOR_DATA_TYPE_INT32, sizes, values);
         write_fortran_order(dir / "in_f.npy", DML_TENSOR_DATA_TYPE_INT32, sizes, values);
         CHECK(read_text(dir / "in_c.npy") != read_text(dir / "in_f.npy"));
-        for (const char* axis : {"0", "1", "-1"}) {
-            INFO("axis " << axis);
-            run_cumsum(dir, {"--axis", axis, "--reverse"}, dir / "in_c.npy", dir / "out_c.npy");
-            run_cumsum(dir, {"--axis", axis, "--reverse"}, dir / "in_f.npy", dir / "out_f.npy");
-            const auto from_c = read_values(dir / "out_c.npy", DML_TENSOR_DATA_TYPE_INT32, sizes);
-            CHECK(read_values(dir / "out_f.npy", DML_TENSOR_DATA_TYPE_INT32, sizes) == from_c);
-            CHECK(read_text(dir / "out_c.npy") == read_text(dir / "out_f.npy"));
+        for (const char* command : {"cumsum", "cumprod"}) {
+            for (const char* axis : {"0", "1", "-1"}) {
+                INFO(command << " axis " << axis);
+                run_command(dir, command, {"--axis", axis, "--reverse"}, dir / "in_c.npy", dir / "out_c.npy");
+                run_command(dir, command, {"--axis", axis, "--reverse"}, dir / "in_f.npy", dir / "out_f.npy");
+                const auto from_c = read_values(dir / "out_c.npy", DML_TENSOR_DATA_TYPE_INT32, sizes);
+                CHECK(read_values(dir / "out_f.npy", DML_TENSOR_DATA_TYPE_INT32, sizes) == from_c);
+                CHECK(read_text(dir / "out_c.npy") == read_text(dir / "out_f.npy"));
+            }
         }
     }
 }
@@ -353,18 +361,24 @@ TEST_CASE("cli: vkdml show prints type, shape and values", "[gpu][cli]") {
     }
 }
 
-TEST_CASE("cli: vkdml info lists the cumulative summation types", "[gpu][cli]") {
+TEST_CASE("cli: vkdml info lists the types of both cumulative operators", "[gpu][cli]") {
     TempDir dir;
     const Outcome outcome = run_tool(dir, {"info"});
     INFO("stdout: " << outcome.out << "\nstderr: " << outcome.err);
     REQUIRE(outcome.exit_code == 0);
     CHECK(outcome.err.empty());
-    const size_t section = outcome.out.find("\nCUMULATIVE_SUMMATION\n");
-    REQUIRE(section != std::string::npos);
-    for (const char* name : {"FLOAT32", "FLOAT16", "UINT32", "UINT16", "UINT8", "INT32", "INT16", "INT8",
-                             "FLOAT64", "UINT64", "INT64"}) {
-        INFO("type " << name);
-        CHECK(outcome.out.find("\n  " + std::string(name) + " ", section) != std::string::npos);
+    for (const char* op : {"CUMULATIVE_SUMMATION", "CUMULATIVE_PRODUCT"}) {
+        const size_t section = outcome.out.find("\n" + std::string(op) + "\n");
+        REQUIRE(section != std::string::npos);
+        const size_t end = outcome.out.find("\n\n", section + 1);
+        for (const char* name : {"FLOAT32", "FLOAT16", "UINT32", "UINT16", "UINT8", "INT32", "INT16", "INT8",
+                                 "FLOAT64", "UINT64", "INT64"}) {
+            INFO(op << " type " << name);
+            const size_t line = outcome.out.find("\n  " + std::string(name) + " ", section);
+            CHECK(line < end);
+            CHECK(outcome.out.compare(outcome.out.find_first_not_of(' ', line + 3 + strlen(name)), 3,
+                                      "yes") == 0);
+        }
     }
 }
 
@@ -378,6 +392,9 @@ TEST_CASE("cli: errors give one line, the right exit code and no output", "[gpu]
     SECTION("usage errors exit with 2") {
         check_error(dir, {"frobnicate", in, out}, 2, "unknown command 'frobnicate'");
         check_error(dir, {"cumsum", in, out}, 2, "--axis");
+        check_error(dir, {"cumprod", in, out}, 2, "--axis");
+        check_error(dir, {"cumprod", "--axis", "3", "--inclusive", in, out}, 2,
+                    "unknown option '--inclusive'");
         check_error(dir, {"cumsum", "--axis", "x", in, out}, 2, "expects an integer, got 'x'");
         check_error(dir, {"cumsum", "--axis", "1.5", in, out}, 2, "expects an integer, got '1.5'");
         check_error(dir, {"cumsum", "--axis", "3", in}, 2, "operand");
@@ -386,9 +403,11 @@ TEST_CASE("cli: errors give one line, the right exit code and no output", "[gpu]
     SECTION("axis out of range") {
         check_error(dir, {"cumsum", "--axis", "4", in, out}, 1, "out of range");
         check_error(dir, {"cumsum", "--axis", "-5", in, out}, 1, "out of range");
+        check_error(dir, {"cumprod", "--axis", "4", in, out}, 1, "out of range");
     }
     SECTION("missing input file") {
         check_error(dir, {"cumsum", "--axis", "0", dir / "absent.npy", out}, 1, "absent.npy");
+        check_error(dir, {"cumprod", "--axis", "0", dir / "absent.npy", out}, 1, "absent.npy");
     }
     SECTION("malformed .npy files") {
         const std::string bad = dir / "bad.npy";

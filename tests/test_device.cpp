@@ -59,18 +59,19 @@ TEST_CASE("the device reports its limits", "[gpu][device]") {
     CHECK(info.max_push_constants_bytes >= 128);
 }
 
-TEST_CASE("feature query: cumulative summation supports all 11 types here", "[gpu][device]") {
+TEST_CASE("feature query: both cumulative operators support all 11 types here", "[gpu][device]") {
     vkdml::Device& dev = vkdml_test::test_device();
-    for (DML_TENSOR_DATA_TYPE t : vkdml::all_data_types()) {
-        vkdml::TypeSupport s = dev.supports(DML_OPERATOR_CUMULATIVE_SUMMATION, t);
-        INFO(vkdml::to_string(t) << ": " << s.reason);
-        CHECK(s.supported);
-        CHECK(s.reason.empty());
+    for (DML_OPERATOR_TYPE op : {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT}) {
+        for (DML_TENSOR_DATA_TYPE t : vkdml::all_data_types()) {
+            vkdml::TypeSupport s = dev.supports(op, t);
+            INFO(vkdml::to_string(op) << " " << vkdml::to_string(t) << ": " << s.reason);
+            CHECK(s.supported);
+            CHECK(s.reason.empty());
+        }
+        vkdml::TypeSupport unknown = dev.supports(op, DML_TENSOR_DATA_TYPE_UNKNOWN);
+        CHECK_FALSE(unknown.supported);
+        CHECK_THAT(unknown.reason, Contains("data type 0"));
     }
-    vkdml::TypeSupport unknown =
-        dev.supports(DML_OPERATOR_CUMULATIVE_SUMMATION, DML_TENSOR_DATA_TYPE_UNKNOWN);
-    CHECK_FALSE(unknown.supported);
-    CHECK_THAT(unknown.reason, Contains("data type 0"));
     vkdml::TypeSupport reduce = dev.supports(DML_OPERATOR_REDUCE, DML_TENSOR_DATA_TYPE_FLOAT32);
     CHECK_FALSE(reduce.supported);
     CHECK_THAT(reduce.reason, Contains("REDUCE (55) is not implemented"));
@@ -79,7 +80,8 @@ TEST_CASE("feature query: cumulative summation supports all 11 types here", "[gp
 TEST_CASE("pipelines are created once per key and shared by operators", "[gpu][device]") {
     auto dev = vkdml::Device::create();
     REQUIRE(dev);
-    auto compile = [&](uint32_t rows, uint32_t cols) {
+    auto compile = [&](uint32_t rows, uint32_t cols,
+                       DML_OPERATOR_TYPE type = DML_OPERATOR_CUMULATIVE_SUMMATION) {
         uint32_t sizes[] = {rows, cols};
         DML_BUFFER_TENSOR_DESC b{DML_TENSOR_DATA_TYPE_INT16,
                                  DML_TENSOR_FLAG_NONE,
@@ -89,8 +91,11 @@ TEST_CASE("pipelines are created once per key and shared by operators", "[gpu][d
                                  DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE_INT16, 2, sizes, nullptr),
                                  0};
         DML_TENSOR_DESC t{DML_TENSOR_TYPE_BUFFER, &b};
-        DML_CUMULATIVE_SUMMATION_OPERATOR_DESC d{&t, &t, 1, DML_AXIS_DIRECTION_INCREASING, 0};
-        auto op = (*dev)->create_operator({DML_OPERATOR_CUMULATIVE_SUMMATION, &d});
+        const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC sum{&t, &t, 1, DML_AXIS_DIRECTION_INCREASING, 0};
+        const DML_CUMULATIVE_PRODUCT_OPERATOR_DESC product{&t, &t, 1, DML_AXIS_DIRECTION_INCREASING, 0};
+        auto op = (*dev)->create_operator({type, type == DML_OPERATOR_CUMULATIVE_SUMMATION
+                                                     ? static_cast<const void*>(&sum)
+                                                     : static_cast<const void*>(&product)});
         REQUIRE(op);
         auto co = (*dev)->compile_operator(*op);
         REQUIRE(co);
@@ -112,6 +117,16 @@ TEST_CASE("pipelines are created once per key and shared by operators", "[gpu][d
     CHECK(after_long > 1);
     compile(3, 300000);
     CHECK((*dev)->pipeline_count() == after_long);
+    // The product runs the same kernels and plan with the operation as a specialization constant:
+    // the same passes, one new pipeline per (kernel, constants) key, none for a repeat.
+    auto p = compile(2, 200000, DML_OPERATOR_CUMULATIVE_PRODUCT);
+    CHECK(p.pass_count() == b.pass_count());
+    CHECK(p.binding_properties().TemporaryResourceSize == b.binding_properties().TemporaryResourceSize);
+    CHECK((*dev)->pipeline_count() == 2 * after_long - 1);
+    compile(3, 5, DML_OPERATOR_CUMULATIVE_PRODUCT);
+    CHECK((*dev)->pipeline_count() == 2 * after_long);
+    compile(3, 300000, DML_OPERATOR_CUMULATIVE_PRODUCT);
+    CHECK((*dev)->pipeline_count() == 2 * after_long);
 }
 
 TEST_CASE("compile_operator checks its flags and device", "[gpu][device]") {

@@ -279,23 +279,31 @@ TEST_CASE("an adopted device without optional features refuses the types that ne
                        Case{DML_TENSOR_DATA_TYPE_FLOAT64, "shaderFloat64"},
                        Case{DML_TENSOR_DATA_TYPE_INT64, "shaderInt64"},
                        Case{DML_TENSOR_DATA_TYPE_UINT64, "shaderInt64"}}) {
-            INFO(vkdml::to_string(c.type));
-            vkdml::TypeSupport s = dev->supports(DML_OPERATOR_CUMULATIVE_SUMMATION, c.type);
-            CHECK_FALSE(s.supported);
-            CHECK_THAT(s.reason, Contains(c.feature));
             uint32_t sizes[] = {4};
             DML_BUFFER_TENSOR_DESC b{c.type, DML_TENSOR_FLAG_NONE, 1, sizes, nullptr, 32, 0};
             DML_TENSOR_DESC t{DML_TENSOR_TYPE_BUFFER, &b};
-            DML_CUMULATIVE_SUMMATION_OPERATOR_DESC d{&t, &t, 0, DML_AXIS_DIRECTION_INCREASING, 0};
-            auto op = dev->create_operator({DML_OPERATOR_CUMULATIVE_SUMMATION, &d});
-            REQUIRE_FALSE(op);
-            CHECK(op.error().code == vkdml::ErrorCode::unsupported_device);
-            CHECK_THAT(op.error().message, Contains(c.feature));
-            CHECK_THAT(op.error().message, Contains("InputTensor.DataType"));
+            const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC sum{&t, &t, 0, DML_AXIS_DIRECTION_INCREASING, 0};
+            const DML_CUMULATIVE_PRODUCT_OPERATOR_DESC product{&t, &t, 0, DML_AXIS_DIRECTION_INCREASING, 0};
+            for (const DML_OPERATOR_DESC desc :
+                 {DML_OPERATOR_DESC{DML_OPERATOR_CUMULATIVE_SUMMATION, &sum},
+                  DML_OPERATOR_DESC{DML_OPERATOR_CUMULATIVE_PRODUCT, &product}}) {
+                INFO(vkdml::to_string(desc.Type) << " " << vkdml::to_string(c.type));
+                vkdml::TypeSupport s = dev->supports(desc.Type, c.type);
+                CHECK_FALSE(s.supported);
+                CHECK_THAT(s.reason, Contains(c.feature));
+                auto op = dev->create_operator(desc);
+                REQUIRE_FALSE(op);
+                CHECK(op.error().code == vkdml::ErrorCode::unsupported_device);
+                CHECK_THAT(op.error().message, Contains(c.feature));
+                CHECK_THAT(op.error().message, Contains("InputTensor.DataType"));
+                CHECK_THAT(op.error().message, Contains(vkdml::to_string(desc.Type)));
+            }
         }
         for (DML_TENSOR_DATA_TYPE t :
-             {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_UINT32})
+             {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_UINT32}) {
             CHECK(dev->supports(DML_OPERATOR_CUMULATIVE_SUMMATION, t).supported);
+            CHECK(dev->supports(DML_OPERATOR_CUMULATIVE_PRODUCT, t).supported);
+        }
     }
     for (const auto& m : app.messages) UNSCOPED_INFO(m);
     CHECK(app.messages.empty());
