@@ -3,7 +3,7 @@
 // WG_SIZE * ITEMS elements; each subgroup owns a contiguous segment of the tile, which it scans with
 // ITEMS subgroup-wide steps (contiguous loads, subgroup inclusive/exclusive scan, running segment
 // total). Segment totals meet in shared memory and are combined in subgroup order, so the float
-// summation order is fixed (bit-identical run to run). MODE_REDUCE instead folds the chunk into one
+// summation (or multiplication) order is fixed (bit-identical run to run). MODE_REDUCE instead folds the chunk into one
 // value in partials[fiber * chunks + chunk], the first pass of reduce-then-scan for long fibers.
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require

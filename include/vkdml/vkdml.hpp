@@ -180,10 +180,14 @@ public:
 
     const DeviceInfo& info() const noexcept;
 
-    /// Feature query in the spirit of IDMLDevice::CheckFeatureSupport.
+    /// Feature query in the spirit of IDMLDevice::CheckFeatureSupport: whether `op` runs on `type`
+    /// on this device, and if not why (an operator vkdml does not implement, an unknown type, or the
+    /// missing Vulkan feature by name).
     TypeSupport supports(DML_OPERATOR_TYPE op, DML_TENSOR_DATA_TYPE type) const;
 
     /// Validates the description against SPEC §2 and §4 and the device, and deep-copies it.
+    /// Implemented: DML_OPERATOR_CUMULATIVE_SUMMATION and DML_OPERATOR_CUMULATIVE_PRODUCT; any other
+    /// type is ErrorCode::invalid_descriptor.
     Result<Operator> create_operator(const DML_OPERATOR_DESC& desc) const;
 
     /// Plans the operator for this device and creates (or reuses) its pipelines.
