@@ -3,6 +3,7 @@
 
 #include "half.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <climits>
 #include <cmath>
@@ -62,12 +63,16 @@ struct Fold {
     long double magnitude;  // Σ|x| or Π|x|
     uint32_t terms = 0;
     bool finite = true;  // no folded input was inf or NaN
+    bool has_inf = false;
     bool any_nonzero = false;
     bool has_zero = false;
     int min_exponent = INT_MAX;   // sum: smallest power of two dividing every folded non-zero input
     long double odd_product = 1;  // product: Π of the odd parts of the folded inputs
-    long double upper = 1;        // product: Π max(|x|, 1), bounds every partial product from above
-    long double lower = 1;        // product: Π min(|x|, 1), bounds every partial non-zero product from below
+    // Product: the largest and smallest log|Π x[i..j]| over contiguous runs of the non-zero finite
+    // inputs folded so far (Kadane's algorithm), and of the runs ending at the newest one. Every
+    // grouping a scan can use multiplies contiguous runs (it associates, it never reorders), so
+    // e^max_run bounds every partial product from above and e^min_run from below.
+    long double max_run = 0, min_run = 0, max_ending = 0, min_ending = 0;
 
     Fold(ScanOp o, DML_TENSOR_DATA_TYPE t)
         : op(o),
@@ -96,6 +101,7 @@ struct Fold {
         }
         if (!std::isfinite(x)) {
             finite = false;
+            has_inf = has_inf || std::isinf(x);
             return;
         }
         if (x == 0) {
@@ -106,9 +112,15 @@ struct Fold {
         const OddSplit s = split_odd(x);
         if (s.exponent < min_exponent) min_exponent = s.exponent;
         odd_product *= static_cast<long double>(s.odd);
-        upper *= ax > 1 ? ax : 1;
-        lower *= ax < 1 ? ax : 1;
+        const long double log_x = std::log(ax);
+        max_ending = std::max(max_ending + log_x, log_x);
+        min_ending = std::min(min_ending + log_x, log_x);
+        max_run = std::max(max_run, max_ending);
+        min_run = std::min(min_run, min_ending);
     }
+
+    long double upper() const { return std::exp(max_run); }  // >= 1
+    long double lower() const { return std::exp(min_run); }  // <= 1
 
     // True when every partial result of the folded inputs, in any order or grouping, is exactly
     // representable in the accumulator of the type (so no rounding can happen before the output).
@@ -123,15 +135,31 @@ struct Fold {
                    magnitude <= static_cast<long double>(accumulator_max(type));
         }
         // With a zero among the inputs every grouping ends at ±0, as long as nothing overflows first.
-        if (has_zero) return upper <= static_cast<long double>(accumulator_max(type));
+        if (has_zero) return upper() <= static_cast<long double>(accumulator_max(type));
         // A partial product is (Π of some odd parts) * 2^(Σ of their exponents).
         return odd_product <= std::ldexp(1.0L, p) &&
-               upper <= static_cast<long double>(accumulator_max(type)) &&
-               lower >= static_cast<long double>(accumulator_min_normal(type));
+               upper() <= static_cast<long double>(accumulator_max(type)) &&
+               lower() >= static_cast<long double>(accumulator_min_normal(type));
+    }
+
+    // True when the float product depends on the grouping beyond rounding: a partial product can
+    // leave the accumulator's normal range and a later factor could bring it back (or meet it as
+    // 0 x inf). Products whose partials only grow (every |x| >= 1) or only shrink (every |x| <= 1)
+    // overflow or underflow alike in every grouping, so they are not ambiguous.
+    bool ambiguous() const {
+        if (op != ScanOp::product || !is_float_type(type) || exact()) return false;
+        if (value != value) return false;  // a NaN input, or 0 x inf: NaN in every grouping
+        const bool may_overflow = upper() > static_cast<long double>(accumulator_max(type));
+        const bool may_underflow = lower() < static_cast<long double>(accumulator_min_normal(type));
+        if (has_inf) return may_underflow;  // an underflow to 0 meets the inf: NaN instead of inf
+        if (has_zero) return may_overflow;  // an overflow to inf meets the 0: NaN instead of 0
+        const bool monotonic = max_run == 0 || min_run == 0;
+        return (may_overflow || may_underflow) && !monotonic;
     }
 
     ScanElement emit(uint32_t length) const {
         ScanElement e;
+        e.ambiguous = ambiguous();
         e.bits = bits;
         e.value = static_cast<double>(value);
         e.magnitude = static_cast<double>(magnitude);
@@ -222,15 +250,21 @@ bool scan_element_matches(ScanOp op, DML_TENSOR_DATA_TYPE type, const ScanElemen
     if (!is_float_type(type)) return ((got_bits ^ e.bits) & type_mask(type)) == 0;
     if (e.exact) {
         const double want = round_to_type(type, e.value);
-        return std::isnan(want) ? std::isnan(got) : got == want;
+        if (std::isnan(want)) return std::isnan(got);
+        // The sign of a product is the product of the signs in every grouping, zeros included.
+        if (op == ScanOp::product && want == 0 && std::signbit(got) != std::signbit(want)) return false;
+        return got == want;
     }
     if (std::isnan(e.value)) return std::isnan(got);
     if (std::isinf(e.value)) return got == e.value;
     if (std::isnan(got)) return false;
     const auto [lo, hi] = accepted_range(op, type, e);
     if (lo <= got && got <= hi) return true;
+    // Results below the accumulator's normal range: subnormal precision (or a flush to zero) is
+    // the device's; only the sign and the magnitude band are checked.
     const double smallest_normal = accumulator_min_normal(type);
-    return got == 0 && std::fabs(lo) < smallest_normal && std::fabs(hi) < smallest_normal;
+    return std::fabs(lo) < smallest_normal && std::fabs(hi) < smallest_normal &&
+           std::fabs(got) < smallest_normal && (got == 0 || std::signbit(got) == std::signbit(e.value));
 }
 
 std::string format_expected(ScanOp op, DML_TENSOR_DATA_TYPE type, const ScanElement& e) {

@@ -33,13 +33,15 @@ std::string to_string(const ScanSpec& spec);
 
 /// The reference result of one output element, with what the float comparison needs.
 struct ScanElement {
-    uint64_t bits = 0;     // integer types: the exact result modulo 2^64 (compare the low bits)
-    double value = 0;      // float types: the result before rounding to the output type
-    double magnitude = 0;  // error scale: sum: Σ|x| over the folded inputs; product: Π|x|
-    bool exact = false;    // float types: every partial result, in any order, is exact in the
-                           // accumulator of the data type, so the output must equal value rounded once
-    uint32_t terms = 0;    // inputs folded (0: the identity)
-    uint32_t length = 0;   // L, the length of the fiber
+    uint64_t bits = 0;       // integer types: the exact result modulo 2^64 (compare the low bits)
+    double value = 0;        // float types: the result before rounding to the output type
+    double magnitude = 0;    // error scale: sum: Σ|x| over the folded inputs; product: Π|x|
+    bool exact = false;      // float types: every partial result, in any order, is exact in the
+                             // accumulator of the data type, so the output must equal value rounded once
+    bool ambiguous = false;  // float product: intermediates may overflow or underflow and be undone later,
+                             // so the result depends on the grouping (a test must not create this)
+    uint32_t terms = 0;      // inputs folded (0: the identity)
+    uint32_t length = 0;     // L, the length of the fiber
 };
 
 /// Reference scan of `input` (any rank, any strides, zero strides included). Returns one element per
@@ -66,12 +68,13 @@ constexpr double kScanToleranceFactor = 4.0;
 double scan_tolerance(ScanOp op, DML_TENSOR_DATA_TYPE type, const ScanElement& e);
 
 /// True when `got` (an element read from an output of `type`) is acceptable for reference `e`:
-/// integers equal modulo 2^bits; exact float elements equal the value rounded once (NaN matches NaN,
-/// +0 matches −0); other float elements lie in [round(value − tol), round(value + tol)], rounding to
-/// the output type (rounding is monotonic, so this is exactly "the accumulator was within tol and
-/// its result was rounded once": a FLOAT16 result that overflows binary16 must be inf). An exact
-/// value that is infinite or NaN must be matched exactly; a result too small for a normal number of
-/// the accumulator may also read as 0 (devices may flush subnormals).
+/// integers equal modulo 2^bits; exact float elements equal the value rounded once (NaN matches NaN;
+/// +0 matches −0 for sums, whose zero signs depend on the grouping, but not for products); other
+/// float elements lie in [round(value − tol), round(value + tol)], rounding to the output type
+/// (rounding is monotonic, so this is exactly "the accumulator was within tol and its result was
+/// rounded once": a FLOAT16 result that overflows binary16 must be inf). An infinite or NaN value
+/// must be matched exactly; a result below the accumulator's normal range only needs to be below it
+/// too, with the right sign or 0 (subnormal precision and flushing are the device's).
 bool scan_element_matches(ScanOp op, DML_TENSOR_DATA_TYPE type, const ScanElement& e, uint64_t got_bits,
                           double got);
 

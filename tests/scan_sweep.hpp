@@ -43,9 +43,10 @@ std::string describe(const ScanCase& c);
 ///  sum, random:             integers over their full range (sums wrap); floats uniform in [-1, 1].
 ///  sum, small_integers:     integers in [-8, 8] (float sums are then mostly exact).
 ///  product, random:         integers: odd values over the full range (odd numbers never multiply to
-///                           0 mod 2^bits, so long products wrap again and again); floats: ±e^u with u
-///                           uniform in [-s, s], s = min(0.1, 2/sqrt(L)), so that products along an
-///                           axis of length L stay far from overflow and underflow in every type.
+///                           0 mod 2^bits, so long products wrap again and again); floats: ±e^u with
+///                           |u| in [s/2, s], s = clamp(16 · 2^-23 · (L + 1), 0.1, 0.5) — every factor
+///                           further from 1 than the product tolerance — and the sign of u steering
+///                           each fiber's running product back towards 1, so it never over/underflows.
 ///  product, small_integers: floats from {±1, ±2, ±0.5} (every partial product is a power of two,
 ///                           exact in the accumulator) with the odd zero; integers from {±1, ±3, ±2}
 ///                           with the odd zero (evens and zeros drive products to 0 mod 2^bits).

@@ -382,17 +382,6 @@ void fill_random_odd(TestTensor& t, uint64_t seed) {
     while (next_index(index, t.sizes));
 }
 
-void fill_log_uniform(TestTensor& t, uint64_t seed, double spread) {
-    if (!is_float_type(t.type)) throw std::invalid_argument("fill_log_uniform: float types only");
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<double> exponent(-spread, spread);
-    std::vector<uint32_t> index(t.sizes.size(), 0);
-    do {
-        const double magnitude = std::exp(exponent(rng));
-        t.set_double(t.offset_of(index), (rng() & 1u) ? -magnitude : magnitude);
-    } while (next_index(index, t.sizes));
-}
-
 void fill_choice(TestTensor& t, uint64_t seed, const std::vector<double>& values,
                  const std::vector<double>& weights) {
     if (values.size() != weights.size() || values.empty())

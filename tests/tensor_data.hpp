@@ -158,9 +158,6 @@ void fill_random(TestTensor& t, uint64_t seed, double lo = -1.0, double hi = 1.0
 void fill_random_integers(TestTensor& t, uint64_t seed, int64_t lo, int64_t hi);
 /// Integer types: every element position uniformly over the odd values of the full range.
 void fill_random_odd(TestTensor& t, uint64_t seed);
-/// Float types: every element position gets ±e^u, u uniform in [-spread, spread] and the sign a coin
-/// flip, rounded to the type once (values near ±1: products of many of them stay finite).
-void fill_log_uniform(TestTensor& t, uint64_t seed, double spread);
 /// Every element position gets values[i] with probability weights[i] / Σ weights (floats store the
 /// value rounded once, integers llround modulo 2^bits).
 void fill_choice(TestTensor& t, uint64_t seed, const std::vector<double>& values,

@@ -18,8 +18,10 @@
 #include <string_view>
 #include <vector>
 
+#include "gpu_fixture.hpp"
 #include "npy.hpp"
 #include "tensor_data.hpp"
+#include "vkdml/vkdml.hpp"
 
 extern char** environ;
 
@@ -362,22 +364,24 @@ TEST_CASE("cli: vkdml show prints type, shape and values", "[gpu][cli]") {
 }
 
 TEST_CASE("cli: vkdml info lists the types of both cumulative operators", "[gpu][cli]") {
+    // Both the tool and test_device() open the default device: the tool must say what the library does.
     TempDir dir;
     const Outcome outcome = run_tool(dir, {"info"});
     INFO("stdout: " << outcome.out << "\nstderr: " << outcome.err);
     REQUIRE(outcome.exit_code == 0);
     CHECK(outcome.err.empty());
-    for (const char* op : {"CUMULATIVE_SUMMATION", "CUMULATIVE_PRODUCT"}) {
-        const size_t section = outcome.out.find("\n" + std::string(op) + "\n");
+    for (DML_OPERATOR_TYPE op : {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT}) {
+        const size_t section = outcome.out.find("\n" + std::string(vkdml::to_string(op)) + "\n");
         REQUIRE(section != std::string::npos);
         const size_t end = outcome.out.find("\n\n", section + 1);
-        for (const char* name : {"FLOAT32", "FLOAT16", "UINT32", "UINT16", "UINT8", "INT32", "INT16", "INT8",
-                                 "FLOAT64", "UINT64", "INT64"}) {
-            INFO(op << " type " << name);
-            const size_t line = outcome.out.find("\n  " + std::string(name) + " ", section);
-            CHECK(line < end);
-            CHECK(outcome.out.compare(outcome.out.find_first_not_of(' ', line + 3 + strlen(name)), 3,
-                                      "yes") == 0);
+        for (DML_TENSOR_DATA_TYPE type : all_types()) {
+            const std::string name = type_name(type);
+            INFO(vkdml::to_string(op) << " type " << name);
+            const size_t line = outcome.out.find("\n  " + name + " ", section);
+            REQUIRE(line < end);
+            const size_t answer = outcome.out.find_first_not_of(' ', line + 3 + name.size());
+            const vkdml::TypeSupport support = test_device().supports(op, type);
+            CHECK(outcome.out.compare(answer, 3, support.supported ? "yes" : "no:") == 0);
         }
     }
 }

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -262,4 +263,97 @@ TEST_CASE("cumprod: FLOAT16 accumulates in FLOAT32 and is rounded once", "[gpu][
     CHECK(mismatches == 0);
     CHECK(out.get_double(kLength - 1) == half_to_double(half_from_double(std::pow(x, kLength))));
     CHECK(std::fabs(out.get_double(kLength - 1) - 1.6485) < 0.001);
+}
+
+namespace {
+
+// One fiber's special values: a zero, an infinity and a NaN at given positions (or none), the rest
+// ±1 with random signs, so that every result is exact and known: NaN once a NaN or both a zero and
+// an infinity are folded in, else ±inf once an infinity is, else ±0 once a zero is, else ±1.
+struct Specials {
+    int64_t zero = -1, inf = -1, nan = -1;
+};
+
+double special_value(const Specials& s, uint64_t k, bool negative) {
+    const double magnitude = static_cast<int64_t>(k) == s.nan    ? kNaN
+                             : static_cast<int64_t>(k) == s.inf  ? kInf
+                             : static_cast<int64_t>(k) == s.zero ? 0.0
+                                                                 : 1.0;
+    return negative ? -magnitude : magnitude;
+}
+
+// Runs a cumprod along `axis` of a tensor whose fibers get the placements in `fibers` (cycled), and
+// checks every element, sign of zeros and infinities included.
+void check_specials(DML_TENSOR_DATA_TYPE type, const std::vector<uint32_t>& sizes, uint32_t axis,
+                    const std::vector<Specials>& fibers, const ScanSpec& base) {
+    ScanSpec spec = base;
+    spec.axis = axis;
+    TestTensor in = make_packed(type, sizes);
+    std::mt19937_64 rng(sizes[axis] * 31u + axis);
+    std::vector<uint32_t> fiber_sizes = sizes;
+    fiber_sizes[axis] = 1;
+    std::vector<uint32_t> index(sizes.size(), 0);
+    size_t fiber = 0;
+    do {
+        const Specials& s = fibers[fiber++ % fibers.size()];
+        for (uint32_t k = 0; k < sizes[axis]; ++k) {
+            index[axis] = k;
+            in.set_double_at(index, special_value(s, k, (rng() & 1u) != 0));
+        }
+        index[axis] = 0;
+    } while (next_index(index, fiber_sizes));
+    const TestTensor out = run_product(in, spec);
+
+    uint64_t mismatches = 0;
+    std::ostringstream first;
+    do {
+        bool negative = false, zero = false, inf = false, nan = false;
+        for (uint32_t step = 0; step < sizes[axis]; ++step) {
+            const uint32_t k = spec.decreasing ? sizes[axis] - 1 - step : step;
+            index[axis] = k;
+            const double x = in.get_double_at(index);
+            const auto fold = [&] {
+                negative ^= std::signbit(x);
+                nan = nan || std::isnan(x);
+                inf = inf || std::isinf(x);
+                zero = zero || x == 0;
+            };
+            if (!spec.exclusive) fold();
+            const double magnitude = nan || (zero && inf) ? kNaN : inf ? kInf : zero ? 0.0 : 1.0;
+            const double want = negative ? -magnitude : magnitude;
+            const double got = out.get_double_at(index);
+            if (!same_values({got}, {want}) && mismatches++ == 0)
+                first << "index " << to_string(index) << ": got " << got << ", want " << want;
+            if (spec.exclusive) fold();
+        }
+        index[axis] = 0;
+    } while (next_index(index, fiber_sizes));
+    INFO(type_name(type) << " sizes " << to_string(sizes) << " " << to_string(spec) << ": " << mismatches
+                         << " mismatches; first: " << first.str());
+    CHECK(mismatches == 0);
+}
+
+}  // namespace
+
+TEST_CASE("cumprod: zeros, infinities and NaN propagate through every kernel path", "[gpu][cumprod][long]") {
+    // Long fibers put the zero, the infinity and the NaN in different subgroups, tiles and chunks of
+    // the multi-pass plans (tile kernel for inner axes, serial kernel for outer ones), so the
+    // subgroup products, segment and chunk carries and the scanned partials all meet them.
+    for (DML_TENSOR_DATA_TYPE type : kFloatTypes) {
+        for (const ScanSpec& spec : {kInclusive, kExclusive, kDecreasing, kDecreasingExclusive}) {
+            for (uint32_t length : {300u, 4097u, 70001u}) {
+                const int64_t l = length;
+                const std::vector<Specials> placements = {
+                    {l / 3, 2 * l / 3, -1},  // ±0 from a third on, NaN from two thirds
+                    {-1, l / 4, -1},         // ±inf from a quarter on
+                    {5, -1, l / 2},          // ±0 early, NaN from the middle
+                    {l - 2, -1, -1},         // ±0 near the end only
+                };
+                for (size_t p = 0; p < placements.size(); ++p)
+                    check_specials(type, {length}, 0, {placements[p]}, spec);
+                check_specials(type, {3, length}, 1, placements, spec);
+                check_specials(type, {length, 3}, 0, placements, spec);
+            }
+        }
+    }
 }

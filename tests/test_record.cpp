@@ -173,23 +173,32 @@ struct App {
     }
 };
 
-/// int32 cumsum over [2, 200000] along axis 1: a multi-pass plan that needs a temporary buffer.
+/// int32 cumsum or cumprod over [2, 200000] along axis 1: a multi-pass plan that needs a temporary
+/// buffer.
 struct LongRows {
+    explicit LongRows(DML_OPERATOR_TYPE type)
+        : od{type, type == DML_OPERATOR_CUMULATIVE_SUMMATION ? static_cast<const void*>(&sum)
+                                                             : static_cast<const void*>(&product)} {}
     uint32_t sizes[2] = {2, 200000};
     DML_BUFFER_TENSOR_DESC b{
         DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_FLAG_NONE, 2, sizes, nullptr, 2 * 200000 * 4, 0};
     DML_TENSOR_DESC t{DML_TENSOR_TYPE_BUFFER, &b};
-    DML_CUMULATIVE_SUMMATION_OPERATOR_DESC d{&t, &t, 1, DML_AXIS_DIRECTION_INCREASING, 0};
-    DML_OPERATOR_DESC od{DML_OPERATOR_CUMULATIVE_SUMMATION, &d};
+    DML_CUMULATIVE_SUMMATION_OPERATOR_DESC sum{&t, &t, 1, DML_AXIS_DIRECTION_INCREASING, 0};
+    DML_CUMULATIVE_PRODUCT_OPERATOR_DESC product{&t, &t, 1, DML_AXIS_DIRECTION_INCREASING, 0};
+    DML_OPERATOR_DESC od;
 };
 
 }  // namespace
 
 TEST_CASE("an adopted device records into the application's command buffer", "[gpu][record]") {
+    const DML_OPERATOR_TYPE type =
+        GENERATE(as<DML_OPERATOR_TYPE>{}, DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT);
+    const bool is_sum = type == DML_OPERATOR_CUMULATIVE_SUMMATION;
+    INFO(vkdml::to_string(type));
     App app(true);
     {
         auto dev = app.adopt(true);
-        LongRows desc;
+        LongRows desc(type);
         auto op = dev->create_operator(desc.od);
         REQUIRE(op);
         auto co = dev->compile_operator(*op);
@@ -201,7 +210,9 @@ TEST_CASE("an adopted device records into the application's command buffer", "[g
         App::Buffer data = app.buffer(2 * bytes + 16);
         App::Buffer scratch = app.buffer(temp + 32);
         auto* x = static_cast<int32_t*>(data.data);
-        for (uint32_t i = 0; i < 400000; ++i) x[i] = static_cast<int32_t>(i % 7) - 3;
+        // sums of -3..3; products of odd -3..5, which wrap modulo 2^32 again and again
+        for (uint32_t i = 0; i < 400000; ++i)
+            x[i] = is_sum ? static_cast<int32_t>(i % 7) - 3 : 2 * static_cast<int32_t>(i % 5) - 3;
         vkdml::BufferBinding in{data.buffer, 0, bytes}, out{data.buffer, bytes + 16, bytes};
         vkdml::BufferBinding tmp{scratch.buffer, 32, temp};
 
@@ -213,10 +224,11 @@ TEST_CASE("an adopted device records into the application's command buffer", "[g
         const int32_t* y = reinterpret_cast<const int32_t*>(static_cast<const char*>(data.data) + bytes + 16);
         size_t wrong = 0;
         for (uint32_t r = 0; r < 2; ++r) {
-            int32_t acc = 0;
+            uint32_t acc = is_sum ? 0 : 1;  // unsigned: wraps modulo 2^32 like two's complement
             for (uint32_t k = 0; k < 200000; ++k) {
-                acc += x[r * 200000 + k];
-                wrong += y[r * 200000 + k] != acc;
+                const auto xk = static_cast<uint32_t>(x[r * 200000 + k]);
+                acc = is_sum ? acc + xk : acc * xk;
+                wrong += static_cast<uint32_t>(y[r * 200000 + k]) != acc;
             }
         }
         CHECK(wrong == 0);
@@ -225,7 +237,7 @@ TEST_CASE("an adopted device records into the application's command buffer", "[g
             VkCommandBuffer c2 = app.begin();
             REQUIRE(co->record(c2, {{&in, 1}, {&in, 1}, tmp}));
             app.submit(c2);
-            CHECK(x[0] == -3);
+            CHECK(x[0] == -3);  // the first element of both scans
             CHECK(x[199999] == y[199999]);
             CHECK(x[399999] == y[399999]);
         }
