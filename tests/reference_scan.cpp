@@ -1,6 +1,7 @@
 // reference_scan.cpp — the cumulative-op oracle: a plain sequential walk of every fiber.
 #include "reference_scan.hpp"
 
+#include "float_split.hpp"
 #include "half.hpp"
 
 #include <algorithm>
@@ -38,20 +39,6 @@ double accumulator_max(DML_TENSOR_DATA_TYPE type) {
 double accumulator_min_normal(DML_TENSOR_DATA_TYPE type) {
     return type == DML_TENSOR_DATA_TYPE_FLOAT64 ? std::numeric_limits<double>::min()
                                                 : static_cast<double>(std::numeric_limits<float>::min());
-}
-
-// A finite non-zero double is odd * 2^exponent with an odd integer below 2^53.
-struct OddSplit {
-    uint64_t odd;
-    int exponent;
-};
-
-OddSplit split_odd(double x) {
-    int e = 0;
-    const double f = std::frexp(std::fabs(x), &e);                // |x| = f * 2^e, f in [0.5, 1)
-    const uint64_t m = static_cast<uint64_t>(std::ldexp(f, 53));  // exact: 53 significant bits at most
-    const int tz = std::countr_zero(m);
-    return {m >> tz, e - 53 + tz};
 }
 
 // The running fold of one fiber.
