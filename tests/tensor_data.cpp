@@ -345,41 +345,49 @@ void fill_random_bytes(TestTensor& t, uint64_t seed) {
     }
 }
 
+namespace {
+
+// Calls fill(offset) for the element offset of every logical position, in row-major order (padding
+// untouched; a zero-stride element is visited once per position that maps to it).
+template <class Fill>
+void for_each_element(const TestTensor& t, Fill&& fill) {
+    std::vector<uint32_t> index(t.sizes.size(), 0);
+    do fill(t.offset_of(index));
+    while (next_index(index, t.sizes));
+}
+
+}  // namespace
+
 void fill_random(TestTensor& t, uint64_t seed, double lo, double hi) {
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<double> uniform(lo, hi);
-    std::vector<uint32_t> index(t.sizes.size(), 0);
-    do {
-        const uint64_t offset = t.offset_of(index);
+    for_each_element(t, [&](uint64_t offset) {
         if (is_float_type(t.type)) {
             t.set_double(offset, uniform(rng));  // rounds to FLOAT32 / FLOAT16 once
             // No subnormals: devices may flush them, and SPEC does not say what they must do.
             if (std::fabs(t.get_double(offset)) < min_normal(t.type)) t.set_double(offset, 0.0);
-        } else
+        } else {
             t.set_bits(offset, rng());  // full range of the type: low bits of a uniform 64-bit word
-    } while (next_index(index, t.sizes));
+        }
+    });
 }
 
 void fill_random_integers(TestTensor& t, uint64_t seed, int64_t lo, int64_t hi) {
     std::mt19937_64 rng(seed);
     std::uniform_int_distribution<int64_t> uniform(lo, hi);
-    std::vector<uint32_t> index(t.sizes.size(), 0);
-    do {
-        const uint64_t offset = t.offset_of(index);
+    for_each_element(t, [&](uint64_t offset) {
         const int64_t v = uniform(rng);
         if (is_float_type(t.type))
             t.set_double(offset, static_cast<double>(v));
         else
             t.set_int(offset, v);
-    } while (next_index(index, t.sizes));
+    });
 }
 
 void fill_random_odd(TestTensor& t, uint64_t seed) {
     if (is_float_type(t.type)) throw std::invalid_argument("fill_random_odd: integer types only");
     std::mt19937_64 rng(seed);
-    std::vector<uint32_t> index(t.sizes.size(), 0);
-    do t.set_bits(t.offset_of(index), rng() | 1u);
-    while (next_index(index, t.sizes));
+    for_each_element(t, [&](uint64_t offset) { t.set_bits(offset, rng() | 1u); });
 }
 
 void fill_choice(TestTensor& t, uint64_t seed, const std::vector<double>& values,
@@ -388,9 +396,7 @@ void fill_choice(TestTensor& t, uint64_t seed, const std::vector<double>& values
         throw std::invalid_argument("fill_choice: one weight per value");
     std::mt19937_64 rng(seed);
     std::discrete_distribution<size_t> choose(weights.begin(), weights.end());
-    std::vector<uint32_t> index(t.sizes.size(), 0);
-    do t.set_double(t.offset_of(index), values[choose(rng)]);
-    while (next_index(index, t.sizes));
+    for_each_element(t, [&](uint64_t offset) { t.set_double(offset, values[choose(rng)]); });
 }
 
 }  // namespace vkdml_test

@@ -226,20 +226,27 @@ void check_error(const TempDir& dir, const std::vector<std::string>& args, int e
     CHECK(dir.entries() == before);
 }
 
+// Runs every SPEC §6 example on the .npy file `in` (holding the SPEC input as `type`) and checks the
+// output; removes the output file after each.
+void check_spec_examples(const TempDir& dir, const std::string& in, DML_TENSOR_DATA_TYPE type) {
+    const std::string out = dir / "out.npy";
+    for (const SpecExample& example : kSpecExamples) {
+        INFO(example.command << " " << joined(example.options));
+        run_command(dir, example.command, example.options, in, out);
+        CHECK(read_values(out, type, kSpecSizes) == stored_values(type, example.expected));
+        fs::remove(out);
+    }
+}
+
 }  // namespace
 
 TEST_CASE("cli: vkdml cumsum and cumprod reproduce the SPEC §6 examples for every data type", "[gpu][cli]") {
     TempDir dir;
     for (DML_TENSOR_DATA_TYPE type : all_types()) {
         INFO("type " << type_name(type));
-        const std::string in = dir / "in.npy", out = dir / "out.npy";
+        const std::string in = dir / "in.npy";
         write_c_order(in, type, kSpecSizes, kSpecInput);
-        for (const SpecExample& example : kSpecExamples) {
-            INFO(example.command << " " << joined(example.options));
-            run_command(dir, example.command, example.options, in, out);
-            CHECK(read_values(out, type, kSpecSizes) == stored_values(type, example.expected));
-            fs::remove(out);
-        }
+        check_spec_examples(dir, in, type);
     }
     CHECK(dir.entries() == std::vector<std::string>{"in.npy"});
 }
@@ -249,13 +256,9 @@ TEST_CASE("cli: a Fortran-order input gives the same result as C order", "[gpu][
     SECTION("the SPEC §6 examples, every data type") {
         for (DML_TENSOR_DATA_TYPE type : all_types()) {
             INFO("type " << type_name(type));
-            const std::string in = dir / "in_f.npy", out = dir / "out.npy";
+            const std::string in = dir / "in_f.npy";
             write_fortran_order(in, type, kSpecSizes, kSpecInput);
-            for (const SpecExample& example : kSpecExamples) {
-                INFO(example.command << " " << joined(example.options));
-                run_command(dir, example.command, example.options, in, out);
-                CHECK(read_values(out, type, kSpecSizes) == stored_values(type, example.expected));
-            }
+            check_spec_examples(dir, in, type);
         }
     }
     SECTION("rank 3, every axis, both file orders") {

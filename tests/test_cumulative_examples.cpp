@@ -30,28 +30,41 @@ std::vector<double> run_example(DML_TENSOR_DATA_TYPE type, ScanOp op, uint32_t a
 
 constexpr bool kIncreasing = false, kDecreasing = true, kInclusive = false, kExclusive = true;
 
+struct Example {
+    uint32_t axis;
+    bool decreasing;
+    bool exclusive;
+    std::vector<double> expected;  // as exact integers; each type holds them as stored_values says
+};
+
+// Runs every example for every data type.
+void check_examples(ScanOp op, const std::vector<Example>& examples) {
+    for (DML_TENSOR_DATA_TYPE type : all_types()) {
+        INFO("type " << type_name(type));
+        for (const Example& e : examples) {
+            INFO("axis " << e.axis << (e.decreasing ? " decreasing" : " increasing")
+                         << (e.exclusive ? " exclusive" : " inclusive"));
+            CHECK(run_example(type, op, e.axis, e.decreasing, e.exclusive) ==
+                  stored_values(type, e.expected));
+        }
+    }
+}
+
 }  // namespace
 
 TEST_CASE("SPEC §6 cumulative summation examples for every data type", "[gpu][cumsum][spec]") {
-    const ScanOp sum = ScanOp::sum;
-    for (DML_TENSOR_DATA_TYPE type : all_types()) {
-        INFO("type " << type_name(type));
-        CHECK(run_example(type, sum, 3, kIncreasing, kInclusive) ==
-              stored_values(type, {2, 3, 6, 11, 3, 11, 18, 21, 9, 15, 17, 21}));
-        CHECK(run_example(type, sum, 3, kIncreasing, kExclusive) ==
-              stored_values(type, {0, 2, 3, 6, 0, 3, 11, 18, 0, 9, 15, 17}));
-        CHECK(run_example(type, sum, 3, kDecreasing, kInclusive) ==
-              stored_values(type, {11, 9, 8, 5, 21, 18, 10, 3, 21, 12, 6, 4}));
-        CHECK(run_example(type, sum, 2, kIncreasing, kInclusive) ==
-              stored_values(type, {2, 1, 3, 5, 5, 9, 10, 8, 14, 15, 12, 12}));
-        // the remaining direction/exclusive combination, derived from SPEC §3's table
-        CHECK(run_example(type, sum, 3, kDecreasing, kExclusive) ==
-              stored_values(type, {9, 8, 5, 0, 18, 10, 3, 0, 12, 6, 4, 0}));
-        // size-1 axes: the output is the input, or the identity when exclusive
-        CHECK(run_example(type, sum, 0, kIncreasing, kInclusive) == kInput);
-        CHECK(run_example(type, sum, 1, kDecreasing, kExclusive) ==
-              stored_values(type, std::vector<double>(12, 0.0)));
-    }
+    check_examples(ScanOp::sum,
+                   {
+                       {3, kIncreasing, kInclusive, {2, 3, 6, 11, 3, 11, 18, 21, 9, 15, 17, 21}},
+                       {3, kIncreasing, kExclusive, {0, 2, 3, 6, 0, 3, 11, 18, 0, 9, 15, 17}},
+                       {3, kDecreasing, kInclusive, {11, 9, 8, 5, 21, 18, 10, 3, 21, 12, 6, 4}},
+                       {2, kIncreasing, kInclusive, {2, 1, 3, 5, 5, 9, 10, 8, 14, 15, 12, 12}},
+                       // the remaining direction/exclusive combination, derived from SPEC §3's table
+                       {3, kDecreasing, kExclusive, {9, 8, 5, 0, 18, 10, 3, 0, 12, 6, 4, 0}},
+                       // size-1 axes: the output is the input, or the identity when exclusive
+                       {0, kIncreasing, kInclusive, kInput},
+                       {1, kDecreasing, kExclusive, std::vector<double>(12, 0.0)},
+                   });
 }
 
 TEST_CASE("SPEC §6 cumulative product examples for every data type", "[gpu][cumprod][spec]") {
@@ -62,26 +75,17 @@ TEST_CASE("SPEC §6 cumulative product examples for every data type", "[gpu][cum
           std::vector<double>{2, 2, 6, 30, 3, 24, -88, -8, 9, 54, 108, -80});
     CHECK(run_example(DML_TENSOR_DATA_TYPE_UINT8, product, 3, kIncreasing, kInclusive) ==
           std::vector<double>{2, 2, 6, 30, 3, 24, 168, 248, 9, 54, 108, 176});
-    for (DML_TENSOR_DATA_TYPE type : all_types()) {
-        INFO("type " << type_name(type));
-        CHECK(run_example(type, product, 3, kIncreasing, kInclusive) ==
-              stored_values(type, {2, 2, 6, 30, 3, 24, 168, 504, 9, 54, 108, 432}));
-        CHECK(run_example(type, product, 3, kIncreasing, kExclusive) ==
-              stored_values(type, {1, 2, 2, 6, 1, 3, 24, 168, 1, 9, 54, 108}));
-        CHECK(run_example(type, product, 3, kDecreasing, kInclusive) ==
-              stored_values(type, {30, 15, 15, 5, 504, 168, 21, 3, 432, 48, 8, 4}));
-        CHECK(run_example(type, product, 2, kIncreasing, kInclusive) ==
-              stored_values(type, {2, 1, 3, 5, 6, 8, 21, 15, 54, 48, 42, 60}));
-        // the remaining combinations, derived from SPEC §3's table
-        CHECK(run_example(type, product, 3, kDecreasing, kExclusive) ==
-              stored_values(type, {15, 15, 5, 1, 168, 21, 3, 1, 48, 8, 4, 1}));
-        CHECK(run_example(type, product, 2, kDecreasing, kInclusive) ==
-              stored_values(type, {54, 48, 42, 60, 27, 48, 14, 12, 9, 6, 2, 4}));
-        CHECK(run_example(type, product, 2, kIncreasing, kExclusive) ==
-              stored_values(type, {1, 1, 1, 1, 2, 1, 3, 5, 6, 8, 21, 15}));
-        // size-1 axes: the output is the input, or the identity 1 when exclusive
-        CHECK(run_example(type, product, 0, kIncreasing, kInclusive) == kInput);
-        CHECK(run_example(type, product, 1, kDecreasing, kExclusive) ==
-              stored_values(type, std::vector<double>(12, 1.0)));
-    }
+    check_examples(product, {
+                                {3, kIncreasing, kInclusive, {2, 2, 6, 30, 3, 24, 168, 504, 9, 54, 108, 432}},
+                                {3, kIncreasing, kExclusive, {1, 2, 2, 6, 1, 3, 24, 168, 1, 9, 54, 108}},
+                                {3, kDecreasing, kInclusive, {30, 15, 15, 5, 504, 168, 21, 3, 432, 48, 8, 4}},
+                                {2, kIncreasing, kInclusive, {2, 1, 3, 5, 6, 8, 21, 15, 54, 48, 42, 60}},
+                                // the remaining combinations, derived from SPEC §3's table
+                                {3, kDecreasing, kExclusive, {15, 15, 5, 1, 168, 21, 3, 1, 48, 8, 4, 1}},
+                                {2, kDecreasing, kInclusive, {54, 48, 42, 60, 27, 48, 14, 12, 9, 6, 2, 4}},
+                                {2, kIncreasing, kExclusive, {1, 1, 1, 1, 2, 1, 3, 5, 6, 8, 21, 15}},
+                                // size-1 axes: the output is the input, or the identity 1 when exclusive
+                                {0, kIncreasing, kInclusive, kInput},
+                                {1, kDecreasing, kExclusive, std::vector<double>(12, 1.0)},
+                            });
 }
