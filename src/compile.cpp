@@ -1,6 +1,7 @@
 // Device::compile_operator: from a validated operator to a plan of passes with their pipelines.
 #include "errors.hpp"
 #include "plan.hpp"
+#include "reduce_plan.hpp"
 #include "scan_plan.hpp"
 
 namespace vkdml {
@@ -19,6 +20,24 @@ Status compile_cumulative(DeviceState& device, const OperatorState& op, detail::
     r.exclusive = d.HasExclusive != 0;
     r.layout = detail::make_scan_layout(in.sizes, in.strides, out.strides, d.Axis);
     return detail::plan_scan(device, r, plan);
+}
+
+// REDUCE, ARGMIN and ARGMAX: one plan builder; AxisCount 0 copies (arg functions write zeros).
+Status compile_reduction(DeviceState& device, const OperatorState& op, detail::Plan& plan) {
+    const TensorCopy& in = *op.inputs[0];
+    const TensorCopy& out = *op.outputs[0];
+    const ReductionDesc d = op.reduction();
+    bool reduced[8] = {};
+    for (uint32_t a : op.axes) reduced[a] = true;
+    detail::ReduceRequest r;
+    bool arg = d.Function == DML_REDUCE_FUNCTION_ARGMAX || d.Function == DML_REDUCE_FUNCTION_ARGMIN;
+    r.function = op.axes.empty() && !arg ? detail::kReduceCopy : static_cast<uint32_t>(d.Function);
+    r.type = in.buffer.DataType;
+    r.output_type = out.buffer.DataType;
+    r.tie_last = d.AxisDirection == DML_AXIS_DIRECTION_DECREASING;
+    r.layout = detail::make_reduce_layout(in.sizes, in.strides, out.strides,
+                                          std::span<const bool>(reduced, in.sizes.size()));
+    return detail::plan_reduce(device, r, plan);
 }
 
 }  // namespace
@@ -42,6 +61,9 @@ Result<CompiledOperator> Device::compile_operator(const Operator& op, DML_EXECUT
     switch (o.desc.Type) {
     case DML_OPERATOR_CUMULATIVE_SUMMATION:
     case DML_OPERATOR_CUMULATIVE_PRODUCT: st = compile_cumulative(*s_, o, state->plan); break;
+    case DML_OPERATOR_REDUCE:
+    case DML_OPERATOR_ARGMIN:
+    case DML_OPERATOR_ARGMAX: st = compile_reduction(*s_, o, state->plan); break;
     default: st = detail::make_error(ErrorCode::invalid_argument, "compile_operator: unknown operator type");
     }
     if (!st) return st.error();

@@ -50,6 +50,24 @@ const char* to_string(DML_OPERATOR_TYPE type) noexcept {
     }
 }
 
+const char* to_string(DML_REDUCE_FUNCTION function) noexcept {
+    switch (function) {
+    case DML_REDUCE_FUNCTION_ARGMAX: return "ARGMAX";
+    case DML_REDUCE_FUNCTION_ARGMIN: return "ARGMIN";
+    case DML_REDUCE_FUNCTION_AVERAGE: return "AVERAGE";
+    case DML_REDUCE_FUNCTION_L1: return "L1";
+    case DML_REDUCE_FUNCTION_L2: return "L2";
+    case DML_REDUCE_FUNCTION_LOG_SUM: return "LOG_SUM";
+    case DML_REDUCE_FUNCTION_LOG_SUM_EXP: return "LOG_SUM_EXP";
+    case DML_REDUCE_FUNCTION_MAX: return "MAX";
+    case DML_REDUCE_FUNCTION_MIN: return "MIN";
+    case DML_REDUCE_FUNCTION_MULTIPLY: return "MULTIPLY";
+    case DML_REDUCE_FUNCTION_SUM: return "SUM";
+    case DML_REDUCE_FUNCTION_SUM_SQUARE: return "SUM_SQUARE";
+    default: return "UNKNOWN";
+    }
+}
+
 std::span<const DML_TENSOR_DATA_TYPE> all_data_types() noexcept {
     static constexpr std::array<DML_TENSOR_DATA_TYPE, 11> types = {
         DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_UINT32,

@@ -49,6 +49,8 @@ DeviceInfo query_device_info(VkPhysicalDevice physical_device, uint32_t index) {
     info.subgroup_arithmetic = (p11.subgroupSupportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
                                (p11.subgroupSupportedOperations & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
                                (p11.subgroupSupportedOperations & VK_SUBGROUP_FEATURE_BASIC_BIT);
+    info.subgroup_shuffle = (p11.subgroupSupportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
+                            (p11.subgroupSupportedOperations & VK_SUBGROUP_FEATURE_SHUFFLE_BIT);
     info.max_storage_buffer_range = limits.maxStorageBufferRange;
     for (int i = 0; i < 3; ++i) info.max_workgroup_count[i] = limits.maxComputeWorkGroupCount[i];
     info.max_workgroup_invocations = limits.maxComputeWorkGroupInvocations;

@@ -22,7 +22,8 @@ std::unique_ptr<TensorCopy> copy_tensor(const DML_TENSOR_DESC& t) {
 }
 
 constexpr DML_OPERATOR_TYPE kImplemented[] = {DML_OPERATOR_CUMULATIVE_SUMMATION,
-                                              DML_OPERATOR_CUMULATIVE_PRODUCT};
+                                              DML_OPERATOR_CUMULATIVE_PRODUCT, DML_OPERATOR_REDUCE,
+                                              DML_OPERATOR_ARGMIN, DML_OPERATOR_ARGMAX};
 
 bool implemented(DML_OPERATOR_TYPE op) {
     for (DML_OPERATOR_TYPE t : kImplemented)
@@ -45,10 +46,35 @@ Status create_cumulative(const DeviceState& device, DML_OPERATOR_TYPE type, cons
     return {};
 }
 
+// Validates a REDUCE, ARGMIN or ARGMAX description, then keeps a deep copy (Axes included) in `kept`.
+template <class ReductionOpDesc>
+Status create_reduction(const DeviceState& device, DML_OPERATOR_TYPE type, const void* desc, OperatorState& s,
+                        ReductionOpDesc& kept) {
+    const auto& d = *static_cast<const ReductionOpDesc*>(desc);
+    if (auto st = detail::validate_reduction(device, type, as_reduction(d)); !st) return st;
+    s.inputs.push_back(copy_tensor(*d.InputTensor));
+    s.outputs.push_back(copy_tensor(*d.OutputTensor));
+    s.axes.assign(d.Axes, d.Axes + d.AxisCount);
+    kept = d;
+    kept.InputTensor = &s.inputs[0]->tensor;
+    kept.OutputTensor = &s.outputs[0]->tensor;
+    kept.Axes = s.axes.empty() ? nullptr : s.axes.data();
+    s.desc.Desc = &kept;
+    return {};
+}
+
 }  // namespace
 
 CumulativeDesc OperatorState::cumulative() const {
     return desc.Type == DML_OPERATOR_CUMULATIVE_PRODUCT ? as_cumulative(cumprod) : as_cumulative(cumsum);
+}
+
+ReductionDesc OperatorState::reduction() const {
+    switch (desc.Type) {
+    case DML_OPERATOR_ARGMIN: return as_reduction(argmin);
+    case DML_OPERATOR_ARGMAX: return as_reduction(argmax);
+    default: return as_reduction(reduce);
+    }
 }
 
 DML_OPERATOR_TYPE Operator::type() const noexcept {
@@ -86,12 +112,15 @@ Result<Operator> Device::create_operator(const DML_OPERATOR_DESC& desc) const {
     case DML_OPERATOR_CUMULATIVE_PRODUCT:
         st = create_cumulative(*s_, desc.Type, desc.Desc, *s, s->cumprod);
         break;
+    case DML_OPERATOR_REDUCE: st = create_reduction(*s_, desc.Type, desc.Desc, *s, s->reduce); break;
+    case DML_OPERATOR_ARGMIN: st = create_reduction(*s_, desc.Type, desc.Desc, *s, s->argmin); break;
+    case DML_OPERATOR_ARGMAX: st = create_reduction(*s_, desc.Type, desc.Desc, *s, s->argmax); break;
     default:
         return make_error(
             ErrorCode::invalid_descriptor, "DML_OPERATOR_DESC.Type is ", static_cast<int>(desc.Type), " (",
             to_string(desc.Type),
-            "), which this vkdml does not implement (it implements "
-            "DML_OPERATOR_CUMULATIVE_SUMMATION (105) and DML_OPERATOR_CUMULATIVE_PRODUCT (145))");
+            "), which this vkdml does not implement (it implements REDUCE (55), "
+            "CUMULATIVE_SUMMATION (105), ARGMIN (137), ARGMAX (138) and CUMULATIVE_PRODUCT (145))");
     }
     if (!st) return st.error();
     return Operator(std::move(s));

@@ -35,6 +35,31 @@ inline CumulativeDesc as_cumulative(const DML_CUMULATIVE_PRODUCT_OPERATOR_DESC& 
     return {d.InputTensor, d.OutputTensor, d.Axis, d.AxisDirection, d.HasExclusiveProduct};
 }
 
+/// REDUCE, ARGMIN and ARGMAX read through one shape: the standalone arg operators are REDUCE's arg
+/// functions with a tie rule.
+struct ReductionDesc {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    uint32_t AxisCount;
+    const uint32_t* Axes;
+    DML_REDUCE_FUNCTION Function;
+    bool standalone;                   ///< ARGMIN or ARGMAX (AxisDirection applies)
+    DML_AXIS_DIRECTION AxisDirection;  ///< INCREASING for REDUCE (first index among ties)
+};
+
+inline ReductionDesc as_reduction(const DML_REDUCE_OPERATOR_DESC& d) {
+    return {
+        d.InputTensor, d.OutputTensor, d.AxisCount, d.Axes, d.Function, false, DML_AXIS_DIRECTION_INCREASING};
+}
+inline ReductionDesc as_reduction(const DML_ARGMIN_OPERATOR_DESC& d) {
+    return {d.InputTensor, d.OutputTensor, d.AxisCount, d.Axes, DML_REDUCE_FUNCTION_ARGMIN,
+            true,          d.AxisDirection};
+}
+inline ReductionDesc as_reduction(const DML_ARGMAX_OPERATOR_DESC& d) {
+    return {d.InputTensor, d.OutputTensor, d.AxisCount, d.Axes, DML_REDUCE_FUNCTION_ARGMAX,
+            true,          d.AxisDirection};
+}
+
 struct OperatorState {
     std::shared_ptr<DeviceState> device;
     DML_OPERATOR_DESC desc{};
@@ -43,6 +68,13 @@ struct OperatorState {
     /// The kept description of the operator type `desc.Type` (the other members stay zero).
     DML_CUMULATIVE_SUMMATION_OPERATOR_DESC cumsum{};
     DML_CUMULATIVE_PRODUCT_OPERATOR_DESC cumprod{};
+    DML_REDUCE_OPERATOR_DESC reduce{};
+    DML_ARGMIN_OPERATOR_DESC argmin{};
+    DML_ARGMAX_OPERATOR_DESC argmax{};
+    std::vector<uint32_t> axes;  ///< the kept copy of a reduction's Axes
+
+    /// The reduction description of REDUCE, ARGMIN or ARGMAX, read from the kept copy.
+    ReductionDesc reduction() const;
 
     /// The cumulative description of either cumulative operator, read from the kept copy.
     CumulativeDesc cumulative() const;

@@ -36,6 +36,26 @@ struct Plan {
     uint64_t temporary_bytes = 0;
 };
 
+/// How elements of a data type are held by the kernels: the storage variant compiled for it (signed
+/// and unsigned integers share one), its element size and the size of its accumulator.
+struct StorageVariant {
+    const char* name;  ///< "f16", "f32", "f64", "u8", "u16", "u32" or "u64"
+    uint32_t element_bytes;
+    uint32_t accumulator_bytes;
+};
+StorageVariant storage_variant(DML_TENSOR_DATA_TYPE type);
+
+/// True for INT8, INT16, INT32 and INT64.
+bool is_signed_integer(DML_TENSOR_DATA_TYPE type);
+
+constexpr uint64_t ceil_div(uint64_t a, uint64_t b) {
+    return (a + b - 1) / b;
+}
+
+/// Reserves `bytes` of the plan's temporary buffer, aligned for a storage-buffer descriptor; returns the
+/// region's offset.
+uint64_t allocate_scratch(const DeviceInfo& info, Plan& plan, uint64_t bytes);
+
 /// Folds a 1-D count of workgroups into an x*y grid within the device limits; returns false if even
 /// that does not fit. grid_x receives the row length the kernel needs to unfold its id.
 bool fold_groups(const DeviceInfo& info, uint64_t groups, uint32_t& x, uint32_t& y);

@@ -44,27 +44,6 @@ enum Word : uint32_t {
 };
 static_assert(kWordCount * 4 == kPushConstantBytes);
 
-struct TypeVariant {
-    const char* storage;  // kernel variant holding the data
-    uint32_t element_bytes;
-    uint32_t accumulator_bytes;
-};
-
-TypeVariant variant_of(DML_TENSOR_DATA_TYPE t) {
-    switch (t) {
-    case DML_TENSOR_DATA_TYPE_FLOAT16: return {"f16", 2, 4};
-    case DML_TENSOR_DATA_TYPE_FLOAT32: return {"f32", 4, 4};
-    case DML_TENSOR_DATA_TYPE_FLOAT64: return {"f64", 8, 8};
-    case DML_TENSOR_DATA_TYPE_INT8:
-    case DML_TENSOR_DATA_TYPE_UINT8: return {"u8", 1, 4};
-    case DML_TENSOR_DATA_TYPE_INT16:
-    case DML_TENSOR_DATA_TYPE_UINT16: return {"u16", 2, 4};
-    case DML_TENSOR_DATA_TYPE_INT32:
-    case DML_TENSOR_DATA_TYPE_UINT32: return {"u32", 4, 4};
-    default: return {"u64", 8, 8};
-    }
-}
-
 DML_TENSOR_DATA_TYPE accumulator_type(DML_TENSOR_DATA_TYPE t) {
     switch (t) {
     case DML_TENSOR_DATA_TYPE_FLOAT16:
@@ -74,10 +53,6 @@ DML_TENSOR_DATA_TYPE accumulator_type(DML_TENSOR_DATA_TYPE t) {
     case DML_TENSOR_DATA_TYPE_UINT64: return DML_TENSOR_DATA_TYPE_UINT64;
     default: return DML_TENSOR_DATA_TYPE_UINT32;
     }
-}
-
-uint64_t ceil_div(uint64_t a, uint64_t b) {
-    return (a + b - 1) / b;
 }
 
 /// Where the data of one scan level lives: the caller's tensors, or a scratch region (partials).
@@ -90,21 +65,14 @@ struct Builder {
     Plan& plan;
     bool cpu = device.info.physical.type == VK_PHYSICAL_DEVICE_TYPE_CPU;
 
-    uint64_t alloc(uint64_t bytes) {
-        uint64_t align = std::max<uint64_t>(16, device.info.min_storage_buffer_offset_alignment);
-        uint64_t offset = ceil_div(plan.temporary_bytes, align) * align;
-        plan.temporary_bytes = offset + bytes;
-        return offset;
-    }
-
-    Status add_pass(const ScanRequest& r, bool tile, const TypeVariant& v, uint32_t mode, bool has_carry,
+    Status add_pass(const ScanRequest& r, bool tile, const StorageVariant& v, uint32_t mode, bool has_carry,
                     std::array<PassBinding, 3> bindings, std::array<uint32_t, kWordCount> words,
                     uint64_t items) {
         Pass pass;
         uint32_t wg =
             tile ? std::min(kTileWorkgroup, device.info.max_workgroup_invocations) : kSerialWorkgroup;
         pass.key = {tile ? "scan_tile" : "scan_serial",
-                    v.storage,
+                    v.name,
                     {wg, static_cast<uint32_t>(r.op), r.reverse, r.exclusive, mode, has_carry}};
         uint64_t groups = tile ? items : ceil_div(items, wg);
         if (!fold_groups(device.info, groups, pass.groups_x, pass.groups_y))
@@ -124,7 +92,7 @@ struct Builder {
 
     Status scan(const ScanRequest& r, Endpoints ends) {
         const ScanLayout& l = r.layout;
-        TypeVariant v = variant_of(r.type);
+        StorageVariant v = storage_variant(r.type);
         uint64_t fibers = l.fibers();
         // scan_tile needs subgroup arithmetic in compute shaders; without it every shape runs serially.
         bool tile = device.info.subgroup_arithmetic && l.len >= kTileMinLength && l.axis_innermost();
@@ -171,8 +139,9 @@ struct Builder {
         }
 
         uint64_t partial_bytes = fibers * chunks * v.accumulator_bytes;
-        PassBinding partials{Slot::temporary,     0,        alloc(partial_bytes), partial_bytes,
-                             v.accumulator_bytes, kBasePart};
+        PassBinding partials{
+            Slot::temporary,     0,        allocate_scratch(device.info, plan, partial_bytes), partial_bytes,
+            v.accumulator_bytes, kBasePart};
         PassBinding unused_dst = dst;
         unused_dst.base_word = -1;
         if (auto st = add_pass(r, tile, v, 1, false, {src, unused_dst, partials}, w, items); !st) return st;
@@ -195,16 +164,6 @@ struct Builder {
 };
 
 }  // namespace
-
-bool fold_groups(const DeviceInfo& info, uint64_t groups, uint32_t& x, uint32_t& y) {
-    uint64_t max_x = std::max<uint32_t>(1, info.max_workgroup_count[0]);
-    uint64_t gx = std::min<uint64_t>(std::max<uint64_t>(groups, 1), max_x);
-    uint64_t gy = ceil_div(std::max<uint64_t>(groups, 1), gx);
-    if (gy > info.max_workgroup_count[1]) return false;
-    x = static_cast<uint32_t>(gx);
-    y = static_cast<uint32_t>(gy);
-    return true;
-}
 
 Status plan_scan(DeviceState& device, const ScanRequest& request, Plan& plan) {
     Builder b{device, plan};

@@ -13,12 +13,6 @@ namespace {
 constexpr uint64_t kMaxElements = 0xFFFFFFFFull;
 constexpr uint64_t kExactOverlapCheckLimit = uint64_t(1) << 22;
 
-std::string list(const uint32_t* values, uint32_t count) {
-    std::string s = "{";
-    for (uint32_t i = 0; i < count; ++i) s += cat(i ? "," : "", values[i]);
-    return s + "}";
-}
-
 enum class Injective { yes, no, unproven };
 
 /// Whether no two elements of the layout share an address (rule 3 for outputs). Layouts whose strides
@@ -55,6 +49,12 @@ Injective layout_is_injective(std::span<const uint32_t> sizes, std::span<const u
 }
 
 }  // namespace
+
+std::string list(const uint32_t* values, uint32_t count) {
+    std::string s = "{";
+    for (uint32_t i = 0; i < count; ++i) s += cat(i ? "," : "", values[i]);
+    return s + "}";
+}
 
 std::vector<uint32_t> packed_strides(std::span<const uint32_t> sizes) {
     std::vector<uint32_t> strides(sizes.size());

@@ -18,6 +18,12 @@ Status validate_type_support(const DeviceState& device, DML_OPERATOR_TYPE op, co
 /// Rules 7–8 for the cumulative ops (tensors already validated one by one).
 Status validate_cumulative(const DeviceState& device, DML_OPERATOR_TYPE op, const CumulativeDesc& desc);
 
+/// Rules 7–8 and SPEC §4's function/type table for REDUCE, ARGMIN and ARGMAX (tensors validated here too).
+Status validate_reduction(const DeviceState& device, DML_OPERATOR_TYPE op, const ReductionDesc& desc);
+
+/// "{2,3,4}": an array for error messages.
+std::string list(const uint32_t* values, uint32_t count);
+
 /// Packed row-major strides of a shape.
 std::vector<uint32_t> packed_strides(std::span<const uint32_t> sizes);
 

@@ -112,6 +112,7 @@ struct DeviceInfo {
     PhysicalDeviceInfo physical;
     uint32_t subgroup_size = 0;
     bool subgroup_arithmetic = false;  ///< compute stage supports subgroup arithmetic
+    bool subgroup_shuffle = false;     ///< compute stage supports subgroup shuffles
     uint64_t max_storage_buffer_range = 0;
     uint32_t max_workgroup_count[3] = {};
     uint32_t max_workgroup_invocations = 0;
@@ -182,12 +183,14 @@ public:
 
     /// Feature query in the spirit of IDMLDevice::CheckFeatureSupport: whether `op` runs on `type`
     /// on this device, and if not why (an operator vkdml does not implement, an unknown type, or the
-    /// missing Vulkan feature by name).
+    /// missing Vulkan feature by name). As input type: for REDUCE this holds for SUM, MULTIPLY, MIN, MAX,
+    /// L1, SUM_SQUARE and the arg functions; AVERAGE, L2, LOG_SUM and LOG_SUM_EXP also need a float type
+    /// (SPEC §4). Index outputs of ARGMIN/ARGMAX (any of INT32, INT64, UINT32, UINT64) need no feature.
     TypeSupport supports(DML_OPERATOR_TYPE op, DML_TENSOR_DATA_TYPE type) const;
 
     /// Validates the description against SPEC §2 and §4 and the device, and deep-copies it.
-    /// Implemented: DML_OPERATOR_CUMULATIVE_SUMMATION and DML_OPERATOR_CUMULATIVE_PRODUCT; any other
-    /// type is ErrorCode::invalid_descriptor.
+    /// Implemented: DML_OPERATOR_REDUCE, _CUMULATIVE_SUMMATION, _ARGMIN, _ARGMAX and _CUMULATIVE_PRODUCT;
+    /// any other type is ErrorCode::invalid_descriptor. The Axes array of a reduction is copied too.
     Result<Operator> create_operator(const DML_OPERATOR_DESC& desc) const;
 
     /// Plans the operator for this device and creates (or reuses) its pipelines.
@@ -283,6 +286,8 @@ VKDML_API uint32_t element_size(DML_TENSOR_DATA_TYPE type) noexcept;
 VKDML_API const char* to_string(DML_TENSOR_DATA_TYPE type) noexcept;
 /// DirectML operator name ("CUMULATIVE_SUMMATION", ...), or "INVALID".
 VKDML_API const char* to_string(DML_OPERATOR_TYPE type) noexcept;
+/// DirectML reduce function suffix ("SUM", "LOG_SUM_EXP", ...), or "UNKNOWN" for an out-of-range value.
+VKDML_API const char* to_string(DML_REDUCE_FUNCTION function) noexcept;
 /// The 11 data types vkdml knows, in DML_TENSOR_DATA_TYPE order.
 VKDML_API std::span<const DML_TENSOR_DATA_TYPE> all_data_types() noexcept;
 

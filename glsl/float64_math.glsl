@@ -1,0 +1,73 @@
+// Natural exponential and logarithm in float64. GLSL has exp() and log() for float only; these give
+// float64 kernels float64 accuracy (about 1 ULP; the tests allow 3) instead of a float32 round trip.
+//   exp64: x = k·ln2 + r with |r| <= ln2/2 (ln2 split in two so k·LN2_HI is exact), e^r by its Taylor
+//          polynomial to degree 13 (truncation < 2^-60), scaled by 2^k in two steps so 2^1024 is never
+//          formed on the way to a finite result.
+//   log64: x = m·2^e with m in [sqrt(1/2), sqrt(2)), ln m = 2·atanh(s), s = (m-1)/(m+1), by its odd
+//          series to s^23 (|s| <= 0.1716, truncation < 2^-60), plus e·ln2 (split as above).
+#ifndef FLOAT64_MATH_GLSL
+#define FLOAT64_MATH_GLSL
+
+const double LN2_HI = 6.93147180369123816490e-01LF;  // ln 2 with its low 32 bits zero
+const double LN2_LO = 1.90821492927058770002e-10LF;  // ln 2 - LN2_HI
+const double INV_LN2 = 1.44269504088896338700e+00LF;
+
+double f64_inf() { return packDouble2x32(uvec2(0u, 0x7ff00000u)); }
+double f64_nan() { return packDouble2x32(uvec2(0u, 0x7ff80000u)); }
+
+double exp64(double x) {
+    if (isnan(x)) return x;
+    if (x > 709.782712893384LF) return f64_inf();
+    if (x < -745.1332191019412LF) return 0.0LF;
+    double k = roundEven(x * INV_LN2);
+    double r = (x - k * LN2_HI) - k * LN2_LO;
+    double q = 1.0LF / 6227020800.0LF;  // 1/13!
+    q = q * r + 1.0LF / 479001600.0LF;
+    q = q * r + 1.0LF / 39916800.0LF;
+    q = q * r + 1.0LF / 3628800.0LF;
+    q = q * r + 1.0LF / 362880.0LF;
+    q = q * r + 1.0LF / 40320.0LF;
+    q = q * r + 1.0LF / 5040.0LF;
+    q = q * r + 1.0LF / 720.0LF;
+    q = q * r + 1.0LF / 120.0LF;
+    q = q * r + 1.0LF / 24.0LF;
+    q = q * r + 1.0LF / 6.0LF;
+    q = q * r + 0.5LF;
+    q = q * r + 1.0LF;
+    q = q * r + 1.0LF;
+    int ki = int(k);
+    int half_k = ki / 2;
+    return ldexp(ldexp(q, half_k), ki - half_k);
+}
+
+double log64(double x) {
+    if (isnan(x)) return x;
+    if (x < 0.0LF) return f64_nan();
+    if (x == 0.0LF) return -f64_inf();
+    if (isinf(x)) return x;
+    int e;
+    double m = frexp(x, e);  // m in [0.5, 1)
+    if (m < 0.70710678118654752440LF) {
+        m *= 2.0LF;
+        e -= 1;
+    }
+    double f = m - 1.0LF;  // exact
+    double s = f / (2.0LF + f);
+    double z = s * s;
+    double q = 1.0LF / 23.0LF;
+    q = q * z + 1.0LF / 21.0LF;
+    q = q * z + 1.0LF / 19.0LF;
+    q = q * z + 1.0LF / 17.0LF;
+    q = q * z + 1.0LF / 15.0LF;
+    q = q * z + 1.0LF / 13.0LF;
+    q = q * z + 1.0LF / 11.0LF;
+    q = q * z + 1.0LF / 9.0LF;
+    q = q * z + 1.0LF / 7.0LF;
+    q = q * z + 1.0LF / 5.0LF;
+    q = q * z + 1.0LF / 3.0LF;
+    double ln_m = 2.0LF * s + 2.0LF * s * z * q;
+    double de = double(e);
+    return de * LN2_HI + (de * LN2_LO + ln_m);
+}
+
+#endif

@@ -1,0 +1,338 @@
+// Shared by the reduce kernels: specialization constants, push-constant parameters, the fold state of
+// each function (value; LOG_SUM_EXP's running maximum and scaled sum; the arg functions' index), its
+// load / combine / finish steps, the packing of states into 32-bit words for partials between passes,
+// and the addressing of outputs and reduced elements through arbitrary strides.
+//
+// A pass folds, for each output o and chunk c, the elements r in [c·chunk_len, min((c+1)·chunk_len, n))
+// of o's reduced index range, taken from the input (r is the row-major position over the reduced axes)
+// or, with SRC_PARTIALS, from the states a previous pass left (r is then its chunk number). It writes
+// the finished result to the output or, with DST_PARTIALS, the state to partials[o·chunks + c].
+#ifndef REDUCE_COMMON_GLSL
+#define REDUCE_COMMON_GLSL
+
+#include "storage_types.glsl"
+#if defined(STORAGE_F64)
+#include "float64_math.glsl"
+#endif
+
+layout(local_size_x_id = 0) in;
+layout(constant_id = 1) const uint FUNCTION = 10u;       // DML_REDUCE_FUNCTION, or F_COPY
+layout(constant_id = 2) const bool SRC_PARTIALS = false;  // read states of a previous pass
+layout(constant_id = 3) const bool DST_PARTIALS = false;  // write states for a next pass
+layout(constant_id = 4) const bool TIE_LAST = false;      // arg functions: last index among ties
+layout(constant_id = 5) const bool SIGNED = false;        // integer data is two's complement signed
+layout(constant_id = 6) const bool INDEX64 = false;       // arg functions: 64-bit output indices
+layout(constant_id = 7) const bool SUBGROUP = false;      // reduce_tree: fold subgroups by shuffles
+
+const uint F_ARGMAX = 0u, F_ARGMIN = 1u, F_AVERAGE = 2u, F_L1 = 3u, F_L2 = 4u, F_LOG_SUM = 5u,
+           F_LOG_SUM_EXP = 6u, F_MAX = 7u, F_MIN = 8u, F_MULTIPLY = 9u, F_SUM = 10u, F_SUM_SQUARE = 11u,
+           F_COPY = 12u;  // AxisCount 0: output = input
+const bool IS_ARG = FUNCTION == F_ARGMAX || FUNCTION == F_ARGMIN;
+const bool IS_LSE = FUNCTION == F_LOG_SUM_EXP;
+const uint NO_INDEX = 0xFFFFFFFFu;  // an empty arg state (indices are < 2^32 - 1)
+
+// Must match the Word enum in src/reduce_plan.cpp (128 bytes, the minimum every device allows).
+layout(push_constant, std430) uniform Params {
+    uint n;          // elements folded per output by this pass
+    uint chunk_len;  // elements per chunk
+    uint chunks;     // chunks per output
+    uint base_in;    // element (SRC_PARTIALS: word) offset of the source inside its binding
+    uint base_out;   // element (DST_PARTIALS: word) offset of the destination inside its binding
+    uint grid_x;     // workgroups per row of the folded 2-D dispatch
+    uint dims;       // kept dimensions | reduced dimensions << 8
+    uint n_total;    // N, the elements folded into each output over all passes (AVERAGE)
+    uint dim[24];    // kept: size, stride_in, stride_out each; then reduced: size, stride_in each
+} p;
+
+layout(set = 0, binding = 0) readonly buffer Src { STORE_T src[]; };
+layout(set = 0, binding = 0) readonly buffer SrcWords { uint src_words[]; };
+layout(set = 0, binding = 1) writeonly buffer Dst { STORE_T dst[]; };
+layout(set = 0, binding = 1) writeonly buffer DstWords { uint dst_words[]; };
+
+// ---- arithmetic type facts -------------------------------------------------------------------
+#if defined(STORAGE_F16) || defined(STORAGE_F32) || defined(STORAGE_F64)
+#define ACC_IS_FLOAT 1
+#endif
+#if defined(STORAGE_F64) || defined(STORAGE_U64)
+const uint ACC_WORDS = 2u;
+#else
+const uint ACC_WORDS = 1u;
+#endif
+const uint STATE_WORDS = ACC_WORDS * (IS_LSE ? 2u : 1u) + (IS_ARG ? 1u : 0u);
+
+#if defined(STORAGE_F64)
+ACC_T acc_inf() { return f64_inf(); }
+ACC_T acc_exp(ACC_T x) { return exp64(x); }
+ACC_T acc_log(ACC_T x) { return log64(x); }
+#elif defined(ACC_IS_FLOAT)
+ACC_T acc_inf() { return uintBitsToFloat(0x7f800000u); }
+ACC_T acc_exp(ACC_T x) { return exp(x); }
+ACC_T acc_log(ACC_T x) { return log(x); }
+#endif
+
+bool acc_isnan(ACC_T a) {
+#if defined(ACC_IS_FLOAT)
+    return isnan(a);
+#else
+    return false;
+#endif
+}
+
+// a < b in the data's order (signed or unsigned integers, IEEE floats).
+bool acc_less(ACC_T a, ACC_T b) {
+#if defined(ACC_IS_FLOAT)
+    return a < b;
+#elif defined(STORAGE_U64)
+    return SIGNED ? int64_t(a) < int64_t(b) : a < b;
+#else
+    return SIGNED ? int(a) < int(b) : a < b;
+#endif
+}
+
+ACC_T acc_abs(ACC_T a) {
+#if defined(ACC_IS_FLOAT)
+    return abs(a);
+#elif defined(STORAGE_U64)
+    return (SIGNED && int64_t(a) < 0l) ? uint64_t(0) - a : a;
+#else
+    return (SIGNED && int(a) < 0) ? 0u - a : a;
+#endif
+}
+
+// The smallest and largest values of the data type (floats: -inf and +inf).
+ACC_T acc_lowest() {
+#if defined(ACC_IS_FLOAT)
+    return -acc_inf();
+#elif defined(STORAGE_U64)
+    return SIGNED ? uint64_t(0x8000000000000000ul) : uint64_t(0);
+#elif defined(STORAGE_U8)
+    return SIGNED ? 0xFFFFFF80u : 0u;
+#elif defined(STORAGE_U16)
+    return SIGNED ? 0xFFFF8000u : 0u;
+#else
+    return SIGNED ? 0x80000000u : 0u;
+#endif
+}
+ACC_T acc_highest() {
+#if defined(ACC_IS_FLOAT)
+    return acc_inf();
+#elif defined(STORAGE_U64)
+    return SIGNED ? uint64_t(0x7FFFFFFFFFFFFFFFul) : ~uint64_t(0);
+#elif defined(STORAGE_U8)
+    return SIGNED ? 0x7Fu : 0xFFu;
+#elif defined(STORAGE_U16)
+    return SIGNED ? 0x7FFFu : 0xFFFFu;
+#else
+    return SIGNED ? 0x7FFFFFFFu : 0xFFFFFFFFu;
+#endif
+}
+
+// Element value in the arithmetic type; narrow signed integers are sign-extended (wrap-around sums
+// and products keep the same low bits either way; comparisons and |x| need the sign).
+ACC_T load_element(uint index) {
+#if defined(STORAGE_U8)
+    return SIGNED ? uint(int(int8_t(src[index]))) : uint(src[index]);
+#elif defined(STORAGE_U16)
+    return SIGNED ? uint(int(int16_t(src[index]))) : uint(src[index]);
+#else
+    return TO_ACC(src[index]);
+#endif
+}
+
+// ---- fold state ----------------------------------------------------------------------------------
+struct State {
+    ACC_T v;  // the folded value; LOG_SUM_EXP: the running maximum m
+    ACC_T s;  // LOG_SUM_EXP: Σ e^(x - m)
+    uint i;   // arg functions: index of v among the reduced elements (NO_INDEX: empty)
+};
+
+State empty_state() {
+    State st;
+    st.s = ACC_T(0);
+    st.i = NO_INDEX;
+    if (FUNCTION == F_MULTIPLY) st.v = ACC_T(1);
+    else if (FUNCTION == F_MIN) st.v = acc_highest();
+    else if (FUNCTION == F_MAX || IS_LSE || IS_ARG) st.v = acc_lowest();
+    else st.v = ACC_T(0);
+    return st;
+}
+
+State element_state(ACC_T x, uint index) {
+    State st;
+    st.v = x;
+    st.s = ACC_T(1);
+    st.i = index;
+    if (FUNCTION == F_L1) st.v = acc_abs(x);
+    else if (FUNCTION == F_SUM_SQUARE || FUNCTION == F_L2) st.v = x * x;
+    return st;
+}
+
+// Which of two arg states wins: the more extreme value; a NaN beats any number; equal values (or two
+// NaNs) go to the lower index, or the higher with TIE_LAST. Symmetric, so any fold order agrees.
+bool arg_takes_b(State a, State b) {
+    if (a.i == NO_INDEX) return true;
+    if (b.i == NO_INDEX) return false;
+    bool an = acc_isnan(a.v), bn = acc_isnan(b.v);
+    bool tie = (an && bn) || (!an && !bn && a.v == b.v);
+    if (tie) return TIE_LAST ? b.i > a.i : b.i < a.i;
+    if (an || bn) return bn;
+    return FUNCTION == F_ARGMAX ? acc_less(a.v, b.v) : acc_less(b.v, a.v);
+}
+
+State combine(State a, State b) {
+    if (IS_ARG) return arg_takes_b(a, b) ? b : a;
+    State r = a;
+#if defined(ACC_IS_FLOAT)
+    if (IS_LSE) {
+        // (m, S) pairs: the larger maximum stays, the other sum is rescaled by e^(m_small - m_large).
+        if (acc_isnan(a.v) || acc_isnan(b.v)) {
+            r.v = a.v + b.v;
+            r.s = ACC_T(1);
+        } else if (a.v == b.v) {
+            r.s = a.s + b.s;
+        } else {
+            State hi = a.v > b.v ? a : b;
+            State lo = a.v > b.v ? b : a;
+            ACC_T d = lo.v - hi.v;  // < 0; -inf when lo.v is -inf or hi.v is +inf
+            r.v = hi.v;
+            r.s = d == -acc_inf() ? hi.s : hi.s + lo.s * acc_exp(d);
+        }
+        return r;
+    }
+#endif
+    if (FUNCTION == F_MIN || FUNCTION == F_MAX) {
+        // NaN wins; otherwise the smaller (larger) value.
+        if (acc_isnan(a.v)) return a;
+        if (acc_isnan(b.v)) return b;
+        bool b_beyond = FUNCTION == F_MIN ? acc_less(b.v, a.v) : acc_less(a.v, b.v);
+        return b_beyond ? b : a;
+    }
+    if (FUNCTION == F_MULTIPLY) r.v = a.v * b.v;
+    else r.v = a.v + b.v;
+    return r;
+}
+
+// The result of a complete fold, in the arithmetic type.
+ACC_T finish(State st) {
+#if defined(ACC_IS_FLOAT)
+    if (FUNCTION == F_AVERAGE) return st.v / ACC_T(p.n_total);
+    if (FUNCTION == F_L2) return sqrt(st.v);
+    if (FUNCTION == F_LOG_SUM) return acc_log(st.v);
+    if (IS_LSE) return (isinf(st.v) || acc_isnan(st.v)) ? st.v : st.v + acc_log(st.s);
+#endif
+    return st.v;
+}
+
+// ---- states as 32-bit words (partials between passes) ------------------------------------------
+void acc_to_words(ACC_T a, uint w) {
+#if defined(STORAGE_F64)
+    uvec2 u = unpackDouble2x32(a);
+    dst_words[w] = u.x;
+    dst_words[w + 1u] = u.y;
+#elif defined(STORAGE_U64)
+    uvec2 u = unpack32(a);
+    dst_words[w] = u.x;
+    dst_words[w + 1u] = u.y;
+#elif defined(ACC_IS_FLOAT)
+    dst_words[w] = floatBitsToUint(a);
+#else
+    dst_words[w] = a;
+#endif
+}
+
+ACC_T acc_from_words(uint w) {
+#if defined(STORAGE_F64)
+    return packDouble2x32(uvec2(src_words[w], src_words[w + 1u]));
+#elif defined(STORAGE_U64)
+    return pack64(uvec2(src_words[w], src_words[w + 1u]));
+#elif defined(ACC_IS_FLOAT)
+    return uintBitsToFloat(src_words[w]);
+#else
+    return src_words[w];
+#endif
+}
+
+void write_state(uint slot, State st) {
+    uint w = p.base_out + slot * STATE_WORDS;
+    acc_to_words(st.v, w);
+    if (IS_LSE) acc_to_words(st.s, w + ACC_WORDS);
+    if (IS_ARG) dst_words[w + ACC_WORDS] = st.i;
+}
+
+State read_state(uint slot) {
+    uint w = p.base_in + slot * STATE_WORDS;
+    State st;
+    st.v = acc_from_words(w);
+    st.s = IS_LSE ? acc_from_words(w + ACC_WORDS) : ACC_T(1);
+    st.i = IS_ARG ? src_words[w + ACC_WORDS] : 0u;
+    return st;
+}
+
+// ---- addressing ----------------------------------------------------------------------------------
+uint kept_dims() { return p.dims & 0xFFu; }
+uint reduced_dims() { return (p.dims >> 8) & 0xFFu; }
+
+uint output_count() {
+    uint count = 1u;
+    for (uint d = 0u; d < 8u; ++d) {
+        if (d >= kept_dims()) break;
+        count *= p.dim[3u * d];
+    }
+    return count;
+}
+
+// Element offsets of output o's first input element (x) and of the output element (y).
+uvec2 output_base(uint o) {
+    uvec2 off = uvec2(0u);
+    uint rest = o;
+    for (uint i = 0u; i < 8u; ++i) {
+        if (i >= kept_dims()) break;
+        uint d = kept_dims() - 1u - i;
+        uint size = p.dim[3u * d];
+        uint c = rest % size;
+        rest /= size;
+        off += c * uvec2(p.dim[3u * d + 1u], p.dim[3u * d + 2u]);
+    }
+    return off;
+}
+
+// Input element offset of reduced index r (row-major over the reduced dimensions).
+uint reduced_offset(uint r) {
+    uint first = 3u * kept_dims();
+    if (reduced_dims() == 1u) return r * p.dim[first + 1u];
+    uint off = 0u;
+    uint rest = r;
+    for (uint i = 0u; i < 8u; ++i) {
+        if (i >= reduced_dims()) break;
+        uint d = first + 2u * (reduced_dims() - 1u - i);
+        uint c = rest % p.dim[d];
+        rest /= p.dim[d];
+        off += c * p.dim[d + 1u];
+    }
+    return off;
+}
+
+// The state of element r of output o (in_base = output_base(o).x).
+State load_state(uint o, uint in_base, uint r) {
+    if (SRC_PARTIALS) return read_state(o * p.n + r);
+    return element_state(load_element(p.base_in + in_base + reduced_offset(r)), r);
+}
+
+// Writes output o's state (DST_PARTIALS) or finished result.
+void store_state(uint o, uint chunk, uint out_base, State st) {
+    if (DST_PARTIALS) {
+        write_state(o * p.chunks + chunk, st);
+    } else if (IS_ARG) {
+        uint at = p.base_out + out_base;
+        if (INDEX64) {
+            dst_words[2u * at] = st.i;
+            dst_words[2u * at + 1u] = 0u;
+        } else {
+            dst_words[at] = st.i;
+        }
+    } else {
+        dst[p.base_out + out_base] = FROM_ACC(finish(st));
+    }
+}
+
+#endif

@@ -1,0 +1,66 @@
+#version 460
+// Cooperative chunk fold (tree reduction): one workgroup per (output, chunk). Invocation t folds
+// elements start + t, start + t + WG_SIZE, ... (contiguous loads across the workgroup when the reduced
+// dimensions are the inner ones in memory); each subgroup then folds its invocations' states by a
+// butterfly of shuffles (SUBGROUP) and invocation 0 folds the subgroup states in subgroup order. The
+// order is fixed, so float results are bit-identical run to run, with a rounding error growing like
+// chunk_len / WG_SIZE + log2(WG_SIZE) per pass.
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+
+#extension GL_GOOGLE_include_directive : require
+#include "reduce_common.glsl"
+
+// One slot per subgroup (or per invocation without SUBGROUP): sized for subgroups of a single lane.
+shared ACC_T folded_v[gl_WorkGroupSize.x];
+shared ACC_T folded_s[IS_LSE ? gl_WorkGroupSize.x : 1u];
+shared uint folded_i[IS_ARG ? gl_WorkGroupSize.x : 1u];
+
+State subgroup_fold(State st) {
+    for (uint mask = 1u; mask < gl_SubgroupSize; mask <<= 1u) {
+        State other;
+        other.v = subgroupShuffleXor(st.v, mask);
+        other.s = IS_LSE ? subgroupShuffleXor(st.s, mask) : st.s;
+        other.i = IS_ARG ? subgroupShuffleXor(st.i, mask) : st.i;
+        st = combine(st, other);
+    }
+    return st;
+}
+
+void main() {
+    uint id = gl_WorkGroupID.y * p.grid_x + gl_WorkGroupID.x;
+    uint outputs = output_count();
+    if (id >= outputs * p.chunks) return;  // uniform across the workgroup
+    uint o = id / p.chunks;
+    uint chunk = id - o * p.chunks;
+    uint start = chunk * p.chunk_len;
+    uint end = min(start + p.chunk_len, p.n);
+    uvec2 base = output_base(o);
+    uint t = gl_LocalInvocationIndex;
+
+    State st = empty_state();
+    for (uint r = start + t; r < end; r += gl_WorkGroupSize.x) st = combine(st, load_state(o, base.x, r));
+
+    uint slot = t, slots = gl_WorkGroupSize.x;
+    if (SUBGROUP) {
+        st = subgroup_fold(st);
+        slot = gl_SubgroupID;
+        slots = gl_NumSubgroups;
+    }
+    if (!SUBGROUP || gl_SubgroupInvocationID == 0u) {
+        folded_v[slot] = st.v;
+        if (IS_LSE) folded_s[slot] = st.s;
+        if (IS_ARG) folded_i[slot] = st.i;
+    }
+    barrier();
+    if (t == 0u) {
+        for (uint k = 1u; k < slots; ++k) {
+            State other;
+            other.v = folded_v[k];
+            other.s = IS_LSE ? folded_s[k] : st.s;
+            other.i = IS_ARG ? folded_i[k] : st.i;
+            st = combine(st, other);
+        }
+        store_state(o, chunk, base.y, st);
+    }
+}
