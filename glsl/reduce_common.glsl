@@ -22,7 +22,6 @@ layout(constant_id = 3) const bool DST_PARTIALS = false;  // write states for a 
 layout(constant_id = 4) const bool TIE_LAST = false;      // arg functions: last index among ties
 layout(constant_id = 5) const bool SIGNED = false;        // integer data is two's complement signed
 layout(constant_id = 6) const bool INDEX64 = false;       // arg functions: 64-bit output indices
-layout(constant_id = 7) const bool SUBGROUP = false;      // reduce_tree: fold subgroups by shuffles
 
 const uint F_ARGMAX = 0u, F_ARGMIN = 1u, F_AVERAGE = 2u, F_L1 = 3u, F_L2 = 4u, F_LOG_SUM = 5u,
            F_LOG_SUM_EXP = 6u, F_MAX = 7u, F_MIN = 8u, F_MULTIPLY = 9u, F_SUM = 10u, F_SUM_SQUARE = 11u,

@@ -2,7 +2,7 @@
 // Cooperative chunk fold (tree reduction): one workgroup per (output, chunk). Invocation t folds
 // elements start + t, start + t + WG_SIZE, ... (contiguous loads across the workgroup when the reduced
 // dimensions are the inner ones in memory); each subgroup then folds its invocations' states by a
-// butterfly of shuffles (SUBGROUP) and invocation 0 folds the subgroup states in subgroup order. The
+// butterfly of shuffles and invocation 0 folds the subgroup states in subgroup order. The
 // order is fixed, so float results are bit-identical run to run, with a rounding error growing like
 // chunk_len / WG_SIZE + log2(WG_SIZE) per pass.
 #extension GL_KHR_shader_subgroup_basic : require
@@ -11,7 +11,7 @@
 #extension GL_GOOGLE_include_directive : require
 #include "reduce_common.glsl"
 
-// One slot per subgroup (or per invocation without SUBGROUP): sized for subgroups of a single lane.
+// One slot per subgroup: sized for subgroups of a single lane.
 shared ACC_T folded_v[gl_WorkGroupSize.x];
 shared ACC_T folded_s[IS_LSE ? gl_WorkGroupSize.x : 1u];
 shared uint folded_i[IS_ARG ? gl_WorkGroupSize.x : 1u];
@@ -41,20 +41,15 @@ void main() {
     State st = empty_state();
     for (uint r = start + t; r < end; r += gl_WorkGroupSize.x) st = combine(st, load_state(o, base.x, r));
 
-    uint slot = t, slots = gl_WorkGroupSize.x;
-    if (SUBGROUP) {
-        st = subgroup_fold(st);
-        slot = gl_SubgroupID;
-        slots = gl_NumSubgroups;
-    }
-    if (!SUBGROUP || gl_SubgroupInvocationID == 0u) {
-        folded_v[slot] = st.v;
-        if (IS_LSE) folded_s[slot] = st.s;
-        if (IS_ARG) folded_i[slot] = st.i;
+    st = subgroup_fold(st);
+    if (gl_SubgroupInvocationID == 0u) {
+        folded_v[gl_SubgroupID] = st.v;
+        if (IS_LSE) folded_s[gl_SubgroupID] = st.s;
+        if (IS_ARG) folded_i[gl_SubgroupID] = st.i;
     }
     barrier();
     if (t == 0u) {
-        for (uint k = 1u; k < slots; ++k) {
+        for (uint k = 1u; k < gl_NumSubgroups; ++k) {
             State other;
             other.v = folded_v[k];
             other.s = IS_LSE ? folded_s[k] : st.s;

@@ -81,11 +81,10 @@ struct Builder {
         bool sign_matters = arg || r.function == DML_REDUCE_FUNCTION_MIN ||
                             r.function == DML_REDUCE_FUNCTION_MAX || r.function == DML_REDUCE_FUNCTION_L1;
         bool index64 = arg && !dst_partials && element_size(r.output_type) == 8;
-        pass.key = {
-            tree ? "reduce_tree" : "reduce_serial",
-            v.name,
-            {wg, r.function, src_partials, dst_partials, arg && r.tie_last,
-             sign_matters && is_signed_integer(r.type), index64, tree && device.info.subgroup_shuffle}};
+        pass.key = {tree ? "reduce_tree" : "reduce_serial",
+                    v.name,
+                    {wg, r.function, src_partials, dst_partials, arg && r.tie_last,
+                     sign_matters && is_signed_integer(r.type), index64}};
         uint64_t items = r.layout.outputs() * chunks;
         uint64_t groups = tree ? items : ceil_div(items, wg);
         if (!fold_groups(device.info, groups, pass.groups_x, pass.groups_y))
@@ -113,7 +112,8 @@ struct Builder {
     Status fold(PassBinding src, bool src_partials, uint64_t n) {
         uint64_t outputs = r.layout.outputs();
         bool contiguous = src_partials || r.layout.reduced_innermost();
-        bool tree = n >= kTreeMinN && contiguous;
+        // reduce_tree's SPIR-V uses subgroup shuffles; without them every shape runs serially.
+        bool tree = device.info.subgroup_shuffle && n >= kTreeMinN && contiguous;
         uint64_t chunk_len;
         if (tree) {
             uint64_t wg = std::min(kTreeWorkgroup, device.info.max_workgroup_invocations);
