@@ -74,15 +74,17 @@ Status validate_bindings(const CompiledState& s, const Bindings& b) {
     for (uint32_t o = 0; o < b.outputs.size(); ++o) {
         for (uint32_t i = 0; i < b.inputs.size(); ++i) {
             if (!overlaps(b.inputs[i], b.outputs[o])) continue;
-            bool in_place = b.inputs[i].offset == b.outputs[o].offset &&
+            bool cumulative = op.desc.Type == DML_OPERATOR_CUMULATIVE_SUMMATION ||
+                              op.desc.Type == DML_OPERATOR_CUMULATIVE_PRODUCT;
+            bool in_place = cumulative && b.inputs[i].offset == b.outputs[o].offset &&
                             b.inputs[i].size == b.outputs[o].size &&
                             op.inputs[i]->strides == op.outputs[o]->strides;
             if (!in_place)
                 return make_error(ErrorCode::invalid_binding, name, ": input ", i, " [", b.inputs[i].offset,
                                   ", +", b.inputs[i].size, ") and output ", o, " [", b.outputs[o].offset,
                                   ", +", b.outputs[o].size,
-                                  ") overlap (rule 9: only an exact in-place binding with equal "
-                                  "strides may share memory)");
+                                  ") overlap (rule 9: only the cumulative operators run in place, on "
+                                  "byte-identical ranges with equal strides)");
         }
         if (temp > 0 && overlaps(*b.temporary, b.outputs[o]))
             return make_error(ErrorCode::invalid_binding, name, ": the temporary buffer overlaps output ", o);

@@ -276,6 +276,81 @@ TEST_CASE("an adopted device records into the application's command buffer", "[g
     CHECK(app.messages.empty());
 }
 
+TEST_CASE("an adopted device records reductions, split into passes, and refuses in-place bindings",
+          "[gpu][record]") {
+    App app(true);
+    {
+        auto dev = app.adopt(true);
+        // [2, 200000] int32 over axis 1: chunk states in the temporary buffer, then further passes.
+        uint32_t in_sizes[] = {2, 200000}, out_sizes[] = {2, 1};
+        const uint32_t axis[] = {1};
+        DML_BUFFER_TENSOR_DESC bi{
+            DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_FLAG_NONE, 2, in_sizes, nullptr, 1600000, 0};
+        DML_BUFFER_TENSOR_DESC bo{
+            DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_FLAG_NONE, 2, out_sizes, nullptr, 8, 0};
+        DML_BUFFER_TENSOR_DESC bx{
+            DML_TENSOR_DATA_TYPE_UINT64, DML_TENSOR_FLAG_NONE, 2, out_sizes, nullptr, 16, 0};
+        DML_TENSOR_DESC ti{DML_TENSOR_TYPE_BUFFER, &bi}, to{DML_TENSOR_TYPE_BUFFER, &bo},
+            tx{DML_TENSOR_TYPE_BUFFER, &bx};
+        const DML_REDUCE_OPERATOR_DESC sum{DML_REDUCE_FUNCTION_SUM, &ti, &to, 1, axis};
+        const DML_ARGMAX_OPERATOR_DESC argmax{&ti, &tx, 1, axis, DML_AXIS_DIRECTION_DECREASING};
+        auto sum_op = dev->compile_operator(*dev->create_operator({DML_OPERATOR_REDUCE, &sum}));
+        auto arg_op = dev->compile_operator(*dev->create_operator({DML_OPERATOR_ARGMAX, &argmax}));
+        REQUIRE(sum_op);
+        REQUIRE(arg_op);
+        CHECK(sum_op->pass_count() >= 2);
+        const uint64_t temp = std::max(sum_op->binding_properties().TemporaryResourceSize,
+                                       arg_op->binding_properties().TemporaryResourceSize);
+        REQUIRE(sum_op->binding_properties().TemporaryResourceSize > 0);
+        App::Buffer data = app.buffer(1600000 + 64);
+        const uint64_t second = (temp + 255) / 256 * 256;
+        App::Buffer scratch = app.buffer(second + temp);
+        auto* x = static_cast<int32_t*>(data.data);
+        // Row 0: 0x40000000 * k wraps; row 1: small values whose maximum 7 appears many times.
+        uint32_t expected_sum[2] = {0, 0};
+        for (uint32_t i = 0; i < 400000; ++i) {
+            x[i] = i < 200000 ? static_cast<int32_t>(0x40000000u * (i % 4)) : static_cast<int32_t>(i % 8);
+            expected_sum[i / 200000] += static_cast<uint32_t>(x[i]);
+        }
+        vkdml::BufferBinding in{data.buffer, 0, 1600000}, sums{data.buffer, 1600000, 16},
+            idx{data.buffer, 1600016, 16};
+        vkdml::BufferBinding tmp{scratch.buffer, 0, temp}, tmp2{scratch.buffer, second, temp};
+        VkCommandBuffer cmd = app.begin();
+        REQUIRE(sum_op->record(cmd, {{&in, 1}, {&sums, 1}, tmp}));
+        // No barrier between the two operators: each has its own scratch region.
+        REQUIRE(arg_op->record(cmd, {{&in, 1}, {&idx, 1}, tmp2}));
+        app.submit(cmd);
+        const auto* base = static_cast<const char*>(data.data);
+        int32_t got_sum[2];
+        uint64_t got_idx[2];
+        std::memcpy(got_sum, base + 1600000, 8);
+        std::memcpy(got_idx, base + 1600016, 16);
+        CHECK(static_cast<uint32_t>(got_sum[0]) == expected_sum[0]);
+        CHECK(static_cast<uint32_t>(got_sum[1]) == expected_sum[1]);
+        CHECK(got_idx[0] == 199997);  // the last 0x40000000, the int32 maximum (0xC0000000 is negative)
+        CHECK(got_idx[1] == 199999);  // the last 7: 200000 + 199999 has i % 8 == 7
+        vkdml::BufferBinding overlapping{data.buffer, 0, 16};
+        VkCommandBuffer c2 = app.begin();
+        vkdml::Status st = sum_op->record(c2, {{&in, 1}, {&overlapping, 1}, tmp});
+        REQUIRE_FALSE(st);
+        CHECK(st.error().code == vkdml::ErrorCode::invalid_binding);
+        CHECK_THAT(st.error().message, Contains("overlap"));
+        // Even a copy (AxisCount 0, equal strides) on the byte-identical range: only scans run in place.
+        DML_REDUCE_OPERATOR_DESC copy{DML_REDUCE_FUNCTION_SUM, &ti, &ti, 0, nullptr};
+        auto copy_op = dev->compile_operator(*dev->create_operator({DML_OPERATOR_REDUCE, &copy}));
+        REQUIRE(copy_op);
+        vkdml::Status same = copy_op->record(c2, {{&in, 1}, {&in, 1}, std::nullopt});
+        REQUIRE_FALSE(same);
+        CHECK_THAT(same.error().message, Contains("only the cumulative operators run in place"));
+        REQUIRE(vkEndCommandBuffer(c2) == VK_SUCCESS);
+        vkFreeCommandBuffers(app.device, app.pool, 1, &c2);
+        app.free(data);
+        app.free(scratch);
+    }
+    for (const auto& m : app.messages) UNSCOPED_INFO(m);
+    CHECK(app.messages.empty());
+}
+
 TEST_CASE("an adopted device without optional features refuses the types that need them", "[gpu][record]") {
     App app(false);
     {
@@ -296,9 +371,21 @@ TEST_CASE("an adopted device without optional features refuses the types that ne
             DML_TENSOR_DESC t{DML_TENSOR_TYPE_BUFFER, &b};
             const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC sum{&t, &t, 0, DML_AXIS_DIRECTION_INCREASING, 0};
             const DML_CUMULATIVE_PRODUCT_OPERATOR_DESC product{&t, &t, 0, DML_AXIS_DIRECTION_INCREASING, 0};
-            for (const DML_OPERATOR_DESC desc :
-                 {DML_OPERATOR_DESC{DML_OPERATOR_CUMULATIVE_SUMMATION, &sum},
-                  DML_OPERATOR_DESC{DML_OPERATOR_CUMULATIVE_PRODUCT, &product}}) {
+            uint32_t one[] = {1};
+            const uint32_t axis[] = {0};
+            DML_BUFFER_TENSOR_DESC b_one{c.type, DML_TENSOR_FLAG_NONE, 1, one, nullptr, 16, 0};
+            DML_BUFFER_TENSOR_DESC index_one{
+                DML_TENSOR_DATA_TYPE_UINT32, DML_TENSOR_FLAG_NONE, 1, one, nullptr, 16, 0};
+            DML_TENSOR_DESC t_one{DML_TENSOR_TYPE_BUFFER, &b_one},
+                t_index{DML_TENSOR_TYPE_BUFFER, &index_one};
+            const DML_REDUCE_OPERATOR_DESC reduce{DML_REDUCE_FUNCTION_MAX, &t, &t_one, 1, axis};
+            const DML_ARGMIN_OPERATOR_DESC argmin{&t, &t_index, 1, axis, DML_AXIS_DIRECTION_INCREASING};
+            const DML_ARGMAX_OPERATOR_DESC argmax{&t, &t_index, 1, axis, DML_AXIS_DIRECTION_DECREASING};
+            for (const DML_OPERATOR_DESC desc : {DML_OPERATOR_DESC{DML_OPERATOR_CUMULATIVE_SUMMATION, &sum},
+                                                 DML_OPERATOR_DESC{DML_OPERATOR_CUMULATIVE_PRODUCT, &product},
+                                                 DML_OPERATOR_DESC{DML_OPERATOR_REDUCE, &reduce},
+                                                 DML_OPERATOR_DESC{DML_OPERATOR_ARGMIN, &argmin},
+                                                 DML_OPERATOR_DESC{DML_OPERATOR_ARGMAX, &argmax}}) {
                 INFO(vkdml::to_string(desc.Type) << " " << vkdml::to_string(c.type));
                 vkdml::TypeSupport s = dev->supports(desc.Type, c.type);
                 CHECK_FALSE(s.supported);
@@ -313,8 +400,9 @@ TEST_CASE("an adopted device without optional features refuses the types that ne
         }
         for (DML_TENSOR_DATA_TYPE t :
              {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_UINT32}) {
-            CHECK(dev->supports(DML_OPERATOR_CUMULATIVE_SUMMATION, t).supported);
-            CHECK(dev->supports(DML_OPERATOR_CUMULATIVE_PRODUCT, t).supported);
+            for (DML_OPERATOR_TYPE op : {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT,
+                                         DML_OPERATOR_REDUCE, DML_OPERATOR_ARGMIN, DML_OPERATOR_ARGMAX})
+                CHECK(dev->supports(op, t).supported);
         }
     }
     for (const auto& m : app.messages) UNSCOPED_INFO(m);
