@@ -21,7 +21,7 @@ constexpr uint32_t kTreeWorkgroup = 256;
 constexpr uint32_t kTreeMaxItems = 64;  // elements per invocation and chunk
 constexpr uint64_t kTreeMinN = 1024;    // shorter folds run serially
 constexpr uint32_t kSerialWorkgroup = 64;
-constexpr uint32_t kSerialMinChunk = 16;
+constexpr uint32_t kSerialMinChunk = 64;
 constexpr uint32_t kSerialMaxChunk = 256;
 constexpr uint32_t kMaxDimWords = 24;
 

@@ -1,0 +1,109 @@
+// How reductions are planned, seen through the public API: passes per shape, scratch only when a
+// reduction is split, and pipelines shared between REDUCE's arg functions and the standalone
+// operators (the function, tie rule, signedness and index width are specialization constants).
+#include <catch2/catch.hpp>
+
+#include "vkdml/vkdml.hpp"
+
+#include <vector>
+
+namespace {
+
+struct Compiler {
+    vkdml::Device& dev;
+
+    vkdml::CompiledOperator operator()(DML_OPERATOR_TYPE type, DML_REDUCE_FUNCTION function,
+                                       std::vector<uint32_t> sizes, std::vector<uint32_t> axes,
+                                       DML_TENSOR_DATA_TYPE in_type = DML_TENSOR_DATA_TYPE_FLOAT32,
+                                       DML_TENSOR_DATA_TYPE out_type = DML_TENSOR_DATA_TYPE_FLOAT32,
+                                       DML_AXIS_DIRECTION direction = DML_AXIS_DIRECTION_INCREASING) const {
+        std::vector<uint32_t> out_sizes = sizes;
+        for (uint32_t a : axes) out_sizes[a] = 1;
+        const auto rank = static_cast<uint32_t>(sizes.size());
+        DML_BUFFER_TENSOR_DESC bi{in_type, DML_TENSOR_FLAG_NONE,
+                                  rank,    sizes.data(),
+                                  nullptr, DMLCalcBufferTensorSize(in_type, rank, sizes.data(), nullptr),
+                                  0};
+        DML_BUFFER_TENSOR_DESC bo{
+            out_type, DML_TENSOR_FLAG_NONE,
+            rank,     out_sizes.data(),
+            nullptr,  DMLCalcBufferTensorSize(out_type, rank, out_sizes.data(), nullptr),
+            0};
+        DML_TENSOR_DESC ti{DML_TENSOR_TYPE_BUFFER, &bi}, to{DML_TENSOR_TYPE_BUFFER, &bo};
+        const auto count = static_cast<uint32_t>(axes.size());
+        const DML_REDUCE_OPERATOR_DESC reduce{function, &ti, &to, count, axes.data()};
+        const DML_ARGMIN_OPERATOR_DESC argmin{&ti, &to, count, axes.data(), direction};
+        const DML_ARGMAX_OPERATOR_DESC argmax{&ti, &to, count, axes.data(), direction};
+        const void* desc = type == DML_OPERATOR_REDUCE   ? static_cast<const void*>(&reduce)
+                           : type == DML_OPERATOR_ARGMIN ? static_cast<const void*>(&argmin)
+                                                         : static_cast<const void*>(&argmax);
+        auto op = dev.create_operator({type, desc});
+        INFO((op ? std::string() : op.error().message));
+        REQUIRE(op);
+        auto co = dev.compile_operator(*op);
+        REQUIRE(co);
+        return *co;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("reduce plans: one pass for short folds, chunk-state passes for long ones", "[gpu][reduce]") {
+    auto dev = vkdml::Device::create();
+    REQUIRE(dev);
+    const Compiler compile{**dev};
+    constexpr auto R = DML_OPERATOR_REDUCE;
+    constexpr auto SUM = DML_REDUCE_FUNCTION_SUM;
+    for (const auto& [sizes, axes] : std::vector<std::pair<std::vector<uint32_t>, std::vector<uint32_t>>>{
+             {{3, 3}, {0}}, {{3, 3}, {0, 1}}, {{1000000, 3}, {1}}, {{5, 7, 9}, {}}, {{4, 1, 6}, {1}}}) {
+        auto co = compile(R, SUM, sizes, axes);
+        CHECK(co.pass_count() == 1);
+        CHECK(co.binding_properties().TemporaryResourceSize == 0);
+        CHECK(co.binding_properties().PersistentResourceSize == 0);
+    }
+    // One output over 2^24 elements: no workgroup folds more than 256 x 64 elements, so at least three
+    // passes, the partial states in the temporary buffer.
+    auto big = compile(R, SUM, {1u << 24}, {0});
+    CHECK(big.pass_count() >= 3);
+    CHECK(big.binding_properties().TemporaryResourceSize >= 1024 * 4);
+    // LOG_SUM_EXP's state is (maximum, sum), an arg state (value, index): twice the scratch of SUM's.
+    auto lse = compile(R, DML_REDUCE_FUNCTION_LOG_SUM_EXP, {1u << 24}, {0});
+    auto arg = compile(R, DML_REDUCE_FUNCTION_ARGMAX, {1u << 24}, {0}, DML_TENSOR_DATA_TYPE_FLOAT32,
+                       DML_TENSOR_DATA_TYPE_INT64);
+    CHECK(lse.pass_count() == big.pass_count());
+    CHECK(lse.binding_properties().TemporaryResourceSize >=
+          2 * big.binding_properties().TemporaryResourceSize - 64);
+    CHECK(arg.binding_properties().TemporaryResourceSize == lse.binding_properties().TemporaryResourceSize);
+}
+
+TEST_CASE("reduce plans: REDUCE's arg functions and ARGMIN/ARGMAX share pipelines", "[gpu][reduce]") {
+    auto dev = vkdml::Device::create();
+    REQUIRE(dev);
+    const Compiler compile{**dev};
+    constexpr auto I64 = DML_TENSOR_DATA_TYPE_INT64;
+    constexpr auto F32 = DML_TENSOR_DATA_TYPE_FLOAT32;
+    compile(DML_OPERATOR_REDUCE, DML_REDUCE_FUNCTION_ARGMAX, {40, 30}, {1}, F32, I64);
+    const size_t after_first = (*dev)->pipeline_count();
+    CHECK(after_first == 1);
+    // The same kernel and constants: INCREASING is REDUCE's tie rule; UINT64 has the width of INT64.
+    compile(DML_OPERATOR_ARGMAX, DML_REDUCE_FUNCTION_SUM, {40, 30}, {1}, F32, I64);
+    compile(DML_OPERATOR_ARGMAX, DML_REDUCE_FUNCTION_SUM, {7, 30}, {1}, F32, DML_TENSOR_DATA_TYPE_UINT64);
+    CHECK((*dev)->pipeline_count() == after_first);
+    // DECREASING, ARGMIN and 32-bit indices are each a new constant.
+    compile(DML_OPERATOR_ARGMAX, DML_REDUCE_FUNCTION_SUM, {40, 30}, {1}, F32, I64,
+            DML_AXIS_DIRECTION_DECREASING);
+    compile(DML_OPERATOR_ARGMIN, DML_REDUCE_FUNCTION_SUM, {40, 30}, {1}, F32, I64);
+    compile(DML_OPERATOR_ARGMAX, DML_REDUCE_FUNCTION_SUM, {40, 30}, {1}, F32, DML_TENSOR_DATA_TYPE_INT32);
+    CHECK((*dev)->pipeline_count() == after_first + 3);
+    // INT32 and UINT32 share a storage variant; MIN compares them differently (signedness constant),
+    // SUM does not.
+    constexpr auto S32 = DML_TENSOR_DATA_TYPE_INT32;
+    constexpr auto U32 = DML_TENSOR_DATA_TYPE_UINT32;
+    compile(DML_OPERATOR_REDUCE, DML_REDUCE_FUNCTION_SUM, {40, 30}, {1}, S32, S32);
+    const size_t with_sum = (*dev)->pipeline_count();
+    compile(DML_OPERATOR_REDUCE, DML_REDUCE_FUNCTION_SUM, {40, 30}, {1}, U32, U32);
+    CHECK((*dev)->pipeline_count() == with_sum);
+    compile(DML_OPERATOR_REDUCE, DML_REDUCE_FUNCTION_MIN, {40, 30}, {1}, S32, S32);
+    compile(DML_OPERATOR_REDUCE, DML_REDUCE_FUNCTION_MIN, {40, 30}, {1}, U32, U32);
+    CHECK((*dev)->pipeline_count() == with_sum + 2);
+}
