@@ -129,10 +129,14 @@ ACC_T acc_highest() {
 // Element value in the arithmetic type; narrow signed integers are sign-extended (wrap-around sums
 // and products keep the same low bits either way; comparisons and |x| need the sign).
 ACC_T load_element(uint index) {
+// (Sign extension in 32 bits: 8/16-bit arithmetic types would need shaderInt8/shaderInt16, which
+// the storage-only features do not give.)
 #if defined(STORAGE_U8)
-    return SIGNED ? uint(int(int8_t(src[index]))) : uint(src[index]);
+    uint x = uint(src[index]);
+    return SIGNED ? uint(bitfieldExtract(int(x), 0, 8)) : x;
 #elif defined(STORAGE_U16)
-    return SIGNED ? uint(int(int16_t(src[index]))) : uint(src[index]);
+    uint x = uint(src[index]);
+    return SIGNED ? uint(bitfieldExtract(int(x), 0, 16)) : x;
 #else
     return TO_ACC(src[index]);
 #endif
