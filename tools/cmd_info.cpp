@@ -12,6 +12,9 @@ namespace {
 constexpr DML_OPERATOR_TYPE kOperators[] = {
     DML_OPERATOR_CUMULATIVE_SUMMATION,
     DML_OPERATOR_CUMULATIVE_PRODUCT,
+    DML_OPERATOR_REDUCE,
+    DML_OPERATOR_ARGMIN,
+    DML_OPERATOR_ARGMAX,
 };
 
 const char* device_type_name(VkPhysicalDeviceType type) {

@@ -13,6 +13,9 @@ struct Command {
 
 extern const Command kCumsumCommand;   // cmd_cumulative.cpp
 extern const Command kCumprodCommand;  // cmd_cumulative.cpp
+extern const Command kReduceCommand;   // cmd_reduce.cpp
+extern const Command kArgmaxCommand;   // cmd_reduce.cpp
+extern const Command kArgminCommand;   // cmd_reduce.cpp
 extern const Command kInfoCommand;     // cmd_info.cpp
 extern const Command kShowCommand;     // cmd_show.cpp
 

@@ -18,10 +18,8 @@ namespace {
 
 // The commands, in the order the usage lists them.
 const Command* const kCommands[] = {
-    &kCumsumCommand,
-    &kCumprodCommand,
-    &kInfoCommand,
-    &kShowCommand,
+    &kCumsumCommand, &kCumprodCommand, &kReduceCommand, &kArgmaxCommand,
+    &kArgminCommand, &kInfoCommand,    &kShowCommand,
 };
 
 std::string tool_usage() {

@@ -1,0 +1,216 @@
+// tools/cmd_reduce.cpp — `vkdml reduce`, `vkdml argmax` and `vkdml argmin`: DML_OPERATOR_REDUCE and the
+// standalone DML_OPERATOR_ARGMAX / ARGMIN over a set of axes of a .npy file, written to a .npy file with
+// the input's rank and size 1 on each reduced axis.
+#include <charconv>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "commands.hpp"
+#include "host_ops.hpp"
+
+namespace vkdml::cli {
+namespace {
+
+template <class T>
+struct Named {
+    std::string_view name;
+    T value;
+};
+
+constexpr Named<DML_REDUCE_FUNCTION> kFunctions[] = {
+    {"argmax", DML_REDUCE_FUNCTION_ARGMAX},
+    {"argmin", DML_REDUCE_FUNCTION_ARGMIN},
+    {"average", DML_REDUCE_FUNCTION_AVERAGE},
+    {"l1", DML_REDUCE_FUNCTION_L1},
+    {"l2", DML_REDUCE_FUNCTION_L2},
+    {"log_sum", DML_REDUCE_FUNCTION_LOG_SUM},
+    {"log_sum_exp", DML_REDUCE_FUNCTION_LOG_SUM_EXP},
+    {"max", DML_REDUCE_FUNCTION_MAX},
+    {"min", DML_REDUCE_FUNCTION_MIN},
+    {"multiply", DML_REDUCE_FUNCTION_MULTIPLY},
+    {"sum", DML_REDUCE_FUNCTION_SUM},
+    {"sum_square", DML_REDUCE_FUNCTION_SUM_SQUARE},
+};
+
+constexpr Named<DML_TENSOR_DATA_TYPE> kIndexTypes[] = {
+    {"int32", DML_TENSOR_DATA_TYPE_INT32},
+    {"int64", DML_TENSOR_DATA_TYPE_INT64},
+    {"uint32", DML_TENSOR_DATA_TYPE_UINT32},
+    {"uint64", DML_TENSOR_DATA_TYPE_UINT64},
+};
+
+// The entry of `table` called `value`, or a usage error listing the names `option` accepts.
+template <class T, size_t N>
+T lookup(const Named<T> (&table)[N], std::string_view option, const std::string& value) {
+    for (const Named<T>& entry : table)
+        if (entry.name == value) return entry.value;
+    std::string names;
+    for (const Named<T>& entry : table) names += (names.empty() ? "" : ", ") + std::string(entry.name);
+    usage_error("unknown " + std::string(option) + " '" + value + "' (one of: " + names + ")");
+}
+
+// --axes as `reduce` and as `argmax` / `argmin` describe it (the same grammar; see written_axes).
+constexpr OptionSpec kReduceAxesOption{
+    "--axes", "A[,B...]",
+    "axes to reduce, comma-separated; negative counts from the last (-1: the last axis); 'none' reduces no "
+    "axis (the output is the input; argmax/argmin: all 0). This or --axis is required"};
+constexpr OptionSpec kArgAxesOption{
+    "--axes", "A[,B...]",
+    "axes to search, comma-separated; negative counts from the last (-1: the last axis); 'none' searches no "
+    "axis (every index is 0). This or --axis is required"};
+constexpr OptionSpec kAxisOption{"--axis", "N", "the same as --axes N: one axis"};
+constexpr OptionSpec kOutputTypeOption{"--output-type", "T",
+                                       "type of the indices: int32, int64 (default), uint32 or uint64"};
+
+constexpr OptionSpec kReduceOptions[] = {
+    {"--function", "F",
+     "the fold: argmax, argmin, average, l1, l2, log_sum, log_sum_exp, max, min, multiply, sum or "
+     "sum_square (argmax/argmin: the first index among ties)",
+     true},
+    kReduceAxesOption,
+    kAxisOption,
+    {kOutputTypeOption.name, kOutputTypeOption.value_name,
+     "only with --function argmax/argmin: type of the indices: int32, int64 (default), uint32 or uint64"},
+    kDeviceOption,
+    kValidationOption,
+};
+
+constexpr OptionSpec kArgOptions[] = {
+    kArgAxesOption,
+    kAxisOption,
+    {"--select-last-index", "",
+     "the last index among ties (DML_AXIS_DIRECTION_DECREASING); by default the first"},
+    kOutputTypeOption,
+    kDeviceOption,
+    kValidationOption,
+};
+
+constexpr std::string_view kInOut[] = {"IN.npy", "OUT.npy"};
+
+// The axes of --axes or --axis as written (not yet checked against the input's rank); empty for
+// "--axes none".
+std::vector<int64_t> written_axes(const Args& args) {
+    const bool has_axes = args.has(kReduceAxesOption.name), has_axis = args.has(kAxisOption.name);
+    if (has_axes && has_axis) usage_error("give the axes with --axes or with --axis, not both");
+    if (!has_axes && !has_axis) usage_error("give the axes to reduce with --axes A[,B...] (or --axis N)");
+    if (has_axis) return {*args.integer(kAxisOption.name)};
+    const std::string text = args.value(kReduceAxesOption.name).value_or("");
+    if (text == "none") return {};
+    if (text.empty()) usage_error("option '--axes' is empty (write '--axes none' to reduce no axis)");
+    std::vector<int64_t> axes;
+    for (size_t start = 0; start <= text.size();) {
+        size_t comma = text.find(',', start);
+        if (comma == std::string::npos) comma = text.size();
+        int64_t axis = 0;
+        const char* first = text.data() + start;
+        const char* last = text.data() + comma;
+        const auto [stop, error] = std::from_chars(first, last, axis);
+        if (first == last || error != std::errc() || stop != last)
+            usage_error("option '--axes' expects comma-separated integers or 'none', got '" + text + "'");
+        axes.push_back(axis);
+        start = comma + 1;
+    }
+    return axes;
+}
+
+// The written axes as 0..rank-1, in the order given; an axis named twice (1 and -1 of a rank-2 input
+// are the same axis) is refused, as the library would (SPEC §2 rule 8).
+std::vector<uint32_t> resolve_axes(const std::vector<int64_t>& written, size_t rank,
+                                   const std::string& path) {
+    std::vector<uint32_t> axes;
+    for (size_t i = 0; i < written.size(); ++i) {
+        const uint32_t axis = resolve_axis(written[i], rank, path);
+        for (size_t j = 0; j < axes.size(); ++j)
+            if (axes[j] == axis)
+                fail("--axes names axis " + std::to_string(axis) + " of " + path + " twice (as " +
+                     std::to_string(written[j]) + " and " + std::to_string(written[i]) + ")");
+        axes.push_back(axis);
+    }
+    return axes;
+}
+
+// --output-type, INT64 when absent.
+DML_TENSOR_DATA_TYPE index_type(const Args& args) {
+    const auto name = args.value(kOutputTypeOption.name);
+    return name ? lookup(kIndexTypes, kOutputTypeOption.name, *name) : DML_TENSOR_DATA_TYPE_INT64;
+}
+
+// What the three operator descriptions share.
+struct AxesOperands {
+    const DML_TENSOR_DESC* input;
+    const DML_TENSOR_DESC* output;
+    uint32_t axis_count;
+    const uint32_t* axes;  // null when axis_count is 0
+};
+
+// Reads IN.npy, resolves the axes against its rank, runs the operator `make_desc` describes (of type
+// kType) with an output of `output_type` (the input's type when absent) and writes OUT.npy.
+template <DML_OPERATOR_TYPE kType, class MakeDesc>
+void reduce_file(const Args& args, const std::vector<int64_t>& written,
+                 std::optional<DML_TENSOR_DATA_TYPE> output_type, MakeDesc make_desc) {
+    const std::string& in_path = args.operands()[0];
+    const HostTensor input = read_input(in_path);
+    const std::vector<uint32_t> axes = resolve_axes(written, input.sizes.size(), in_path);
+    std::vector<uint32_t> output_sizes = input.sizes;
+    for (uint32_t axis : axes) output_sizes[axis] = 1;
+    HostTensor output = make_output(output_type.value_or(input.type), std::move(output_sizes));
+    const auto device = open_device(args);
+
+    const DML_BUFFER_TENSOR_DESC input_buffer = input.desc(), output_buffer = output.desc();
+    const DML_TENSOR_DESC input_desc{DML_TENSOR_TYPE_BUFFER, &input_buffer};
+    const DML_TENSOR_DESC output_desc{DML_TENSOR_TYPE_BUFFER, &output_buffer};
+    const auto op_desc = make_desc(AxesOperands{&input_desc, &output_desc, static_cast<uint32_t>(axes.size()),
+                                                axes.empty() ? nullptr : axes.data()});
+    execute_one(*device, {kType, &op_desc}, input, output);
+    write_output(args.operands()[1], output);
+}
+
+void run_reduce(const Args& args) {
+    const std::string function_name = args.value("--function").value_or("");
+    const DML_REDUCE_FUNCTION function = lookup(kFunctions, "--function", function_name);
+    const bool is_arg = function == DML_REDUCE_FUNCTION_ARGMAX || function == DML_REDUCE_FUNCTION_ARGMIN;
+    if (!is_arg && args.has(kOutputTypeOption.name))
+        usage_error("option '--output-type' is only for --function argmax and argmin (--function " +
+                    function_name + " gives the input's type)");
+    const auto written = written_axes(args);
+    const auto output_type = is_arg ? std::optional(index_type(args)) : std::nullopt;
+    reduce_file<DML_OPERATOR_REDUCE>(args, written, output_type, [&](const AxesOperands& o) {
+        return DML_REDUCE_OPERATOR_DESC{function, o.input, o.output, o.axis_count, o.axes};
+    });
+}
+
+// DML_ARGMIN_OPERATOR_DESC and DML_ARGMAX_OPERATOR_DESC share one layout.
+template <class OperatorDesc, DML_OPERATOR_TYPE kType>
+void run_arg(const Args& args) {
+    const auto written = written_axes(args);
+    const DML_TENSOR_DATA_TYPE output_type = index_type(args);
+    const DML_AXIS_DIRECTION direction =
+        args.has("--select-last-index") ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
+    reduce_file<kType>(args, written, output_type, [&](const AxesOperands& o) {
+        return OperatorDesc{o.input, o.output, o.axis_count, o.axes, direction};
+    });
+}
+
+}  // namespace
+
+extern const Command kReduceCommand = {
+    {"reduce", "Fold IN.npy over the given axes (DML_OPERATOR_REDUCE), written to OUT.npy (C order).",
+     kReduceOptions, kInOut},
+    run_reduce};
+
+extern const Command kArgmaxCommand = {
+    {"argmax",
+     "Index of the largest element of IN.npy over the given axes (row-major over them), to OUT.npy.",
+     kArgOptions, kInOut},
+    run_arg<DML_ARGMAX_OPERATOR_DESC, DML_OPERATOR_ARGMAX>};
+
+extern const Command kArgminCommand = {
+    {"argmin",
+     "Index of the smallest element of IN.npy over the given axes (row-major over them), to OUT.npy.",
+     kArgOptions, kInOut},
+    run_arg<DML_ARGMIN_OPERATOR_DESC, DML_OPERATOR_ARGMIN>};
+
+}  // namespace vkdml::cli
