@@ -15,6 +15,10 @@ void main() {
     uint start = chunk * p.chunk_len;
     uint end = min(start + p.chunk_len, p.n);
     uvec2 base = output_base(o);
+    if (FUNCTION == F_COPY) {  // AxisCount 0: the stored bits, NaN payloads and all
+        dst[p.base_out + base.y] = src[p.base_in + base.x];
+        return;
+    }
 
     State st = load_state(o, base.x, start);
     for (uint r = start + 1u; r < end; ++r) st = combine(st, load_state(o, base.x, r));
