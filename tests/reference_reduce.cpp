@@ -198,7 +198,11 @@ public:
             case DML_REDUCE_FUNCTION_MULTIPLY: int_result_ *= x; break;
             case DML_REDUCE_FUNCTION_SUM_SQUARE: int_result_ += x * x; break;
             case DML_REDUCE_FUNCTION_L1: {
-                const int64_t v = input.get_int(offset);  // sign-extended for signed types
+                if (!is_signed_int_type(type_)) {  // unsigned: |x| = x (UINT64 values >= 2^63 included)
+                    int_result_ += x;
+                    break;
+                }
+                const int64_t v = input.get_int(offset);  // sign-extended
                 // |v| modulo 2^64: the most negative value of a type negates to itself modulo 2^bits.
                 int_result_ += v < 0 ? uint64_t{0} - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
                 break;
@@ -397,8 +401,9 @@ private:
         e.either_zero_sign = f == DML_REDUCE_FUNCTION_SUM;
         const long double t = inner_tolerance(f, acc_, e);
         // The inner sum, with IEEE specials: the terms of L1, SUM_SQUARE and L2 are never negative.
+        // (|x| and x² of −inf are +inf: L1, SUM_SQUARE and L2 of {+inf, −inf} are +inf, not NaN.)
         long double s;
-        if (has_nan_ || (has_pos_inf_ && has_neg_inf_)) {
+        if (has_nan_ || (has_pos_inf_ && has_neg_inf_ && is_sum_like(f))) {
             s = kNaN;
         } else if (has_pos_inf_) {
             s = kInf;
@@ -526,6 +531,26 @@ std::vector<ReduceElement> reference_reduce(const TestTensor& input, const Reduc
     out.reserve(element_count(out_sizes));
     std::vector<uint32_t> out_index(rank, 0);
     std::vector<uint32_t> index(rank, 0);
+    if (spec.axes.empty() && !is_arg_function(spec.function)) {
+        // Nothing is reduced: the output is the input, whatever the function (SPEC §3).
+        do {
+            const uint64_t offset = input.offset_of(out_index);
+            ReduceElement e;
+            e.count = 1;
+            e.bits = input.get_bits(offset);
+            if (is_float_type(input.type)) {
+                e.value = input.get_double(offset);
+                e.inner = e.value;
+                e.exact = true;
+                e.inner_exact = true;
+            } else {
+                e.value = static_cast<long double>(input.get_int(offset));
+                if (!is_signed_int_type(input.type)) e.value = static_cast<long double>(e.bits);
+            }
+            out.push_back(e);
+        } while (next_index(out_index, out_sizes));
+        return out;
+    }
     do {
         Fold fold(spec, input.type);
         std::vector<uint32_t> reduced_index(rank, 0);

@@ -7,7 +7,8 @@
 // so the k-th element visited has arg index k whatever the order of `axes`.
 //   Integers: exact modulo 2^bits (folded in uint64 arithmetic, which wraps modulo 2^64; the low bits
 //     of a sum or product depend only on the low bits of the operands). L1 takes |x| modulo 2^bits, so
-//     the most negative value is its own absolute value. MIN/MAX compare signed or unsigned per type.
+//     the most negative signed value is its own absolute value (unsigned values, UINT64's >= 2^63
+//     included, are their own). MIN/MAX compare signed or unsigned per type.
 //   Floats: the exact stored inputs (FLOAT16 read exactly) are folded in long double (sums with
 //     Neumaier compensation, so the reference itself is as good as exact), and `value` is the exact
 //     result. The accepted results model the accumulator the SPEC prescribes: FLOAT16 and FLOAT32 in
@@ -15,7 +16,9 @@
 //     output type at the end.
 //   Arg functions: the index of the first extreme element (the last one with ArgTie::last); a NaN is
 //     more extreme than anything (first NaN, or last NaN with ArgTie::last), as NumPy does.
-//   AxisCount 0 (empty axes): nothing is reduced, N = 1; arg functions give 0.
+//   AxisCount 0 (empty axes): nothing is reduced (SPEC §3 [vkdml]): every non-arg function returns
+//     its input element unchanged (L1, SUM_SQUARE, L2, LOG_SUM, ... included: the stored value and
+//     bits exactly, `exact` set, a zero keeping its sign, NaN staying NaN), N = 1; arg functions give 0.
 #pragma once
 
 #include "tensor_data.hpp"

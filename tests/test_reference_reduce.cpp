@@ -212,33 +212,67 @@ TEST_CASE("reference reduce: arg index is row-major over the reduced axes in asc
 }
 
 TEST_CASE("reference reduce: AxisCount 0 reduces nothing; arg functions give 0", "[reference]") {
+    // SPEC §3 [vkdml]: with no axes every non-arg function returns the input itself (L1 does not take
+    // |x|, SUM_SQUARE does not square, LOG_SUM does not take the log, ...), exactly.
     const std::vector<double> input = {-1, 2, -3, 4, -5, 6};
+    const std::vector<DML_REDUCE_FUNCTION> all_functions = {
+        DML_REDUCE_FUNCTION_AVERAGE,   DML_REDUCE_FUNCTION_L1,          DML_REDUCE_FUNCTION_L2,
+        DML_REDUCE_FUNCTION_LOG_SUM,   DML_REDUCE_FUNCTION_LOG_SUM_EXP, DML_REDUCE_FUNCTION_MAX,
+        DML_REDUCE_FUNCTION_MIN,       DML_REDUCE_FUNCTION_MULTIPLY,    DML_REDUCE_FUNCTION_SUM,
+        DML_REDUCE_FUNCTION_SUM_SQUARE};
     for (DML_TENSOR_DATA_TYPE type : all_types()) {
-        INFO(type_name(type));
         const TestTensor t = packed(type, {2, 3}, input);
         const std::vector<double> stored = stored_values(type, input);
-        const std::vector<ReduceElement> sum = reference_reduce(t, spec_of(DML_REDUCE_FUNCTION_SUM, {}));
-        const std::vector<ReduceElement> mn = reference_reduce(t, spec_of(DML_REDUCE_FUNCTION_MIN, {}));
+        for (DML_REDUCE_FUNCTION f : all_functions) {
+            const bool float_only = f == DML_REDUCE_FUNCTION_AVERAGE || f == DML_REDUCE_FUNCTION_L2 ||
+                                    f == DML_REDUCE_FUNCTION_LOG_SUM || f == DML_REDUCE_FUNCTION_LOG_SUM_EXP;
+            if (float_only && !is_float_type(type)) continue;
+            INFO(type_name(type) << " " << to_string(f));
+            const ReduceSpec spec = spec_of(f, {});
+            const std::vector<ReduceElement> r = reference_reduce(t, spec);
+            REQUIRE(r.size() == 6);
+            for (size_t i = 0; i < 6; ++i) {
+                CHECK(r[i].count == 1);
+                CHECK((r[i].bits & type_mask(type)) == t.get_bits(i));  // the stored bits exactly
+                if (is_float_type(type)) {
+                    CHECK(r[i].exact);
+                    CHECK(r[i].value == static_cast<long double>(stored[i]));
+                    CHECK(accepts(spec, type, r[i], stored[i]));
+                    CHECK_FALSE(accepts(spec, type, r[i], -stored[i]));
+                } else {
+                    CHECK(reduce_element_matches(spec, type, r[i], t.get_bits(i), stored[i]));
+                    CHECK_FALSE(reduce_element_matches(spec, type, r[i], t.get_bits(i) + 1, stored[i] + 1));
+                }
+            }
+            if (is_float_type(type) || is_signed_int_type(type))
+                CHECK(values_of(r) == std::vector<long double>{-1, 2, -3, 4, -5, 6});
+        }
         const std::vector<ReduceElement> arg =
             reference_reduce(t, spec_of(DML_REDUCE_FUNCTION_ARGMAX, {}, DML_TENSOR_DATA_TYPE_INT32));
-        REQUIRE(sum.size() == 6);
+        const std::vector<ReduceElement> argmin =
+            reference_reduce(t, standalone_arg_spec(DML_OPERATOR_ARGMIN, {}, DML_AXIS_DIRECTION_DECREASING,
+                                                    DML_TENSOR_DATA_TYPE_UINT64));
         CHECK(indices(arg) == std::vector<uint64_t>(6, 0));
-        for (size_t i = 0; i < 6; ++i) {
-            CHECK(sum[i].count == 1);
-            if (is_float_type(type)) {
-                CHECK(sum[i].value == static_cast<long double>(stored[i]));
-                CHECK(mn[i].value == static_cast<long double>(stored[i]));
-            } else {  // the stored bits exactly (UINT64's 2^64 - 1 is no double)
-                CHECK((sum[i].bits & type_mask(type)) == t.get_bits(i));
-                CHECK((mn[i].bits & type_mask(type)) == t.get_bits(i));
-            }
-        }
-        if (is_float_type(type)) {
-            const std::vector<ReduceElement> l1 = reference_reduce(t, spec_of(DML_REDUCE_FUNCTION_L1, {}));
-            const std::vector<ReduceElement> l2 = reference_reduce(t, spec_of(DML_REDUCE_FUNCTION_L2, {}));
-            CHECK(values_of(l1) == std::vector<long double>{1, 2, 3, 4, 5, 6});
-            CHECK(values_of(l2) == std::vector<long double>{1, 2, 3, 4, 5, 6});
-        }
+        CHECK(indices(argmin) == std::vector<uint64_t>(6, 0));
+    }
+    // Specials pass through unchanged: NaN, ±inf, −0 (LOG_SUM of −0 is not −inf, L1 of −inf is −inf).
+    const auto f32 = DML_TENSOR_DATA_TYPE_FLOAT32;
+    const TestTensor s = packed(f32, {4}, {kNaN, kInf, -kInf, -0.0});
+    for (DML_REDUCE_FUNCTION f : {DML_REDUCE_FUNCTION_LOG_SUM, DML_REDUCE_FUNCTION_L1, DML_REDUCE_FUNCTION_L2,
+                                  DML_REDUCE_FUNCTION_SUM_SQUARE, DML_REDUCE_FUNCTION_LOG_SUM_EXP}) {
+        INFO(to_string(f));
+        const ReduceSpec spec = spec_of(f, {});
+        const std::vector<ReduceElement> r = reference_reduce(s, spec);
+        CHECK(std::isnan(r[0].value));
+        CHECK(r[1].value == kInf);
+        CHECK(r[2].value == -kInf);
+        CHECK(r[3].value == 0);
+        CHECK(std::signbit(r[3].value));
+        CHECK(accepts(spec, f32, r[0], kNaN));
+        CHECK(accepts(spec, f32, r[2], -kInf));
+        CHECK_FALSE(accepts(spec, f32, r[2], kInf));
+        CHECK(accepts(spec, f32, r[3], -0.0));
+        CHECK_FALSE(accepts(spec, f32, r[3], 0.0));
     }
 }
 
@@ -282,6 +316,12 @@ TEST_CASE("reference reduce: IEEE specials in the float functions", "[reference]
     CHECK(reduce_one(f32, {kInf, 1}, DML_REDUCE_FUNCTION_SUM).value == kInf);
     CHECK(reduce_one(f32, {-kInf, 1}, DML_REDUCE_FUNCTION_L1).value == kInf);
     CHECK(reduce_one(f32, {-kInf, 1}, DML_REDUCE_FUNCTION_SUM_SQUARE).value == kInf);
+    // |x| and x² make both infinities +inf: no inf − inf.
+    CHECK(reduce_one(f32, {kInf, 1, -kInf}, DML_REDUCE_FUNCTION_L1).value == kInf);
+    CHECK(reduce_one(f32, {kInf, 1, -kInf}, DML_REDUCE_FUNCTION_SUM_SQUARE).value == kInf);
+    CHECK(reduce_one(f32, {-kInf, kInf}, DML_REDUCE_FUNCTION_L2).value == kInf);
+    CHECK(std::isnan(reduce_one(f32, {-kInf, kInf}, DML_REDUCE_FUNCTION_AVERAGE).value));
+    CHECK(std::isnan(reduce_one(f32, {-kInf, kInf}, DML_REDUCE_FUNCTION_LOG_SUM).value));
     CHECK(std::isnan(reduce_one(f32, {0, kInf}, DML_REDUCE_FUNCTION_MULTIPLY).value));
     CHECK(reduce_one(f32, {-2, kInf}, DML_REDUCE_FUNCTION_MULTIPLY).value == -kInf);
     CHECK(std::isnan(reduce_one(f32, {2, kNaN}, DML_REDUCE_FUNCTION_MULTIPLY).value));
@@ -351,6 +391,11 @@ TEST_CASE("reference reduce: integers wrap modulo 2^bits; MIN/MAX compare by sig
     CHECK(reference_reduce(u64, spec_of(DML_REDUCE_FUNCTION_SUM, {0}))[0].bits == 1);
     CHECK(reference_reduce(u64, spec_of(DML_REDUCE_FUNCTION_MULTIPLY, {0}))[0].bits == ~uint64_t{0} - 1);
     CHECK(reference_reduce(u64, spec_of(DML_REDUCE_FUNCTION_MAX, {0}))[0].bits == ~uint64_t{0});
+    // UINT64 values of 2^63 and more are their own absolute values: L1 {2^64 - 1, 2} = 1 (mod 2^64).
+    CHECK(reference_reduce(u64, spec_of(DML_REDUCE_FUNCTION_L1, {0}))[0].bits == 1);
+    u64.set_bits(1, uint64_t{1} << 63);
+    CHECK(reference_reduce(u64, spec_of(DML_REDUCE_FUNCTION_L1, {0}))[0].bits == (uint64_t{1} << 63) - 1);
+    u64.set_bits(1, 2);
     CHECK(
         reference_reduce(u64, spec_of(DML_REDUCE_FUNCTION_ARGMIN, {0}, DML_TENSOR_DATA_TYPE_INT32))[0].bits ==
         1);

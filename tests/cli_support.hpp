@@ -1,0 +1,76 @@
+// cli_support.hpp — what the CLI tests (test_cli.cpp, test_cli_reduce.cpp) share: the vkdml tool run as a
+// subprocess, per-test temporary directories, .npy inputs and outputs, and the error-path check.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "vkdml/directml.h"
+
+namespace vkdml_test::cli {
+
+// A fresh empty directory for one test, removed with its contents afterwards.
+struct TempDir {
+    std::filesystem::path path;
+    TempDir();
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    ~TempDir();
+    std::string operator/(std::string_view name) const { return (path / name).string(); }
+    std::vector<std::string> entries() const;
+};
+
+std::string read_text(const std::string& path);
+void write_text(const std::string& path, std::string_view text);
+
+struct Outcome {
+    int exit_code = -1;
+    std::string out, err;
+};
+
+// Runs the tool with `args`, stdin from /dev/null, stdout and stderr captured through files in `dir`
+// (removed again, so the directory afterwards holds only what the tool itself wrote there).
+Outcome run_tool(const TempDir& dir, std::vector<std::string> args);
+
+// ---- .npy inputs and outputs -------------------------------------------------------------------
+
+// Writes `values` (C-order logical order) as a C-order .npy file through the library's writer.
+void write_c_order(const std::string& path, DML_TENSOR_DATA_TYPE type, const std::vector<uint32_t>& sizes,
+                   const std::vector<double>& values);
+
+// A format 1.0 .npy image with the given header dict (padded as NumPy pads it) followed by `data`.
+std::string npy_image(std::string header, std::string_view data);
+
+// Writes `values` (C-order logical order) as a Fortran-order .npy file, built byte by byte.
+void write_fortran_order(const std::string& path, DML_TENSOR_DATA_TYPE type,
+                         const std::vector<uint32_t>& sizes, const std::vector<double>& values);
+
+// Reads a tool output file, checks its type, shape and C order, and returns its values as doubles.
+std::vector<double> read_values(const std::string& path, DML_TENSOR_DATA_TYPE type,
+                                const std::vector<uint32_t>& sizes);
+
+// The SPEC §6 reduce and arg inputs.
+struct ReduceInput {
+    std::string file;
+    std::vector<uint32_t> sizes;
+    std::vector<double> values;
+};
+extern const ReduceInput kReduceInputs[4];
+
+// ---- running commands --------------------------------------------------------------------------
+
+std::string joined(const std::vector<std::string>& words);
+
+// Runs `vkdml COMMAND OPTIONS in out` and checks that it succeeded silently.
+void run_command(const TempDir& dir, const std::string& command, const std::vector<std::string>& options,
+                 const std::string& in, const std::string& out);
+
+// Checks a failed run: the exit code, nothing on stdout, exactly one stderr line "vkdml: error: ..."
+// containing `problem`, and no file created in `dir` (an output or a temporary one).
+void check_error(const TempDir& dir, const std::vector<std::string>& args, int exit_code,
+                 std::string_view problem);
+
+}  // namespace vkdml_test::cli

@@ -1,0 +1,377 @@
+// tests/test_cli_reduce.cpp — the vkdml tool's reduce, argmax and argmin commands run as a subprocess: the
+// SPEC §6 examples through .npy files for every data type (C and Fortran order), the other reduce
+// functions, '--axes none', the usage text, and their error paths (exit code, a single "vkdml: error: "
+// line, no output file left behind).
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <iterator>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "cli_support.hpp"
+#include "tensor_data.hpp"
+
+namespace fs = std::filesystem;
+using namespace vkdml_test;
+using namespace vkdml_test::cli;
+
+namespace {
+
+// ---- reduce, argmax, argmin --------------------------------------------------------------------
+
+struct ReduceExample {
+    std::vector<std::string> args;  // the command and its options
+    std::string input;              // a file of kReduceInputs
+    bool gives_indices;             // the output has an index type (--output-type), else the input's
+    std::vector<uint32_t> sizes;    // of the output
+    std::vector<double> expected;
+};
+
+// SPEC §6, each through both `reduce --function argmax|argmin` and `argmax|argmin`, with --axes and
+// --axis, negative axes and axes in either order.
+const ReduceExample kReduceExamples[] = {
+    {{"reduce", "--function", "sum", "--axes", "0"}, "sum.npy", false, {1, 3}, {6, 6, 9}},
+    {{"reduce", "--function", "sum", "--axis", "0"}, "sum.npy", false, {1, 3}, {6, 6, 9}},
+    {{"reduce", "--function", "sum", "--axes", "1"}, "sum.npy", false, {3, 1}, {6, 7, 8}},
+    {{"reduce", "--function", "sum", "--axis", "-1"}, "sum.npy", false, {3, 1}, {6, 7, 8}},
+    {{"reduce", "--function", "sum", "--axes", "0,1"}, "sum.npy", false, {1, 1}, {21}},
+    {{"reduce", "--function", "sum", "--axes=-1,-2"}, "sum.npy", false, {1, 1}, {21}},
+    {{"argmax", "--axes", "0"}, "arg.npy", true, {1, 3}, {1, 2, 1}},
+    {{"reduce", "--function", "argmax", "--axis", "0"}, "arg.npy", true, {1, 3}, {1, 2, 1}},
+    {{"argmax", "--axis", "-1"}, "arg.npy", true, {3, 1}, {2, 2, 1}},
+    {{"reduce", "--function", "argmax", "--axes", "1"}, "arg.npy", true, {3, 1}, {2, 2, 1}},
+    {{"argmax", "--axes", "0,1"}, "arg.npy", true, {1, 1}, {7}},
+    {{"reduce", "--function", "argmax", "--axes", "1,0"}, "arg.npy", true, {1, 1}, {7}},
+    {{"argmin", "--axis", "0"}, "arg.npy", true, {1, 3}, {0, 1, 2}},
+    {{"reduce", "--function", "argmin", "--axes", "-2"}, "arg.npy", true, {1, 3}, {0, 1, 2}},
+    {{"argmin", "--axes", "1"}, "arg.npy", true, {3, 1}, {0, 1, 0}},
+    {{"reduce", "--function", "argmin", "--axis", "1"}, "arg.npy", true, {3, 1}, {0, 1, 0}},
+    {{"argmin", "--axes", "1,0"}, "arg.npy", true, {1, 1}, {4}},
+    {{"reduce", "--function", "argmin", "--axes", "0,-1"}, "arg.npy", true, {1, 1}, {4}},
+    {{"argmax", "--axes", "0"}, "ties_max.npy", true, {1}, {0}},
+    {{"argmax", "--axes", "0", "--select-last-index"}, "ties_max.npy", true, {1}, {4}},
+    {{"reduce", "--function", "argmax", "--axis", "-1"}, "ties_max.npy", true, {1}, {0}},
+    {{"argmin", "--axis", "0"}, "ties_min.npy", true, {1}, {0}},
+    {{"argmin", "--select-last-index", "--axis", "-1"}, "ties_min.npy", true, {1}, {4}},
+    {{"reduce", "--function", "argmin", "--axes", "0"}, "ties_min.npy", true, {1}, {0}},
+};
+
+// What --output-type accepts and the type each gives; the last entry leaves the option out.
+const std::pair<std::string, DML_TENSOR_DATA_TYPE> kOutputTypes[] = {
+    {"int32", DML_TENSOR_DATA_TYPE_INT32},   {"int64", DML_TENSOR_DATA_TYPE_INT64},
+    {"uint32", DML_TENSOR_DATA_TYPE_UINT32}, {"uint64", DML_TENSOR_DATA_TYPE_UINT64},
+    {"", DML_TENSOR_DATA_TYPE_INT64},
+};
+
+// Writes every kReduceInputs file into `dir` as `type`, in C or Fortran order.
+void write_reduce_inputs(const TempDir& dir, DML_TENSOR_DATA_TYPE type, bool fortran) {
+    for (const ReduceInput& input : kReduceInputs) {
+        if (fortran)
+            write_fortran_order(dir / input.file, type, input.sizes, input.values);
+        else
+            write_c_order(dir / input.file, type, input.sizes, input.values);
+    }
+}
+
+// Runs every kReduceExamples entry on the inputs as written by write_reduce_inputs and checks the output's
+// type, shape and values. The arg examples take the entries of kOutputTypes in turn, from
+// `first_output_type` on. Removes the output file after each.
+void check_reduce_examples(const TempDir& dir, DML_TENSOR_DATA_TYPE type, size_t first_output_type) {
+    const std::string out = dir / "out.npy";
+    size_t next_output_type = first_output_type;
+    for (const ReduceExample& example : kReduceExamples) {
+        std::vector<std::string> options(example.args.begin() + 1, example.args.end());
+        DML_TENSOR_DATA_TYPE output_type = type;
+        if (example.gives_indices) {
+            const auto& [name, index_type] = kOutputTypes[next_output_type++ % std::size(kOutputTypes)];
+            if (!name.empty()) options.insert(options.end(), {"--output-type", name});
+            output_type = index_type;
+        }
+        INFO(example.args[0] << " " << joined(options) << " on " << example.input);
+        run_command(dir, example.args[0], options, dir / example.input, out);
+        CHECK(read_values(out, output_type, example.sizes) == example.expected);
+        fs::remove(out);
+    }
+}
+
+// One `vkdml reduce` run whose result is known exactly.
+struct FunctionCase {
+    DML_TENSOR_DATA_TYPE type;
+    std::vector<uint32_t> sizes;
+    std::vector<double> values;
+    std::vector<std::string> options;
+    std::vector<uint32_t> output_sizes;
+    std::vector<double> expected;
+};
+
+constexpr auto kF16 = DML_TENSOR_DATA_TYPE_FLOAT16, kF32 = DML_TENSOR_DATA_TYPE_FLOAT32,
+               kF64 = DML_TENSOR_DATA_TYPE_FLOAT64;
+
+// The functions beyond SUM and the arg ones, on inputs whose results every type holds exactly (LOG_SUM_EXP:
+// far off the rounding boundary, so any faithful ln gives the one nearest value).
+const FunctionCase kFunctionCases[] = {
+    {kF16, {2, 2}, {1, 2, 3, 6}, {"--function", "average", "--axes", "0,1"}, {1, 1}, {3}},
+    {kF32, {2, 2}, {1, 2, 3, 6}, {"--function", "average", "--axes", "0"}, {1, 2}, {2, 4}},
+    {kF64, {2, 2}, {1, 2, 3, 6}, {"--function", "average", "--axis", "1"}, {2, 1}, {1.5, 4.5}},
+    {kF16, {2}, {3, 4}, {"--function", "l2", "--axes", "0"}, {1}, {5}},
+    {kF32, {2}, {3, 4}, {"--function", "l2", "--axes", "0"}, {1}, {5}},
+    {kF64, {2, 2}, {3, 4, -6, 8}, {"--function", "l2", "--axes", "-1"}, {2, 1}, {5, 10}},
+    {kF32, {2}, {0.25, 0.75}, {"--function", "log_sum", "--axes", "0"}, {1}, {0}},
+    {kF64, {2}, {0.25, 0.75}, {"--function", "log_sum", "--axes", "0"}, {1}, {0}},
+    {kF64, {2}, {1000, 1000}, {"--function", "log_sum_exp", "--axes", "0"}, {1}, {1000 + std::log(2.0)}},
+    {kF32,
+     {2},
+     {100, 100},
+     {"--function", "log_sum_exp", "--axes", "0"},
+     {1},
+     stored_values(kF32, {100 + std::log(2.0)})},
+    {kF32, {1}, {100}, {"--function", "log_sum_exp", "--axes", "0"}, {1}, {100}},
+    {DML_TENSOR_DATA_TYPE_INT32, {1, 3}, {-1, 2, -3}, {"--function", "l1", "--axes", "1"}, {1, 1}, {6}},
+    {DML_TENSOR_DATA_TYPE_INT16, {3}, {1, -2, 3}, {"--function", "sum_square", "--axes", "0"}, {1}, {14}},
+    {DML_TENSOR_DATA_TYPE_INT64, {3}, {2, -3, 4}, {"--function", "multiply", "--axes", "0"}, {1}, {-24}},
+    {kF16, {3}, {-1.5, 2.5, 0.5}, {"--function", "max", "--axes", "0"}, {1}, {2.5}},
+    {kF16, {3}, {-1.5, 2.5, 0.5}, {"--function", "min", "--axes", "0"}, {1}, {-1.5}},
+    {DML_TENSOR_DATA_TYPE_UINT8,
+     {2, 2},
+     {200, 100, 7, 9},
+     {"--function", "max", "--axes", "0"},
+     {1, 2},
+     {200, 100}},
+};
+
+// SPEC §3 on the host for `sum`, `max`, `argmax` and `argmin` (ties: the first index, the last with
+// `last_index`): the fold of `values` (C order) over `axes`, in C order.
+std::vector<double> host_reduce(const std::vector<uint32_t>& sizes, const std::vector<double>& values,
+                                const std::vector<uint32_t>& axes, std::string_view function,
+                                bool last_index) {
+    std::vector<uint32_t> output_sizes = sizes;
+    for (uint32_t axis : axes) output_sizes[axis] = 1;
+    std::vector<double> result(element_count(output_sizes), 0), best(result.size(), 0);
+    std::vector<bool> seen(result.size(), false);
+    std::vector<uint32_t> index(sizes.size(), 0);
+    uint64_t linear = 0;
+    do {
+        uint64_t out = 0, reduced = 0;  // output position; index over the reduced axes, row-major
+        for (size_t d = 0; d < sizes.size(); ++d) {
+            const bool is_reduced = output_sizes[d] == 1 && sizes[d] != 1;
+            out = out * output_sizes[d] + (is_reduced ? 0 : index[d]);
+            if (is_reduced) reduced = reduced * sizes[d] + index[d];
+        }
+        const double v = values[linear++];
+        const bool first = !seen[out];
+        seen[out] = true;
+        if (function == "sum") {
+            result[out] += v;
+        } else if (function == "max") {
+            result[out] = first ? v : std::max(result[out], v);
+        } else {
+            const bool better = function == "argmax" ? v > best[out] : v < best[out];
+            if (first || better || (last_index && v == best[out])) {
+                best[out] = v;
+                result[out] = static_cast<double>(reduced);
+            }
+        }
+    } while (next_index(index, sizes));
+    return result;
+}
+
+}  // namespace
+
+TEST_CASE("cli: vkdml reduce, argmax and argmin reproduce the SPEC §6 examples for every data type",
+          "[gpu][cli]") {
+    TempDir dir;
+    const auto& types = all_types();
+    for (size_t t = 0; t < types.size(); ++t) {
+        INFO("input type " << type_name(types[t]));
+        write_reduce_inputs(dir, types[t], false);
+        check_reduce_examples(dir, types[t], t);
+    }
+}
+
+TEST_CASE("cli: reduce, argmax and argmin give the same result for a Fortran-order input", "[gpu][cli]") {
+    TempDir dir;
+    SECTION("the SPEC §6 examples") {
+        const DML_TENSOR_DATA_TYPE types[] = {DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_INT8,
+                                              DML_TENSOR_DATA_TYPE_UINT32, DML_TENSOR_DATA_TYPE_FLOAT64,
+                                              DML_TENSOR_DATA_TYPE_INT64};
+        for (size_t t = 0; t < std::size(types); ++t) {
+            INFO("input type " << type_name(types[t]));
+            write_reduce_inputs(dir, types[t], true);
+            check_reduce_examples(dir, types[t], t);
+        }
+    }
+    SECTION("rank 3, several axis sets, both file orders, against the host") {
+        const std::vector<uint32_t> sizes = {2, 3, 5};
+        std::vector<double> values;
+        for (int i = 0; i < 30; ++i) values.push_back((i * 7) % 11 - 5);  // with ties
+        write_c_order(dir / "in_c.npy", DML_TENSOR_DATA_TYPE_INT32, sizes, values);
+        write_fortran_order(dir / "in_f.npy", DML_TENSOR_DATA_TYPE_INT32, sizes, values);
+        struct Case {
+            std::vector<std::string> args;  // command and options
+            std::string function;           // for host_reduce
+            std::vector<uint32_t> axes;
+            bool last_index;
+        };
+        const Case cases[] = {
+            {{"reduce", "--function", "sum", "--axes", "0,2"}, "sum", {0, 2}, false},
+            {{"reduce", "--function", "max", "--axis", "1"}, "max", {1}, false},
+            {{"reduce", "--function", "argmax", "--axes", "2,0"}, "argmax", {0, 2}, false},
+            {{"reduce", "--function", "argmin", "--axes", "-1,-2"}, "argmin", {1, 2}, false},
+            {{"argmax", "--axes", "0,1", "--select-last-index"}, "argmax", {0, 1}, true},
+            {{"argmax", "--axes", "0,1,2"}, "argmax", {0, 1, 2}, false},
+            {{"argmin", "--axes", "2,0,1", "--select-last-index"}, "argmin", {0, 1, 2}, true},
+            {{"argmin", "--axis", "-1"}, "argmin", {2}, false},
+        };
+        for (const Case& c : cases) {
+            INFO(joined(c.args));
+            const std::vector<std::string> options(c.args.begin() + 1, c.args.end());
+            run_command(dir, c.args[0], options, dir / "in_c.npy", dir / "out_c.npy");
+            run_command(dir, c.args[0], options, dir / "in_f.npy", dir / "out_f.npy");
+            std::vector<uint32_t> output_sizes = sizes;
+            for (uint32_t axis : c.axes) output_sizes[axis] = 1;
+            const auto output_type =
+                c.function.starts_with("arg") ? DML_TENSOR_DATA_TYPE_INT64 : DML_TENSOR_DATA_TYPE_INT32;
+            CHECK(read_values(dir / "out_c.npy", output_type, output_sizes) ==
+                  host_reduce(sizes, values, c.axes, c.function, c.last_index));
+            CHECK(read_text(dir / "out_c.npy") == read_text(dir / "out_f.npy"));
+        }
+    }
+}
+
+TEST_CASE("cli: vkdml reduce's other functions give exact results", "[gpu][cli]") {
+    TempDir dir;
+    const std::string in = dir / "in.npy", out = dir / "out.npy";
+    for (const FunctionCase& c : kFunctionCases) {
+        INFO(type_name(c.type) << " " << to_string(c.sizes) << " reduce " << joined(c.options));
+        write_c_order(in, c.type, c.sizes, c.values);
+        run_command(dir, "reduce", c.options, in, out);
+        CHECK(read_values(out, c.type, c.output_sizes) == c.expected);
+        fs::remove(out);
+    }
+}
+
+TEST_CASE("cli: --axes none reduces no axis (AxisCount 0)", "[gpu][cli]") {
+    TempDir dir;
+    const std::string in = dir / "in.npy", out = dir / "out.npy";
+    const std::vector<uint32_t> sizes = {3, 3};
+    const std::vector<double>& values = kReduceInputs[1].values;
+    const std::vector<double> zeros(9, 0);
+    struct Case {
+        DML_TENSOR_DATA_TYPE input_type;
+        std::vector<std::string> args;
+        DML_TENSOR_DATA_TYPE output_type;
+        const std::vector<double>& expected;
+    };
+    const Case cases[] = {
+        {DML_TENSOR_DATA_TYPE_INT16, {"reduce", "--function", "sum"}, DML_TENSOR_DATA_TYPE_INT16, values},
+        {DML_TENSOR_DATA_TYPE_INT16, {"reduce", "--function", "max"}, DML_TENSOR_DATA_TYPE_INT16, values},
+        {DML_TENSOR_DATA_TYPE_FLOAT32,
+         {"reduce", "--function", "average"},
+         DML_TENSOR_DATA_TYPE_FLOAT32,
+         values},
+        {DML_TENSOR_DATA_TYPE_FLOAT32, {"reduce", "--function", "argmax"}, DML_TENSOR_DATA_TYPE_INT64, zeros},
+        {DML_TENSOR_DATA_TYPE_UINT8,
+         {"reduce", "--function", "argmin", "--output-type", "uint32"},
+         DML_TENSOR_DATA_TYPE_UINT32,
+         zeros},
+        {DML_TENSOR_DATA_TYPE_FLOAT64, {"argmax"}, DML_TENSOR_DATA_TYPE_INT64, zeros},
+        {DML_TENSOR_DATA_TYPE_INT32,
+         {"argmin", "--select-last-index", "--output-type", "int32"},
+         DML_TENSOR_DATA_TYPE_INT32,
+         zeros},
+    };
+    for (const Case& c : cases) {
+        INFO(type_name(c.input_type) << " " << joined(c.args));
+        write_c_order(in, c.input_type, sizes, values);
+        std::vector<std::string> options(c.args.begin() + 1, c.args.end());
+        options.insert(options.end(), {"--axes", "none"});
+        run_command(dir, c.args[0], options, in, out);
+        CHECK(read_values(out, c.output_type, sizes) == c.expected);
+        fs::remove(out);
+    }
+}
+
+TEST_CASE("cli: the usage of reduce, argmax and argmin", "[gpu][cli]") {
+    TempDir dir;
+    const Outcome tool = run_tool(dir, {"--help"});
+    CHECK(tool.exit_code == 0);
+    for (const char* command : {"reduce", "argmax", "argmin"}) {
+        INFO(command);
+        CHECK(tool.out.find("\n  " + std::string(command) + " ") != std::string::npos);
+        const Outcome help = run_tool(dir, {command, "--help"});
+        CHECK(help.exit_code == 0);
+        CHECK(help.err.empty());
+        CHECK(help.out.rfind("usage: vkdml " + std::string(command) + " ", 0) == 0);
+        for (const char* text :
+             {"--axes A[,B...]", "--axis N", "'none'", "--output-type T", "int64 (default)"})
+            CHECK(help.out.find(text) != std::string::npos);
+        CHECK((help.out.find("--select-last-index") != std::string::npos) == (command[0] == 'a'));
+        CHECK((help.out.find("--function F") != std::string::npos) == (command[0] == 'r'));
+    }
+}
+
+TEST_CASE("cli: reduce, argmax and argmin errors give one line, the right exit code and no output",
+          "[gpu][cli]") {
+    TempDir dir;
+    const std::string in = dir / "in.npy", out = dir / "out.npy";
+    write_c_order(in, DML_TENSOR_DATA_TYPE_FLOAT32, {3, 3}, kReduceInputs[1].values);
+
+    SECTION("usage errors exit with 2") {
+        check_error(dir, {"reduce", "--axes", "0", in, out}, 2, "--function");
+        check_error(dir, {"reduce", "--function", "frobnicate", "--axes", "0", in, out}, 2,
+                    "unknown --function 'frobnicate' (one of: argmax, argmin, average,");
+        check_error(dir, {"reduce", "--function", "SUM", "--axes", "0", in, out}, 2,
+                    "unknown --function 'SUM'");
+        check_error(dir, {"reduce", "--function", "sum", "--output-type", "int32", "--axes", "0", in, out}, 2,
+                    "'--output-type' is only for --function argmax and argmin");
+        check_error(dir,
+                    {"reduce", "--function", "argmax", "--output-type", "float32", "--axes", "0", in, out}, 2,
+                    "unknown --output-type 'float32' (one of: int32, int64, uint32, uint64)");
+        check_error(dir, {"argmin", "--output-type", "int8", "--axes", "0", in, out}, 2,
+                    "unknown --output-type 'int8'");
+        check_error(dir, {"reduce", "--function", "sum", in, out}, 2, "--axes A[,B...] (or --axis N)");
+        check_error(dir, {"argmax", in, out}, 2, "--axes A[,B...] (or --axis N)");
+        check_error(dir, {"argmin", "--select-last-index", in, out}, 2, "--axes A[,B...] (or --axis N)");
+        check_error(dir, {"argmin", "--axes", "0", "--axis", "0", in, out}, 2,
+                    "--axes or with --axis, not both");
+        check_error(dir, {"reduce", "--function", "max", "--axis", "1", "--axes", "0", in, out}, 2,
+                    "not both");
+        check_error(dir, {"argmax", "--axes", "", in, out}, 2, "'--axes none'");
+        check_error(dir, {"argmax", "--axes=", in, out}, 2, "'--axes none'");
+        for (const char* bad : {"0,,1", "0,", ",1", "x", "1.5", "0;1", "None", " 1"})
+            check_error(
+                dir, {"argmax", "--axes", bad, in, out}, 2,
+                "'--axes' expects comma-separated integers or 'none', got '" + std::string(bad) + "'");
+        check_error(dir, {"argmax", "--axis", "0,1", in, out}, 2, "expects an integer, got '0,1'");
+        check_error(dir, {"argmin", "--axis", "none", in, out}, 2, "expects an integer, got 'none'");
+        check_error(dir, {"reduce", "--function", "argmax", "--select-last-index", "--axes", "0", in, out}, 2,
+                    "unknown option '--select-last-index'");
+        check_error(dir, {"argmax", "--function", "argmax", "--axes", "0", in, out}, 2,
+                    "unknown option '--function'");
+        check_error(dir, {"reduce", "--function", "sum", "--axes", "0", in}, 2, "operand");
+    }
+    SECTION("axes that do not fit the input exit with 1") {
+        check_error(dir, {"argmax", "--axes", "2", in, out}, 1, "axis 2 is out of range");
+        check_error(dir, {"reduce", "--function", "sum", "--axes=-3", in, out}, 1, "axis -3 is out of range");
+        check_error(dir, {"argmin", "--axis", "5", in, out}, 1, "out of range");
+        check_error(dir, {"reduce", "--function", "sum", "--axes", "0,1,2", in, out}, 1, "out of range");
+        check_error(dir, {"reduce", "--function", "sum", "--axes", "0,0", in, out}, 1,
+                    "--axes names axis 0 of " + in + " twice (as 0 and 0)");
+        check_error(dir, {"argmax", "--axes", "1,0,-1", in, out}, 1,
+                    "--axes names axis 1 of " + in + " twice (as 1 and -1)");
+    }
+    SECTION("the library's refusals and a missing input exit with 1") {
+        const std::string ints = dir / "ints.npy";
+        write_c_order(ints, DML_TENSOR_DATA_TYPE_INT32, {3, 3}, kReduceInputs[1].values);
+        check_error(dir, {"reduce", "--function", "average", "--axes", "0", ints, out}, 1, "AVERAGE");
+        check_error(dir, {"reduce", "--function", "log_sum_exp", "--axes", "0", ints, out}, 1, "LOG_SUM_EXP");
+        check_error(dir, {"argmax", "--axes", "0", dir / "absent.npy", out}, 1, "absent.npy");
+        check_error(dir, {"reduce", "--function", "min", "--axes", "0", in, dir / "no-such-dir/out.npy"}, 1,
+                    "no-such-dir");
+    }
+}
