@@ -1,14 +1,15 @@
 // Natural exponential and logarithm in float64. GLSL has exp() and log() for float only; these give
 // float64 kernels float64 accuracy (about 1 ULP; the tests allow 3) instead of a float32 round trip.
 //   exp64: x = k·ln2 + r with |r| <= ln2/2 (ln2 split in two so k·LN2_HI is exact), e^r by its Taylor
-//          polynomial to degree 13 (truncation < 2^-60), scaled by 2^k in two steps so 2^1024 is never
+//          polynomial to degree 13 (truncation < 2^-57), scaled by 2^k in two steps so 2^1024 is never
 //          formed on the way to a finite result.
-//   log64: x = m·2^e with m in [sqrt(1/2), sqrt(2)), ln m = 2·atanh(s), s = (m-1)/(m+1), by its odd
+//   log64: subnormal x scaled by 2^54 first (frexp of subnormals is not reliable on every driver);
+//          x = m·2^e with m in [sqrt(1/2), sqrt(2)), ln m = 2·atanh(s), s = (m-1)/(m+1), by its odd
 //          series to s^23 (|s| <= 0.1716, truncation < 2^-60), plus e·ln2 (split as above).
 #ifndef FLOAT64_MATH_GLSL
 #define FLOAT64_MATH_GLSL
 
-const double LN2_HI = 6.93147180369123816490e-01LF;  // ln 2 with its low 32 bits zero
+const double LN2_HI = 6.93147180369123816490e-01LF;  // ln 2 with its low 21 bits zero: k·LN2_HI is exact for |k| < 2^11
 const double LN2_LO = 1.90821492927058770002e-10LF;  // ln 2 - LN2_HI
 const double INV_LN2 = 1.44269504088896338700e+00LF;
 
@@ -45,8 +46,14 @@ double log64(double x) {
     if (x < 0.0LF) return f64_nan();
     if (x == 0.0LF) return -f64_inf();
     if (isinf(x)) return x;
+    int scale = 0;
+    if (x < 2.2250738585072014e-308LF) {  // subnormal: scale into the normal range
+        x *= 18014398509481984.0LF;         // 2^54
+        scale = -54;
+    }
     int e;
     double m = frexp(x, e);  // m in [0.5, 1)
+    e += scale;
     if (m < 0.70710678118654752440LF) {
         m *= 2.0LF;
         e -= 1;

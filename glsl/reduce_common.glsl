@@ -66,7 +66,14 @@ ACC_T acc_log(ACC_T x) { return log64(x); }
 #elif defined(ACC_IS_FLOAT)
 ACC_T acc_inf() { return uintBitsToFloat(0x7f800000u); }
 ACC_T acc_exp(ACC_T x) { return exp(x); }
-ACC_T acc_log(ACC_T x) { return log(x); }
+// GLSL leaves log(x <= 0) undefined and drivers treat subnormals differently: the IEEE answers for
+// 0 (-inf), negatives and NaN (NaN); subnormals scaled by 2^24 into the normal range first.
+ACC_T acc_log(ACC_T x) {
+    if (isnan(x) || x < 0.0) return uintBitsToFloat(0x7fc00000u);
+    if (x == 0.0) return -acc_inf();
+    if (x < 1.17549435e-38) return log(x * 16777216.0) - 16.6355324;  // 24·ln 2
+    return log(x);
+}
 #endif
 
 bool acc_isnan(ACC_T a) {

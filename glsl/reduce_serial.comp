@@ -7,13 +7,18 @@
 #include "reduce_common.glsl"
 
 void main() {
-    uint id = (gl_WorkGroupID.y * p.grid_x + gl_WorkGroupID.x) * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
+    // Items (output, chunk) number at most 2^32 - 1: the index arithmetic below never wraps.
+    uint items = output_count() * p.chunks;
+    uint group = gl_WorkGroupID.y * p.grid_x + gl_WorkGroupID.x;
+    if (group >= items / gl_WorkGroupSize.x + (items % gl_WorkGroupSize.x != 0u ? 1u : 0u)) return;
+    uint first = group * gl_WorkGroupSize.x;
+    if (gl_LocalInvocationIndex >= items - first) return;
+    uint id = first + gl_LocalInvocationIndex;
     uint outputs = output_count();
-    if (id >= outputs * p.chunks) return;
     uint chunk = id / outputs;
     uint o = id - chunk * outputs;
     uint start = chunk * p.chunk_len;
-    uint end = min(start + p.chunk_len, p.n);
+    uint end = start + min(p.chunk_len, p.n - start);  // never past 2^32 - 1
     uvec2 base = output_base(o);
     if (FUNCTION == F_COPY) {  // AxisCount 0: the stored bits, NaN payloads and all
         dst[p.base_out + base.y] = src[p.base_in + base.x];

@@ -34,12 +34,12 @@ void main() {
     uint o = id / p.chunks;
     uint chunk = id - o * p.chunks;
     uint start = chunk * p.chunk_len;
-    uint end = min(start + p.chunk_len, p.n);
+    uint len = min(p.chunk_len, p.n - start);  // never past 2^32 - 1
     uvec2 base = output_base(o);
     uint t = gl_LocalInvocationIndex;
 
     State st = empty_state();
-    for (uint r = start + t; r < end; r += gl_WorkGroupSize.x) st = combine(st, load_state(o, base.x, r));
+    for (uint k = t; k < len; k += gl_WorkGroupSize.x) st = combine(st, load_state(o, base.x, start + k));
 
     st = subgroup_fold(st);
     if (gl_SubgroupInvocationID == 0u) {

@@ -81,6 +81,12 @@ Status validate_reduction(const DeviceState& device, DML_OPERATOR_TYPE op, const
         return fail_type("OutputTensor.DataType is ", to_string(out.DataType), " but ",
                          d.standalone ? name : function,
                          " writes indices: INT32, INT64, UINT32 or UINT64 (SPEC §4)");
+    uint64_t n = 1;
+    for (uint32_t i = 0; i < d.AxisCount; ++i) n *= in.Sizes[d.Axes[i]];
+    if (arg && out.DataType == DML_TENSOR_DATA_TYPE_INT32 && n > 0x80000000ull)
+        return fail_type("OutputTensor.DataType is INT32 but the ", n,
+                         " reduced elements have indices up to ", n - 1,
+                         ", past INT32's 2147483647 (use INT64, UINT32 or UINT64)");
     if (!arg && out.DataType != in.DataType)
         return fail_type("OutputTensor.DataType is ", to_string(out.DataType),
                          " but InputTensor.DataType is ", to_string(in.DataType), " (SPEC §4: ", function,

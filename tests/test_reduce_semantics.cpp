@@ -681,6 +681,44 @@ TEST_CASE("reduce: LOG_SUM_EXP uses a running maximum (no overflow where the res
     }
 }
 
+TEST_CASE("reduce: LOG_SUM of zero, negative, NaN and subnormal sums", "[gpu][reduce]") {
+    // GLSL leaves log(x <= 0) undefined, and frexp/log of subnormals differ between drivers: the
+    // kernels answer IEEE's way and scale subnormal sums into the normal range first. (Executed
+    // directly: the oracle rightly calls a sum that may flush to 0 ambiguous.)
+    for (DML_TENSOR_DATA_TYPE type : {F32, F64}) {
+        INFO(type_name(type));
+        if (!test_device().supports(DML_OPERATOR_REDUCE, type).supported) continue;
+        const auto log_sum = [&](std::vector<double> v) {
+            const auto n = static_cast<uint32_t>(v.size());
+            TestTensor input = make_packed(type, {n});
+            for (uint32_t i = 0; i < n; ++i) input.set_double(i, v[i]);
+            TestTensor output = make_packed(type, {1});
+            const vkdml::Status st =
+                execute_reduce(DML_OPERATOR_REDUCE, DML_REDUCE_FUNCTION_LOG_SUM, INC, {0}, input, output);
+            require_no_validation_messages();
+            REQUIRE(st.ok());
+            return output.get_double(0);
+        };
+        CHECK(log_sum({0, 0}) == -kInf);
+        CHECK(log_sum({-0.0}) == -kInf);
+        CHECK(std::isnan(log_sum({1, -3})));
+        CHECK(std::isnan(log_sum({1, kNaN})));
+        CHECK(log_sum({kInf, 1}) == kInf);
+        // Subnormal sums: ln(2^-140) in float32 (2^-140 + 2^-140 = 2^-139), ln(1e-310) and ln(2^-1074)
+        // in float64; a device that flushes subnormals to zero may answer -inf instead.
+        const auto subnormal_ok = [&](double got, double want) {
+            return got == -kInf || close_to(type, got, want, 4);
+        };
+        if (type == F32) {
+            CHECK(subnormal_ok(log_sum({0x1p-140, 0x1p-140}), -139 * std::log(2.0)));
+        } else {
+            CHECK(subnormal_ok(log_sum({1e-310}), std::log(1e-310)));
+            CHECK(subnormal_ok(log_sum({0x1p-1074}), -1074 * std::log(2.0)));
+            CHECK(close_to(type, log_sum({0x1p-1022}), -1022 * std::log(2.0), 4));  // smallest normal
+        }
+    }
+}
+
 TEST_CASE("reduce: FLOAT16 data accumulates in FLOAT32 and is rounded once", "[gpu][reduce]") {
     if (!test_device().supports(DML_OPERATOR_REDUCE, F16).supported) return;  // refusal: see the sweeps
     const auto run1 = [](DML_REDUCE_FUNCTION f, const std::vector<double>& v) {

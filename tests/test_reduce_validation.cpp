@@ -494,3 +494,39 @@ TEST_CASE("reduce validation: the description and its Axes are deep-copied",
     CHECK(in.Sizes[1] == 3);
     CHECK(in.TotalTensorSizeInBytes == 24);
 }
+
+TEST_CASE("reduce validation: an INT32 index output must hold every index", "[gpu][validation][argminmax]") {
+    // 2^31 + 1 broadcast elements (stride 0: a 4-byte buffer) have indices up to 2^31, past INT32.
+    uint32_t in_sizes[] = {0x80000001u}, in_strides[] = {0}, out_sizes[] = {1};
+    const uint32_t axis[] = {0};
+    DML_BUFFER_TENSOR_DESC bi{
+        DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 1, in_sizes, in_strides, 4, 0};
+    DML_TENSOR_DESC ti{DML_TENSOR_TYPE_BUFFER, &bi};
+    for (DML_TENSOR_DATA_TYPE out_type : {DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_UINT32,
+                                          DML_TENSOR_DATA_TYPE_INT64, DML_TENSOR_DATA_TYPE_UINT64}) {
+        INFO(vkdml::to_string(out_type));
+        DML_BUFFER_TENSOR_DESC bo{out_type, DML_TENSOR_FLAG_NONE, 1, out_sizes, nullptr, 8, 0};
+        DML_TENSOR_DESC to{DML_TENSOR_TYPE_BUFFER, &bo};
+        const DML_ARGMAX_OPERATOR_DESC argmax{&ti, &to, 1, axis, DML_AXIS_DIRECTION_INCREASING};
+        const DML_REDUCE_OPERATOR_DESC reduce{DML_REDUCE_FUNCTION_ARGMIN, &ti, &to, 1, axis};
+        for (const DML_OPERATOR_DESC desc : {DML_OPERATOR_DESC{DML_OPERATOR_ARGMAX, &argmax},
+                                             DML_OPERATOR_DESC{DML_OPERATOR_REDUCE, &reduce}}) {
+            auto r = test_device().create_operator(desc);
+            if (out_type != DML_TENSOR_DATA_TYPE_INT32) {
+                CHECK(r);
+                continue;
+            }
+            REQUIRE_FALSE(r);
+            CHECK(r.error().code == ErrorCode::unsupported_type);
+            CHECK_THAT(r.error().message,
+                       Contains("OutputTensor.DataType is INT32 but the 2147483649 reduced "
+                                "elements have indices up to 2147483648"));
+        }
+    }
+    // 2^31 elements fit: the last index is INT32's maximum.
+    in_sizes[0] = 0x80000000u;
+    DML_BUFFER_TENSOR_DESC bo{DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_FLAG_NONE, 1, out_sizes, nullptr, 4, 0};
+    DML_TENSOR_DESC to{DML_TENSOR_TYPE_BUFFER, &bo};
+    const DML_ARGMAX_OPERATOR_DESC fits{&ti, &to, 1, axis, DML_AXIS_DIRECTION_DECREASING};
+    CHECK(test_device().create_operator({DML_OPERATOR_ARGMAX, &fits}));
+}
