@@ -195,6 +195,7 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions& options) {
     s->physical_device = pds[*chosen];
     s->info = detail::query_device_info(s->physical_device, *chosen);
     if (auto st = check_api_version(s->info.physical); !st) return st.error();
+    if (!options.subgroup_operations) s->info.subgroup_arithmetic = s->info.subgroup_shuffle = false;
 
     uint32_t qcount = 0;
     vkGetPhysicalDeviceQueueFamilyProperties(s->physical_device, &qcount, nullptr);

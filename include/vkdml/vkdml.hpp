@@ -146,6 +146,10 @@ struct DeviceOptions {
     /// Enable VK_LAYER_KHRONOS_validation and route its messages to on_validation_message.
     bool validation = false;
     ValidationCallback on_validation_message;
+    /// false: plan only kernels that use no subgroup arithmetic or shuffles, as on a device without
+    /// them (info() then reports both as unsupported). For drivers whose subgroup operations are
+    /// suspect, and to compare the two kernel families; results are exact either way.
+    bool subgroup_operations = true;
 };
 
 class Operator;
