@@ -12,6 +12,7 @@
 #include "errors.hpp"
 
 #include <algorithm>
+#include <bit>
 
 namespace vkdml::detail {
 
@@ -19,7 +20,8 @@ namespace {
 
 constexpr uint32_t kTreeWorkgroup = 256;
 constexpr uint32_t kTreeMaxItems = 64;  // elements per invocation and chunk
-constexpr uint64_t kTreeMinN = 1024;    // shorter folds run serially
+constexpr uint64_t kTreeMinN = 64;      // shorter folds run serially
+constexpr uint32_t kTreeMinWorkgroup = 32;
 constexpr uint32_t kSerialWorkgroup = 64;
 constexpr uint32_t kSerialMinChunk = 64;
 constexpr uint32_t kSerialMaxChunk = 256;
@@ -72,11 +74,9 @@ struct Builder {
         return w;
     }
 
-    Status add_pass(bool tree, bool src_partials, bool dst_partials, PassBinding src, PassBinding dst,
-                    uint64_t n, uint64_t chunk_len, uint64_t chunks) {
+    Status add_pass(bool tree, uint32_t wg, bool src_partials, bool dst_partials, PassBinding src,
+                    PassBinding dst, uint64_t n, uint64_t chunk_len, uint64_t chunks) {
         Pass pass;
-        uint32_t wg =
-            tree ? std::min(kTreeWorkgroup, device.info.max_workgroup_invocations) : kSerialWorkgroup;
         bool arg = is_arg(r.function);
         bool sign_matters = arg || r.function == DML_REDUCE_FUNCTION_MIN ||
                             r.function == DML_REDUCE_FUNCTION_MAX || r.function == DML_REDUCE_FUNCTION_L1;
@@ -114,9 +114,16 @@ struct Builder {
         bool contiguous = src_partials || r.layout.reduced_innermost();
         // reduce_tree's SPIR-V uses subgroup shuffles; without them every shape runs serially.
         bool tree = device.info.subgroup_shuffle && n >= kTreeMinN && contiguous;
+        // A workgroup of about n/8 invocations (a power of two, at least a subgroup) per output.
+        uint32_t wg = kSerialWorkgroup;
+        if (tree) {
+            uint32_t cap = std::min(kTreeWorkgroup, device.info.max_workgroup_invocations);
+            uint32_t floor = std::max(kTreeMinWorkgroup, device.info.subgroup_size);
+            wg = static_cast<uint32_t>(std::bit_ceil(ceil_div(n, 8)));
+            wg = std::clamp(wg, std::min(floor, cap), cap);
+        }
         uint64_t chunk_len;
         if (tree) {
-            uint64_t wg = std::min(kTreeWorkgroup, device.info.max_workgroup_invocations);
             uint64_t want_chunks = ceil_div(cpu ? 8 : 2048, outputs);
             chunk_len = ceil_div(ceil_div(n, want_chunks), wg) * wg;
             chunk_len = std::clamp<uint64_t>(chunk_len, wg, wg * kTreeMaxItems);
@@ -133,12 +140,13 @@ struct Builder {
             PassBinding dst{Slot::output, 0};
             dst.element_bytes = is_arg(r.function) ? element_size(r.output_type) : v.element_bytes;
             dst.base_word = kBaseOut;
-            return add_pass(tree, src_partials, false, src, dst, n, chunk_len, chunks);
+            return add_pass(tree, wg, src_partials, false, src, dst, n, chunk_len, chunks);
         }
         uint64_t bytes = outputs * chunks * state_words * 4;
         PassBinding partials{Slot::temporary, 0, allocate_scratch(device.info, plan, bytes),
                              bytes,           4, kBaseOut};
-        if (auto st = add_pass(tree, src_partials, true, src, partials, n, chunk_len, chunks); !st) return st;
+        if (auto st = add_pass(tree, wg, src_partials, true, src, partials, n, chunk_len, chunks); !st)
+            return st;
         return fold(partials, true, chunks);
     }
 };
