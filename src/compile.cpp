@@ -30,8 +30,8 @@ Status compile_reduction(DeviceState& device, const OperatorState& op, detail::P
     bool reduced[8] = {};
     for (uint32_t a : op.axes) reduced[a] = true;
     detail::ReduceRequest r;
-    bool arg = d.Function == DML_REDUCE_FUNCTION_ARGMAX || d.Function == DML_REDUCE_FUNCTION_ARGMIN;
-    r.function = op.axes.empty() && !arg ? detail::kReduceCopy : static_cast<uint32_t>(d.Function);
+    r.function = op.axes.empty() && !is_arg_function(d.Function) ? detail::kReduceCopy
+                                                                 : static_cast<uint32_t>(d.Function);
     r.type = in.buffer.DataType;
     r.output_type = out.buffer.DataType;
     r.tie_last = d.AxisDirection == DML_AXIS_DIRECTION_DECREASING;

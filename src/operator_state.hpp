@@ -35,6 +35,11 @@ inline CumulativeDesc as_cumulative(const DML_CUMULATIVE_PRODUCT_OPERATOR_DESC& 
     return {d.InputTensor, d.OutputTensor, d.Axis, d.AxisDirection, d.HasExclusiveProduct};
 }
 
+/// ARGMAX or ARGMIN (a DML_REDUCE_FUNCTION value, or a kernel FUNCTION constant).
+inline bool is_arg_function(uint32_t function) {
+    return function == DML_REDUCE_FUNCTION_ARGMAX || function == DML_REDUCE_FUNCTION_ARGMIN;
+}
+
 /// REDUCE, ARGMIN and ARGMAX read through one shape: the standalone arg operators are REDUCE's arg
 /// functions with a tie rule.
 struct ReductionDesc {

@@ -71,12 +71,12 @@ Status validate_bindings(const CompiledState& s, const Bindings& b) {
                               temp, " bytes (binding_properties().TemporaryResourceSize) but none was bound");
         if (auto st = check_binding(name, "temporary", 0, *b.temporary, temp, 16); !st) return st;
     }
+    const bool may_run_in_place =
+        op.desc.Type == DML_OPERATOR_CUMULATIVE_SUMMATION || op.desc.Type == DML_OPERATOR_CUMULATIVE_PRODUCT;
     for (uint32_t o = 0; o < b.outputs.size(); ++o) {
         for (uint32_t i = 0; i < b.inputs.size(); ++i) {
             if (!overlaps(b.inputs[i], b.outputs[o])) continue;
-            bool cumulative = op.desc.Type == DML_OPERATOR_CUMULATIVE_SUMMATION ||
-                              op.desc.Type == DML_OPERATOR_CUMULATIVE_PRODUCT;
-            bool in_place = cumulative && b.inputs[i].offset == b.outputs[o].offset &&
+            bool in_place = may_run_in_place && b.inputs[i].offset == b.outputs[o].offset &&
                             b.inputs[i].size == b.outputs[o].size &&
                             op.inputs[i]->strides == op.outputs[o]->strides;
             if (!in_place)

@@ -42,10 +42,6 @@ enum Word : uint32_t {
 };
 static_assert(kWordCount * 4 == kPushConstantBytes);
 
-bool is_arg(uint32_t f) {
-    return f == DML_REDUCE_FUNCTION_ARGMAX || f == DML_REDUCE_FUNCTION_ARGMIN;
-}
-
 struct Builder {
     DeviceState& device;
     Plan& plan;
@@ -53,7 +49,7 @@ struct Builder {
     bool cpu = device.info.physical.type == VK_PHYSICAL_DEVICE_TYPE_CPU;
     StorageVariant v = storage_variant(r.type);
     uint32_t state_words = v.accumulator_bytes / 4 * (r.function == DML_REDUCE_FUNCTION_LOG_SUM_EXP ? 2 : 1) +
-                           (is_arg(r.function) ? 1 : 0);
+                           (is_arg_function(r.function) ? 1 : 0);
     std::array<uint32_t, kWordCount> words = layout_words();
 
     std::array<uint32_t, kWordCount> layout_words() const {
@@ -77,7 +73,7 @@ struct Builder {
     Status add_pass(bool tree, uint32_t wg, bool src_partials, bool dst_partials, PassBinding src,
                     PassBinding dst, uint64_t n, uint64_t chunk_len, uint64_t chunks) {
         Pass pass;
-        bool arg = is_arg(r.function);
+        bool arg = is_arg_function(r.function);
         bool sign_matters = arg || r.function == DML_REDUCE_FUNCTION_MIN ||
                             r.function == DML_REDUCE_FUNCTION_MAX || r.function == DML_REDUCE_FUNCTION_L1;
         bool index64 = arg && !dst_partials && element_size(r.output_type) == 8;
@@ -138,7 +134,7 @@ struct Builder {
         src.base_word = kBaseIn;
         if (chunks == 1) {
             PassBinding dst{Slot::output, 0};
-            dst.element_bytes = is_arg(r.function) ? element_size(r.output_type) : v.element_bytes;
+            dst.element_bytes = is_arg_function(r.function) ? element_size(r.output_type) : v.element_bytes;
             dst.base_word = kBaseOut;
             return add_pass(tree, wg, src_partials, false, src, dst, n, chunk_len, chunks);
         }

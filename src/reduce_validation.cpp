@@ -76,7 +76,7 @@ Status validate_reduction(const DeviceState& device, DML_OPERATOR_TYPE op, const
     if (float_only(d.Function) && !is_float(in.DataType))
         return fail_type("InputTensor.DataType is ", to_string(in.DataType), " but ", function,
                          " takes FLOAT16, FLOAT32 or FLOAT64 only (SPEC §4)");
-    bool arg = d.Function == DML_REDUCE_FUNCTION_ARGMAX || d.Function == DML_REDUCE_FUNCTION_ARGMIN;
+    bool arg = is_arg_function(d.Function);
     if (arg && !is_index_type(out.DataType))
         return fail_type("OutputTensor.DataType is ", to_string(out.DataType), " but ",
                          d.standalone ? name : function,

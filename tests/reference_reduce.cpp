@@ -15,24 +15,6 @@
 
 namespace vkdml_test {
 
-const char* to_string(DML_REDUCE_FUNCTION function) {
-    switch (function) {
-    case DML_REDUCE_FUNCTION_ARGMAX: return "ARGMAX";
-    case DML_REDUCE_FUNCTION_ARGMIN: return "ARGMIN";
-    case DML_REDUCE_FUNCTION_AVERAGE: return "AVERAGE";
-    case DML_REDUCE_FUNCTION_L1: return "L1";
-    case DML_REDUCE_FUNCTION_L2: return "L2";
-    case DML_REDUCE_FUNCTION_LOG_SUM: return "LOG_SUM";
-    case DML_REDUCE_FUNCTION_LOG_SUM_EXP: return "LOG_SUM_EXP";
-    case DML_REDUCE_FUNCTION_MAX: return "MAX";
-    case DML_REDUCE_FUNCTION_MIN: return "MIN";
-    case DML_REDUCE_FUNCTION_MULTIPLY: return "MULTIPLY";
-    case DML_REDUCE_FUNCTION_SUM: return "SUM";
-    case DML_REDUCE_FUNCTION_SUM_SQUARE: return "SUM_SQUARE";
-    }
-    return "UNKNOWN";
-}
-
 std::string to_string(const ReduceSpec& spec) {
     std::string s = std::string(to_string(spec.function)) + " axes " + to_string(spec.axes);
     if (is_arg_function(spec.function)) s += spec.tie == ArgTie::first ? " tie first" : " tie last";

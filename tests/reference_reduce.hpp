@@ -22,6 +22,7 @@
 #pragma once
 
 #include "tensor_data.hpp"
+#include "vkdml/vkdml.hpp"  // to_string(DML_REDUCE_FUNCTION) for messages
 
 #include <cstdint>
 #include <string>
@@ -43,8 +44,8 @@ struct ReduceSpec {
     DML_TENSOR_DATA_TYPE output_type = DML_TENSOR_DATA_TYPE_UNKNOWN;
 };
 
-/// "SUM", "LOG_SUM_EXP", ... (DirectML suffix).
-const char* to_string(DML_REDUCE_FUNCTION function);
+/// "SUM", "LOG_SUM_EXP", ... (DirectML suffix): the library's names.
+using vkdml::to_string;
 /// "ARGMAX axes {1, 0} tie last -> INT64".
 std::string to_string(const ReduceSpec& spec);
 

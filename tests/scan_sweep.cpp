@@ -174,6 +174,13 @@ void run_scan_case(const ScanCase& c, SweepStats& stats) {
         }
     } while (next_index(index, c.sizes));
 
+    check_case_verdict(output, output_before, c.in_place || input.bytes == input_before, mismatches,
+                       input.count(), detail.str(), stats);
+}
+
+void check_case_verdict(const TestTensor& output, const std::vector<std::byte>& output_before,
+                        bool input_intact, uint64_t mismatches, uint64_t elements,
+                        const std::string& mismatch_detail, SweepStats& stats) {
     // Bytes outside the output's elements (padding, tail) must keep their uploaded values.
     uint64_t clobbered = 0;
     std::ostringstream clobber_detail;
@@ -185,9 +192,7 @@ void run_scan_case(const ScanCase& c, SweepStats& stats) {
                            << static_cast<int>(output.bytes[i]);
         ++clobbered;
     }
-    const bool input_intact = c.in_place || input.bytes == input_before;
-
-    INFO(mismatches << " of " << input.count() << " elements differ from the reference" << detail.str());
+    INFO(mismatches << " of " << elements << " elements differ from the reference" << mismatch_detail);
     INFO(clobbered << " padding bytes of the output were changed" << clobber_detail.str());
     INFO("input array unchanged: " << (input_intact ? "yes" : "NO"));
     const bool ok = mismatches == 0 && clobbered == 0 && input_intact;

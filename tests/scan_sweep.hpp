@@ -66,6 +66,13 @@ DML_OPERATOR_TYPE operator_type(ScanOp op);
 /// `output` (null: in place, into `input`).
 vkdml::Status execute_scan(const ScanSpec& spec, TestTensor& input, TestTensor* output);
 
+/// The verdict of one sweep case whose elements were compared (`mismatches` of `elements`, the first
+/// few described in `mismatch_detail`): also that no byte of `output` outside its elements changed
+/// since `output_before`, and `input_intact`. One CHECK; a sweep FAILs after a dozen failed cases.
+void check_case_verdict(const TestTensor& output, const std::vector<std::byte>& output_before,
+                        bool input_intact, uint64_t mismatches, uint64_t elements,
+                        const std::string& mismatch_detail, SweepStats& stats);
+
 /// Runs one case and records Catch assertions (a sweep stops after a dozen failed cases).
 void run_scan_case(const ScanCase& c, SweepStats& stats);
 
