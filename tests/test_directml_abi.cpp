@@ -1,10 +1,13 @@
 // The DirectML descriptor mirror: enum values, struct sizes and field offsets (LP64 layout, which
-// matches DirectML's on 64-bit Windows), and DMLCalcBufferTensorSize.
+// matches DirectML's on 64-bit Windows), DMLCalcBufferTensorSize, and the library's enum names.
 #include <catch2/catch.hpp>
 
 #include "vkdml/directml.h"
+#include "vkdml/vkdml.hpp"
 
 #include <cstddef>
+#include <cstring>
+#include <string>
 
 static_assert(DML_TENSOR_DATA_TYPE_UNKNOWN == 0 && DML_TENSOR_DATA_TYPE_FLOAT32 == 1 &&
               DML_TENSOR_DATA_TYPE_FLOAT16 == 2 && DML_TENSOR_DATA_TYPE_UINT32 == 3 &&
@@ -88,4 +91,21 @@ TEST_CASE("DMLCalcBufferTensorSize follows DirectML's formula", "[abi]") {
     CHECK(DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE_FLOAT32, 2, big2, big2_strides) ==
           65536ull * 65536 * 4);
     CHECK(DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE_UNKNOWN, 4, sizes, nullptr) == 0);
+}
+
+TEST_CASE("names of operators, data types and reduce functions", "[abi]") {
+    CHECK(std::string(vkdml::to_string(DML_OPERATOR_REDUCE)) == "REDUCE");
+    CHECK(std::string(vkdml::to_string(DML_OPERATOR_ARGMIN)) == "ARGMIN");
+    CHECK(std::string(vkdml::to_string(DML_OPERATOR_ARGMAX)) == "ARGMAX");
+    CHECK(std::string(vkdml::to_string(DML_OPERATOR_CUMULATIVE_SUMMATION)) == "CUMULATIVE_SUMMATION");
+    CHECK(std::string(vkdml::to_string(DML_OPERATOR_CUMULATIVE_PRODUCT)) == "CUMULATIVE_PRODUCT");
+    CHECK(std::string(vkdml::to_string(DML_TENSOR_DATA_TYPE_UINT64)) == "UINT64");
+    const char* functions[] = {"ARGMAX",      "ARGMIN", "AVERAGE", "L1",       "L2",  "LOG_SUM",
+                               "LOG_SUM_EXP", "MAX",    "MIN",     "MULTIPLY", "SUM", "SUM_SQUARE"};
+    for (uint32_t f = 0; f < 12; ++f)
+        CHECK(std::string(vkdml::to_string(static_cast<DML_REDUCE_FUNCTION>(f))) == functions[f]);
+    DML_REDUCE_FUNCTION out_of_range;
+    const uint32_t twelve = 12;
+    std::memcpy(&out_of_range, &twelve, sizeof twelve);
+    CHECK(std::string(vkdml::to_string(out_of_range)) == "UNKNOWN");
 }
