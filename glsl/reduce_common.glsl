@@ -6,7 +6,10 @@
 // A pass folds, for each output o and chunk c, the elements r in [c·chunk_len, min((c+1)·chunk_len, n))
 // of o's reduced index range, taken from the input (r is the row-major position over the reduced axes)
 // or, with SRC_PARTIALS, from the states a previous pass left (r is then its chunk number). It writes
-// the finished result to the output or, with DST_PARTIALS, the state to partials[o·chunks + c].
+// the finished result to the output or, with DST_PARTIALS, the state to partials[o·chunks + c]. A
+// dispatch runs the items [item_begin, item_end) of its pass; items number (o, c) pairs, below 2^32.
+// Offsets are computed modulo 2^32: the base words wrap them back into the window the dispatch binds
+// (src/window.hpp).
 #ifndef REDUCE_COMMON_GLSL
 #define REDUCE_COMMON_GLSL
 
@@ -34,10 +37,10 @@ const uint NO_INDEX = 0xFFFFFFFFu;  // an empty arg state (indices are < 2^32 - 
 layout(push_constant, std430) uniform Params {
     uint n;          // elements folded per output by this pass
     uint chunk_len;  // elements per chunk
-    uint chunks;     // chunks per output
-    uint base_in;    // element (SRC_PARTIALS: word) offset of the source inside its binding
-    uint base_out;   // element (DST_PARTIALS: word) offset of the destination inside its binding
-    uint grid_x;     // workgroups per row of the folded 2-D dispatch
+    uint item_end;   // one past the last item (output, chunk) of this dispatch
+    uint base_in;    // element (SRC_PARTIALS: word) offset of the source in its window, modulo 2^32
+    uint base_out;   // element (DST_PARTIALS: word) offset of the destination in its window, mod 2^32
+    uint item_begin; // the first item of this dispatch
     uint dims;       // kept dimensions | reduced dimensions << 8
     uint n_total;    // N, the elements folded into each output over all passes (AVERAGE)
     uint dim[24];    // kept: size, stride_in, stride_out each; then reduced: size, stride_in each
@@ -279,6 +282,12 @@ State read_state(uint slot) {
 }
 
 // ---- addressing ----------------------------------------------------------------------------------
+// Chunks per output.
+uint chunk_count() { return (p.n - 1u) / p.chunk_len + 1u; }
+
+// This workgroup's index in the folded 2-D dispatch.
+uint workgroup_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
+
 uint kept_dims() { return p.dims & 0xFFu; }
 uint reduced_dims() { return (p.dims >> 8) & 0xFFu; }
 
@@ -331,7 +340,7 @@ State load_state(uint o, uint in_base, uint r) {
 // Writes output o's state (DST_PARTIALS) or finished result.
 void store_state(uint o, uint chunk, uint out_base, State st) {
     if (DST_PARTIALS) {
-        write_state(o * p.chunks + chunk, st);
+        write_state(o * chunk_count() + chunk, st);
     } else if (IS_ARG) {
         uint at = p.base_out + out_base;
         if (INDEX64) {

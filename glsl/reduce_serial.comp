@@ -7,13 +7,13 @@
 #include "reduce_common.glsl"
 
 void main() {
-    // Items (output, chunk) number at most 2^32 - 1: the index arithmetic below never wraps.
-    uint items = output_count() * p.chunks;
-    uint group = gl_WorkGroupID.y * p.grid_x + gl_WorkGroupID.x;
+    // Items are numbered chunk-major (id = chunk * outputs + o); no arithmetic below passes 2^32 - 1.
+    uint items = p.item_end - p.item_begin;
+    uint group = workgroup_index();
     if (group >= items / gl_WorkGroupSize.x + (items % gl_WorkGroupSize.x != 0u ? 1u : 0u)) return;
     uint first = group * gl_WorkGroupSize.x;
     if (gl_LocalInvocationIndex >= items - first) return;
-    uint id = first + gl_LocalInvocationIndex;
+    uint id = p.item_begin + first + gl_LocalInvocationIndex;
     uint outputs = output_count();
     uint chunk = id / outputs;
     uint o = id - chunk * outputs;

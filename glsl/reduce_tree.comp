@@ -28,11 +28,13 @@ State subgroup_fold(State st) {
 }
 
 void main() {
-    uint id = gl_WorkGroupID.y * p.grid_x + gl_WorkGroupID.x;
-    uint outputs = output_count();
-    if (id >= outputs * p.chunks) return;  // uniform across the workgroup
-    uint o = id / p.chunks;
-    uint chunk = id - o * p.chunks;
+    // Items are numbered output-major (id = o * chunks + chunk).
+    uint group = workgroup_index();
+    if (group >= p.item_end - p.item_begin) return;  // uniform across the workgroup
+    uint id = p.item_begin + group;
+    uint chunks = chunk_count();
+    uint o = id / chunks;
+    uint chunk = id - o * chunks;
     uint start = chunk * p.chunk_len;
     uint len = min(p.chunk_len, p.n - start);  // never past 2^32 - 1
     uvec2 base = output_base(o);

@@ -1,6 +1,7 @@
 // Shared by the scan kernels: specialization constants, push-constant parameters, the combine
 // operation (sum or product, chosen by a specialization constant) and the addressing of one chunk of
-// one fiber (a 1-D line along the scanned axis) through arbitrary strides.
+// one fiber (a 1-D line along the scanned axis) through arbitrary strides. A dispatch runs the items
+// [item_begin, item_end) of its pass; items number (fiber, chunk) pairs, below 2^32.
 #ifndef SCAN_COMMON_GLSL
 #define SCAN_COMMON_GLSL
 
@@ -22,14 +23,14 @@ layout(push_constant, std430) uniform Params {
     uint fibers;      // number of fibers (product of the non-axis sizes)
     uint len;         // fiber length L
     uint chunk_len;   // elements per chunk
-    uint chunks;      // chunks per fiber
+    uint item_end;    // one past the last item (fiber, chunk) of this dispatch
     uint axis_in;     // input stride along the axis, in elements (0: broadcast)
     uint axis_out;    // output stride along the axis
-    uint base_in;     // element offset of the input tensor inside its binding
-    uint base_out;    // element offset of the output tensor inside its binding
-    uint base_part;   // element offset of the partials inside their binding
+    uint base_in;     // element offset of the input tensor inside its window, modulo 2^32
+    uint base_out;    // element offset of the output tensor inside its window, modulo 2^32
+    uint base_part;   // element offset of the partials inside their window, modulo 2^32
     uint other_dims;  // number of non-axis dimensions (<= 7)
-    uint grid_x;      // workgroups per row of the folded 2-D dispatch
+    uint item_begin;  // the first item of this dispatch
     uint size[MAX_OTHER_DIMS];
     uint stride_in[MAX_OTHER_DIMS];
     uint stride_out[MAX_OTHER_DIMS];
@@ -42,7 +43,14 @@ layout(set = 0, binding = 2) buffer Partials { ACC_T partials[]; };
 ACC_T identity() { return OP == 0u ? ACC_T(0) : ACC_T(1); }
 ACC_T combine(ACC_T a, ACC_T b) { return OP == 0u ? a + b : a * b; }
 
-// Element offsets of the first element of fiber f in the input and output.
+// Chunks per fiber.
+uint chunk_count() { return (p.len - 1u) / p.chunk_len + 1u; }
+
+// This workgroup's index in the folded 2-D dispatch.
+uint workgroup_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
+
+// Element offsets of the first element of fiber f in the input and output. Offsets are computed
+// modulo 2^32: the base words wrap them back into the window the dispatch binds (src/window.hpp).
 uvec2 fiber_base(uint f) {
     uvec2 o = uvec2(p.base_in, p.base_out);
     uint r = f;

@@ -7,13 +7,18 @@
 #include "scan_common.glsl"
 
 void main() {
-    uint id = (gl_WorkGroupID.y * p.grid_x + gl_WorkGroupID.x) * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
-    if (id >= p.fibers * p.chunks) return;
+    // Items are numbered chunk-major (id = chunk * fibers + fiber); no arithmetic below passes 2^32 - 1.
+    uint items = p.item_end - p.item_begin;
+    uint group = workgroup_index();
+    if (group >= items / gl_WorkGroupSize.x + (items % gl_WorkGroupSize.x != 0u ? 1u : 0u)) return;
+    uint first = group * gl_WorkGroupSize.x;
+    if (gl_LocalInvocationIndex >= items - first) return;
+    uint id = p.item_begin + first + gl_LocalInvocationIndex;
     uint chunk = id / p.fibers;
     uint fiber = id - chunk * p.fibers;
-    uint slot = fiber * p.chunks + chunk;
+    uint slot = fiber * chunk_count() + chunk;
     uint start = chunk * p.chunk_len;
-    uint end = min(start + p.chunk_len, p.len);
+    uint end = start + min(p.chunk_len, p.len - start);
     uvec2 base = fiber_base(fiber);
 
     ACC_T carry = (MODE == MODE_SCAN && HAS_CARRY) ? partials[p.base_part + slot] : identity();

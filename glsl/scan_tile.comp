@@ -20,26 +20,30 @@ ACC_T subgroup_exclusive(ACC_T x) { return OP == 0u ? subgroupExclusiveAdd(x) : 
 ACC_T subgroup_total(ACC_T x) { return OP == 0u ? subgroupAdd(x) : subgroupMul(x); }
 
 void main() {
-    uint id = gl_WorkGroupID.y * p.grid_x + gl_WorkGroupID.x;
-    if (id >= p.fibers * p.chunks) return;  // uniform across the workgroup
-    uint fiber = id / p.chunks;
-    uint chunk = id - fiber * p.chunks;
+    // Items are numbered fiber-major (id = fiber * chunks + chunk); positions are kept relative to
+    // the chunk start, so nothing below passes 2^32 - 1.
+    uint group = workgroup_index();
+    if (group >= p.item_end - p.item_begin) return;  // uniform across the workgroup
+    uint id = p.item_begin + group;
+    uint chunks = chunk_count();
+    uint fiber = id / chunks;
+    uint chunk = id - fiber * chunks;
     uint start = chunk * p.chunk_len;
-    uint end = min(start + p.chunk_len, p.len);
+    uint len = min(p.chunk_len, p.len - start);
     uvec2 base = fiber_base(fiber);
 
     uint segment_len = gl_SubgroupSize * ITEMS;
     uint tile_len = gl_WorkGroupSize.x * ITEMS;
+    uint tiles = (len - 1u) / tile_len + 1u;
     ACC_T carry = (MODE == MODE_SCAN && HAS_CARRY) ? partials[p.base_part + id] : identity();
-    ACC_T folded = identity();
 
-    for (uint tile = start; tile < end; tile += tile_len) {
-        uint seg = tile + gl_SubgroupID * segment_len + gl_SubgroupInvocationID;
+    for (uint tile = 0u; tile < tiles; ++tile) {
+        uint seg = tile * tile_len + gl_SubgroupID * segment_len + gl_SubgroupInvocationID;
         ACC_T run = identity();
         ACC_T y[ITEMS];
         for (uint j = 0u; j < ITEMS; ++j) {
-            uint k = seg + j * gl_SubgroupSize;
-            ACC_T x = k < end ? TO_ACC(src[base.x + axis_pos(k) * p.axis_in]) : identity();
+            uint k = seg + j * gl_SubgroupSize;  // relative to start
+            ACC_T x = k < len ? TO_ACC(src[base.x + axis_pos(start + k) * p.axis_in]) : identity();
             if (MODE == MODE_SCAN) {
                 ACC_T s = EXCLUSIVE ? subgroup_exclusive(x) : subgroup_inclusive(x);
                 y[j] = combine(run, s);
@@ -57,7 +61,7 @@ void main() {
         if (MODE == MODE_SCAN) {
             for (uint j = 0u; j < ITEMS; ++j) {
                 uint k = seg + j * gl_SubgroupSize;
-                if (k < end) dst[base.y + axis_pos(k) * p.axis_out] = FROM_ACC(combine(before, y[j]));
+                if (k < len) dst[base.y + axis_pos(start + k) * p.axis_out] = FROM_ACC(combine(before, y[j]));
             }
         }
     }

@@ -3,6 +3,7 @@
 
 #include "errors.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <mutex>
 
@@ -39,7 +40,11 @@ DeviceInfo query_device_info(VkPhysicalDevice physical_device, uint32_t index) {
     DeviceInfo info;
     info.physical = describe(physical_device, index);
 
-    VkPhysicalDeviceVulkan11Properties p11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES};
+    VkPhysicalDeviceMaintenance4Properties m4{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES};
+    m4.maxBufferSize = UINT64_MAX;  // before Vulkan 1.3: no stated limit
+    const bool has_m4 = info.physical.api_version >= VK_API_VERSION_1_3;
+    VkPhysicalDeviceVulkan11Properties p11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES,
+                                           has_m4 ? &m4 : nullptr};
     VkPhysicalDeviceMaintenance3Properties m3{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES,
                                               &p11};
     VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &m3};
@@ -58,6 +63,13 @@ DeviceInfo query_device_info(VkPhysicalDevice physical_device, uint32_t index) {
     info.max_push_constants_bytes = limits.maxPushConstantsSize;
     info.min_storage_buffer_offset_alignment = limits.minStorageBufferOffsetAlignment;
     info.max_memory_allocation_size = m3.maxMemoryAllocationSize;
+    info.max_buffer_size = m4.maxBufferSize;
+    VkPhysicalDeviceMemoryProperties memory;
+    vkGetPhysicalDeviceMemoryProperties(physical_device, &memory);
+    for (uint32_t i = 0; i < memory.memoryTypeCount; ++i)
+        if (memory.memoryTypes[i].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)
+            info.host_visible_heap =
+                std::max(info.host_visible_heap, memory.memoryHeaps[memory.memoryTypes[i].heapIndex].size);
     info.timestamps = limits.timestampComputeAndGraphics == VK_TRUE;
     info.timestamp_period_ns = limits.timestampPeriod;
 

@@ -1,5 +1,6 @@
 // CompiledOperator::record: validating the caller's bindings (SPEC §2 rule 9) and recording the
-// plan's dispatches with push descriptors, with a barrier between consecutive passes only.
+// plan's dispatches with push descriptors: one per segment of a pass, each binding bound through
+// its window (window.hpp), with a barrier between consecutive passes only.
 #include "errors.hpp"
 #include "plan.hpp"
 
@@ -95,6 +96,19 @@ Status validate_bindings(const CompiledState& s, const Bindings& b) {
     return {};
 }
 
+/// The caller's range a pass binding refers to: a tensor's bytes, or a region of the temporary buffer.
+BufferBinding region_of(const detail::PassBinding& pb, const OperatorState& op, const Bindings& bindings) {
+    switch (pb.slot) {
+    case detail::Slot::input:
+        return {bindings.inputs[pb.index].buffer, bindings.inputs[pb.index].offset,
+                op.inputs[pb.index]->buffer.TotalTensorSizeInBytes};
+    case detail::Slot::output:
+        return {bindings.outputs[pb.index].buffer, bindings.outputs[pb.index].offset,
+                op.outputs[pb.index]->buffer.TotalTensorSizeInBytes};
+    default: return {bindings.temporary->buffer, bindings.temporary->offset + pb.offset, pb.size};
+    }
+}
+
 }  // namespace
 
 Status CompiledOperator::record(VkCommandBuffer cmd, const Bindings& bindings) const {
@@ -102,52 +116,59 @@ Status CompiledOperator::record(VkCommandBuffer cmd, const Bindings& bindings) c
     if (auto st = validate_bindings(*s_, bindings); !st) return st;
     DeviceState& d = *s_->op->device;
     const VolkDeviceTable& vk = d.vk;
-    const uint64_t align = std::max<uint64_t>(1, d.info.min_storage_buffer_offset_alignment);
+    // Window starts are aligned for the descriptor and to whole elements (at most 8 bytes).
+    const uint64_t align = std::max<uint64_t>(16, d.info.min_storage_buffer_offset_alignment);
     const OperatorState& op = *s_->op;
     const char* name = to_string(op.desc.Type);
+    const VkPipelineLayout layout = d.pipelines->layout();
     for (size_t p = 0; p < s_->plan.passes.size(); ++p) {
         const detail::Pass& pass = s_->plan.passes[p];
-        auto push = pass.push;
-        std::array<VkDescriptorBufferInfo, detail::kBindingCount> infos{};
-        for (uint32_t i = 0; i < detail::kBindingCount; ++i) {
-            const detail::PassBinding& pb = pass.bindings[i];
-            BufferBinding range;
-            // Input and output descriptors cover the tensor only, however large the caller's range.
-            if (pb.slot == detail::Slot::input) {
-                range = bindings.inputs[pb.index];
-                range.size = op.inputs[pb.index]->buffer.TotalTensorSizeInBytes;
-            } else if (pb.slot == detail::Slot::output) {
-                range = bindings.outputs[pb.index];
-                range.size = op.outputs[pb.index]->buffer.TotalTensorSizeInBytes;
-            } else {
-                range = {bindings.temporary->buffer, bindings.temporary->offset + pb.offset, pb.size};
-            }
-            uint64_t aligned = range.offset / align * align;
-            uint64_t delta = range.offset - aligned;
-            uint64_t bytes = delta + range.size;
-            if (bytes > d.info.max_storage_buffer_range)
-                return make_error(ErrorCode::unsupported_device, name, ": the ", slot_name(pb.slot),
-                                  " binding spans ", bytes,
-                                  " bytes, more than this device's maxStorageBufferRange (",
-                                  d.info.max_storage_buffer_range, ")");
-            if (pb.base_word >= 0) push[pb.base_word] += static_cast<uint32_t>(delta / pb.element_bytes);
-            infos[i] = {range.buffer, aligned, bytes};
-        }
-        std::array<VkWriteDescriptorSet, detail::kBindingCount> writes{};
-        for (uint32_t i = 0; i < detail::kBindingCount; ++i) {
-            writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-            writes[i].dstBinding = i;
-            writes[i].descriptorCount = 1;
-            writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-            writes[i].pBufferInfo = &infos[i];
-        }
-        VkPipelineLayout layout = d.pipelines->layout();
+        std::array<BufferBinding, detail::kBindingCount> regions;
+        for (uint32_t i = 0; i < detail::kBindingCount; ++i) regions[i] = region_of(pass.bindings[i], op, bindings);
         vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass.pipeline);
-        vk.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, detail::kBindingCount,
-                                     writes.data());
-        vk.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, detail::kPushConstantBytes,
-                              push.data());
-        vk.vkCmdDispatch(cmd, pass.groups_x, pass.groups_y, 1);
+        // One dispatch per segment, each binding seen through the window its items touch (window.hpp).
+        for (const detail::Segment& seg : pass.segments) {
+            auto push = pass.push;
+            push[pass.item_begin_word] = seg.item_begin;
+            push[pass.item_end_word] = seg.item_end;
+            std::array<VkDescriptorBufferInfo, detail::kBindingCount> infos{};
+            for (uint32_t i = 0; i < detail::kBindingCount; ++i) {
+                const detail::PassBinding& pb = pass.bindings[i];
+                const BufferBinding& region = regions[i];
+                if (pb.unused) {
+                    uint64_t start = region.offset / align * align;
+                    infos[i] = {region.buffer, start, region.offset - start + std::min<uint64_t>(region.size, 4)};
+                    continue;
+                }
+                const uint64_t esize = pb.element_bytes;
+                const uint64_t first = region.offset + uint64_t(seg.window[i].lo) * esize;
+                const uint64_t start = first / align * align;
+                const uint64_t bytes = region.offset + uint64_t(seg.window[i].hi + 1) * esize - start;
+                if (bytes > d.info.max_storage_buffer_range)
+                    return make_error(ErrorCode::unsupported_device, name, ": the ", slot_name(pb.slot),
+                                      " window spans ", bytes, " bytes, more than maxStorageBufferRange (",
+                                      d.info.max_storage_buffer_range, ")");
+                // The kernel adds this (modulo 2^32) to the offsets it computes from the tensor's start.
+                if (pb.base_word >= 0) {
+                    int64_t shift = (int64_t(region.offset) - int64_t(start)) / int64_t(esize);
+                    push[pb.base_word] += static_cast<uint32_t>(static_cast<uint64_t>(shift));
+                }
+                infos[i] = {region.buffer, start, bytes};
+            }
+            std::array<VkWriteDescriptorSet, detail::kBindingCount> writes{};
+            for (uint32_t i = 0; i < detail::kBindingCount; ++i) {
+                writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+                writes[i].dstBinding = i;
+                writes[i].descriptorCount = 1;
+                writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+                writes[i].pBufferInfo = &infos[i];
+            }
+            vk.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, detail::kBindingCount,
+                                         writes.data());
+            vk.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, detail::kPushConstantBytes,
+                                  push.data());
+            vk.vkCmdDispatch(cmd, seg.groups_x, seg.groups_y, 1);
+        }
         if (p + 1 < s_->plan.passes.size()) {
             VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
             barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;

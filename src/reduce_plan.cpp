@@ -10,6 +10,7 @@
 #include "reduce_plan.hpp"
 
 #include "errors.hpp"
+#include "window.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -31,10 +32,10 @@ constexpr uint32_t kMaxDimWords = 24;
 enum Word : uint32_t {
     kN,
     kChunkLen,
-    kChunks,
+    kItemEnd,
     kBaseIn,
     kBaseOut,
-    kGridX,
+    kItemBegin,
     kDims,
     kNTotal,
     kDim,
@@ -70,6 +71,44 @@ struct Builder {
         return w;
     }
 
+    /// Kept dimensions with row-major weights × `scale`: partial state slots (o·chunks + c)·words.
+    std::vector<AccessDim> output_weights(uint64_t scale) const {
+        std::vector<AccessDim> dims(r.layout.kept.size());
+        for (size_t i = dims.size(); i-- > 0;) {
+            dims[i] = {r.layout.kept[i].size, int64_t(scale)};
+            scale *= r.layout.kept[i].size;
+        }
+        return dims;
+    }
+
+    /// Which elements each item (output, chunk) of a pass folding n elements (or states) reads.
+    Access source_access(bool src_partials, uint64_t n) const {
+        Access a;
+        if (src_partials) {  // states o·n + r, state_words words each
+            a.group = output_weights(n * state_words);
+            a.line = {{static_cast<uint32_t>(n), int64_t(state_words)}};
+            a.extent = state_words;
+            return a;
+        }
+        for (const KeptDim& d : r.layout.kept) a.group.push_back({d.size, d.stride_in});
+        for (const ReducedDim& d : r.layout.reduced) a.line.push_back({d.size, d.stride_in});
+        return a;
+    }
+
+    /// Which elements each item writes: its output element, or its state o·chunks + c.
+    Access destination_access(bool dst_partials, uint64_t chunks) const {
+        Access a;
+        a.per_chunk = true;
+        if (dst_partials) {
+            a.group = output_weights(chunks * state_words);
+            a.line = {{static_cast<uint32_t>(chunks), int64_t(state_words)}};
+            a.extent = state_words;
+            return a;
+        }
+        for (const KeptDim& d : r.layout.kept) a.group.push_back({d.size, d.stride_out});
+        return a;
+    }
+
     Status add_pass(bool tree, uint32_t wg, bool src_partials, bool dst_partials, PassBinding src,
                     PassBinding dst, uint64_t n, uint64_t chunk_len, uint64_t chunks) {
         Pass pass;
@@ -81,26 +120,28 @@ struct Builder {
                     v.name,
                     {wg, r.function, src_partials, dst_partials, arg && r.tie_last,
                      sign_matters && is_signed_integer(r.type), index64}};
-        uint64_t items = r.layout.outputs() * chunks;
-        uint64_t groups = tree ? items : ceil_div(items, wg);
-        if (!fold_groups(device.info, groups, pass.groups_x, pass.groups_y))
-            return make_error(ErrorCode::unsupported_device, "the reduction needs ", groups,
-                              " workgroups, more than this device can dispatch (maxComputeWorkGroupCount ",
-                              device.info.max_workgroup_count[0], " x ", device.info.max_workgroup_count[1],
-                              ")");
+        pass.groups = r.layout.outputs();
+        pass.chunks = chunks;
+        pass.chunk_len = chunk_len;
+        pass.line_length = n;
+        pass.chunk_major = !tree;
+        pass.items_per_workgroup = tree ? 1 : wg;
+        pass.access = {source_access(src_partials, n), destination_access(dst_partials, chunks), Access{}};
+        pass.item_begin_word = kItemBegin;
+        pass.item_end_word = kItemEnd;
+        PassBinding unused = dst;  // never accessed; any valid range will do
+        unused.base_word = -1;
+        unused.unused = true;
+        pass.bindings = {src, dst, unused};
+        if (auto st = cut_into_segments(device.info, pass); !st) return st;
         std::array<uint32_t, kWordCount> w = words;
         w[kN] = static_cast<uint32_t>(n);
-        w[kChunkLen] = static_cast<uint32_t>(chunk_len);
-        w[kChunks] = static_cast<uint32_t>(chunks);
-        w[kGridX] = pass.groups_x;
+        w[kChunkLen] = static_cast<uint32_t>(std::min(chunk_len, n));
         auto pipeline = device.pipelines->get(pass.key);
         if (!pipeline) return pipeline.error();
         pass.pipeline = *pipeline;
-        PassBinding unused = dst;  // never accessed; any valid range will do
-        unused.base_word = -1;
-        pass.bindings = {src, dst, unused};
         std::copy(w.begin(), w.end(), pass.push.begin());
-        plan.passes.push_back(pass);
+        plan.passes.push_back(std::move(pass));
         return {};
     }
 
@@ -108,6 +149,10 @@ struct Builder {
     Status fold(PassBinding src, bool src_partials, uint64_t n) {
         uint64_t outputs = r.layout.outputs();
         bool contiguous = src_partials || r.layout.reduced_innermost();
+        // No chunk may span more than a window of the source.
+        const Access source = source_access(src_partials, n);
+        const uint64_t window_cap = max_chunk_in_window(source.line, src.element_bytes, source.extent,
+                                                        window_bytes(device.info));
         // reduce_tree's SPIR-V uses subgroup shuffles; without them every shape runs serially.
         bool tree = device.info.subgroup_shuffle && n >= kTreeMinN && contiguous;
         // A workgroup of about n/8 invocations (a power of two, at least a subgroup) per output.
@@ -117,6 +162,10 @@ struct Builder {
             uint32_t floor = std::max(kTreeMinWorkgroup, device.info.subgroup_size);
             wg = static_cast<uint32_t>(std::bit_ceil(ceil_div(n, 8)));
             wg = std::clamp(wg, std::min(floor, cap), cap);
+            if (window_cap < wg) {  // chunks shorter than a workgroup: fold serially instead
+                tree = false;
+                wg = kSerialWorkgroup;
+            }
         }
         uint64_t chunk_len;
         if (tree) {
@@ -127,6 +176,7 @@ struct Builder {
             uint64_t want_chunks = ceil_div(cpu ? 2048 : 131072, outputs);
             chunk_len = std::clamp<uint64_t>(ceil_div(n, want_chunks), kSerialMinChunk, kSerialMaxChunk);
         }
+        chunk_len = std::min(chunk_len, window_cap);
         uint64_t chunks = ceil_div(n, chunk_len);
         if (outputs * chunks > 0xFFFFFFFFull)
             return make_error(ErrorCode::unsupported_device, "the reduction has ", outputs * chunks,

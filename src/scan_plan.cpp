@@ -9,6 +9,7 @@
 #include "scan_plan.hpp"
 
 #include "errors.hpp"
+#include "window.hpp"
 
 #include <algorithm>
 
@@ -29,14 +30,14 @@ enum Word : uint32_t {
     kFibers,
     kLen,
     kChunkLen,
-    kChunks,
+    kItemEnd,
     kAxisIn,
     kAxisOut,
     kBaseIn,
     kBaseOut,
     kBasePart,
     kOtherDims,
-    kGridX,
+    kItemBegin,
     kSize,
     kStrideIn = kSize + 7,
     kStrideOut = kStrideIn + 7,
@@ -65,28 +66,52 @@ struct Builder {
     Plan& plan;
     bool cpu = device.info.physical.type == VK_PHYSICAL_DEVICE_TYPE_CPU;
 
+    /// Which elements of the data (src, dst) and of the partials each item (fiber, chunk) touches.
+    static std::array<Access, kBindingCount> accesses(const ScanRequest& r, uint64_t chunks) {
+        const ScanLayout& l = r.layout;
+        std::array<Access, kBindingCount> a;
+        for (int side = 0; side < 2; ++side) {
+            int64_t axis = side == 0 ? l.axis_in : l.axis_out;
+            for (const ScanDim& d : l.others) a[side].group.push_back({d.size, side == 0 ? d.stride_in : d.stride_out});
+            a[side].line.push_back({l.len, r.reverse ? -axis : axis});
+            a[side].origin = r.reverse ? int64_t(l.len - 1) * axis : 0;
+        }
+        uint64_t weight = chunks;  // partials[fiber * chunks + chunk]
+        a[2].group.resize(l.others.size());
+        for (size_t i = l.others.size(); i-- > 0;) {
+            a[2].group[i] = {l.others[i].size, int64_t(weight)};
+            weight *= l.others[i].size;
+        }
+        a[2].line.push_back({static_cast<uint32_t>(chunks), 1});
+        a[2].per_chunk = true;
+        return a;
+    }
+
     Status add_pass(const ScanRequest& r, bool tile, const StorageVariant& v, uint32_t mode, bool has_carry,
                     std::array<PassBinding, 3> bindings, std::array<uint32_t, kWordCount> words,
-                    uint64_t items) {
+                    uint64_t chunk_len, uint64_t chunks) {
         Pass pass;
         uint32_t wg =
             tile ? std::min(kTileWorkgroup, device.info.max_workgroup_invocations) : kSerialWorkgroup;
         pass.key = {tile ? "scan_tile" : "scan_serial",
                     v.name,
                     {wg, static_cast<uint32_t>(r.op), r.reverse, r.exclusive, mode, has_carry}};
-        uint64_t groups = tile ? items : ceil_div(items, wg);
-        if (!fold_groups(device.info, groups, pass.groups_x, pass.groups_y))
-            return make_error(ErrorCode::unsupported_device, "the scan needs ", groups,
-                              " workgroups, more than this device can dispatch (maxComputeWorkGroupCount ",
-                              device.info.max_workgroup_count[0], " x ", device.info.max_workgroup_count[1],
-                              ")");
-        words[kGridX] = pass.groups_x;
+        pass.groups = r.layout.fibers();
+        pass.chunks = chunks;
+        pass.chunk_len = chunk_len;
+        pass.line_length = r.layout.len;
+        pass.chunk_major = !tile;
+        pass.items_per_workgroup = tile ? 1 : wg;
+        pass.access = accesses(r, chunks);
+        pass.item_begin_word = kItemBegin;
+        pass.item_end_word = kItemEnd;
+        pass.bindings = bindings;
+        if (auto st = cut_into_segments(device.info, pass); !st) return st;
         auto pipeline = device.pipelines->get(pass.key);
         if (!pipeline) return pipeline.error();
         pass.pipeline = *pipeline;
-        pass.bindings = bindings;
         std::copy(words.begin(), words.end(), pass.push.begin());
-        plan.passes.push_back(pass);
+        plan.passes.push_back(std::move(pass));
         return {};
     }
 
@@ -108,6 +133,11 @@ struct Builder {
             uint64_t want_chunks = ceil_div(target_invocations, fibers);
             chunk_len = std::clamp<uint64_t>(ceil_div(l.len, want_chunks), kSerialMinChunk, kSerialMaxChunk);
         }
+        // No chunk may span more than a window of either tensor.
+        const auto data = accesses(r, 1);
+        for (int side = 0; side < 2; ++side)
+            chunk_len = std::min(chunk_len, max_chunk_in_window(data[side].line, v.element_bytes, 1,
+                                                                window_bytes(device.info)));
         uint64_t chunks = ceil_div(l.len, chunk_len);
         if (fibers * chunks > 0xFFFFFFFFull)
             return make_error(ErrorCode::unsupported_device, "the scan has ", fibers * chunks,
@@ -116,8 +146,7 @@ struct Builder {
         std::array<uint32_t, kWordCount> w{};
         w[kFibers] = static_cast<uint32_t>(fibers);
         w[kLen] = l.len;
-        w[kChunkLen] = static_cast<uint32_t>(chunk_len);
-        w[kChunks] = static_cast<uint32_t>(chunks);
+        w[kChunkLen] = static_cast<uint32_t>(std::min<uint64_t>(chunk_len, l.len));
         w[kAxisIn] = l.axis_in;
         w[kAxisOut] = l.axis_out;
         w[kOtherDims] = static_cast<uint32_t>(l.others.size());
@@ -130,12 +159,12 @@ struct Builder {
         src.element_bytes = dst.element_bytes = v.element_bytes;
         src.base_word = kBaseIn;
         dst.base_word = kBaseOut;
-        uint64_t items = fibers * chunks;
 
         if (chunks == 1) {
             PassBinding unused = dst;  // never accessed; any valid range will do
             unused.base_word = -1;
-            return add_pass(r, tile, v, 0, false, {src, dst, unused}, w, items);
+            unused.unused = true;
+            return add_pass(r, tile, v, 0, false, {src, dst, unused}, w, chunk_len, chunks);
         }
 
         uint64_t partial_bytes = fibers * chunks * v.accumulator_bytes;
@@ -144,7 +173,9 @@ struct Builder {
             v.accumulator_bytes, kBasePart};
         PassBinding unused_dst = dst;
         unused_dst.base_word = -1;
-        if (auto st = add_pass(r, tile, v, 1, false, {src, unused_dst, partials}, w, items); !st) return st;
+        unused_dst.unused = true;
+        if (auto st = add_pass(r, tile, v, 1, false, {src, unused_dst, partials}, w, chunk_len, chunks); !st)
+            return st;
 
         ScanRequest carry;
         carry.op = r.op;
@@ -159,7 +190,7 @@ struct Builder {
         region.base_word = -1;
         if (auto st = scan(carry, {region, region}); !st) return st;
 
-        return add_pass(r, tile, v, 0, true, {src, dst, partials}, w, items);
+        return add_pass(r, tile, v, 0, true, {src, dst, partials}, w, chunk_len, chunks);
     }
 };
 

@@ -120,6 +120,8 @@ struct DeviceInfo {
     uint32_t max_push_constants_bytes = 0;
     uint64_t min_storage_buffer_offset_alignment = 0;
     uint64_t max_memory_allocation_size = 0;
+    uint64_t max_buffer_size = 0;      ///< VkPhysicalDeviceMaintenance4Properties (UINT64_MAX without it)
+    uint64_t host_visible_heap = 0;    ///< bytes of the largest heap with host-visible memory
     bool timestamps = false;
     float timestamp_period_ns = 0;
     bool shader_int64 = false, shader_float64 = false;
@@ -150,6 +152,18 @@ struct DeviceOptions {
     /// them (info() then reports both as unsupported). For drivers whose subgroup operations are
     /// suspect, and to compare the two kernel families; results are exact either way.
     bool subgroup_operations = true;
+
+    /// Limits to plan with instead of the device's own (0 keeps the device's). Bindings larger than
+    /// max_storage_buffer_range bytes are seen through several windows and dispatches beyond
+    /// max_workgroup_count workgroups per dimension are cut into several, exactly as on a device with
+    /// those limits: for testing the paths of tensors bigger than the device's limits at small sizes,
+    /// and for reproducing a smaller device's plans. info() reports the limits in force. A value
+    /// above the device's, a range below 64 bytes plus minStorageBufferOffsetAlignment (at least 16)
+    /// or a count of 1 is an invalid_argument error.
+    struct Limits {
+        uint64_t max_storage_buffer_range = 0;
+        uint32_t max_workgroup_count = 0;
+    } limits;
 };
 
 class Operator;
