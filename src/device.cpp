@@ -112,16 +112,16 @@ Status apply_limits(const DeviceOptions::Limits& limits, DeviceInfo& info) {
     const uint64_t least_range = 64 + std::max<uint64_t>(16, info.min_storage_buffer_offset_alignment);
     if (uint64_t range = limits.max_storage_buffer_range; range != 0) {
         if (range > info.max_storage_buffer_range || range < least_range)
-            return make_error(ErrorCode::invalid_argument, "DeviceOptions::limits.max_storage_buffer_range is ",
-                              range, "; it must be 0 or from ", least_range, " to the device's ",
-                              info.max_storage_buffer_range);
+            return make_error(
+                ErrorCode::invalid_argument, "DeviceOptions::limits.max_storage_buffer_range is ", range,
+                "; it must be 0 or from ", least_range, " to the device's ", info.max_storage_buffer_range);
         info.max_storage_buffer_range = range;
     }
     if (uint32_t count = limits.max_workgroup_count; count != 0) {
         uint32_t device_count = std::min(info.max_workgroup_count[0], info.max_workgroup_count[1]);
         if (count > device_count || count < 2)
-            return make_error(ErrorCode::invalid_argument, "DeviceOptions::limits.max_workgroup_count is ", count,
-                              "; it must be 0 or from 2 to the device's ", device_count);
+            return make_error(ErrorCode::invalid_argument, "DeviceOptions::limits.max_workgroup_count is ",
+                              count, "; it must be 0 or from 2 to the device's ", device_count);
         for (uint32_t& c : info.max_workgroup_count) c = std::min(c, count);
     }
     return {};

@@ -5,6 +5,8 @@
 
 #include <cstring>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace vkdml {
 
@@ -59,6 +61,44 @@ uint64_t buffer_bytes(const TensorCopy& t) {
     return (t.buffer.TotalTensorSizeInBytes + 15) / 16 * 16;
 }
 
+/// Refuses, before allocating anything, buffers the device cannot hold: one larger than maxBufferSize
+/// or maxMemoryAllocationSize, or all of them together larger than the host-visible heap.
+Status check_memory(const DeviceInfo& info, const OperatorState& o, uint64_t temporary_bytes) {
+    struct Need {
+        std::string what;
+        uint64_t bytes;
+    };
+    std::vector<Need> needs;
+    for (size_t i = 0; i < o.inputs.size(); ++i)
+        needs.push_back({"input " + std::to_string(i), buffer_bytes(*o.inputs[i])});
+    for (size_t i = 0; i < o.outputs.size(); ++i)
+        needs.push_back({"output " + std::to_string(i), buffer_bytes(*o.outputs[i])});
+    if (temporary_bytes > 0) needs.push_back({"the temporary buffer", temporary_bytes});
+    const char* op = to_string(o.desc.Type);
+    uint64_t total = 0;
+    std::string list;
+    for (const Need& n : needs) {
+        if (n.bytes > info.max_buffer_size)
+            return make_error(ErrorCode::out_of_memory, "execute: ", op, ": ", n.what, " needs a buffer of ",
+                              n.bytes, " bytes, more than this device's maxBufferSize (",
+                              info.max_buffer_size,
+                              "); bind your own buffers with CompiledOperator::record instead");
+        if (n.bytes > info.max_memory_allocation_size)
+            return make_error(
+                ErrorCode::out_of_memory, "execute: ", op, ": ", n.what, " needs an allocation of ", n.bytes,
+                " bytes, more than this device's maxMemoryAllocationSize (", info.max_memory_allocation_size,
+                "); bind your own buffers with CompiledOperator::record instead");
+        total += n.bytes;
+        list += (list.empty() ? "" : ", ") + n.what + " " + std::to_string(n.bytes);
+    }
+    if (total > info.host_visible_heap)
+        return make_error(ErrorCode::out_of_memory, "execute: ", op, ": the host path needs ", total,
+                          " bytes of host-visible device memory (", list,
+                          "), more than this device's largest host-visible heap (", info.host_visible_heap,
+                          ")");
+    return {};
+}
+
 }  // namespace
 
 Status execute(const Device& device, const DML_OPERATOR_DESC& desc, std::span<const void* const> inputs,
@@ -79,6 +119,8 @@ Status execute(const Device& device, const DML_OPERATOR_DESC& desc, std::span<co
     auto compiled = device.compile_operator(*op, flags);
     if (!compiled) return compiled.error();
     DeviceState& d = *device.state();
+    if (auto st = check_memory(d.info, o, compiled->binding_properties().TemporaryResourceSize); !st)
+        return st;
 
     std::vector<HostBuffer> in_buffers, out_buffers;
     std::vector<BufferBinding> in_bindings, out_bindings;

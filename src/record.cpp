@@ -124,7 +124,8 @@ Status CompiledOperator::record(VkCommandBuffer cmd, const Bindings& bindings) c
     for (size_t p = 0; p < s_->plan.passes.size(); ++p) {
         const detail::Pass& pass = s_->plan.passes[p];
         std::array<BufferBinding, detail::kBindingCount> regions;
-        for (uint32_t i = 0; i < detail::kBindingCount; ++i) regions[i] = region_of(pass.bindings[i], op, bindings);
+        for (uint32_t i = 0; i < detail::kBindingCount; ++i)
+            regions[i] = region_of(pass.bindings[i], op, bindings);
         vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass.pipeline);
         // One dispatch per segment, each binding seen through the window its items touch (window.hpp).
         for (const detail::Segment& seg : pass.segments) {
@@ -137,7 +138,8 @@ Status CompiledOperator::record(VkCommandBuffer cmd, const Bindings& bindings) c
                 const BufferBinding& region = regions[i];
                 if (pb.unused) {
                     uint64_t start = region.offset / align * align;
-                    infos[i] = {region.buffer, start, region.offset - start + std::min<uint64_t>(region.size, 4)};
+                    infos[i] = {region.buffer, start,
+                                region.offset - start + std::min<uint64_t>(region.size, 4)};
                     continue;
                 }
                 const uint64_t esize = pb.element_bytes;
@@ -163,8 +165,8 @@ Status CompiledOperator::record(VkCommandBuffer cmd, const Bindings& bindings) c
                 writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
                 writes[i].pBufferInfo = &infos[i];
             }
-            vk.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, detail::kBindingCount,
-                                         writes.data());
+            vk.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0,
+                                         detail::kBindingCount, writes.data());
             vk.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, detail::kPushConstantBytes,
                                   push.data());
             vk.vkCmdDispatch(cmd, seg.groups_x, seg.groups_y, 1);

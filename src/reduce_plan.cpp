@@ -151,8 +151,8 @@ struct Builder {
         bool contiguous = src_partials || r.layout.reduced_innermost();
         // No chunk may span more than a window of the source.
         const Access source = source_access(src_partials, n);
-        const uint64_t window_cap = max_chunk_in_window(source.line, src.element_bytes, source.extent,
-                                                        window_bytes(device.info));
+        const uint64_t window_cap =
+            max_chunk_in_window(source.line, src.element_bytes, source.extent, window_bytes(device.info));
         // reduce_tree's SPIR-V uses subgroup shuffles; without them every shape runs serially.
         bool tree = device.info.subgroup_shuffle && n >= kTreeMinN && contiguous;
         // A workgroup of about n/8 invocations (a power of two, at least a subgroup) per output.

@@ -72,7 +72,8 @@ struct Builder {
         std::array<Access, kBindingCount> a;
         for (int side = 0; side < 2; ++side) {
             int64_t axis = side == 0 ? l.axis_in : l.axis_out;
-            for (const ScanDim& d : l.others) a[side].group.push_back({d.size, side == 0 ? d.stride_in : d.stride_out});
+            for (const ScanDim& d : l.others)
+                a[side].group.push_back({d.size, side == 0 ? d.stride_in : d.stride_out});
             a[side].line.push_back({l.len, r.reverse ? -axis : axis});
             a[side].origin = r.reverse ? int64_t(l.len - 1) * axis : 0;
         }

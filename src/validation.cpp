@@ -11,6 +11,7 @@ namespace vkdml::detail {
 namespace {
 
 constexpr uint64_t kMaxElements = 0xFFFFFFFFull;
+constexpr uint64_t kMaxOffset = uint64_t(1) << 62;  // bytes: beyond any buffer, and signed 64-bit safe
 constexpr uint64_t kExactOverlapCheckLimit = uint64_t(1) << 22;
 
 enum class Injective { yes, no, unproven };
@@ -122,6 +123,16 @@ Status validate_tensor(const char* op, const char* field, const DML_TENSOR_DESC*
                 list(b.Sizes, b.DimensionCount), " interleave, and with ", count,
                 " elements vkdml cannot prove that no two elements share an address (rule 3: outputs must "
                 "not overlap; use strides where each dimension's stride clears the smaller ones' extent)");
+    }
+    // The last element's offset in 64-bit arithmetic that cannot wrap (DMLCalcBufferTensorSize would).
+    uint64_t last = 0;
+    for (uint32_t i = 0; i < b.DimensionCount; ++i) {
+        uint64_t term = 0;
+        if (__builtin_mul_overflow(uint64_t(b.Sizes[i] - 1), uint64_t(strides[i]), &term) ||
+            __builtin_add_overflow(last, term, &last) || last >= kMaxOffset / esize)
+            return fail(".Strides ", list(strides.data(), b.DimensionCount), " with Sizes ",
+                        list(b.Sizes, b.DimensionCount),
+                        " put the last element beyond byte 2^62 (rule 4: ", "no buffer can hold the tensor)");
     }
     uint64_t needed = DMLCalcBufferTensorSize(b.DataType, b.DimensionCount, b.Sizes, b.Strides);
     if (b.TotalTensorSizeInBytes < needed)

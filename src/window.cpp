@@ -58,7 +58,8 @@ ElementRange row_major_bounds(std::span<const AccessDim> dims, uint64_t first, u
             const int64_t candidates[] = {low, low + 1, high - 1, high, int64_t(lo_d[k]), int64_t(hi_d[k])};
             for (int64_t d : candidates) {
                 if (d < low || d > high) continue;
-                uint32_t next = ((tl && d == int64_t(lo_d[k])) ? 1u : 0u) | ((th && d == int64_t(hi_d[k])) ? 2u : 0u);
+                uint32_t next =
+                    ((tl && d == int64_t(lo_d[k])) ? 1u : 0u) | ((th && d == int64_t(hi_d[k])) ? 2u : 0u);
                 if (best_min[next] == kNone) continue;
                 int64_t here = d * dims[k].stride;
                 int64_t mn = here + best_min[next], mx = here + best_max[next];

@@ -33,6 +33,8 @@ void log_message(std::string_view message) {
 struct DeviceSlot {
     std::mutex mutex;
     std::shared_ptr<vkdml::Device> device;
+    std::shared_ptr<vkdml::Device> limited;  // in force inside a UseLimitedDevice scope
+    std::vector<std::pair<std::pair<uint64_t, uint32_t>, std::shared_ptr<vkdml::Device>>> limited_devices;
     bool tried = false;
     std::string error;  // why creation failed (kept so that every later test fails the same way)
 };
@@ -47,6 +49,7 @@ DeviceSlot& device_slot() {
 vkdml::Device& test_device() {
     DeviceSlot& slot = device_slot();
     std::unique_lock<std::mutex> lock(slot.mutex);
+    if (slot.limited) return *slot.limited;
     if (!slot.tried) {
         slot.tried = true;
         vkdml::DeviceOptions options;
@@ -72,10 +75,36 @@ vkdml::Device& test_device() {
     return *slot.device;
 }
 
+UseLimitedDevice::UseLimitedDevice(const vkdml::DeviceOptions::Limits& limits) {
+    DeviceSlot& slot = device_slot();
+    std::lock_guard<std::mutex> lock(slot.mutex);
+    const std::pair<uint64_t, uint32_t> key{limits.max_storage_buffer_range, limits.max_workgroup_count};
+    for (const auto& [k, device] : slot.limited_devices)
+        if (k == key) slot.limited = device;
+    if (!slot.limited) {
+        vkdml::DeviceOptions options;
+        options.validation = true;
+        options.on_validation_message = log_message;
+        options.limits = limits;
+        auto created = vkdml::Device::create(options);
+        if (!created) FAIL("vkdml::Device::create(limits) failed: " << created.error().message);
+        slot.limited = std::move(created.value());
+        slot.limited_devices.emplace_back(key, slot.limited);
+    }
+}
+
+UseLimitedDevice::~UseLimitedDevice() {
+    DeviceSlot& slot = device_slot();
+    std::lock_guard<std::mutex> lock(slot.mutex);
+    slot.limited.reset();
+}
+
 void release_test_device() {
     DeviceSlot& slot = device_slot();
     std::lock_guard<std::mutex> lock(slot.mutex);
     slot.device.reset();
+    slot.limited.reset();
+    slot.limited_devices.clear();
 }
 
 std::vector<std::string> take_validation_messages() {

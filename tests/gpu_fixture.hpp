@@ -9,11 +9,22 @@
 
 namespace vkdml_test {
 
-/// The one device shared by all GPU tests: vkdml::Device::create with validation enabled and every
-/// validation message appended to a global log. If no device can be created the calling test FAILS
-/// (with the library's error message); it never passes silently without a device. The selector is
-/// the library's default (VKDML_DEVICE in the environment, else the best device).
+/// The device shared by all GPU tests: vkdml::Device::create with validation enabled and every
+/// validation message appended to a global log (or, inside a UseLimitedDevice scope, its device). If no
+/// device can be created the calling test FAILS (with the library's error message); it never passes silently
+/// without a device. The selector is the library's default (VKDML_DEVICE in the environment, else the best
+/// device).
 vkdml::Device& test_device();
+
+/// While alive, test_device() is a second validated device planning with `limits` (created once per
+/// distinct limits and kept): the sweeps then run through windows and split dispatches at small sizes.
+class UseLimitedDevice {
+public:
+    explicit UseLimitedDevice(const vkdml::DeviceOptions::Limits& limits);
+    ~UseLimitedDevice();
+    UseLimitedDevice(const UseLimitedDevice&) = delete;
+    UseLimitedDevice& operator=(const UseLimitedDevice&) = delete;
+};
 
 /// Destroys the test device (if created) so that messages emitted at teardown are logged too.
 void release_test_device();

@@ -408,3 +408,18 @@ TEST_CASE("reduce: float results are bit-identical from run to run", "[gpu][redu
         }
     }
 }
+
+// The paths of tensors bigger than the device's limits, at small sizes (see the scan sweep's twin):
+// 1 KiB storage-buffer windows and at most 8 x 8 workgroups per dispatch.
+TEST_CASE("reduce and argmin/argmax through 1 KiB windows and dispatches of at most 8 x 8 workgroups",
+          "[gpu][reduce][argminmax][windowed]") {
+    UseLimitedDevice limited({1024, 8});
+    std::vector<Variant> reduce;
+    for (DML_REDUCE_FUNCTION f : kReduceFunctions) reduce.push_back(reduce_variant(f));
+    sweep_ranks_and_axes(0, reduce, "REDUCE");
+    sweep_ranks_and_axes(1,
+                         {arg_variant(DML_OPERATOR_ARGMIN, INC), arg_variant(DML_OPERATOR_ARGMIN, DEC),
+                          arg_variant(DML_OPERATOR_ARGMAX, INC), arg_variant(DML_OPERATOR_ARGMAX, DEC)},
+                         "ARGMIN/ARGMAX");
+    sweep_reduced_extents();
+}

@@ -346,3 +346,24 @@ TEST_CASE("cumsum: float results are bit-identical from run to run", "[gpu][cums
 TEST_CASE("cumprod: float results are bit-identical from run to run", "[gpu][cumprod]") {
     check_run_to_run(ScanOp::product);
 }
+
+// The paths of tensors bigger than the device's limits, at small sizes: a device planning with
+// 1 KiB storage-buffer windows and at most 8 x 8 workgroups per dispatch runs the same sweeps, so
+// every binding is seen through many windows, long axes are cut into chunks a window holds, and
+// every pass is many dispatches.
+TEST_CASE("cumsum through 1 KiB windows and dispatches of at most 8 x 8 workgroups",
+          "[gpu][cumsum][windowed]") {
+    UseLimitedDevice limited({1024, 8});
+    sweep_ranks_and_axes(ScanOp::sum);
+    sweep_axis_lengths(ScanOp::sum);
+    sweep_layouts(ScanOp::sum);
+    sweep_untouched_padding(ScanOp::sum);
+}
+TEST_CASE("cumprod through 1 KiB windows and dispatches of at most 8 x 8 workgroups",
+          "[gpu][cumprod][windowed]") {
+    UseLimitedDevice limited({1024, 8});
+    sweep_ranks_and_axes(ScanOp::product);
+    sweep_axis_lengths(ScanOp::product);
+    sweep_layouts(ScanOp::product);
+    sweep_untouched_padding(ScanOp::product);
+}

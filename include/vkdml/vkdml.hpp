@@ -120,8 +120,8 @@ struct DeviceInfo {
     uint32_t max_push_constants_bytes = 0;
     uint64_t min_storage_buffer_offset_alignment = 0;
     uint64_t max_memory_allocation_size = 0;
-    uint64_t max_buffer_size = 0;      ///< VkPhysicalDeviceMaintenance4Properties (UINT64_MAX without it)
-    uint64_t host_visible_heap = 0;    ///< bytes of the largest heap with host-visible memory
+    uint64_t max_buffer_size = 0;    ///< VkPhysicalDeviceMaintenance4Properties (UINT64_MAX without it)
+    uint64_t host_visible_heap = 0;  ///< bytes of the largest heap with host-visible memory
     bool timestamps = false;
     float timestamp_period_ns = 0;
     bool shader_int64 = false, shader_float64 = false;
