@@ -118,3 +118,94 @@ TEST_CASE("large: reductions past maxStorageBufferRange", "[gpu][large][reduce][
     run_large_reduce(large_reduce(DML_OPERATOR_REDUCE, SUM, I32, {2, 32 * kMi}, {0}, R, 5));
     run_large_reduce(large_reduce(DML_OPERATOR_ARGMIN, SUM, I32, {2, 32 * kMi}, {0}, S, 6));
 }
+
+namespace {
+
+/// A buffer tensor description with explicit strides (held by the caller's arrays).
+struct Desc {
+    DML_BUFFER_TENSOR_DESC buffer{};
+    DML_TENSOR_DESC tensor{};
+    Desc(DML_TENSOR_DATA_TYPE type, const std::vector<uint32_t>& sizes, const std::vector<uint32_t>& strides) {
+        buffer.DataType = type;
+        buffer.DimensionCount = static_cast<uint32_t>(sizes.size());
+        buffer.Sizes = sizes.data();
+        buffer.Strides = strides.data();
+        buffer.TotalTensorSizeInBytes = DMLCalcBufferTensorSize(type, buffer.DimensionCount, sizes.data(),
+                                                                 strides.data());
+        tensor = {DML_TENSOR_TYPE_BUFFER, &buffer};
+    }
+};
+
+}  // namespace
+
+// DirectML's element limit itself. The input is broadcast (sizes [65537, 65535], 2^32 − 1 elements, with
+// one value per row), so it fits any device: every index, chunk and item count is near 2^32.
+TEST_CASE("large: reductions over 2^32 - 1 elements", "[gpu][large][reduce][argminmax]") {
+    const std::vector<uint32_t> sizes = {65537, 65535}, strides = {1, 0};
+    const std::vector<uint32_t> one = {1, 1}, one_strides = {1, 1};
+    const uint32_t axes[] = {0, 1};
+    std::vector<int32_t> rows(65537);
+    for (uint32_t i = 0; i < rows.size(); ++i) rows[i] = static_cast<int32_t>(i % 7) - 3;  // -3 .. 3
+    rows[65536] = 5;  // the largest value: the last row
+    rows[0] = -9;     // the smallest: the first row
+    Desc in(DML_TENSOR_DATA_TYPE_INT32, sizes, strides);
+    const void* inputs[] = {rows.data()};
+
+    timed("int32 SUM over 2^32 - 1 broadcast elements", [&] {
+        Desc out(DML_TENSOR_DATA_TYPE_INT32, one, one_strides);
+        DML_REDUCE_OPERATOR_DESC d{DML_REDUCE_FUNCTION_SUM, &in.tensor, &out.tensor, 2, axes};
+        int64_t expected = 0;
+        for (int32_t r : rows) expected += int64_t(r) * 65535;
+        int32_t result = 0;
+        void* outputs[] = {&result};
+        vkdml::Status st = vkdml::execute(test_device(), {DML_OPERATOR_REDUCE, &d}, inputs, outputs);
+        require_no_validation_messages();
+        INFO((st.ok() ? std::string("ok") : st.error().message));
+        REQUIRE(st.ok());
+        CHECK(result == static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(expected))));
+    });
+    // The largest value fills the last row, 65,535 times; the last of those ties is the last element,
+    // index 2^32 - 2. (About a minute per pass over 2^32 elements on lavapipe: one arg case only.)
+    timed("ARGMAX over 2^32 - 1 broadcast elements, the last of the tied maxima", [&] {
+        Desc out(DML_TENSOR_DATA_TYPE_UINT64, one, one_strides);
+        DML_ARGMAX_OPERATOR_DESC d{&in.tensor, &out.tensor, 2, axes, DML_AXIS_DIRECTION_DECREASING};
+        uint64_t result = 0;
+        void* outputs[] = {&result};
+        vkdml::Status st = vkdml::execute(test_device(), {DML_OPERATOR_ARGMAX, &d}, inputs, outputs);
+        require_no_validation_messages();
+        INFO((st.ok() ? std::string("ok") : st.error().message));
+        REQUIRE(st.ok());
+        CHECK(result == 4294967294ull);
+    });
+}
+
+// Element offsets past 2^31: a uint8 running sum of a broadcast 1 into 2^31 − 2^20 outputs (2 GiB less
+// 1 MiB, within lavapipe's 2 GiB heap with the scratch), checked element by element: y[k] = (k + 1) mod 256.
+TEST_CASE("large: a cumulative sum into 2^31 - 2^20 elements", "[gpu][large][cumsum]") {
+    const uint32_t n = (1u << 31) - (1u << 20);
+    const vkdml::DeviceInfo& info = test_device().info();
+    if (info.max_memory_allocation_size < n || info.host_visible_heap < uint64_t(n) + (1u << 20)) {
+        WARN("skipped: the device's memory limits cannot hold a " << n << "-byte output");
+        return;
+    }
+    const std::vector<uint32_t> sizes = {n}, zero = {0}, packed = {1};
+    Desc in(DML_TENSOR_DATA_TYPE_UINT8, sizes, zero);
+    Desc out(DML_TENSOR_DATA_TYPE_UINT8, sizes, packed);
+    DML_CUMULATIVE_SUMMATION_OPERATOR_DESC d{&in.tensor, &out.tensor, 0, DML_AXIS_DIRECTION_INCREASING, 0};
+    const uint8_t ones[4] = {1, 1, 1, 1};
+    std::vector<uint8_t> result(n);
+    const void* inputs[] = {ones};
+    void* outputs[] = {result.data()};
+    timed("uint8 cumsum into 2^31 - 2^20 elements", [&] {
+        vkdml::Status st =
+            vkdml::execute(test_device(), {DML_OPERATOR_CUMULATIVE_SUMMATION, &d}, inputs, outputs);
+        require_no_validation_messages();
+        INFO((st.ok() ? std::string("ok") : st.error().message));
+        REQUIRE(st.ok());
+        uint64_t wrong = 0, first_wrong = 0;
+        for (uint32_t k = 0; k < n; ++k)
+            if (result[k] != static_cast<uint8_t>(k + 1) && wrong++ == 0) first_wrong = k;
+        INFO("first wrong element " << first_wrong << " holds " << int(result[first_wrong]));
+        CHECK(wrong == 0);
+    });
+}
