@@ -1,4 +1,5 @@
-// vkdml::execute: the host convenience path (own buffers, upload, record, submit, wait, download).
+// The host convenience path: HostExecution (own mapped buffers, record, submit, wait) and execute()
+// (the same with a copy from and to the caller's arrays).
 #include "errors.hpp"
 #include "host_buffer.hpp"
 #include "plan.hpp"
@@ -101,14 +102,93 @@ Status check_memory(const DeviceInfo& info, const OperatorState& o, uint64_t tem
 
 }  // namespace
 
-Status execute(const Device& device, const DML_OPERATOR_DESC& desc, std::span<const void* const> inputs,
-               std::span<void* const> outputs, DML_EXECUTION_FLAGS flags) {
+struct HostExecution::State {
+    CompiledOperator compiled;  // first: destroyed last, it keeps the device alive
+    std::vector<HostBuffer> inputs, outputs;
+    std::optional<HostBuffer> temporary;
+    std::vector<uint64_t> input_bytes, output_bytes;  // TotalTensorSizeInBytes of each
+};
+
+HostExecution::HostExecution(std::unique_ptr<State> s) : s_(std::move(s)) {}
+HostExecution::HostExecution(HostExecution&&) noexcept = default;
+HostExecution& HostExecution::operator=(HostExecution&&) noexcept = default;
+HostExecution::~HostExecution() = default;
+
+Result<HostExecution> HostExecution::create(const Device& device, const DML_OPERATOR_DESC& desc,
+                                            DML_EXECUTION_FLAGS flags) {
     auto op = device.create_operator(desc);
     if (!op) return op.error();
+    auto compiled = device.compile_operator(*op, flags);
+    if (!compiled) return compiled.error();
     const OperatorState& o = *op->state();
-    if (inputs.size() != o.inputs.size() || outputs.size() != o.outputs.size())
-        return make_error(ErrorCode::invalid_argument, "execute: ", to_string(o.desc.Type), " takes ",
-                          o.inputs.size(), " input and ", o.outputs.size(), " output arrays, got ",
+    DeviceState& d = *device.state();
+    const uint64_t temp_bytes = compiled->binding_properties().TemporaryResourceSize;
+    if (auto st = check_memory(d.info, o, temp_bytes); !st) return st.error();
+    auto s = std::make_unique<State>(State{std::move(*compiled), {}, {}, std::nullopt, {}, {}});
+    for (const auto& t : o.inputs) {
+        auto b = HostBuffer::create(d, buffer_bytes(*t));
+        if (!b) return b.error();
+        s->inputs.push_back(std::move(*b));
+        s->input_bytes.push_back(t->buffer.TotalTensorSizeInBytes);
+    }
+    for (const auto& t : o.outputs) {
+        auto b = HostBuffer::create(d, buffer_bytes(*t));
+        if (!b) return b.error();
+        s->outputs.push_back(std::move(*b));
+        s->output_bytes.push_back(t->buffer.TotalTensorSizeInBytes);
+    }
+    if (temp_bytes > 0) {
+        auto b = HostBuffer::create(d, temp_bytes);
+        if (!b) return b.error();
+        s->temporary.emplace(std::move(*b));
+    }
+    return HostExecution(std::move(s));
+}
+
+size_t HostExecution::input_count() const noexcept {
+    return s_->inputs.size();
+}
+
+size_t HostExecution::output_count() const noexcept {
+    return s_->outputs.size();
+}
+
+std::span<std::byte> HostExecution::input(size_t i) const noexcept {
+    if (i >= s_->inputs.size()) return {};
+    return {static_cast<std::byte*>(s_->inputs[i].data()), s_->input_bytes[i]};
+}
+
+std::span<std::byte> HostExecution::output(size_t i) const noexcept {
+    if (i >= s_->outputs.size()) return {};
+    return {static_cast<std::byte*>(s_->outputs[i].data()), s_->output_bytes[i]};
+}
+
+Status HostExecution::run() {
+    DeviceState& d = *s_->compiled.state()->op->device;
+    std::vector<BufferBinding> in_bindings, out_bindings;
+    for (const HostBuffer& b : s_->inputs) in_bindings.push_back({b.buffer(), 0, b.size()});
+    for (const HostBuffer& b : s_->outputs) out_bindings.push_back({b.buffer(), 0, b.size()});
+    Bindings bindings{in_bindings, out_bindings, std::nullopt};
+    if (s_->temporary) bindings.temporary = BufferBinding{s_->temporary->buffer(), 0, s_->temporary->size()};
+
+    OneShot shot{d};
+    if (auto st = shot.begin(); !st) return st;
+    if (auto st = s_->compiled.record(shot.cmd, bindings); !st) return st;
+    VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    to_host.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    d.vk.vkCmdPipelineBarrier(shot.cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0,
+                              1, &to_host, 0, nullptr, 0, nullptr);
+    return shot.submit_and_wait();
+}
+
+Status execute(const Device& device, const DML_OPERATOR_DESC& desc, std::span<const void* const> inputs,
+               std::span<void* const> outputs, DML_EXECUTION_FLAGS flags) {
+    auto run = HostExecution::create(device, desc, flags);
+    if (!run) return run.error();
+    if (inputs.size() != run->input_count() || outputs.size() != run->output_count())
+        return make_error(ErrorCode::invalid_argument, "execute: ", to_string(desc.Type), " takes ",
+                          run->input_count(), " input and ", run->output_count(), " output arrays, got ",
                           inputs.size(), " and ", outputs.size());
     for (size_t i = 0; i < inputs.size(); ++i)
         if (!inputs[i])
@@ -116,49 +196,13 @@ Status execute(const Device& device, const DML_OPERATOR_DESC& desc, std::span<co
     for (size_t i = 0; i < outputs.size(); ++i)
         if (!outputs[i])
             return make_error(ErrorCode::invalid_argument, "execute: output array ", i, " is null");
-    auto compiled = device.compile_operator(*op, flags);
-    if (!compiled) return compiled.error();
-    DeviceState& d = *device.state();
-    if (auto st = check_memory(d.info, o, compiled->binding_properties().TemporaryResourceSize); !st)
-        return st;
-
-    std::vector<HostBuffer> in_buffers, out_buffers;
-    std::vector<BufferBinding> in_bindings, out_bindings;
-    for (size_t i = 0; i < inputs.size(); ++i) {
-        auto b = HostBuffer::create(d, buffer_bytes(*o.inputs[i]));
-        if (!b) return b.error();
-        std::memcpy(b->data(), inputs[i], o.inputs[i]->buffer.TotalTensorSizeInBytes);
-        in_bindings.push_back({b->buffer(), 0, b->size()});
-        in_buffers.push_back(std::move(*b));
-    }
-    for (size_t i = 0; i < outputs.size(); ++i) {
-        auto b = HostBuffer::create(d, buffer_bytes(*o.outputs[i]));
-        if (!b) return b.error();
-        std::memcpy(b->data(), outputs[i], o.outputs[i]->buffer.TotalTensorSizeInBytes);
-        out_bindings.push_back({b->buffer(), 0, b->size()});
-        out_buffers.push_back(std::move(*b));
-    }
-    std::optional<HostBuffer> temp;
-    Bindings bindings{in_bindings, out_bindings, std::nullopt};
-    uint64_t temp_bytes = compiled->binding_properties().TemporaryResourceSize;
-    if (temp_bytes > 0) {
-        auto b = HostBuffer::create(d, temp_bytes);
-        if (!b) return b.error();
-        temp.emplace(std::move(*b));
-        bindings.temporary = BufferBinding{temp->buffer(), 0, temp->size()};
-    }
-
-    OneShot shot{d};
-    if (auto st = shot.begin(); !st) return st;
-    if (auto st = compiled->record(shot.cmd, bindings); !st) return st;
-    VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    to_host.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-    to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    d.vk.vkCmdPipelineBarrier(shot.cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0,
-                              1, &to_host, 0, nullptr, 0, nullptr);
-    if (auto st = shot.submit_and_wait(); !st) return st;
+    for (size_t i = 0; i < inputs.size(); ++i)
+        std::memcpy(run->input(i).data(), inputs[i], run->input(i).size());
     for (size_t i = 0; i < outputs.size(); ++i)
-        std::memcpy(outputs[i], out_buffers[i].data(), o.outputs[i]->buffer.TotalTensorSizeInBytes);
+        std::memcpy(run->output(i).data(), outputs[i], run->output(i).size());
+    if (auto st = run->run(); !st) return st;
+    for (size_t i = 0; i < outputs.size(); ++i)
+        std::memcpy(outputs[i], run->output(i).data(), run->output(i).size());
     return {};
 }
 

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cerrno>
 #include <cstring>
@@ -72,10 +73,23 @@ Outcome run_tool(const TempDir& dir, std::vector<std::string> args) {
     posix_spawn_file_actions_destroy(&actions);
     INFO("posix_spawn " << tool << ": " << std::strerror(spawned));
     REQUIRE(spawned == 0);
+    // Wait, reading the tool's peak resident memory (VmHWM: its own address space only, unlike
+    // ru_maxrss, which counts this process's at the spawn) every few milliseconds while it runs.
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0) REQUIRE(errno == EINTR);
+    uint64_t peak_kib = 0;
+    const std::string status_file = "/proc/" + std::to_string(pid) + "/status";
+    for (;;) {
+        const pid_t done = waitpid(pid, &status, WNOHANG);
+        if (done == pid) break;
+        REQUIRE((done == 0 || errno == EINTR));
+        std::ifstream proc(status_file);
+        for (std::string line; std::getline(proc, line);)
+            if (line.rfind("VmHWM:", 0) == 0)
+                peak_kib = std::max<uint64_t>(peak_kib, std::stoull(line.substr(6)));
+        usleep(2000);
+    }
     REQUIRE(WIFEXITED(status));
-    Outcome outcome{WEXITSTATUS(status), read_text(out_path), read_text(err_path)};
+    Outcome outcome{WEXITSTATUS(status), read_text(out_path), read_text(err_path), peak_kib};
     fs::remove(out_path);
     fs::remove(err_path);
     return outcome;

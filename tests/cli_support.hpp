@@ -29,6 +29,7 @@ void write_text(const std::string& path, std::string_view text);
 struct Outcome {
     int exit_code = -1;
     std::string out, err;
+    uint64_t peak_rss_kib = 0;  ///< the tool's peak resident memory (VmHWM) as last sampled
 };
 
 // Runs the tool with `args`, stdin from /dev/null, stdout and stderr captured through files in `dir`

@@ -20,9 +20,10 @@ constexpr std::string_view kInOut[] = {"IN.npy", "OUT.npy"};
 template <class OperatorDesc, DML_OPERATOR_TYPE kType>
 void run_cumulative(const Args& args) {
     const std::string& in_path = args.operands()[0];
-    const HostTensor input = read_input(in_path);
+    const InputFile file = open_input(in_path);
+    const HostTensor& input = file.tensor;
     const uint32_t axis = resolve_axis(*args.integer("--axis"), input.sizes.size(), in_path);
-    HostTensor output = make_output(input.type, input.sizes);
+    const HostTensor output = make_output(input.type, input.sizes);
     const auto device = open_device(args);
 
     const DML_BUFFER_TENSOR_DESC input_buffer = input.desc(), output_buffer = output.desc();
@@ -32,8 +33,7 @@ void run_cumulative(const Args& args) {
         &input_desc, &output_desc, axis,
         args.has("--reverse") ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING,
         args.has("--exclusive")};
-    execute_one(*device, {kType, &op_desc}, input, output);
-    write_output(args.operands()[1], output);
+    run_one(*device, {kType, &op_desc}, file, output, args.operands()[1]);
 }
 
 }  // namespace

@@ -152,11 +152,12 @@ template <DML_OPERATOR_TYPE kType, class MakeDesc>
 void reduce_file(const Args& args, const std::vector<int64_t>& written,
                  std::optional<DML_TENSOR_DATA_TYPE> output_type, MakeDesc make_desc) {
     const std::string& in_path = args.operands()[0];
-    const HostTensor input = read_input(in_path);
+    const InputFile file = open_input(in_path);
+    const HostTensor& input = file.tensor;
     const std::vector<uint32_t> axes = resolve_axes(written, input.sizes.size(), in_path);
     std::vector<uint32_t> output_sizes = input.sizes;
     for (uint32_t axis : axes) output_sizes[axis] = 1;
-    HostTensor output = make_output(output_type.value_or(input.type), std::move(output_sizes));
+    const HostTensor output = make_output(output_type.value_or(input.type), std::move(output_sizes));
     const auto device = open_device(args);
 
     const DML_BUFFER_TENSOR_DESC input_buffer = input.desc(), output_buffer = output.desc();
@@ -164,8 +165,7 @@ void reduce_file(const Args& args, const std::vector<int64_t>& written,
     const DML_TENSOR_DESC output_desc{DML_TENSOR_TYPE_BUFFER, &output_buffer};
     const auto op_desc = make_desc(AxesOperands{&input_desc, &output_desc, static_cast<uint32_t>(axes.size()),
                                                 axes.empty() ? nullptr : axes.data()});
-    execute_one(*device, {kType, &op_desc}, input, output);
-    write_output(args.operands()[1], output);
+    run_one(*device, {kType, &op_desc}, file, output, args.operands()[1]);
 }
 
 void run_reduce(const Args& args) {

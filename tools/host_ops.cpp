@@ -1,4 +1,5 @@
-// tools/host_ops.cpp — device selection, .npy <-> HostTensor and single-operator execution for the commands.
+// tools/host_ops.cpp — device selection, .npy files as tensors and single-operator execution for the
+// commands.
 #include "host_ops.hpp"
 
 #include <iostream>
@@ -41,25 +42,20 @@ DML_BUFFER_TENSOR_DESC HostTensor::desc() const {
                                   static_cast<uint32_t>(sizes.size()),
                                   sizes.data(),
                                   strides.empty() ? nullptr : strides.data(),
-                                  bytes.size(),
+                                  total_bytes,
                                   0};
 }
 
-HostTensor read_input(const std::string& path) {
-    npy::Array array = take(npy::read(path));
-    HostTensor tensor{array.type, array.shape, array.strides(), std::move(array.data)};
-    tensor.bytes.resize(round_up_to_4(tensor.bytes.size()));
-    return tensor;
+InputFile open_input(const std::string& path) {
+    npy::Header header = take(npy::read_header(path));
+    HostTensor tensor{header.type, header.shape, header.strides(), round_up_to_4(header.data_bytes())};
+    return {path, std::move(header), std::move(tensor)};
 }
 
 HostTensor make_output(DML_TENSOR_DATA_TYPE type, std::vector<uint32_t> sizes) {
-    HostTensor tensor{type, std::move(sizes), {}, {}};
-    tensor.bytes.resize(round_up_to_4(packed_bytes(tensor)));
+    HostTensor tensor{type, std::move(sizes), {}, 0};
+    tensor.total_bytes = round_up_to_4(packed_bytes(tensor));
     return tensor;
-}
-
-void write_output(const std::string& path, const HostTensor& tensor) {
-    check(npy::write(path, tensor.type, tensor.sizes, std::span(tensor.bytes).first(packed_bytes(tensor))));
 }
 
 uint32_t resolve_axis(int64_t axis, size_t rank, const std::string& path) {
@@ -71,11 +67,12 @@ uint32_t resolve_axis(int64_t axis, size_t rank, const std::string& path) {
     return static_cast<uint32_t>(axis < 0 ? axis + signed_rank : axis);
 }
 
-void execute_one(const Device& device, const DML_OPERATOR_DESC& desc, const HostTensor& input,
-                 HostTensor& output) {
-    const void* const inputs[] = {input.bytes.data()};
-    void* const outputs[] = {output.bytes.data()};
-    check(execute(device, desc, inputs, outputs));
+void run_one(const Device& device, const DML_OPERATOR_DESC& desc, const InputFile& input,
+             const HostTensor& output, const std::string& out_path) {
+    HostExecution run = take(HostExecution::create(device, desc));
+    check(npy::read_data(input.path, input.header, run.input(0).first(input.header.data_bytes())));
+    check(run.run());
+    check(npy::write(out_path, output.type, output.sizes, run.output(0).first(packed_bytes(output))));
 }
 
 }  // namespace vkdml::cli

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "npy.hpp"
+
 #include "args.hpp"
 #include "vkdml/vkdml.hpp"
 
@@ -24,29 +26,37 @@ DeviceOptions device_options(const Args& args);
 /// Device::create with device_options(args); fails with the library's message.
 std::shared_ptr<Device> open_device(const Args& args);
 
-/// A tensor and the host bytes of its whole buffer range, as vkdml::execute takes them.
+/// A tensor's description, held with the arrays it points to.
 struct HostTensor {
     DML_TENSOR_DATA_TYPE type = DML_TENSOR_DATA_TYPE_UNKNOWN;
     std::vector<uint32_t> sizes;
     std::vector<uint32_t> strides;  ///< empty: packed row-major
-    std::vector<std::byte> bytes;   ///< TotalTensorSizeInBytes long, a multiple of 4
+    uint64_t total_bytes = 0;       ///< TotalTensorSizeInBytes: the data rounded up to 4 bytes
 
     /// The tensor's description; it points into this object, which must outlive it unchanged.
     DML_BUFFER_TENSOR_DESC desc() const;
 };
 
-/// Reads a .npy file as a tensor laid out as in the file (Fortran order becomes column-major strides).
-HostTensor read_input(const std::string& path);
-/// A zeroed, packed row-major tensor.
+/// An input .npy file, checked, with its tensor laid out as in the file (Fortran order becomes
+/// column-major strides). Its data is read later, straight into the device buffer (run_one).
+struct InputFile {
+    std::string path;
+    npy::Header header;
+    HostTensor tensor;
+};
+
+/// Reads and checks an input file's header.
+InputFile open_input(const std::string& path);
+/// A packed row-major tensor.
 HostTensor make_output(DML_TENSOR_DATA_TYPE type, std::vector<uint32_t> sizes);
-/// Writes a packed tensor as a C-order .npy file.
-void write_output(const std::string& path, const HostTensor& tensor);
 
 /// An --axis value for a tensor of the given rank: 0..rank-1, or -rank..-1 counting from the last.
 uint32_t resolve_axis(int64_t axis, size_t rank, const std::string& path);
 
-/// Runs one operator on one input and one output with vkdml::execute; fails with the library's message.
-void execute_one(const Device& device, const DML_OPERATOR_DESC& desc, const HostTensor& input,
-                 HostTensor& output);
+/// Runs one operator on one input and one output through vkdml::HostExecution: the input file's data is
+/// read straight into the mapped device buffer and the output written straight from it to `out_path`
+/// (C order), so a tensor is copied once each way. Fails with the library's or the file's message.
+void run_one(const Device& device, const DML_OPERATOR_DESC& desc, const InputFile& input,
+             const HostTensor& output, const std::string& out_path);
 
 }  // namespace vkdml::cli

@@ -299,22 +299,22 @@ Result<Preamble> parse_preamble(std::span<const std::byte> head, uint64_t file_s
     return Preamble{offset, length};
 }
 
-// Decodes the header into an Array without data.
-Result<Array> parse_header(std::string_view text, const std::string& name) {
+// Decodes the header (data_offset is left to the caller).
+Result<Header> parse_header(std::string_view text, const std::string& name) {
     HeaderFields fields;
     if (auto bad = HeaderParser(text).parse(fields)) return problem(name, *bad);
     const Dtype* dtype = dtype_from_descr(fields.descr);
     if (!dtype) return problem(name, bad_descr_problem(fields.descr));
     if (auto bad = shape_problem(fields.shape)) return problem(name, *bad);
-    Array array;
-    array.type = dtype->type;
-    array.fortran_order = fields.fortran_order;
-    array.shape.assign(fields.shape.begin(), fields.shape.end());
-    if (array.shape.empty()) array.shape.push_back(1);
-    return array;
+    Header header;
+    header.type = dtype->type;
+    header.fortran_order = fields.fortran_order;
+    header.shape.assign(fields.shape.begin(), fields.shape.end());
+    if (header.shape.empty()) header.shape.push_back(1);
+    return header;
 }
 
-Status check_data_size(const Array& array, uint64_t available, const std::string& name) {
+Status check_data_size(const Header& array, uint64_t available, const std::string& name) {
     const Dtype& dtype = *dtype_from_type(array.type);
     const uint64_t needed = array.element_count() * dtype.size;
     if (available == needed) return {};
@@ -333,15 +333,23 @@ bool read_exactly(std::FILE* file, void* out, uint64_t size) {
     return size == 0 || std::fread(out, 1, size, file) == size;
 }
 
+Error read_failed(const std::string& path) {
+    return problem(path, "read failed (the file changed or is unreadable)");
+}
+
 }  // namespace
 
-uint64_t Array::element_count() const {
+uint64_t Header::data_bytes() const {
+    return element_count() * dtype_from_type(type)->size;
+}
+
+uint64_t Header::element_count() const {
     uint64_t count = 1;
     for (uint32_t n : shape) count *= n;
     return count;
 }
 
-std::vector<uint32_t> Array::strides() const {
+std::vector<uint32_t> Header::strides() const {
     std::vector<uint32_t> strides(shape.size());
     uint64_t step = 1;
     for (size_t k = 0; k < shape.size(); ++k) {
@@ -356,17 +364,20 @@ Result<Array> parse(std::span<const std::byte> file_bytes, const std::string& na
     auto preamble = parse_preamble(file_bytes.first(std::min<size_t>(file_bytes.size(), 12)),
                                    file_bytes.size(), name_for_errors);
     if (!preamble) return preamble.error();
-    const auto header = file_bytes.subspan(preamble->header_offset, preamble->header_length);
-    auto array = parse_header(std::string_view(reinterpret_cast<const char*>(header.data()), header.size()),
-                              name_for_errors);
-    if (!array) return array;
-    const auto data = file_bytes.subspan(preamble->header_offset + preamble->header_length);
-    if (auto status = check_data_size(*array, data.size(), name_for_errors); !status) return status.error();
-    array->data.assign(data.begin(), data.end());
+    const auto text = file_bytes.subspan(preamble->header_offset, preamble->header_length);
+    auto header = parse_header(std::string_view(reinterpret_cast<const char*>(text.data()), text.size()),
+                               name_for_errors);
+    if (!header) return header.error();
+    header->data_offset = preamble->header_offset + preamble->header_length;
+    const auto data = file_bytes.subspan(header->data_offset);
+    if (auto status = check_data_size(*header, data.size(), name_for_errors); !status) return status.error();
+    Array array;
+    static_cast<Header&>(array) = std::move(*header);
+    array.data.assign(data.begin(), data.end());
     return array;
 }
 
-Result<Array> read(const std::string& path) {
+Result<Header> read_header(const std::string& path) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec))
         return problem(path, ec ? "cannot open: " + ec.message() : "not a regular file");
@@ -374,24 +385,42 @@ Result<Array> read(const std::string& path) {
     if (ec) return problem(path, "cannot read its size: " + ec.message());
     File file(std::fopen(path.c_str(), "rb"), &std::fclose);
     if (!file) return problem(path, std::string("cannot open: ") + std::strerror(errno));
-    const auto read_failed = [&] { return problem(path, "read failed (the file changed or is unreadable)"); };
-
     std::byte head[12];
     const size_t head_size = static_cast<size_t>(std::min<uint64_t>(file_size, sizeof head));
-    if (!read_exactly(file.get(), head, head_size)) return read_failed();
+    if (!read_exactly(file.get(), head, head_size)) return read_failed(path);
     auto preamble = parse_preamble(std::span(head, head_size), file_size, path);
     if (!preamble) return preamble.error();
-    std::string header(preamble->header_length, '\0');
+    std::string text(preamble->header_length, '\0');
     if (std::fseek(file.get(), static_cast<long>(preamble->header_offset), SEEK_SET) != 0 ||
-        !read_exactly(file.get(), header.data(), header.size()))
-        return read_failed();
-    auto array = parse_header(header, path);
-    if (!array) return array;
-    const uint64_t available = file_size - preamble->header_offset - preamble->header_length;
-    if (auto status = check_data_size(*array, available, path); !status) return status.error();
-    array->data.resize(available);
-    if (!read_exactly(file.get(), array->data.data(), available) || std::fgetc(file.get()) != EOF)
-        return read_failed();
+        !read_exactly(file.get(), text.data(), text.size()))
+        return read_failed(path);
+    auto header = parse_header(text, path);
+    if (!header) return header;
+    header->data_offset = preamble->header_offset + preamble->header_length;
+    if (auto status = check_data_size(*header, file_size - header->data_offset, path); !status)
+        return status.error();
+    return header;
+}
+
+Status read_data(const std::string& path, const Header& header, std::span<std::byte> out) {
+    if (out.size() != header.data_bytes())
+        return problem(path, "read_data: the destination holds " + std::to_string(out.size()) +
+                                 " bytes, the data " + std::to_string(header.data_bytes()));
+    File file(std::fopen(path.c_str(), "rb"), &std::fclose);
+    if (!file) return problem(path, std::string("cannot open: ") + std::strerror(errno));
+    if (std::fseek(file.get(), static_cast<long>(header.data_offset), SEEK_SET) != 0 ||
+        !read_exactly(file.get(), out.data(), out.size()) || std::fgetc(file.get()) != EOF)
+        return read_failed(path);
+    return {};
+}
+
+Result<Array> read(const std::string& path) {
+    auto header = read_header(path);
+    if (!header) return header.error();
+    Array array;
+    static_cast<Header&>(array) = std::move(*header);
+    array.data.resize(array.data_bytes());
+    if (auto st = read_data(path, array, array.data); !st) return st.error();
     return array;
 }
 

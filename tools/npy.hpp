@@ -16,22 +16,36 @@
 
 namespace vkdml::npy {
 
-/// The contents of one .npy file.
-struct Array {
+/// What a .npy file's header says: the array's type, shape and order, and where its data starts.
+struct Header {
     DML_TENSOR_DATA_TYPE type = DML_TENSOR_DATA_TYPE_UNKNOWN;
     std::vector<uint32_t> shape;  ///< rank 1..8; a 0-d array reads as shape {1}
     bool fortran_order = false;
-    std::vector<std::byte> data;  ///< the element bytes exactly as in the file (little-endian)
+    uint64_t data_offset = 0;  ///< byte position of the data in the file
 
     /// Product of the shape.
     uint64_t element_count() const;
-    /// Strides in elements describing `data` as a DirectML tensor: row-major (last dimension fastest) for
+    /// Bytes of the data: element count × element size.
+    uint64_t data_bytes() const;
+    /// Strides in elements describing the data as a DirectML tensor: row-major (last dimension fastest) for
     /// C order, column-major (first dimension fastest) for Fortran order.
     std::vector<uint32_t> strides() const;
 };
 
+/// The contents of one .npy file.
+struct Array : Header {
+    std::vector<std::byte> data;  ///< the element bytes exactly as in the file (little-endian)
+};
+
 /// Reads and checks a whole .npy file.
 Result<Array> read(const std::string& path);
+
+/// Reads and checks a .npy file's header, and that the file holds exactly its data after it.
+Result<Header> read_header(const std::string& path);
+
+/// Reads the data of the file read_header described straight into `out` (header.data_bytes() long),
+/// such as a device buffer mapped by vkdml::HostExecution: no copy in between.
+Status read_data(const std::string& path, const Header& header, std::span<std::byte> out);
 
 /// Checks and decodes the bytes of a .npy file; `name_for_errors` names it in error messages.
 Result<Array> parse(std::span<const std::byte> file_bytes, const std::string& name_for_errors);

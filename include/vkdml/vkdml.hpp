@@ -286,11 +286,43 @@ private:
 // ----------------------------------------------------------------------------------------------
 // Host convenience path
 
+/// One operator with host-visible device buffers of its own, mapped into the process: execute()
+/// without staging copies. Put the inputs' bytes into input(i) (read a file straight into it), run(),
+/// and read the results from output(i). Each buffer holds its tensor's whole range
+/// (TotalTensorSizeInBytes bytes, laid out by the tensor's strides). Output bytes the operator does
+/// not write (padding) keep whatever was put there; create() initialises nothing. run() may be
+/// called again, after changing the inputs. Move-only; not for use from several threads at once.
+class VKDML_API HostExecution {
+public:
+    /// Validates and compiles the operator and allocates its buffers. Before allocating, refuses
+    /// (ErrorCode::out_of_memory) a buffer larger than the device's maxBufferSize or
+    /// maxMemoryAllocationSize, or buffers larger in all than its largest host-visible heap.
+    static Result<HostExecution> create(const Device& device, const DML_OPERATOR_DESC& desc,
+                                        DML_EXECUTION_FLAGS flags = DML_EXECUTION_FLAG_NONE);
+    HostExecution(HostExecution&&) noexcept;
+    HostExecution& operator=(HostExecution&&) noexcept;
+    ~HostExecution();
+
+    size_t input_count() const noexcept;
+    size_t output_count() const noexcept;
+    /// The mapped bytes of input (output) i: TotalTensorSizeInBytes long. Empty for a bad index.
+    std::span<std::byte> input(size_t i) const noexcept;
+    std::span<std::byte> output(size_t i) const noexcept;
+
+    /// Records the operator, submits it and waits; the outputs are then readable.
+    Status run();
+
+private:
+    struct State;
+    explicit HostExecution(std::unique_ptr<State> s);
+    std::unique_ptr<State> s_;
+};
+
 /// Runs one operator on host arrays: allocates device buffers, uploads, records, submits, waits and
-/// downloads. Each array holds the bytes of its tensor's whole buffer range
-/// (TotalTensorSizeInBytes bytes, laid out by the tensor's strides). Output arrays are also
-/// uploaded first, so bytes the operator does not write (padding) keep their values. An output may
-/// be the same array as an input (in place).
+/// downloads (HostExecution plus a copy each way). Each array holds the bytes of its tensor's whole
+/// buffer range (TotalTensorSizeInBytes bytes, laid out by the tensor's strides). Output arrays are
+/// also uploaded first, so bytes the operator does not write (padding) keep their values. An output
+/// may be the same array as an input (in place).
 VKDML_API Status execute(const Device& device, const DML_OPERATOR_DESC& desc,
                          std::span<const void* const> inputs, std::span<void* const> outputs,
                          DML_EXECUTION_FLAGS flags = DML_EXECUTION_FLAG_NONE);
