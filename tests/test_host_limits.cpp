@@ -1,0 +1,151 @@
+// Limits: DeviceOptions::limits, the host path's memory checks before it allocates, HostExecution, and
+// descriptors whose offsets no buffer could hold.
+#include <catch2/catch.hpp>
+
+#include "gpu_fixture.hpp"
+
+#include <sys/mman.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+using Catch::Matchers::Contains;
+using namespace vkdml_test;
+
+namespace {
+
+/// Zero pages reserved, never touched unless read: host arrays of gigabytes that cost nothing.
+struct Reserved {
+    void* p = MAP_FAILED;
+    size_t bytes;
+    explicit Reserved(size_t n) : bytes(n) {
+        p = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    }
+    ~Reserved() {
+        if (p != MAP_FAILED) munmap(p, bytes);
+    }
+};
+
+/// A 1-D uint8 cumulative sum of n elements from `in` into `out`.
+vkdml::Status cumsum_u8(uint64_t n, const void* in, void* out) {
+    const uint32_t sizes[] = {static_cast<uint32_t>(n)};
+    DML_BUFFER_TENSOR_DESC b{
+        DML_TENSOR_DATA_TYPE_UINT8, DML_TENSOR_FLAG_NONE, 1, sizes, nullptr, (n + 3) / 4 * 4, 0};
+    DML_TENSOR_DESC t{DML_TENSOR_TYPE_BUFFER, &b};
+    DML_CUMULATIVE_SUMMATION_OPERATOR_DESC d{&t, &t, 0, DML_AXIS_DIRECTION_INCREASING, 0};
+    const void* inputs[] = {in};
+    void* outputs[] = {out};
+    return vkdml::execute(test_device(), {DML_OPERATOR_CUMULATIVE_SUMMATION, &d}, inputs, outputs);
+}
+
+}  // namespace
+
+TEST_CASE("DeviceOptions::limits lowers the planning limits and refuses values it cannot honour",
+          "[gpu][device]") {
+    const vkdml::DeviceInfo& real = test_device().info();
+    vkdml::DeviceOptions options;
+    options.limits = {1024, 8};
+    auto limited = vkdml::Device::create(options);
+    REQUIRE(limited);
+    CHECK((*limited)->info().max_storage_buffer_range == 1024);
+    for (uint32_t c : (*limited)->info().max_workgroup_count) CHECK(c == 8);
+
+    const auto refused = [](vkdml::DeviceOptions::Limits limits, const std::string& what) {
+        vkdml::DeviceOptions o;
+        o.limits = limits;
+        auto d = vkdml::Device::create(o);
+        REQUIRE_FALSE(d);
+        CHECK(d.error().code == vkdml::ErrorCode::invalid_argument);
+        CHECK_THAT(d.error().message, Contains(what));
+    };
+    refused({16, 0}, "limits.max_storage_buffer_range is 16; it must be 0 or from 80 to the device's");
+    refused({real.max_storage_buffer_range + 1, 0},
+            "limits.max_storage_buffer_range is " + std::to_string(real.max_storage_buffer_range + 1));
+    refused({0, 1}, "limits.max_workgroup_count is 1; it must be 0 or from 2");
+    refused({0, real.max_workgroup_count[0] + 1}, "limits.max_workgroup_count is ");
+}
+
+TEST_CASE("execute refuses buffers the device cannot hold before allocating anything", "[gpu][host]") {
+    const vkdml::DeviceInfo& info = test_device().info();
+    const uint64_t one_too_many = std::min(info.max_memory_allocation_size, info.max_buffer_size) + 16;
+    if (one_too_many <= 0xFFFFFFFFull) {
+        Reserved in(one_too_many), out(one_too_many);
+        REQUIRE(in.p != MAP_FAILED);
+        REQUIRE(out.p != MAP_FAILED);
+        vkdml::Status st = cumsum_u8(one_too_many, in.p, out.p);
+        REQUIRE_FALSE(st);
+        CHECK(st.error().code == vkdml::ErrorCode::out_of_memory);
+        CHECK_THAT(st.error().message, Contains("CUMULATIVE_SUMMATION: input 0 needs"));
+        CHECK_THAT(st.error().message,
+                   Contains(std::to_string(one_too_many) + " bytes, more than this device's max"));
+    } else {
+        WARN("skipped the single-buffer check: this device's allocations hold more than 2^32 - 1 bytes");
+    }
+    // Two buffers that each fit and together overflow the heap.
+    const uint64_t half_heap = info.host_visible_heap / 2 + 64;
+    if (half_heap <= 0xFFFFFFFFull &&
+        half_heap <= std::min(info.max_memory_allocation_size, info.max_buffer_size)) {
+        Reserved in(half_heap), out(half_heap);
+        vkdml::Status st = cumsum_u8(half_heap, in.p, out.p);
+        REQUIRE_FALSE(st);
+        CHECK(st.error().code == vkdml::ErrorCode::out_of_memory);
+        CHECK_THAT(st.error().message,
+                   Contains("bytes of host-visible device memory (input 0 " + std::to_string(half_heap) +
+                            ", output 0 " + std::to_string(half_heap) + ", the temporary buffer "));
+        CHECK_THAT(st.error().message, Contains("more than this device's largest host-visible heap (" +
+                                                std::to_string(info.host_visible_heap) + ")"));
+    } else {
+        WARN("skipped the heap check: half this device's heap is more than one tensor can be");
+    }
+    require_no_validation_messages();
+}
+
+TEST_CASE("HostExecution maps the buffers, runs, and runs again", "[gpu][host]") {
+    const uint32_t sizes[] = {5};
+    DML_BUFFER_TENSOR_DESC b{DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_FLAG_NONE, 1, sizes, nullptr, 20, 0};
+    DML_TENSOR_DESC t{DML_TENSOR_TYPE_BUFFER, &b};
+    DML_CUMULATIVE_SUMMATION_OPERATOR_DESC d{&t, &t, 0, DML_AXIS_DIRECTION_INCREASING, 0};
+    auto run = vkdml::HostExecution::create(test_device(), {DML_OPERATOR_CUMULATIVE_SUMMATION, &d});
+    REQUIRE(run);
+    CHECK(run->input_count() == 1);
+    CHECK(run->output_count() == 1);
+    REQUIRE(run->input(0).size() == 20);
+    REQUIRE(run->output(0).size() == 20);
+    CHECK(run->input(1).empty());
+    CHECK(run->output(1).empty());
+    const int32_t first[] = {1, 2, 3, 4, 5}, second[] = {-1, 10, -100, 1000, 7};
+    const int32_t first_sums[] = {1, 3, 6, 10, 15}, second_sums[] = {-1, 9, -91, 909, 916};
+    std::memcpy(run->input(0).data(), first, 20);
+    REQUIRE(run->run());
+    CHECK(std::memcmp(run->output(0).data(), first_sums, 20) == 0);
+    std::memcpy(run->input(0).data(), second, 20);
+    REQUIRE(run->run());
+    CHECK(std::memcmp(run->output(0).data(), second_sums, 20) == 0);
+    vkdml::HostExecution moved = std::move(*run);
+    std::memcpy(moved.input(0).data(), first, 20);
+    REQUIRE(moved.run());
+    CHECK(std::memcmp(moved.output(0).data(), first_sums, 20) == 0);
+
+    auto bad = vkdml::HostExecution::create(test_device(), {DML_OPERATOR_CUMULATIVE_SUMMATION, nullptr});
+    REQUIRE_FALSE(bad);
+    require_no_validation_messages();
+}
+
+TEST_CASE("a tensor whose last element lies beyond byte 2^62 is refused without wrapping",
+          "[gpu][validation]") {
+    // (2^32 - 2) * (2^32 - 1) elements in: DMLCalcBufferTensorSize's 64-bit arithmetic would wrap.
+    const uint32_t sizes[] = {0xFFFFFFFFu}, strides[] = {0xFFFFFFFFu};
+    DML_BUFFER_TENSOR_DESC in{
+        DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 1, sizes, strides, UINT64_MAX, 0};
+    DML_BUFFER_TENSOR_DESC out{
+        DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 1, sizes, nullptr, 0x3FFFFFFFCull, 0};
+    DML_TENSOR_DESC ti{DML_TENSOR_TYPE_BUFFER, &in}, to{DML_TENSOR_TYPE_BUFFER, &out};
+    DML_CUMULATIVE_SUMMATION_OPERATOR_DESC d{&ti, &to, 0, DML_AXIS_DIRECTION_INCREASING, 0};
+    auto op = test_device().create_operator({DML_OPERATOR_CUMULATIVE_SUMMATION, &d});
+    REQUIRE_FALSE(op);
+    CHECK(op.error().code == vkdml::ErrorCode::invalid_descriptor);
+    CHECK_THAT(op.error().message,
+               Contains(".Strides {4294967295} with Sizes {4294967295} put the last element "
+                        "beyond byte 2^62 (rule 4: no buffer can hold the tensor)"));
+}
