@@ -57,6 +57,9 @@ TEST_CASE("the device reports its limits", "[gpu][device]") {
     CHECK(info.max_storage_buffer_range >= 1u << 27);
     CHECK(info.max_workgroup_count[0] >= 65535);
     CHECK(info.max_push_constants_bytes >= 128);
+    // Vulkan 1.3 minimums (maxBufferSize 2^30) or UINT64_MAX before 1.3; a host-visible heap exists.
+    CHECK(info.max_buffer_size >= 1u << 30);
+    CHECK(info.host_visible_heap > 0);
 }
 
 TEST_CASE("feature query: every operator supports all 11 types here", "[gpu][device]") {

@@ -51,6 +51,10 @@ void print_limits(const DeviceInfo& info) {
                 static_cast<unsigned long long>(info.max_storage_buffer_range));
     std::printf("  max memory allocation        %llu bytes\n",
                 static_cast<unsigned long long>(info.max_memory_allocation_size));
+    std::printf("  max buffer size              %llu bytes\n",
+                static_cast<unsigned long long>(info.max_buffer_size));
+    std::printf("  host-visible heap            %llu bytes\n",
+                static_cast<unsigned long long>(info.host_visible_heap));
     std::printf("  storage offset alignment     %llu bytes\n",
                 static_cast<unsigned long long>(info.min_storage_buffer_offset_alignment));
     std::printf("  max workgroup count          %u x %u x %u\n", info.max_workgroup_count[0],
