@@ -10,6 +10,7 @@
 #include "cli_support.hpp"
 #include "gpu_fixture.hpp"
 #include "npy.hpp"
+#include "reduce_expect.hpp"
 #include "reduce_sweep.hpp"
 #include "scan_sweep.hpp"
 
@@ -24,8 +25,6 @@ using namespace vkdml_test;
 
 namespace {
 
-constexpr auto F32 = DML_TENSOR_DATA_TYPE_FLOAT32;
-constexpr auto F64 = DML_TENSOR_DATA_TYPE_FLOAT64;
 constexpr auto I32 = DML_TENSOR_DATA_TYPE_INT32;
 constexpr uint32_t kMi = 1u << 20;
 
@@ -62,18 +61,15 @@ void run_large_scan(const LargeScan& l, uint64_t seed) {
     timed(describe(c) + "\n  run and checked against the reference", [&] { run_scan_case(c, stats); });
 }
 
+/// A reduce or arg case (ARGMAX and ARGMIN INCREASING, UINT32 indices) with its fill and seed.
 ReduceCase large_reduce(DML_OPERATOR_TYPE op, DML_REDUCE_FUNCTION function, DML_TENSOR_DATA_TYPE type,
                         std::vector<uint32_t> sizes, std::vector<uint32_t> axes, ReduceFill fill,
                         uint64_t seed) {
-    ReduceCase c;
-    c.op = op;
-    c.function = function;
-    c.type = type;
-    c.index_type = DML_TENSOR_DATA_TYPE_UINT32;
-    c.sizes = std::move(sizes);
-    c.axes = std::move(axes);
-    c.in_strides = packed_strides(c.sizes);
-    c.out_strides = packed_strides(output_sizes(c));
+    const auto index = DML_TENSOR_DATA_TYPE_UINT32;
+    ReduceCase c =
+        op == DML_OPERATOR_REDUCE
+            ? reduce_case(function, type, std::move(sizes), std::move(axes), index)
+            : arg_case(op, DML_AXIS_DIRECTION_INCREASING, type, std::move(sizes), std::move(axes), index);
     c.fill = fill;
     c.seed = seed;
     return c;
