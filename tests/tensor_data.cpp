@@ -2,6 +2,7 @@
 #include "tensor_data.hpp"
 
 #include "half.hpp"
+#include "vkdml/vkdml.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -15,20 +16,7 @@
 namespace vkdml_test {
 
 uint32_t type_size(DML_TENSOR_DATA_TYPE type) {
-    switch (type) {
-    case DML_TENSOR_DATA_TYPE_FLOAT64:
-    case DML_TENSOR_DATA_TYPE_UINT64:
-    case DML_TENSOR_DATA_TYPE_INT64: return 8;
-    case DML_TENSOR_DATA_TYPE_FLOAT32:
-    case DML_TENSOR_DATA_TYPE_UINT32:
-    case DML_TENSOR_DATA_TYPE_INT32: return 4;
-    case DML_TENSOR_DATA_TYPE_FLOAT16:
-    case DML_TENSOR_DATA_TYPE_UINT16:
-    case DML_TENSOR_DATA_TYPE_INT16: return 2;
-    case DML_TENSOR_DATA_TYPE_UINT8:
-    case DML_TENSOR_DATA_TYPE_INT8: return 1;
-    default: return 0;
-    }
+    return vkdml::element_size(type);
 }
 
 bool is_float_type(DML_TENSOR_DATA_TYPE type) {

@@ -109,3 +109,22 @@ TEST_CASE("names of operators, data types and reduce functions", "[abi]") {
     std::memcpy(&out_of_range, &twelve, sizeof twelve);
     CHECK(std::string(vkdml::to_string(out_of_range)) == "UNKNOWN");
 }
+
+TEST_CASE("element sizes of the 11 data types", "[abi]") {
+    const std::pair<DML_TENSOR_DATA_TYPE, uint32_t> sizes[] = {
+        {DML_TENSOR_DATA_TYPE_FLOAT32, 4}, {DML_TENSOR_DATA_TYPE_FLOAT16, 2},
+        {DML_TENSOR_DATA_TYPE_UINT32, 4},  {DML_TENSOR_DATA_TYPE_UINT16, 2},
+        {DML_TENSOR_DATA_TYPE_UINT8, 1},   {DML_TENSOR_DATA_TYPE_INT32, 4},
+        {DML_TENSOR_DATA_TYPE_INT16, 2},   {DML_TENSOR_DATA_TYPE_INT8, 1},
+        {DML_TENSOR_DATA_TYPE_FLOAT64, 8}, {DML_TENSOR_DATA_TYPE_UINT64, 8},
+        {DML_TENSOR_DATA_TYPE_INT64, 8},   {DML_TENSOR_DATA_TYPE_UNKNOWN, 0},
+    };
+    for (const auto& [type, bytes] : sizes) {
+        INFO("data type " << static_cast<int>(type));
+        CHECK(vkdml::element_size(type) == bytes);
+    }
+    DML_TENSOR_DATA_TYPE out_of_range{};
+    const int value = 12;
+    std::memcpy(&out_of_range, &value, sizeof value);
+    CHECK(vkdml::element_size(out_of_range) == 0);
+}

@@ -31,6 +31,7 @@
 #include <catch2/catch.hpp>
 
 #include "gpu_fixture.hpp"
+#include "reduce_expect.hpp"
 #include "reduce_sweep.hpp"
 
 #include <algorithm>
@@ -64,15 +65,10 @@ std::vector<DML_TENSOR_DATA_TYPE> variant_types(const Variant& v) {
 
 ReduceCase make_case(const Variant& v, DML_TENSOR_DATA_TYPE type, std::vector<uint32_t> sizes,
                      std::vector<uint32_t> axes) {
-    ReduceCase c;
+    ReduceCase c =
+        reduce_case(v.function, type, std::move(sizes), std::move(axes), DML_TENSOR_DATA_TYPE_UINT32);
     c.op = v.op;
-    c.function = v.function;
     c.direction = v.direction;
-    c.type = type;
-    c.sizes = std::move(sizes);
-    c.axes = std::move(axes);
-    c.in_strides = packed_strides(c.sizes);
-    c.out_strides = packed_strides(output_sizes(c));
     return c;
 }
 
@@ -193,14 +189,9 @@ void sweep_reduced_extents() {
     WARN("reduce extent sweep: " << stats.cases << " cases, " << stats.elements << " elements");
 }
 
-constexpr auto F16 = DML_TENSOR_DATA_TYPE_FLOAT16;
-constexpr auto F32 = DML_TENSOR_DATA_TYPE_FLOAT32;
-constexpr auto F64 = DML_TENSOR_DATA_TYPE_FLOAT64;
 constexpr auto I32 = DML_TENSOR_DATA_TYPE_INT32;
 constexpr auto I64 = DML_TENSOR_DATA_TYPE_INT64;
 constexpr auto U8 = DML_TENSOR_DATA_TYPE_UINT8;
-constexpr auto INC = DML_AXIS_DIRECTION_INCREASING;
-constexpr auto DEC = DML_AXIS_DIRECTION_DECREASING;
 
 Variant reduce_variant(DML_REDUCE_FUNCTION f) {
     return {DML_OPERATOR_REDUCE, f, INC};
