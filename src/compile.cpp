@@ -43,6 +43,7 @@ Status compile_reduction(DeviceState& device, const OperatorState& op, detail::P
 }  // namespace
 
 Result<CompiledOperator> Device::compile_operator(const Operator& op, DML_EXECUTION_FLAGS flags) const {
+    if (auto st = detail::check_not_lost(*s_); !st) return st.error();
     constexpr uint32_t known = DML_EXECUTION_FLAG_ALLOW_HALF_PRECISION_COMPUTATION |
                                DML_EXECUTION_FLAG_DISABLE_META_COMMANDS |
                                DML_EXECUTION_FLAG_DESCRIPTORS_VOLATILE;

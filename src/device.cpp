@@ -136,6 +136,10 @@ const DeviceInfo& Device::info() const noexcept {
     return s_->info;
 }
 
+bool Device::is_lost() const noexcept {
+    return s_->lost.load(std::memory_order_acquire);
+}
+
 size_t Device::pipeline_count() const {
     return s_->pipelines->size();
 }

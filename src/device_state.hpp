@@ -3,6 +3,8 @@
 
 #include "vkdml/vkdml.hpp"
 
+#include "faults.hpp"
+
 #include <volk.h>
 
 #include <memory>
@@ -47,6 +49,9 @@ struct DeviceState {
 
     std::unique_ptr<detail::PipelineCache> pipelines;
     std::mutex queue_mutex;  ///< serialises vkQueueSubmit of the host path
+    /// Set when a call returned VK_ERROR_DEVICE_LOST: every later entry point fails with device_lost.
+    std::atomic<bool> lost{false};
+    detail::FaultInjector faults;  ///< vkdml/testing.hpp
 
     DeviceState();
     ~DeviceState();
@@ -55,3 +60,24 @@ struct DeviceState {
 };
 
 }  // namespace vkdml
+
+namespace vkdml::detail {
+
+/// device_lost naming the device once it has been lost, else success.
+Status check_not_lost(const DeviceState& device);
+
+/// vk_error for a call on `device`; VK_ERROR_DEVICE_LOST also marks the device lost.
+Error device_vk_error(DeviceState& device, VkResult result, const char* call);
+
+}  // namespace vkdml::detail
+
+/// VKDML_VK_TRY for a guarded call on a DeviceState: the call may be failed on purpose
+/// (vkdml/testing.hpp), and a lost device is remembered.
+#define VKDML_VK_TRY_ON(state, fault, call)                                                     \
+    do {                                                                                        \
+        ::vkdml::DeviceState& vkdml_state_ = (state);                                           \
+        VkResult vkdml_result_ = vkdml_state_.faults.take(::vkdml::testing::VulkanCall::fault); \
+        if (vkdml_result_ == VK_SUCCESS) vkdml_result_ = (call);                                \
+        if (vkdml_result_ != VK_SUCCESS)                                                        \
+            return ::vkdml::detail::device_vk_error(vkdml_state_, vkdml_result_, #call);        \
+    } while (0)

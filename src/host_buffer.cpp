@@ -29,10 +29,9 @@ Result<HostBuffer> HostBuffer::create(DeviceState& device, uint64_t bytes) {
     const VolkDeviceTable& vk = device.vk;
     VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
     bci.size = bytes;
-    bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    bci.usage = kUsage;
     bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-    VKDML_VK_TRY(vk.vkCreateBuffer(device.device, &bci, nullptr, &b.buffer_));
+    VKDML_VK_TRY_ON(device, create_buffer, vk.vkCreateBuffer(device.device, &bci, nullptr, &b.buffer_));
     VkMemoryRequirements req;
     vk.vkGetBufferMemoryRequirements(device.device, b.buffer_, &req);
     if (req.size > device.info.max_memory_allocation_size)
@@ -47,9 +46,10 @@ Result<HostBuffer> HostBuffer::create(DeviceState& device, uint64_t bytes) {
     VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     mai.allocationSize = req.size;
     mai.memoryTypeIndex = type;
-    VKDML_VK_TRY(vk.vkAllocateMemory(device.device, &mai, nullptr, &b.memory_));
+    VKDML_VK_TRY_ON(device, allocate_memory, vk.vkAllocateMemory(device.device, &mai, nullptr, &b.memory_));
     VKDML_VK_TRY(vk.vkBindBufferMemory(device.device, b.buffer_, b.memory_, 0));
-    VKDML_VK_TRY(vk.vkMapMemory(device.device, b.memory_, 0, VK_WHOLE_SIZE, 0, &b.mapped_));
+    VKDML_VK_TRY_ON(device, map_memory,
+                    vk.vkMapMemory(device.device, b.memory_, 0, VK_WHOLE_SIZE, 0, &b.mapped_));
     return b;
 }
 

@@ -7,6 +7,11 @@ namespace vkdml::detail {
 
 class HostBuffer {
 public:
+    /// What the buffers are created for: the operator's storage buffers, and copies either way.
+    static constexpr VkBufferUsageFlags kUsage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                                 VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                                 VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+
     static Result<HostBuffer> create(DeviceState& device, uint64_t bytes);
     HostBuffer(HostBuffer&& other) noexcept;
     HostBuffer& operator=(HostBuffer&&) = delete;

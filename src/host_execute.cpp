@@ -30,14 +30,14 @@ struct OneShot {
         VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
         pci.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
         pci.queueFamilyIndex = d.queue_family;
-        VKDML_VK_TRY(d.vk.vkCreateCommandPool(d.device, &pci, nullptr, &pool));
+        VKDML_VK_TRY_ON(d, create_command_pool, d.vk.vkCreateCommandPool(d.device, &pci, nullptr, &pool));
         VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
         ai.commandPool = pool;
         ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
         ai.commandBufferCount = 1;
-        VKDML_VK_TRY(d.vk.vkAllocateCommandBuffers(d.device, &ai, &cmd));
+        VKDML_VK_TRY_ON(d, allocate_command_buffers, d.vk.vkAllocateCommandBuffers(d.device, &ai, &cmd));
         VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-        VKDML_VK_TRY(d.vk.vkCreateFence(d.device, &fci, nullptr, &fence));
+        VKDML_VK_TRY_ON(d, create_fence, d.vk.vkCreateFence(d.device, &fci, nullptr, &fence));
         VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
         bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
         VKDML_VK_TRY(d.vk.vkBeginCommandBuffer(cmd, &bi));
@@ -50,9 +50,9 @@ struct OneShot {
         si.pCommandBuffers = &cmd;
         {
             std::lock_guard lock(d.queue_mutex);
-            VKDML_VK_TRY(d.vk.vkQueueSubmit(d.queue, 1, &si, fence));
+            VKDML_VK_TRY_ON(d, queue_submit, d.vk.vkQueueSubmit(d.queue, 1, &si, fence));
         }
-        VKDML_VK_TRY(d.vk.vkWaitForFences(d.device, 1, &fence, VK_TRUE, UINT64_MAX));
+        VKDML_VK_TRY_ON(d, wait_for_fences, d.vk.vkWaitForFences(d.device, 1, &fence, VK_TRUE, UINT64_MAX));
         return {};
     }
 };
@@ -165,11 +165,15 @@ std::span<std::byte> HostExecution::output(size_t i) const noexcept {
 
 Status HostExecution::run() {
     DeviceState& d = *s_->compiled.state()->op->device;
+    if (auto st = detail::check_not_lost(d); !st) return st;
+    auto whole = [](const HostBuffer& b) {
+        return BufferBinding{b.buffer(), 0, b.size(), b.size(), HostBuffer::kUsage};
+    };
     std::vector<BufferBinding> in_bindings, out_bindings;
-    for (const HostBuffer& b : s_->inputs) in_bindings.push_back({b.buffer(), 0, b.size()});
-    for (const HostBuffer& b : s_->outputs) out_bindings.push_back({b.buffer(), 0, b.size()});
+    for (const HostBuffer& b : s_->inputs) in_bindings.push_back(whole(b));
+    for (const HostBuffer& b : s_->outputs) out_bindings.push_back(whole(b));
     Bindings bindings{in_bindings, out_bindings, std::nullopt};
-    if (s_->temporary) bindings.temporary = BufferBinding{s_->temporary->buffer(), 0, s_->temporary->size()};
+    if (s_->temporary) bindings.temporary = whole(*s_->temporary);
 
     OneShot shot{d};
     if (auto st = shot.begin(); !st) return st;

@@ -98,6 +98,7 @@ TypeSupport Device::supports(DML_OPERATOR_TYPE op, DML_TENSOR_DATA_TYPE type) co
 
 Result<Operator> Device::create_operator(const DML_OPERATOR_DESC& desc) const {
     using detail::make_error;
+    if (auto st = detail::check_not_lost(*s_); !st) return st.error();
     if (!desc.Desc)
         return make_error(ErrorCode::invalid_descriptor, to_string(desc.Type),
                           ": DML_OPERATOR_DESC.Desc is null");

@@ -54,7 +54,7 @@ Result<VkShaderModule> PipelineCache::module_for(const std::string& kernel, cons
     ci.codeSize = bin->bytes;
     ci.pCode = bin->words;
     VkShaderModule m = VK_NULL_HANDLE;
-    VKDML_VK_TRY(d_.vk.vkCreateShaderModule(d_.device, &ci, nullptr, &m));
+    VKDML_VK_TRY_ON(d_, create_shader_module, d_.vk.vkCreateShaderModule(d_.device, &ci, nullptr, &m));
     modules_.emplace(std::make_pair(kernel, storage), m);
     return m;
 }
@@ -76,7 +76,8 @@ Result<VkPipeline> PipelineCache::get(const PipelineKey& key) {
     ci.stage.pSpecializationInfo = &spec;
     ci.layout = layout_;
     VkPipeline pipeline = VK_NULL_HANDLE;
-    VKDML_VK_TRY(d_.vk.vkCreateComputePipelines(d_.device, vk_cache_, 1, &ci, nullptr, &pipeline));
+    VKDML_VK_TRY_ON(d_, create_compute_pipelines,
+                    d_.vk.vkCreateComputePipelines(d_.device, vk_cache_, 1, &ci, nullptr, &pipeline));
     pipelines_.emplace(key, pipeline);
     return pipeline;
 }

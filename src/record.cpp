@@ -24,22 +24,35 @@ bool overlaps(const BufferBinding& a, const BufferBinding& b) {
     return a.buffer == b.buffer && a.offset < b.offset + b.size && b.offset < a.offset + a.size;
 }
 
-Status check_binding(const char* op, const char* what, uint32_t index, const BufferBinding& b,
-                     uint64_t needed, uint64_t alignment) {
-    if (!b.buffer)
-        return make_error(ErrorCode::invalid_binding, op, ": ", what, " binding ", index,
-                          " has a null VkBuffer");
+Status check_binding(const DeviceState& d, const char* op, const char* what, uint32_t index,
+                     const BufferBinding& b, uint64_t needed, uint64_t alignment) {
+    auto fail = [&](const auto&... parts) {
+        return make_error(ErrorCode::invalid_binding, op, ": ", what, " binding ", index, parts...);
+    };
+    if (!b.buffer) return fail(" has a null VkBuffer");
+    if (!(b.usage & VK_BUFFER_USAGE_STORAGE_BUFFER_BIT))
+        return fail(" declares usage 0x", std::hex, b.usage, std::dec,
+                    " without VK_BUFFER_USAGE_STORAGE_BUFFER_BIT (rule 9: vkdml binds every buffer as a "
+                    "storage buffer; BufferBinding::usage is the VkBufferCreateInfo::usage it was created "
+                    "with)");
+    if (b.buffer_size == 0)
+        return fail(
+            " declares buffer_size 0 (rule 9: BufferBinding::buffer_size is the "
+            "VkBufferCreateInfo::size the buffer was created with)");
+    VkMemoryRequirements req{};
+    d.vk.vkGetBufferMemoryRequirements(d.device, b.buffer, &req);
+    if (req.size < b.buffer_size)
+        return fail(" declares buffer_size ", b.buffer_size, " but the buffer needs only ", req.size,
+                    " bytes of memory (vkGetBufferMemoryRequirements), so it is smaller than declared");
+    if (b.offset > b.buffer_size || b.size > b.buffer_size - b.offset)
+        return fail(" range [", b.offset, ", ", b.offset, " + ", b.size, ") ends past the buffer's ",
+                    b.buffer_size, " bytes (rule 9: every range lies inside its buffer)");
     if (b.size < needed)
-        return make_error(ErrorCode::invalid_binding, op, ": ", what, " binding ", index, " has size ",
-                          b.size, " bytes but the tensor needs ", needed,
-                          " (rule 9: size >= TotalTensorSizeInBytes)");
+        return fail(" has size ", b.size, " bytes but the tensor needs ", needed,
+                    " (rule 9: size >= TotalTensorSizeInBytes)");
     if (b.offset % alignment != 0)
-        return make_error(ErrorCode::invalid_binding, op, ": ", what, " binding ", index, " has offset ",
-                          b.offset, ", not a multiple of ", alignment,
-                          " (rule 9: offsets are multiples of 16 or of "
-                          "GuaranteedBaseOffsetAlignment when larger)");
-    if (b.offset + b.size < b.offset)
-        return make_error(ErrorCode::invalid_binding, op, ": ", what, " binding ", index, " range overflows");
+        return fail(" has offset ", b.offset, ", not a multiple of ", alignment,
+                    " (rule 9: offsets are multiples of 16 or of GuaranteedBaseOffsetAlignment when larger)");
     return {};
 }
 
@@ -49,20 +62,21 @@ uint64_t alignment_of(const TensorCopy& t) {
 
 Status validate_bindings(const CompiledState& s, const Bindings& b) {
     const OperatorState& op = *s.op;
+    const DeviceState& d = *op.device;
     const char* name = to_string(op.desc.Type);
     if (b.inputs.size() != op.inputs.size() || b.outputs.size() != op.outputs.size())
         return make_error(ErrorCode::invalid_binding, name, ": got ", b.inputs.size(), " input and ",
                           b.outputs.size(), " output bindings, the operator has ", op.inputs.size(), " and ",
                           op.outputs.size());
     for (uint32_t i = 0; i < b.inputs.size(); ++i)
-        if (auto st = check_binding(name, "input", i, b.inputs[i],
+        if (auto st = check_binding(d, name, "input", i, b.inputs[i],
                                     op.inputs[i]->buffer.TotalTensorSizeInBytes, alignment_of(*op.inputs[i]));
             !st)
             return st;
     for (uint32_t i = 0; i < b.outputs.size(); ++i)
         if (auto st =
-                check_binding(name, "output", i, b.outputs[i], op.outputs[i]->buffer.TotalTensorSizeInBytes,
-                              alignment_of(*op.outputs[i]));
+                check_binding(d, name, "output", i, b.outputs[i],
+                              op.outputs[i]->buffer.TotalTensorSizeInBytes, alignment_of(*op.outputs[i]));
             !st)
             return st;
     uint64_t temp = s.plan.temporary_bytes;
@@ -70,7 +84,7 @@ Status validate_bindings(const CompiledState& s, const Bindings& b) {
         if (!b.temporary)
             return make_error(ErrorCode::invalid_binding, name, ": the plan needs a temporary buffer of ",
                               temp, " bytes (binding_properties().TemporaryResourceSize) but none was bound");
-        if (auto st = check_binding(name, "temporary", 0, *b.temporary, temp, 16); !st) return st;
+        if (auto st = check_binding(d, name, "temporary", 0, *b.temporary, temp, 16); !st) return st;
     }
     const bool may_run_in_place =
         op.desc.Type == DML_OPERATOR_CUMULATIVE_SUMMATION || op.desc.Type == DML_OPERATOR_CUMULATIVE_PRODUCT;
@@ -109,37 +123,40 @@ BufferBinding region_of(const detail::PassBinding& pb, const OperatorState& op, 
     }
 }
 
-}  // namespace
+/// One dispatch, ready to record: its descriptors (windows) and push constants.
+struct Dispatch {
+    std::array<VkDescriptorBufferInfo, detail::kBindingCount> infos{};
+    std::array<uint32_t, detail::kPushConstantBytes / 4> push{};
+    uint32_t groups_x = 1, groups_y = 1;
+};
 
-Status CompiledOperator::record(VkCommandBuffer cmd, const Bindings& bindings) const {
-    if (!cmd) return make_error(ErrorCode::invalid_argument, "record: the command buffer is null");
-    if (auto st = validate_bindings(*s_, bindings); !st) return st;
-    DeviceState& d = *s_->op->device;
-    const VolkDeviceTable& vk = d.vk;
+/// Every dispatch of the plan, each binding seen through the window its items touch (window.hpp); fails
+/// before anything is recorded when a window would exceed maxStorageBufferRange.
+Result<std::vector<std::vector<Dispatch>>> plan_dispatches(const CompiledState& s, const Bindings& bindings) {
+    const OperatorState& op = *s.op;
+    const DeviceState& d = *op.device;
     // Window starts are aligned for the descriptor and to whole elements (at most 8 bytes).
     const uint64_t align = std::max<uint64_t>(16, d.info.min_storage_buffer_offset_alignment);
-    const OperatorState& op = *s_->op;
-    const char* name = to_string(op.desc.Type);
-    const VkPipelineLayout layout = d.pipelines->layout();
-    for (size_t p = 0; p < s_->plan.passes.size(); ++p) {
-        const detail::Pass& pass = s_->plan.passes[p];
+    std::vector<std::vector<Dispatch>> out(s.plan.passes.size());
+    for (size_t p = 0; p < s.plan.passes.size(); ++p) {
+        const detail::Pass& pass = s.plan.passes[p];
         std::array<BufferBinding, detail::kBindingCount> regions;
         for (uint32_t i = 0; i < detail::kBindingCount; ++i)
             regions[i] = region_of(pass.bindings[i], op, bindings);
-        vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass.pipeline);
-        // One dispatch per segment, each binding seen through the window its items touch (window.hpp).
         for (const detail::Segment& seg : pass.segments) {
-            auto push = pass.push;
-            push[pass.item_begin_word] = seg.item_begin;
-            push[pass.item_end_word] = seg.item_end;
-            std::array<VkDescriptorBufferInfo, detail::kBindingCount> infos{};
+            Dispatch& dispatch = out[p].emplace_back();
+            dispatch.push = pass.push;
+            dispatch.push[pass.item_begin_word] = seg.item_begin;
+            dispatch.push[pass.item_end_word] = seg.item_end;
+            dispatch.groups_x = seg.groups_x;
+            dispatch.groups_y = seg.groups_y;
             for (uint32_t i = 0; i < detail::kBindingCount; ++i) {
                 const detail::PassBinding& pb = pass.bindings[i];
                 const BufferBinding& region = regions[i];
                 if (pb.unused) {
                     uint64_t start = region.offset / align * align;
-                    infos[i] = {region.buffer, start,
-                                region.offset - start + std::min<uint64_t>(region.size, 4)};
+                    dispatch.infos[i] = {region.buffer, start,
+                                         region.offset - start + std::min<uint64_t>(region.size, 4)};
                     continue;
                 }
                 const uint64_t esize = pb.element_bytes;
@@ -147,31 +164,51 @@ Status CompiledOperator::record(VkCommandBuffer cmd, const Bindings& bindings) c
                 const uint64_t start = first / align * align;
                 const uint64_t bytes = region.offset + uint64_t(seg.window[i].hi + 1) * esize - start;
                 if (bytes > d.info.max_storage_buffer_range)
-                    return make_error(ErrorCode::unsupported_device, name, ": the ", slot_name(pb.slot),
-                                      " window spans ", bytes, " bytes, more than maxStorageBufferRange (",
+                    return make_error(ErrorCode::unsupported_device, to_string(op.desc.Type), ": the ",
+                                      slot_name(pb.slot), " window spans ", bytes,
+                                      " bytes, more than maxStorageBufferRange (",
                                       d.info.max_storage_buffer_range, ")");
                 // The kernel adds this (modulo 2^32) to the offsets it computes from the tensor's start.
                 if (pb.base_word >= 0) {
                     int64_t shift = (int64_t(region.offset) - int64_t(start)) / int64_t(esize);
-                    push[pb.base_word] += static_cast<uint32_t>(static_cast<uint64_t>(shift));
+                    dispatch.push[pb.base_word] += static_cast<uint32_t>(static_cast<uint64_t>(shift));
                 }
-                infos[i] = {region.buffer, start, bytes};
+                dispatch.infos[i] = {region.buffer, start, bytes};
             }
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+Status CompiledOperator::record(VkCommandBuffer cmd, const Bindings& bindings) const {
+    if (!cmd) return make_error(ErrorCode::invalid_argument, "record: the command buffer is null");
+    DeviceState& d = *s_->op->device;
+    if (auto st = detail::check_not_lost(d); !st) return st;
+    if (auto st = validate_bindings(*s_, bindings); !st) return st;
+    auto passes = plan_dispatches(*s_, bindings);
+    if (!passes) return passes.error();
+    const VolkDeviceTable& vk = d.vk;
+    const VkPipelineLayout layout = d.pipelines->layout();
+    for (size_t p = 0; p < passes->size(); ++p) {
+        vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s_->plan.passes[p].pipeline);
+        for (const Dispatch& dispatch : (*passes)[p]) {
             std::array<VkWriteDescriptorSet, detail::kBindingCount> writes{};
             for (uint32_t i = 0; i < detail::kBindingCount; ++i) {
                 writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
                 writes[i].dstBinding = i;
                 writes[i].descriptorCount = 1;
                 writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-                writes[i].pBufferInfo = &infos[i];
+                writes[i].pBufferInfo = &dispatch.infos[i];
             }
             vk.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0,
                                          detail::kBindingCount, writes.data());
             vk.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, detail::kPushConstantBytes,
-                                  push.data());
-            vk.vkCmdDispatch(cmd, seg.groups_x, seg.groups_y, 1);
+                                  dispatch.push.data());
+            vk.vkCmdDispatch(cmd, dispatch.groups_x, dispatch.groups_y, 1);
         }
-        if (p + 1 < s_->plan.passes.size()) {
+        if (p + 1 < passes->size()) {
             VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
             barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
             barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;

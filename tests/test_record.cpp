@@ -114,13 +114,22 @@ struct App {
         VkBuffer buffer = VK_NULL_HANDLE;
         VkDeviceMemory memory = VK_NULL_HANDLE;
         void* data = nullptr;
+        VkDeviceSize size = 0;
+        VkBufferUsageFlags usage = 0;
+
+        /// A binding of [offset, offset + bytes) that declares the buffer's real size and usage.
+        vkdml::BufferBinding bind(VkDeviceSize offset, VkDeviceSize bytes) const {
+            return {buffer, offset, bytes, size, usage};
+        }
     };
 
-    Buffer buffer(VkDeviceSize bytes) {
+    Buffer buffer(VkDeviceSize bytes, VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT) {
         Buffer b;
+        b.size = bytes;
+        b.usage = usage;
         VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
         bci.size = bytes;
-        bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+        bci.usage = usage;
         REQUIRE(vkCreateBuffer(device, &bci, nullptr, &b.buffer) == VK_SUCCESS);
         VkMemoryRequirements req;
         vkGetBufferMemoryRequirements(device, b.buffer, &req);
@@ -213,8 +222,8 @@ TEST_CASE("an adopted device records into the application's command buffer", "[g
         // sums of -3..3; products of odd -3..5, which wrap modulo 2^32 again and again
         for (uint32_t i = 0; i < 400000; ++i)
             x[i] = is_sum ? static_cast<int32_t>(i % 7) - 3 : 2 * static_cast<int32_t>(i % 5) - 3;
-        vkdml::BufferBinding in{data.buffer, 0, bytes}, out{data.buffer, bytes + 16, bytes};
-        vkdml::BufferBinding tmp{scratch.buffer, 32, temp};
+        vkdml::BufferBinding in = data.bind(0, bytes), out = data.bind(bytes + 16, bytes);
+        vkdml::BufferBinding tmp = scratch.bind(32, temp);
 
         VkCommandBuffer cmd = app.begin();
         vkdml::Status st = co->record(cmd, {{&in, 1}, {&out, 1}, tmp});
@@ -250,18 +259,42 @@ TEST_CASE("an adopted device records into the application's command buffer", "[g
                 CHECK_THAT(s.error().message, Contains(text));
             };
             fails({{&in, 1}, {&out, 1}, std::nullopt}, "needs a temporary buffer of");
-            vkdml::BufferBinding small_tmp{scratch.buffer, 32, temp - 4};
+            vkdml::BufferBinding small_tmp = scratch.bind(32, temp - 4);
             fails({{&in, 1}, {&out, 1}, small_tmp}, "temporary binding 0 has size");
-            vkdml::BufferBinding small_out{data.buffer, bytes + 16, bytes - 4};
+            vkdml::BufferBinding small_out = data.bind(bytes + 16, bytes - 4);
             fails({{&in, 1}, {&small_out, 1}, tmp}, "output binding 0 has size");
-            vkdml::BufferBinding odd{data.buffer, 8, bytes};
+            vkdml::BufferBinding odd = data.bind(8, bytes);
             fails({{&odd, 1}, {&out, 1}, tmp}, "input binding 0 has offset 8, not a multiple of 16");
-            vkdml::BufferBinding shifted{data.buffer, 16, bytes};
+            vkdml::BufferBinding shifted = data.bind(16, bytes);
             fails({{&in, 1}, {&shifted, 1}, tmp}, "overlap");
-            vkdml::BufferBinding null_buffer{VK_NULL_HANDLE, 0, bytes};
+            vkdml::BufferBinding null_buffer{VK_NULL_HANDLE, 0, bytes, bytes,
+                                             VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
             fails({{&null_buffer, 1}, {&out, 1}, tmp}, "null VkBuffer");
             fails({{}, {&out, 1}, tmp}, "got 0 input and 1 output bindings");
-            vkdml::BufferBinding tmp_on_out{data.buffer, bytes + 16, temp};
+            fails({{&in, 1}, {}, tmp}, "got 1 input and 0 output bindings, the operator has 1 and 1");
+            App::Buffer transfer_only = app.buffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+            vkdml::BufferBinding no_storage = transfer_only.bind(0, bytes);
+            fails({{&no_storage, 1}, {&out, 1}, tmp},
+                  "input binding 0 declares usage 0x2 without VK_BUFFER_USAGE_STORAGE_BUFFER_BIT");
+            vkdml::BufferBinding undeclared{data.buffer, 0, bytes, 0, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
+            fails({{&in, 1}, {&undeclared, 1}, tmp}, "output binding 0 declares buffer_size 0");
+            vkdml::BufferBinding oversized{data.buffer, 0, bytes, 1u << 30,
+                                           VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
+            fails({{&oversized, 1}, {&out, 1}, tmp},
+                  "input binding 0 declares buffer_size 1073741824 but the buffer needs only");
+            const std::string past_end =
+                "ends past the buffer's " + std::to_string(2 * bytes + 16) + " bytes";
+            vkdml::BufferBinding tail = data.bind(bytes + 32, bytes);
+            fails({{&in, 1}, {&tail, 1}, tmp},
+                  ("output binding 0 range [" + std::to_string(bytes + 32) + ", " +
+                   std::to_string(bytes + 32) + " + " + std::to_string(bytes) + ") " + past_end)
+                      .c_str());
+            vkdml::BufferBinding far = data.bind(uint64_t(1) << 40, bytes);
+            fails({{&far, 1}, {&out, 1}, tmp}, past_end.c_str());
+            vkdml::BufferBinding wrapping = data.bind(16, UINT64_MAX - 8);
+            fails({{&wrapping, 1}, {&out, 1}, tmp}, past_end.c_str());
+            app.free(transfer_only);
+            vkdml::BufferBinding tmp_on_out = data.bind(bytes + 16, temp);
             fails({{&in, 1}, {&out, 1}, tmp_on_out}, "temporary buffer overlaps output 0");
             vkdml::Status null_cmd = co->record(VK_NULL_HANDLE, {{&in, 1}, {&out, 1}, tmp});
             REQUIRE_FALSE(null_cmd);
@@ -312,9 +345,9 @@ TEST_CASE("an adopted device records reductions, split into passes, and refuses 
             x[i] = i < 200000 ? static_cast<int32_t>(0x40000000u * (i % 4)) : static_cast<int32_t>(i % 8);
             expected_sum[i / 200000] += static_cast<uint32_t>(x[i]);
         }
-        vkdml::BufferBinding in{data.buffer, 0, 1600000}, sums{data.buffer, 1600000, 16},
-            idx{data.buffer, 1600016, 16};
-        vkdml::BufferBinding tmp{scratch.buffer, 0, temp}, tmp2{scratch.buffer, second, temp};
+        vkdml::BufferBinding in = data.bind(0, 1600000), sums = data.bind(1600000, 16),
+                             idx = data.bind(1600016, 16);
+        vkdml::BufferBinding tmp = scratch.bind(0, temp), tmp2 = scratch.bind(second, temp);
         VkCommandBuffer cmd = app.begin();
         REQUIRE(sum_op->record(cmd, {{&in, 1}, {&sums, 1}, tmp}));
         // No barrier between the two operators: each has its own scratch region.
@@ -329,7 +362,7 @@ TEST_CASE("an adopted device records reductions, split into passes, and refuses 
         CHECK(static_cast<uint32_t>(got_sum[1]) == expected_sum[1]);
         CHECK(got_idx[0] == 199997);  // the last 0x40000000, the int32 maximum (0xC0000000 is negative)
         CHECK(got_idx[1] == 199999);  // the last 7: 200000 + 199999 has i % 8 == 7
-        vkdml::BufferBinding overlapping{data.buffer, 0, 16};
+        vkdml::BufferBinding overlapping = data.bind(0, 16);
         VkCommandBuffer c2 = app.begin();
         vkdml::Status st = sum_op->record(c2, {{&in, 1}, {&overlapping, 1}, tmp});
         REQUIRE_FALSE(st);
@@ -452,7 +485,7 @@ TEST_CASE("a binding larger than maxStorageBufferRange is fine for a small tenso
         App::Buffer out_buf = app.buffer(64);
         auto* x = static_cast<uint32_t*>(in_buf.data);
         for (uint32_t i = 0; i < 5; ++i) x[i] = i + 1;
-        vkdml::BufferBinding in{in_buf.buffer, 0, big}, out{out_buf.buffer, 16, 48};
+        vkdml::BufferBinding in = in_buf.bind(0, big), out = out_buf.bind(16, 48);
         VkCommandBuffer cmd = app.begin();
         vkdml::Status st = co->record(cmd, {{&in, 1}, {&out, 1}, std::nullopt});
         INFO((st ? std::string() : st.error().message));

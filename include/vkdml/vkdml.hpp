@@ -215,6 +215,11 @@ public:
     Result<CompiledOperator> compile_operator(const Operator& op,
                                               DML_EXECUTION_FLAGS flags = DML_EXECUTION_FLAG_NONE) const;
 
+    /// Whether a Vulkan call of vkdml on this device returned VK_ERROR_DEVICE_LOST. From then on every
+    /// call that would use the device (create_operator, compile_operator, record, the host path)
+    /// fails with ErrorCode::device_lost; the application should create a new Device.
+    bool is_lost() const noexcept;
+
     /// Number of distinct pipelines created so far on this device (the cache's size).
     size_t pipeline_count() const;
 
@@ -246,12 +251,16 @@ private:
     std::shared_ptr<const OperatorState> s_;
 };
 
-/// A range of a Vulkan buffer (DML_BUFFER_BINDING): the buffer must have
-/// VK_BUFFER_USAGE_STORAGE_BUFFER_BIT; offset is in bytes from the start of the buffer.
+/// A range of a Vulkan buffer (DML_BUFFER_BINDING), with what the buffer was created with. Vulkan
+/// cannot be asked a VkBuffer's size or usage, so the caller states both and record() checks the
+/// range and the usage against them (SPEC §2 rule 9); buffer_size is also checked against
+/// vkGetBufferMemoryRequirements, which no buffer exceeds.
 struct BufferBinding {
     VkBuffer buffer = VK_NULL_HANDLE;
-    VkDeviceSize offset = 0;
-    VkDeviceSize size = 0;
+    VkDeviceSize offset = 0;       ///< bytes from the start of the buffer
+    VkDeviceSize size = 0;         ///< bytes of the range, at least the tensor's TotalTensorSizeInBytes
+    VkDeviceSize buffer_size = 0;  ///< VkBufferCreateInfo::size of the buffer (0 is refused)
+    VkBufferUsageFlags usage = 0;  ///< VkBufferCreateInfo::usage; must include STORAGE_BUFFER_BIT
 };
 
 /// The buffers of one execution: inputs and outputs in the order of the operator's description,
