@@ -220,6 +220,11 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions& options) {
     s->info = detail::query_device_info(s->physical_device, *chosen);
     if (auto st = check_api_version(s->info.physical); !st) return st.error();
     if (!options.subgroup_operations) s->info.subgroup_arithmetic = s->info.subgroup_shuffle = false;
+    s->info.shader_int64 &= options.features.shader_int64;
+    s->info.shader_float64 &= options.features.shader_float64;
+    s->info.storage_buffer_8bit &= options.features.storage_buffer_8bit;
+    s->info.storage_buffer_16bit &= options.features.storage_buffer_16bit;
+    s->info.subgroup_extended_types &= options.features.subgroup_extended_types;
     if (auto st = apply_limits(options.limits, s->info); !st) return st.error();
 
     uint32_t qcount = 0;

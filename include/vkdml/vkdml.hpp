@@ -153,6 +153,19 @@ struct DeviceOptions {
     /// suspect, and to compare the two kernel families; results are exact either way.
     bool subgroup_operations = true;
 
+    /// The optional Vulkan features vkdml enables where the device has them. false leaves one off, as
+    /// on a device without it: info() reports it absent, supports() names it as the reason a type is
+    /// unsupported, and create_operator refuses those types (ErrorCode::unsupported_device). For
+    /// reproducing a smaller device and testing its refusals on any device.
+    struct Features {
+        bool shader_int64 = true;             ///< shaderInt64: INT64, UINT64
+        bool shader_float64 = true;           ///< shaderFloat64: FLOAT64
+        bool storage_buffer_8bit = true;      ///< storageBuffer8BitAccess: INT8, UINT8
+        bool storage_buffer_16bit = true;     ///< storageBuffer16BitAccess: FLOAT16, INT16, UINT16
+        bool subgroup_extended_types = true;  ///< shaderSubgroupExtendedTypes: INT64, UINT64 as well
+    };
+    Features features;
+
     /// Limits to plan with instead of the device's own (0 keeps the device's). Bindings larger than
     /// max_storage_buffer_range bytes are seen through several windows and dispatches beyond
     /// max_workgroup_count workgroups per dimension are cut into several, exactly as on a device with

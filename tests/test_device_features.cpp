@@ -1,0 +1,198 @@
+// Device gaps (SPEC §4): a device without 64-bit integers, float64 or 8/16-bit storage, made by
+// switching the feature off with DeviceOptions::features on the test device. The feature query names
+// the missing Vulkan feature, operator creation refuses exactly the types that need it, and every
+// other type still runs, exactly, without a validation message (so no kernel uses a disabled feature).
+#include <catch2/catch.hpp>
+
+#include "vkdml/vkdml.hpp"
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+using Catch::Matchers::Contains;
+
+namespace {
+
+struct Mask {
+    const char* feature;  // the Vulkan feature's name, as the messages give it
+    void (*switch_off)(vkdml::DeviceOptions::Features&);
+    std::vector<DML_TENSOR_DATA_TYPE> refused;
+};
+
+const std::vector<Mask>& masks() {
+    static const std::vector<Mask> all = {
+        {"shaderInt64",
+         [](auto& f) { f.shader_int64 = false; },
+         {DML_TENSOR_DATA_TYPE_INT64, DML_TENSOR_DATA_TYPE_UINT64}},
+        {"shaderFloat64", [](auto& f) { f.shader_float64 = false; }, {DML_TENSOR_DATA_TYPE_FLOAT64}},
+        {"storageBuffer8BitAccess",
+         [](auto& f) { f.storage_buffer_8bit = false; },
+         {DML_TENSOR_DATA_TYPE_INT8, DML_TENSOR_DATA_TYPE_UINT8}},
+        {"storageBuffer16BitAccess",
+         [](auto& f) { f.storage_buffer_16bit = false; },
+         {DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_INT16, DML_TENSOR_DATA_TYPE_UINT16}},
+        {"shaderSubgroupExtendedTypes",
+         [](auto& f) { f.subgroup_extended_types = false; },
+         {DML_TENSOR_DATA_TYPE_INT64, DML_TENSOR_DATA_TYPE_UINT64}},
+    };
+    return all;
+}
+
+bool contains(const std::vector<DML_TENSOR_DATA_TYPE>& v, DML_TENSOR_DATA_TYPE t) {
+    return std::find(v.begin(), v.end(), t) != v.end();
+}
+
+/// The five operators on a {4} tensor of `type` (index outputs UINT64, needing no feature).
+struct Ops {
+    explicit Ops(DML_TENSOR_DATA_TYPE type)
+        : b{type, DML_TENSOR_FLAG_NONE, 1, sizes, nullptr, 32, 0}, b_one{type,    DML_TENSOR_FLAG_NONE,
+                                                                         1,       one,
+                                                                         nullptr, 16,
+                                                                         0} {}
+    uint32_t sizes[1] = {4}, one[1] = {1}, axis[1] = {0};
+    DML_BUFFER_TENSOR_DESC b, b_one;
+    DML_BUFFER_TENSOR_DESC index_one{
+        DML_TENSOR_DATA_TYPE_UINT64, DML_TENSOR_FLAG_NONE, 1, one, nullptr, 16, 0};
+    DML_TENSOR_DESC t{DML_TENSOR_TYPE_BUFFER, &b}, t_one{DML_TENSOR_TYPE_BUFFER, &b_one},
+        t_index{DML_TENSOR_TYPE_BUFFER, &index_one};
+    DML_CUMULATIVE_SUMMATION_OPERATOR_DESC sum{&t, &t, 0, DML_AXIS_DIRECTION_INCREASING, 0};
+    DML_CUMULATIVE_PRODUCT_OPERATOR_DESC product{&t, &t, 0, DML_AXIS_DIRECTION_INCREASING, 0};
+    DML_REDUCE_OPERATOR_DESC reduce{DML_REDUCE_FUNCTION_MAX, &t, &t_one, 1, axis};
+    DML_ARGMIN_OPERATOR_DESC argmin{&t, &t_index, 1, axis, DML_AXIS_DIRECTION_INCREASING};
+    DML_ARGMAX_OPERATOR_DESC argmax{&t, &t_index, 1, axis, DML_AXIS_DIRECTION_DECREASING};
+
+    std::vector<DML_OPERATOR_DESC> all() const {
+        return {{DML_OPERATOR_CUMULATIVE_SUMMATION, &sum},
+                {DML_OPERATOR_CUMULATIVE_PRODUCT, &product},
+                {DML_OPERATOR_REDUCE, &reduce},
+                {DML_OPERATOR_ARGMIN, &argmin},
+                {DML_OPERATOR_ARGMAX, &argmax}};
+    }
+};
+
+/// Runs a cumsum of {1, 2, 3, 4} in `type` and returns the result as doubles.
+std::vector<double> cumsum_1234(const vkdml::Device& dev, DML_TENSOR_DATA_TYPE type) {
+    Ops ops(type);
+    const uint32_t esize = vkdml::element_size(type);
+    std::vector<unsigned char> in(32, 0), out(32, 0);
+    for (int i = 0; i < 4; ++i) {
+        const double v = i + 1;
+        switch (type) {
+        case DML_TENSOR_DATA_TYPE_FLOAT32: {
+            float f = static_cast<float>(v);
+            std::memcpy(&in[size_t(i) * esize], &f, esize);
+            break;
+        }
+        case DML_TENSOR_DATA_TYPE_FLOAT64: std::memcpy(&in[size_t(i) * esize], &v, esize); break;
+        case DML_TENSOR_DATA_TYPE_FLOAT16: {
+            const uint16_t halves[] = {0x3C00, 0x4000, 0x4200, 0x4400};  // 1, 2, 3, 4
+            std::memcpy(&in[size_t(i) * esize], &halves[i], esize);
+            break;
+        }
+        default: in[size_t(i) * esize] = static_cast<unsigned char>(i + 1); break;  // little-endian ints
+        }
+    }
+    const void* inputs[] = {in.data()};
+    void* outputs[] = {out.data()};
+    vkdml::Status st = vkdml::execute(dev, {DML_OPERATOR_CUMULATIVE_SUMMATION, &ops.sum}, inputs, outputs);
+    INFO(vkdml::to_string(type) << ": " << (st ? std::string() : st.error().message));
+    REQUIRE(st);
+    std::vector<double> result;
+    for (int i = 0; i < 4; ++i) {
+        const unsigned char* p = &out[size_t(i) * esize];
+        switch (type) {
+        case DML_TENSOR_DATA_TYPE_FLOAT32: {
+            float f;
+            std::memcpy(&f, p, 4);
+            result.push_back(f);
+            break;
+        }
+        case DML_TENSOR_DATA_TYPE_FLOAT64: {
+            double d;
+            std::memcpy(&d, p, 8);
+            result.push_back(d);
+            break;
+        }
+        case DML_TENSOR_DATA_TYPE_FLOAT16: {
+            uint16_t h;
+            std::memcpy(&h, p, 2);
+            // 1, 3, 6, 10 are 0x3C00, 0x4200, 0x4600, 0x4900
+            result.push_back(h == 0x3C00 ? 1 : h == 0x4200 ? 3 : h == 0x4600 ? 6 : h == 0x4900 ? 10 : -1);
+            break;
+        }
+        default: {
+            uint64_t v = 0;
+            std::memcpy(&v, p, esize);
+            result.push_back(static_cast<double>(v));
+        }
+        }
+    }
+    return result;
+}
+
+}  // namespace
+
+TEST_CASE("a device with a feature switched off refuses exactly the types that need it", "[gpu][device]") {
+    const size_t which = GENERATE(range<size_t>(0, 5));
+    const Mask& mask = masks()[which];
+    INFO("switched off: " << mask.feature);
+    std::vector<std::string> messages;
+    vkdml::DeviceOptions options;
+    options.validation = true;
+    options.on_validation_message = [&](std::string_view m) { messages.emplace_back(m); };
+    mask.switch_off(options.features);
+    {
+        auto created = vkdml::Device::create(options);
+        INFO((created ? std::string() : created.error().message));
+        REQUIRE(created);
+        const vkdml::Device& dev = **created;
+        const vkdml::DeviceInfo& info = dev.info();
+        CHECK(info.shader_int64 == (which != 0));
+        CHECK(info.shader_float64 == (which != 1));
+        CHECK(info.storage_buffer_8bit == (which != 2));
+        CHECK(info.storage_buffer_16bit == (which != 3));
+        CHECK(info.subgroup_extended_types == (which != 4));
+        for (DML_TENSOR_DATA_TYPE type : vkdml::all_data_types()) {
+            const bool refused = contains(mask.refused, type);
+            Ops ops(type);
+            for (const DML_OPERATOR_DESC& desc : ops.all()) {
+                INFO(vkdml::to_string(desc.Type) << " on " << vkdml::to_string(type));
+                vkdml::TypeSupport s = dev.supports(desc.Type, type);
+                CHECK(s.supported == !refused);
+                auto op = dev.create_operator(desc);
+                if (!refused) {
+                    CHECK(s.reason.empty());
+                    CHECK(op);
+                    continue;
+                }
+                CHECK_THAT(s.reason, Contains(mask.feature));
+                REQUIRE_FALSE(op);
+                CHECK(op.error().code == vkdml::ErrorCode::unsupported_device);
+                CHECK(op.error().message ==
+                      std::string(vkdml::to_string(desc.Type)) + ": InputTensor.DataType " +
+                          vkdml::to_string(type) + " needs the Vulkan feature " + mask.feature +
+                          ", which device \"" + info.physical.name + "\" does not have enabled");
+            }
+            if (!refused) CHECK(cumsum_1234(dev, type) == std::vector<double>{1, 3, 6, 10});
+        }
+    }
+    for (const auto& m : messages) UNSCOPED_INFO(m);
+    CHECK(messages.empty());
+}
+
+TEST_CASE("index outputs need no 64-bit feature: ARGMAX into UINT64 without shaderInt64", "[gpu][device]") {
+    vkdml::DeviceOptions options;
+    options.features.shader_int64 = false;
+    options.features.subgroup_extended_types = false;
+    auto dev = vkdml::Device::create(options);
+    REQUIRE(dev);
+    Ops ops(DML_TENSOR_DATA_TYPE_FLOAT32);
+    const float x[8] = {3, 9, 1, 9, 0, 0, 0, 0};
+    uint64_t index[2] = {77, 77};
+    const void* inputs[] = {x};
+    void* outputs[] = {index};
+    REQUIRE(vkdml::execute(**dev, {DML_OPERATOR_ARGMAX, &ops.argmax}, inputs, outputs));
+    CHECK(index[0] == 3);   // DECREASING: the last of the two 9s
+    CHECK(index[1] == 77);  // padding of the 16-byte range is left alone
+}
