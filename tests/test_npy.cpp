@@ -1,5 +1,6 @@
 // tests/test_npy.cpp — the .npy reader and writer of tools/npy.hpp: round trips, hand-built files checked
 // field by field, every rejection, and the temporary-file-then-rename write.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -262,10 +263,30 @@ TEST_CASE("npy: broken files are rejected with one clear line", "[npy]") {
     SECTION("header length beyond the file") {
         auto image = simple_image("<f4", "(1,)");
         image[8] = std::byte{0xff};
-        check_rejected(image, "header length 255 extends beyond the end of the file");
+        check_rejected(image, "file is truncated: header length 255 extends beyond the end of the file");
+        image = simple_image("<f4", "(1,)", pattern(4));
+        image.resize(40);
+        check_rejected(image,
+                       "file is truncated: header length 58 extends beyond the end of the file (40 bytes)");
         auto v2 = npy_image(2, "{}");
         v2[11] = std::byte{0x80};
         check_rejected(v2, "header length 2147483650 extends beyond the end of the file (14 bytes)");
+        auto v3 = npy_image(3, "{}");
+        v3[8] = v3[9] = v3[10] = v3[11] = std::byte{0xff};
+        check_rejected(v3, "header length 4294967295 extends beyond the end of the file (14 bytes)");
+    }
+    SECTION("absurd header lengths") {
+        // A version 2.0 header of 1 MiB + 1 bytes that the file really holds.
+        std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (1,), }";
+        header.resize((size_t{1} << 20) + 1, ' ');
+        check_rejected(npy_image(2, header, pattern(4)),
+                       "header length 1048577 exceeds the limit of 1048576 bytes");
+        // Exactly 1 MiB is still read.
+        header.resize(size_t{1} << 20);
+        auto array = vkdml::npy::parse(npy_image(2, header, pattern(4)), "in.npy");
+        REQUIRE(array);
+        CHECK(array->data_offset == 12 + (uint64_t{1} << 20));
+        CHECK(array->data == pattern(4));
     }
 }
 
@@ -329,14 +350,29 @@ TEST_CASE("npy: shapes beyond DirectML's limits are rejected", "[npy]") {
     check_rejected(simple_image("<f4", "(0,)"), "zero-sized arrays are not supported");
     check_rejected(simple_image("<f4", "(2, 4294967296)"),
                    "dimension 1 of shape (2, 4294967296) exceeds 4294967295");
-    check_rejected(simple_image("<f4", "(99999999999999999999999999,)"), "dimension 0 of shape");
+    check_rejected(simple_image("<f4", "(99999999999999999999999999,)"),
+                   "dimension 0 of 'shape', '99999999999999999999999999', overflows 64 bits");
+    check_rejected(simple_image("<f4", "(2, 18446744073709551616)"),
+                   "dimension 1 of 'shape', '18446744073709551616', overflows 64 bits");
+    // 2^64 - 1 itself is a 64-bit number: refused by the dimension limit.
+    check_rejected(simple_image("<f4", "(18446744073709551615,)"),
+                   "dimension 0 of shape (18446744073709551615,) exceeds 4294967295");
     check_rejected(simple_image("<f4", "(65536, 65536)"),
                    "element count of shape (65536, 65536) exceeds 4294967295");
     // The product of these overflows 64 bits; it must not wrap around to a small count.
     check_rejected(simple_image("|u1",
                                 "(4294967295, 4294967295, 4294967295, 4294967295, 4294967295, 4294967295, "
                                 "4294967295, 4294967295)"),
-                   "element count of shape");
+                   "element count of shape (4294967295, 4294967295, 4294967295, 4294967295, 4294967295, "
+                   "4294967295, 4294967295, 4294967295) overflows 64 bits");
+    // 2^32 × 2^32 × 16 = 2^68 wraps to 0 in 64 bits; each dimension alone is "only" over DirectML's limit.
+    check_rejected(simple_image("|u1", "(4294967296, 4294967296, 16)", pattern(16)),
+                   "element count of shape (4294967296, 4294967296, 16) overflows 64 bits");
+    check_rejected(simple_image("|u1", "(16, 4294967296, 4294967296, 0)"),
+                   "zero-sized arrays are not supported (shape (16, 4294967296, 4294967296, 0))");
+    // 2^40 elements claimed in a 100-byte file: refused by the shape rules, nothing allocated.
+    check_rejected(simple_image("|u1", "(1048576, 1048576)", pattern(16)),
+                   "element count of shape (1048576, 1048576) exceeds 4294967295");
     check_rejected(simple_image("|u1", "(65536, 65537)"), "element count");
     // The largest allowed count passes the shape rules and fails only for lack of data.
     check_rejected(simple_image("|u1", "(4294967295,)", pattern(3)),
@@ -344,6 +380,12 @@ TEST_CASE("npy: shapes beyond DirectML's limits are rejected", "[npy]") {
 }
 
 TEST_CASE("npy: the data must be exactly as long as the shape says", "[npy]") {
+    // 32 GiB claimed by a header in a file of a few bytes: refused by the size check, nothing allocated.
+    check_rejected(simple_image("<u8", "(4294967295,)", pattern(8)),
+                   "data is truncated: shape (4294967295,) of <u8 needs 34359738360 bytes, the file holds 8");
+    check_rejected(
+        simple_image("<f8", "(65536, 8192, 7)"),
+        "data is truncated: shape (65536, 8192, 7) of <f8 needs 30064771072 bytes, the file holds 0");
     check_rejected(simple_image("<f4", "(2, 3)", pattern(20)),
                    "data is truncated: shape (2, 3) of <f4 needs 24 bytes, the file holds 20");
     check_rejected(simple_image("<f4", "(2, 3)"), "the file holds 0");
@@ -411,6 +453,20 @@ TEST_CASE("npy: write() goes through a temporary file and leaves nothing behind 
         CHECK(dir.entries() == std::vector<std::string>{"taken"});
         CHECK(fs::is_directory(path / "child"));
     }
+    SECTION("a device or a pipe in the way is refused, not replaced") {
+        auto status = vkdml::npy::write("/dev/null", DML_TENSOR_DATA_TYPE_FLOAT32, shape, data);
+        REQUIRE_FALSE(status);
+        CHECK(status.error().message == "/dev/null: cannot write: it exists and is not a regular file");
+        CHECK(fs::is_character_file("/dev/null"));
+        const fs::path fifo = dir.path / "fifo";
+        REQUIRE(::mkfifo(fifo.c_str(), 0644) == 0);
+        status = vkdml::npy::write(fifo.string(), DML_TENSOR_DATA_TYPE_FLOAT32, shape, data);
+        REQUIRE_FALSE(status);
+        CHECK(status.error().message ==
+              fifo.string() + ": cannot write: it exists and is not a regular file");
+        CHECK(fs::is_fifo(fifo));
+        CHECK(dir.entries() == std::vector<std::string>{"fifo"});
+    }
     SECTION("an existing file is replaced whole") {
         const fs::path path = dir.path / "out.npy";
         REQUIRE(vkdml::npy::write(path.string(), DML_TENSOR_DATA_TYPE_UINT8, std::vector<uint32_t>{100},
@@ -444,6 +500,34 @@ TEST_CASE("npy: write() goes through a temporary file and leaves nothing behind 
     }
 }
 
+TEST_CASE("npy: check_writable() creates nothing and refuses what write() would", "[npy]") {
+    TempDir dir;
+    const fs::path out = dir.path / "out.npy";
+    CHECK(vkdml::npy::check_writable(out.string()));
+    CHECK(dir.entries().empty());
+    // An existing file is left as it is.
+    std::ofstream(out) << "old";
+    CHECK(vkdml::npy::check_writable(out.string()));
+    CHECK(dir.entries() == std::vector<std::string>{"out.npy"});
+    CHECK(file_bytes(out) == bytes_of("old"));
+
+    const auto refused = [](const std::string& path, const std::string& message) {
+        auto status = vkdml::npy::check_writable(path);
+        REQUIRE_FALSE(status);
+        CHECK(status.error().code == ErrorCode::invalid_argument);
+        CHECK(status.error().message.rfind(message, 0) == 0);
+    };
+    refused(dir.path.string(), dir.path.string() + ": cannot write: it is a directory");
+    refused("/dev/null", "/dev/null: cannot write: it exists and is not a regular file");
+    const std::string missing = (dir.path / "no_such_dir" / "out.npy").string();
+    refused(missing, missing + ": cannot create '" + missing + ".tmp.");
+    const std::string under_file = (out / "x.npy").string();
+    refused(under_file, under_file + ": cannot create '" + under_file + ".tmp.");
+    // Permission bits do not stop root; procfs refuses new files to everyone.
+    refused("/proc/vkdml_out.npy", "/proc/vkdml_out.npy: cannot create '/proc/vkdml_out.npy.tmp.");
+    CHECK(dir.entries() == std::vector<std::string>{"out.npy"});
+}
+
 TEST_CASE("npy: Array strides and element count", "[npy]") {
     Array array;
     array.shape = {5, 1, 7, 2};
@@ -454,4 +538,15 @@ TEST_CASE("npy: Array strides and element count", "[npy]") {
     array.shape = {65536, 65535};
     CHECK(array.element_count() == 4294901760u);
     CHECK(array.strides() == std::vector<uint32_t>{1, 65536});
+    // A Header built by hand: an unknown type has no size (no crash), an overflowing count saturates.
+    CHECK(array.type == DML_TENSOR_DATA_TYPE_UNKNOWN);
+    CHECK(array.data_bytes() == 0);
+    array.type = DML_TENSOR_DATA_TYPE_UINT64;
+    CHECK(array.data_bytes() == uint64_t{4294901760u} * 8);
+    array.shape = {4294967295u, 4294967295u, 4294967295u};
+    CHECK(array.element_count() == UINT64_MAX);
+    CHECK(array.data_bytes() == UINT64_MAX);
+    array.shape = {65536, 65536, 65536, 32768};
+    CHECK(array.element_count() == uint64_t{1} << 63);
+    CHECK(array.data_bytes() == UINT64_MAX);
 }

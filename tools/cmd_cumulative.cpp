@@ -24,6 +24,7 @@ void run_cumulative(const Args& args) {
     const HostTensor& input = file.tensor;
     const uint32_t axis = resolve_axis(*args.integer("--axis"), input.sizes.size(), in_path);
     const HostTensor output = make_output(input.type, input.sizes);
+    check_output(args.operands()[1]);
     const auto device = open_device(args);
 
     const DML_BUFFER_TENSOR_DESC input_buffer = input.desc(), output_buffer = output.desc();

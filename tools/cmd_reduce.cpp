@@ -158,6 +158,7 @@ void reduce_file(const Args& args, const std::vector<int64_t>& written,
     std::vector<uint32_t> output_sizes = input.sizes;
     for (uint32_t axis : axes) output_sizes[axis] = 1;
     const HostTensor output = make_output(output_type.value_or(input.type), std::move(output_sizes));
+    check_output(args.operands()[1]);
     const auto device = open_device(args);
 
     const DML_BUFFER_TENSOR_DESC input_buffer = input.desc(), output_buffer = output.desc();

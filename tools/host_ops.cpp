@@ -52,6 +52,10 @@ InputFile open_input(const std::string& path) {
     return {path, std::move(header), std::move(tensor)};
 }
 
+void check_output(const std::string& path) {
+    check(npy::check_writable(path));
+}
+
 HostTensor make_output(DML_TENSOR_DATA_TYPE type, std::vector<uint32_t> sizes) {
     HostTensor tensor{type, std::move(sizes), {}, 0};
     tensor.total_bytes = round_up_to_4(packed_bytes(tensor));

@@ -47,6 +47,9 @@ struct InputFile {
 
 /// Reads and checks an input file's header.
 InputFile open_input(const std::string& path);
+/// Fails unless the output file can be written (npy::check_writable): called before the device is opened,
+/// so an unwritable output costs no GPU work.
+void check_output(const std::string& path);
 /// A packed row-major tensor.
 HostTensor make_output(DML_TENSOR_DATA_TYPE type, std::vector<uint32_t> sizes);
 

@@ -1,6 +1,7 @@
 // tools/npy.cpp — the .npy reader and writer: preamble, header dict, shape rules, atomic write.
 #include "npy.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -22,6 +23,9 @@ constexpr char kMagic[] = "\x93NUMPY";
 constexpr size_t kMagicSize = 6;
 constexpr uint64_t kMaxCount = 4294967295u;  // DirectML's element count limit, also the largest dimension
 constexpr size_t kMaxRank = 8;
+// The longest header accepted. NumPy's own writer never needs more than a few hundred bytes for the types
+// read here (and its reader refuses more than 10000 by default); anything near this is not a real header.
+constexpr uint64_t kMaxHeaderLength = uint64_t{1} << 20;
 
 struct Dtype {
     std::string_view code;  // descr without its byte-order character
@@ -106,15 +110,20 @@ std::string bad_descr_problem(std::string_view descr) {
            "; supported: <f2 <f4 <f8 |i1 <i2 <i4 <i8 |u1 <u2 <u4 <u8";
 }
 
-// The shape rules shared by read and write; returns the problem, if any. Dimensions are saturated
-// 64-bit values, so anything above 2^32 - 1 is caught however large it was written.
+// The shape rules shared by read and write; returns the problem, if any. Every product is checked: a count
+// that overflows 64 bits is reported as such, never wrapped.
 std::optional<std::string> shape_problem(std::span<const uint64_t> shape) {
     if (shape.size() > kMaxRank)
         return "rank " + std::to_string(shape.size()) + " exceeds the maximum of " + std::to_string(kMaxRank);
+    for (uint64_t n : shape)
+        if (n == 0) return "zero-sized arrays are not supported (shape " + shape_text(shape) + ")";
+    uint64_t full_count = 1;
+    for (uint64_t n : shape)
+        if (__builtin_mul_overflow(full_count, n, &full_count))
+            return "element count of shape " + shape_text(shape) + " overflows 64 bits";
     uint64_t count = 1;
     bool count_too_large = false;
     for (size_t i = 0; i < shape.size(); ++i) {
-        if (shape[i] == 0) return "zero-sized arrays are not supported (shape " + shape_text(shape) + ")";
         if (shape[i] > kMaxCount)
             return "dimension " + std::to_string(i) + " of shape " + shape_text(shape) + " exceeds " +
                    std::to_string(kMaxCount);
@@ -127,10 +136,18 @@ std::optional<std::string> shape_problem(std::span<const uint64_t> shape) {
     return std::nullopt;
 }
 
-uint64_t product(std::span<const uint64_t> shape) {
-    uint64_t count = 1;
-    for (uint64_t n : shape) count *= n;
-    return count;
+// The product of `factors`, UINT64_MAX if it overflows.
+template <class Int>
+uint64_t saturated_product(std::span<const Int> factors) {
+    uint64_t product = 1;
+    for (Int n : factors)
+        if (__builtin_mul_overflow(product, uint64_t{n}, &product)) return UINT64_MAX;
+    return product;
+}
+
+uint64_t saturated_product(uint64_t a, uint64_t b) {
+    uint64_t product = 0;
+    return __builtin_mul_overflow(a, b, &product) ? UINT64_MAX : product;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -139,7 +156,7 @@ uint64_t product(std::span<const uint64_t> shape) {
 struct HeaderFields {
     std::string descr;
     bool fortran_order = false;
-    std::vector<uint64_t> shape;  // saturated at UINT64_MAX
+    std::vector<uint64_t> shape;
 };
 
 class HeaderParser {
@@ -235,7 +252,7 @@ private:
         return std::nullopt;
     }
 
-    // A tuple of non-negative integers (a Python 2 'L' suffix allowed), saturated at UINT64_MAX.
+    // A tuple of non-negative integers (a Python 2 'L' suffix allowed), each below 2^64.
     std::optional<std::string> tuple(std::vector<uint64_t>& out) {
         if (!eat('(')) return expected("a tuple for 'shape'");
         bool trailing_comma = false;
@@ -243,11 +260,17 @@ private:
             skip_space();
             if (pos_ >= text_.size() || text_[pos_] < '0' || text_[pos_] > '9')
                 return expected("a non-negative integer in 'shape'");
+            const size_t start = pos_;
             uint64_t value = 0;
+            bool overflow = false;
             for (; pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9'; ++pos_) {
-                const uint64_t digit = static_cast<uint64_t>(text_[pos_] - '0');
-                value = value > (UINT64_MAX - digit) / 10 ? UINT64_MAX : value * 10 + digit;
+                const auto digit = static_cast<uint64_t>(text_[pos_] - '0');
+                overflow = overflow || __builtin_mul_overflow(value, uint64_t{10}, &value) ||
+                           __builtin_add_overflow(value, digit, &value);
             }
+            if (overflow)
+                return "dimension " + std::to_string(out.size()) + " of 'shape', " +
+                       printable(text_.substr(start, pos_ - start)) + ", overflows 64 bits";
             if (pos_ < text_.size() && text_[pos_] == 'L') ++pos_;
             out.push_back(value);
             trailing_comma = eat(',');
@@ -293,9 +316,12 @@ Result<Preamble> parse_preamble(std::span<const std::byte> head, uint64_t file_s
     for (size_t i = 0; i < length_bytes; ++i) length |= static_cast<uint64_t>(head[8 + i]) << (8 * i);
     const uint64_t offset = 8 + length_bytes;
     if (length > file_size - offset)
-        return problem(name, "header length " + std::to_string(length) +
+        return problem(name, "file is truncated: header length " + std::to_string(length) +
                                  " extends beyond the end of the file (" + std::to_string(file_size) +
                                  " bytes)");
+    if (length > kMaxHeaderLength)
+        return problem(name, "header length " + std::to_string(length) + " exceeds the limit of " +
+                                 std::to_string(kMaxHeaderLength) + " bytes");
     return Preamble{offset, length};
 }
 
@@ -316,7 +342,7 @@ Result<Header> parse_header(std::string_view text, const std::string& name) {
 
 Status check_data_size(const Header& array, uint64_t available, const std::string& name) {
     const Dtype& dtype = *dtype_from_type(array.type);
-    const uint64_t needed = array.element_count() * dtype.size;
+    const uint64_t needed = array.data_bytes();
     if (available == needed) return {};
     const std::string layout =
         "shape " + shape_text(std::span<const uint32_t>(array.shape)) + " of " + descr_of(dtype);
@@ -337,16 +363,31 @@ Error read_failed(const std::string& path) {
     return problem(path, "read failed (the file changed or is unreadable)");
 }
 
+// The name write() writes first and renames to `path`.
+std::string temp_name(const std::string& path) {
+    return path + ".tmp." + std::to_string(::getpid());
+}
+
+// Why `path` cannot be replaced by a new file, if what is there already says so: a directory, or a device,
+// pipe or socket (renaming over /dev/null would replace the device itself).
+std::optional<std::string> output_problem(const std::string& path) {
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (status.type() == std::filesystem::file_type::directory) return "cannot write: it is a directory";
+    if (std::filesystem::exists(status) && status.type() != std::filesystem::file_type::regular)
+        return "cannot write: it exists and is not a regular file";
+    return std::nullopt;
+}
+
 }  // namespace
 
 uint64_t Header::data_bytes() const {
-    return element_count() * dtype_from_type(type)->size;
+    const Dtype* dtype = dtype_from_type(type);
+    return dtype ? saturated_product(element_count(), dtype->size) : 0;
 }
 
 uint64_t Header::element_count() const {
-    uint64_t count = 1;
-    for (uint32_t n : shape) count *= n;
-    return count;
+    return saturated_product(std::span<const uint32_t>(shape));
 }
 
 std::vector<uint32_t> Header::strides() const {
@@ -424,6 +465,16 @@ Result<Array> read(const std::string& path) {
     return array;
 }
 
+Status check_writable(const std::string& path) {
+    if (auto bad = output_problem(path)) return problem(path, *bad);
+    const std::string temp = temp_name(path);
+    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return problem(path, "cannot create '" + temp + "': " + std::strerror(errno));
+    ::close(fd);
+    ::unlink(temp.c_str());
+    return {};
+}
+
 Status write(const std::string& path, DML_TENSOR_DATA_TYPE type, std::span<const uint32_t> shape,
              std::span<const std::byte> data) {
     const Dtype* dtype = dtype_from_type(type);
@@ -431,7 +482,7 @@ Status write(const std::string& path, DML_TENSOR_DATA_TYPE type, std::span<const
     const std::vector<uint64_t> dims(shape.begin(), shape.end());
     if (dims.empty()) return problem(path, "cannot write an array of rank 0");
     if (auto bad = shape_problem(dims)) return problem(path, *bad);
-    const uint64_t needed = product(dims) * dtype->size;
+    const uint64_t needed = saturated_product(std::span<const uint64_t>(dims)) * dtype->size;
     if (data.size() != needed)
         return problem(path, "shape " + shape_text(shape) + " of " + descr_of(*dtype) + " needs " +
                                  std::to_string(needed) + " bytes of data, got " +
@@ -447,9 +498,9 @@ Status write(const std::string& path, DML_TENSOR_DATA_TYPE type, std::span<const
     preamble +=
         {'\x01', '\x00', static_cast<char>(header.size() & 0xff), static_cast<char>(header.size() >> 8)};
 
+    if (auto bad = output_problem(path)) return problem(path, *bad);
+    const std::string temp = temp_name(path);
     std::error_code ignored;
-    if (std::filesystem::is_directory(path, ignored)) return problem(path, "cannot write: it is a directory");
-    const std::string temp = path + ".tmp." + std::to_string(::getpid());
     File file(std::fopen(temp.c_str(), "wb"), &std::fclose);
     if (!file) return problem(path, "cannot create '" + temp + "': " + std::strerror(errno));
     const bool written = std::fwrite(preamble.data(), 1, preamble.size(), file.get()) == preamble.size() &&

@@ -1,7 +1,8 @@
 // tools/vkdml_cli.cpp — main() of the vkdml tool: the command table, tool-level usage and --version, and
-// the one place where failures become "vkdml: error: ..." and an exit code.
+// the one place where failures become "vkdml: error: ..." and an exit code: always one line on stderr and
+// a non-zero exit, never a signal (SIGPIPE is ignored, so a closed stdout is an error like any other).
+#include <csignal>
 #include <cstdio>
-#include <iostream>
 #include <new>
 #include <string>
 #include <string_view>
@@ -38,24 +39,30 @@ std::string tool_usage() {
     return text + "\nRun 'vkdml <command> --help' for a command's options.\n";
 }
 
+// Writes to stdout; fails if it cannot (a closed pipe, a full disk).
+void print(const std::string& text) {
+    if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size())
+        fail("cannot write to standard output");
+}
+
 int run(const std::vector<std::string_view>& words) {
     if (words.empty()) {
         std::fputs(tool_usage().c_str(), stderr);
         return 2;
     }
     if (words[0] == "--help" || words[0] == "-h") {
-        std::fputs(tool_usage().c_str(), stdout);
+        print(tool_usage());
         return 0;
     }
     if (words[0] == "--version") {
-        std::puts("vkdml " VKDML_VERSION);
+        print("vkdml " VKDML_VERSION "\n");
         return 0;
     }
     for (const Command* command : kCommands) {
         if (command->spec.name != words[0]) continue;
         const Args args = Args::parse(command->spec, std::span(words).subspan(1));
         if (args.help())
-            std::fputs(usage(command->spec).c_str(), stdout);
+            print(usage(command->spec));
         else
             command->run(args);
         return 0;
@@ -64,20 +71,50 @@ int run(const std::vector<std::string_view>& words) {
                 std::string(words[0]) + "' (see 'vkdml --help')");
 }
 
+// Runs the command line and flushes stdout, failing if anything written to it was lost.
+int run_and_flush(const std::vector<std::string_view>& words) {
+    const int code = run(words);
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) fail("cannot write to standard output");
+    return code;
+}
+
+// A message as one line: control characters (a newline in a file name, say) written as \xNN.
+std::string one_line(std::string_view message) {
+    std::string out;
+    for (char ch : message) {
+        const auto byte = static_cast<unsigned char>(ch);
+        if (byte >= 0x20 && byte != 0x7f) {
+            out += ch;
+        } else {
+            char hex[5];
+            std::snprintf(hex, sizeof hex, "\\x%02x", byte);
+            out += hex;
+        }
+    }
+    return out;
+}
+
+int report(std::string_view message, int exit_code) {
+    const std::string line = "vkdml: error: " + one_line(message) + "\n";
+    std::fwrite(line.data(), 1, line.size(), stderr);
+    return exit_code;
+}
+
 }  // namespace
 }  // namespace vkdml::cli
 
 int main(int argc, char** argv) {
+    std::signal(SIGPIPE, SIG_IGN);
+    using vkdml::cli::report;
     try {
-        return vkdml::cli::run(std::vector<std::string_view>(argv + 1, argv + argc));
+        return vkdml::cli::run_and_flush(std::vector<std::string_view>(argv + 1, argv + argc));
     } catch (const vkdml::cli::CliError& error) {
-        std::cerr << "vkdml: error: " << error.what() << '\n';
-        return error.exit_code;
+        return report(error.what(), error.exit_code);
     } catch (const std::bad_alloc&) {
-        std::cerr << "vkdml: error: out of host memory\n";
-        return 1;
+        return report("out of host memory", 1);
     } catch (const std::exception& error) {
-        std::cerr << "vkdml: error: " << error.what() << '\n';
-        return 1;
+        return report(error.what(), 1);
+    } catch (...) {
+        return report("unexpected internal failure", 1);
     }
 }
