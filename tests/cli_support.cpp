@@ -2,6 +2,7 @@
 #include "cli_support.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -57,20 +59,39 @@ void write_text(const std::string& path, std::string_view text) {
     REQUIRE(out.good());
 }
 
-Outcome run_tool(const TempDir& dir, std::vector<std::string> args) {
+Outcome run_tool(const TempDir& dir, std::vector<std::string> args, Stdout out, int timeout_s) {
     const std::string out_path = dir / "stdout.txt", err_path = dir / "stderr.txt";
     posix_spawn_file_actions_t actions;
     REQUIRE(posix_spawn_file_actions_init(&actions) == 0);
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int pipe_fds[2] = {-1, -1};
+    if (out == Stdout::capture) {
+        posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    } else if (out == Stdout::full_device) {
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/full", O_WRONLY, 0);
+    } else {
+        REQUIRE(::pipe2(pipe_fds, O_CLOEXEC) == 0);
+        ::close(pipe_fds[0]);  // no reader: the tool's first write to stdout gets EPIPE (and SIGPIPE)
+        posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 1);
+    }
     posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     std::string tool = VKDML_TOOL_PATH;
     std::vector<char*> argv{tool.data()};
     for (std::string& arg : args) argv.push_back(arg.data());
     argv.push_back(nullptr);
     pid_t pid = 0;
-    const int spawned = posix_spawn(&pid, tool.c_str(), &actions, nullptr, argv.data(), environ);
+    // The child starts with SIGPIPE at its default action (killing), whatever this process does with it.
+    posix_spawnattr_t attributes;
+    REQUIRE(posix_spawnattr_init(&attributes) == 0);
+    sigset_t default_signals;
+    sigemptyset(&default_signals);
+    sigaddset(&default_signals, SIGPIPE);
+    posix_spawnattr_setsigdefault(&attributes, &default_signals);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
+    const int spawned = posix_spawn(&pid, tool.c_str(), &actions, &attributes, argv.data(), environ);
+    posix_spawnattr_destroy(&attributes);
     posix_spawn_file_actions_destroy(&actions);
+    if (pipe_fds[1] >= 0) ::close(pipe_fds[1]);
     INFO("posix_spawn " << tool << ": " << std::strerror(spawned));
     REQUIRE(spawned == 0);
     // Wait, reading the tool's peak resident memory (VmHWM: its own address space only, unlike
@@ -78,16 +99,24 @@ Outcome run_tool(const TempDir& dir, std::vector<std::string> args) {
     int status = 0;
     uint64_t peak_kib = 0;
     const std::string status_file = "/proc/" + std::to_string(pid) + "/status";
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
     for (;;) {
         const pid_t done = waitpid(pid, &status, WNOHANG);
         if (done == pid) break;
         REQUIRE((done == 0 || errno == EINTR));
+        if (std::chrono::steady_clock::now() > deadline) {
+            ::kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            FAIL("vkdml " << joined(args) << " still ran after " << timeout_s << " s (killed)");
+        }
         std::ifstream proc(status_file);
         for (std::string line; std::getline(proc, line);)
             if (line.rfind("VmHWM:", 0) == 0)
                 peak_kib = std::max<uint64_t>(peak_kib, std::stoull(line.substr(6)));
         usleep(2000);
     }
+    INFO("vkdml " << joined(args) << " was killed by signal "
+                  << (WIFSIGNALED(status) ? WTERMSIG(status) : 0));
     REQUIRE(WIFEXITED(status));
     Outcome outcome{WEXITSTATUS(status), read_text(out_path), read_text(err_path), peak_kib};
     fs::remove(out_path);
@@ -191,15 +220,30 @@ void run_command(const TempDir& dir, const std::string& command, const std::vect
 
 void check_error(const TempDir& dir, const std::vector<std::string>& args, int exit_code,
                  std::string_view problem) {
-    const auto before = dir.entries();
-    const Outcome outcome = run_tool(dir, args);
+    check_error_parts(dir, args, exit_code, {std::string(problem)});
+}
+
+void check_error_parts(const TempDir& dir, const std::vector<std::string>& args, int exit_code,
+                       const std::vector<std::string>& parts) {
+    auto before = dir.entries();
+    std::sort(before.begin(), before.end());
+    const Outcome outcome = run_tool(dir, args, Stdout::capture, 60);
     INFO("vkdml " << joined(args) << "\nstdout: " << outcome.out << "\nstderr: " << outcome.err);
     CHECK(outcome.exit_code == exit_code);
     CHECK(outcome.out.empty());
     CHECK(outcome.err.rfind("vkdml: error: ", 0) == 0);
     CHECK(outcome.err.find('\n') == outcome.err.size() - 1);
-    CHECK(outcome.err.find(problem) != std::string::npos);
-    CHECK(dir.entries() == before);
+    size_t at = 0;
+    for (const std::string& part : parts) {
+        INFO("expected in stderr: " << part);
+        at = outcome.err.find(part, at);
+        CHECK(at != std::string::npos);
+        if (at == std::string::npos) break;
+        at += part.size();
+    }
+    auto after = dir.entries();
+    std::sort(after.begin(), after.end());
+    CHECK(after == before);
 }
 
 }  // namespace vkdml_test::cli

@@ -32,9 +32,18 @@ struct Outcome {
     uint64_t peak_rss_kib = 0;  ///< the tool's peak resident memory (VmHWM) as last sampled
 };
 
+// Where the tool's standard output goes.
+enum class Stdout {
+    capture,      ///< a file in the test directory, returned as Outcome::out
+    full_device,  ///< /dev/full: every write fails with ENOSPC
+    closed_pipe,  ///< a pipe whose read end is closed: writing raises SIGPIPE unless the tool ignores it
+};
+
 // Runs the tool with `args`, stdin from /dev/null, stdout and stderr captured through files in `dir`
-// (removed again, so the directory afterwards holds only what the tool itself wrote there).
-Outcome run_tool(const TempDir& dir, std::vector<std::string> args);
+// (removed again, so the directory afterwards holds only what the tool itself wrote there). Fails the
+// test if the tool is killed by a signal, or runs longer than `timeout_s` seconds (then it is killed).
+Outcome run_tool(const TempDir& dir, std::vector<std::string> args, Stdout out = Stdout::capture,
+                 int timeout_s = 600);
 
 // ---- .npy inputs and outputs -------------------------------------------------------------------
 
@@ -70,8 +79,12 @@ void run_command(const TempDir& dir, const std::string& command, const std::vect
                  const std::string& in, const std::string& out);
 
 // Checks a failed run: the exit code, nothing on stdout, exactly one stderr line "vkdml: error: ..."
-// containing `problem`, and no file created in `dir` (an output or a temporary one).
+// containing `problem`, no file created or removed in `dir` (an output or a temporary one), and all of it
+// within 60 seconds.
 void check_error(const TempDir& dir, const std::vector<std::string>& args, int exit_code,
                  std::string_view problem);
+// The same, the line containing every one of `parts` in order.
+void check_error_parts(const TempDir& dir, const std::vector<std::string>& args, int exit_code,
+                       const std::vector<std::string>& parts);
 
 }  // namespace vkdml_test::cli

@@ -2,12 +2,19 @@
 // .npy files for every data type (C and Fortran order), --validation (cumulative and reduce runs), `show`
 // output, `info`, and the generic error paths (exit code, a single "vkdml: error: " line, no output file
 // left behind). The reduce, argmax and argmin commands are tested in test_cli_reduce.cpp.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cerrno>
 #include <cstdint>
 #include <filesystem>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "cli_support.hpp"
@@ -289,4 +296,274 @@ TEST_CASE("cli: errors give one line, the right exit code and no output", "[gpu]
     SECTION("unknown device") {
         check_error(dir, {"cumsum", "--device", "no-such-gpu", "--axis", "3", in, out}, 1, "no-such-gpu");
     }
+}
+
+// ---- bad input never crashes (issue 6) -------------------------------------------------------------
+// Every refusal: the exact exit code, no signal, no hang, nothing on stdout, one stderr line
+// "vkdml: error: <file>: <problem>", and no output or temporary file left behind (check_error_parts).
+
+namespace {
+
+// The commands that read an input file and write an output file, each with options valid for a rank-2
+// input; `operands` are appended.
+std::vector<std::vector<std::string>> file_commands(const std::string& in, const std::string& out) {
+    std::vector<std::vector<std::string>> commands = {
+        {"cumsum", "--axis", "0"},
+        {"cumprod", "--axis", "-1", "--exclusive"},
+        {"reduce", "--function", "sum", "--axes", "0,1"},
+        {"argmax", "--axis", "1"},
+        {"argmin", "--axes", "none"},
+    };
+    for (auto& command : commands) command.insert(command.end(), {in, out});
+    return commands;
+}
+
+// A directory in which no file can be created, and the strerror text creating one gives. Permission bits
+// do not stop root, so as root it is sysfs (which refuses new files to everyone) or, failing that, procfs.
+std::pair<std::string, std::string> unwritable_directory(const TempDir& dir) {
+    if (::geteuid() != 0) {
+        const std::string read_only = dir / "read_only";
+        fs::create_directory(read_only);
+        fs::permissions(read_only, fs::perms::owner_read | fs::perms::owner_exec);
+        return {read_only, "Permission denied"};
+    }
+    const int fd = ::open("/sys/vkdml_write_probe", O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (fd < 0 && errno == EACCES) return {"/sys", "Permission denied"};
+    if (fd >= 0) {
+        ::close(fd);
+        ::unlink("/sys/vkdml_write_probe");
+    }
+    return {"/proc", "No such file or directory"};
+}
+
+}  // namespace
+
+TEST_CASE("cli: malformed .npy files are refused by every command", "[cli]") {
+    TempDir dir;
+    const std::string bad = dir / "bad.npy", out = dir / "out.npy";
+    const std::string f4_header = "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }";
+    const std::string good = npy_image(f4_header, std::string(48, '\0'));  // 128 header bytes + 48 of data
+    REQUIRE(good.size() == 176);
+    const auto header_with = [](const std::string& descr, const std::string& shape) {
+        return "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
+    };
+    // Writes `contents` as bad.npy and runs every command on it, and `show`.
+    const auto rejected = [&](std::string_view contents, const std::string& problem) {
+        write_text(bad, contents);
+        for (const auto& args : file_commands(bad, out)) check_error(dir, args, 1, bad + ": " + problem);
+        check_error(dir, {"show", bad}, 1, bad + ": " + problem);
+    };
+
+    SECTION("truncated files") {
+        rejected("", "not a .npy file (the magic string \\x93NUMPY is missing)");
+        rejected(good.substr(0, 5), "file is truncated inside the preamble (5 bytes)");
+        rejected(good.substr(0, 9), "file is truncated inside the preamble (9 bytes)");
+        rejected(good.substr(0, 100),
+                 "file is truncated: header length 118 extends beyond the end of the file (100 bytes)");
+        rejected(good.substr(0, 128),
+                 "data is truncated: shape (3, 4) of <f4 needs 48 bytes, the file holds 0");
+        rejected(good.substr(0, 175),
+                 "data is truncated: shape (3, 4) of <f4 needs 48 bytes, the file holds 47");
+        rejected(good + "tail", "file has 4 bytes after the data (shape (3, 4) of <f4 needs 48)");
+    }
+    SECTION("wrong magic") {
+        rejected("PK\x03\x04 a zip file", "not a .npy file (the magic string \\x93NUMPY is missing)");
+        rejected("\x93NUMPX" + good.substr(6), "not a .npy file");
+        rejected("NUMPY" + good.substr(6), "not a .npy file");
+        rejected(good.substr(0, 6) + "\x04" + good.substr(7), "unsupported .npy format version 4.0");
+    }
+    SECTION("a header length larger than the file, or absurd") {
+        std::string image = good;
+        image[8] = image[9] = '\xff';
+        rejected(image,
+                 "file is truncated: header length 65535 extends beyond the end of the file (176 bytes)");
+        rejected(std::string("\x93NUMPY\x02\x00\xff\xff\xff\xff", 12) + f4_header,
+                 "file is truncated: header length 4294967295 extends beyond the end of the file (71 bytes)");
+        // A version 2.0 file really holding a header of 1 MiB + 1 bytes.
+        std::string huge_header = f4_header;
+        huge_header.resize((size_t{1} << 20) + 1, ' ');
+        std::string v2("\x93NUMPY\x02\x00\x01\x00\x10\x00", 12);
+        rejected(v2 + huge_header + std::string(48, '\0'),
+                 "header length 1048577 exceeds the limit of 1048576 bytes");
+    }
+    SECTION("a malformed header dict") {
+        rejected(npy_image("{'descr': '<f4', 'fortran_order': maybe, 'shape': (3, 4), }", ""),
+                 "malformed header: expected True or False for 'fortran_order'");
+        rejected(npy_image("{'descr': '<f4', 'shape': (3, 4), }", ""),
+                 "header lacks the key 'fortran_order'");
+        rejected(npy_image("not a dict", ""), "header is not a dict: 'not a dict");
+    }
+    SECTION("unsupported dtypes") {
+        const std::pair<const char*, const char*> cases[] = {
+            {"<c8", "unsupported dtype '<c8' (complex)"},
+            {"<c16", "unsupported dtype '<c16' (complex)"},
+            {"|O", "unsupported dtype '|O' (object)"},
+            {"|b1", "unsupported dtype '|b1' (bool)"},
+            {">f4", "big-endian dtype '>f4' is not supported"},
+            {">i8", "big-endian dtype '>i8' is not supported"},
+            {"<U4", "unsupported dtype '<U4' (string)"},
+            {"|S3", "unsupported dtype '|S3' (string)"},
+            {"|V8", "unsupported dtype '|V8' (void/structured)"},
+            {"<M8[ns]", "unsupported dtype '<M8[ns]' (datetime)"},
+            {"<f16", "unsupported dtype '<f16'"},
+        };
+        for (const auto& [descr, problem] : cases) {
+            INFO("descr " << descr);
+            rejected(npy_image(header_with(descr, "(3, 4)"), std::string(96, '\0')), problem);
+        }
+    }
+    SECTION("shapes: a zero, rank 9, counts past DirectML's limit and past 64 bits") {
+        rejected(npy_image(header_with("<f4", "(3, 0, 4)"), ""),
+                 "zero-sized arrays are not supported (shape (3, 0, 4))");
+        rejected(npy_image(header_with("|u1", "(1, 1, 1, 1, 1, 1, 1, 3, 4)"), std::string(12, '\0')),
+                 "rank 9 exceeds the maximum of 8");
+        rejected(npy_image(header_with("|u1", "(4294967296, 4294967296, 16)"), std::string(12, '\0')),
+                 "element count of shape (4294967296, 4294967296, 16) overflows 64 bits");
+        rejected(npy_image(header_with("|u1", "(18446744073709551616,)"), ""),
+                 "dimension 0 of 'shape', '18446744073709551616', overflows 64 bits");
+        rejected(npy_image(header_with("<f4", "(65536, 65536)"), ""),
+                 "element count of shape (65536, 65536) exceeds 4294967295 (DirectML's limit)");
+        rejected(npy_image(header_with("|u1", "(1099511627776,)"), ""),
+                 "dimension 0 of shape (1099511627776,) exceeds 4294967295");
+    }
+    SECTION("a header claiming 32 GiB in a tiny file is refused before anything is allocated") {
+        rejected(npy_image(header_with("<u8", "(4294967295,)"), "12345678"),
+                 "data is truncated: shape (4294967295,) of <u8 needs 34359738360 bytes, the file holds 8");
+        const Outcome outcome = run_tool(dir, {"show", bad});
+        CHECK(outcome.exit_code == 1);
+        CHECK(outcome.peak_rss_kib < 256 * 1024);  // 0 if it exited before the first sample
+    }
+    CHECK(dir.entries() == std::vector<std::string>{"bad.npy"});
+}
+
+TEST_CASE("cli: bad flags are usage errors (exit 2), bad values for the input exit 1", "[cli]") {
+    TempDir dir;
+    const std::string in = dir / "in.npy", out = dir / "out.npy";
+    write_c_order(in, DML_TENSOR_DATA_TYPE_FLOAT32, {3, 4}, std::vector<double>(12, 1.0));
+
+    SECTION("unknown options") {
+        check_error(dir, {"cumsum", "--bogus", "--axis", "0", in, out}, 2,
+                    "unknown option '--bogus' for 'vkdml cumsum'");
+        check_error(dir, {"reduce", "--function", "sum", "--axis-count", "1", in, out}, 2,
+                    "unknown option '--axis-count' for 'vkdml reduce'");
+        check_error(dir, {"show", "-x", in}, 2, "unknown option '-x' for 'vkdml show'");
+        check_error(dir, {"--frobnicate"}, 2, "unknown option '--frobnicate' (see 'vkdml --help')");
+        check_error(dir, {"cumsum", "--reverse=yes", "--axis", "0", in, out}, 2,
+                    "option '--reverse' takes no value");
+        check_error(dir, {"cumsum", "--axis", "0", "--axis", "1", in, out}, 2,
+                    "option '--axis' is given twice");
+    }
+    SECTION("a missing option value") {
+        check_error(dir, {"cumsum", in, out, "--axis"}, 2, "option '--axis' needs a value (--axis N)");
+        check_error(dir, {"cumprod", "--axis", "--reverse", in, out}, 2,
+                    "option '--axis' needs a value (--axis N)");
+        check_error(dir, {"reduce", "--axes", "0", in, out, "--function"}, 2,
+                    "option '--function' needs a value (--function F)");
+        check_error(dir, {"show", in, "--limit"}, 2, "option '--limit' needs a value (--limit N)");
+        check_error(dir, {"cumsum", "--axis", "0", in}, 2,
+                    "'vkdml cumsum' takes 2 operand(s) (IN.npy OUT.npy), got 1");
+        check_error(dir, {"cumsum", "--axis", "0", in, out, out}, 2,
+                    "takes 2 operand(s) (IN.npy OUT.npy), got 3");
+    }
+    SECTION("bad numeric values") {
+        check_error(dir, {"cumsum", "--axis", "abc", in, out}, 2,
+                    "option '--axis' expects an integer, got 'abc'");
+        check_error(dir, {"cumsum", "--axis=", in, out}, 2, "option '--axis' expects an integer, got ''");
+        check_error(dir, {"cumsum", "--axis", "99999999999999999999", in, out}, 2,
+                    "option '--axis' expects an integer, got '99999999999999999999'");
+        check_error(dir, {"argmax", "--axes", "0,abc", in, out}, 2,
+                    "option '--axes' expects comma-separated integers or 'none', got '0,abc'");
+        check_error(dir, {"cumsum", "--axis", "99", in, out}, 1,
+                    "axis 99 is out of range for " + in + " of rank 2 (use 0..1 or -2..-1)");
+        check_error(dir, {"cumprod", "--axis", "-9223372036854775808", in, out}, 1,
+                    "axis -9223372036854775808 is out of range for " + in + " of rank 2");
+        check_error(dir, {"reduce", "--function", "max", "--axes", "1,99", in, out}, 1,
+                    "axis 99 is out of range for " + in + " of rank 2");
+        check_error(dir, {"show", "--limit", "-5", in}, 2,
+                    "option '--limit' expects a non-negative integer, got '-5'");
+        check_error(dir, {"show", "--limit", "1e3", in}, 2, "option '--limit' expects an integer, got '1e3'");
+    }
+    CHECK(dir.entries() == std::vector<std::string>{"in.npy"});
+}
+
+TEST_CASE("cli: missing, unreadable and unwritable files", "[cli]") {
+    TempDir dir;
+    const std::string in = dir / "in.npy", out = dir / "out.npy", sub = dir / "sub";
+    write_c_order(in, DML_TENSOR_DATA_TYPE_FLOAT32, {3, 4}, std::vector<double>(12, 1.0));
+    fs::create_directory(sub);
+    const std::string fifo = dir / "fifo";
+    REQUIRE(::mkfifo(fifo.c_str(), 0644) == 0);
+
+    SECTION("a missing input file") {
+        const std::string absent = dir / "absent.npy";
+        for (const auto& args : file_commands(absent, out))
+            check_error(dir, args, 1, absent + ": cannot open: No such file or directory");
+        check_error(dir, {"show", absent}, 1, absent + ": cannot open: No such file or directory");
+    }
+    SECTION("an input that is a directory, a device or a pipe (which must not hang the reader)") {
+        for (const std::string& input : {sub, std::string("/dev/null"), fifo}) {
+            for (const auto& args : file_commands(input, out))
+                check_error(dir, args, 1, input + ": not a regular file");
+            check_error(dir, {"show", input}, 1, input + ": not a regular file");
+        }
+    }
+    SECTION("an output in a nonexistent directory, or under a file") {
+        for (const std::string& target : {dir / "no-such-dir/out.npy", in + "/out.npy"}) {
+            const std::string reason =
+                target == in + "/out.npy" ? "Not a directory" : "No such file or directory";
+            for (const auto& args : file_commands(in, target))
+                check_error_parts(dir, args, 1,
+                                  {target + ": cannot create '" + target + ".tmp.", "': " + reason});
+        }
+        CHECK_FALSE(fs::exists(dir / "no-such-dir"));
+    }
+    SECTION("an output in a directory where nothing can be created") {
+        const auto [directory, reason] = unwritable_directory(dir);
+        INFO("unwritable directory " << directory);
+        const std::string target = directory + "/vkdml_out.npy";
+        for (const auto& args : file_commands(in, target))
+            check_error_parts(dir, args, 1,
+                              {target + ": cannot create '" + target + ".tmp.", "': " + reason});
+        CHECK_FALSE(fs::exists(target));
+        if (directory != "/sys" && directory != "/proc") CHECK(fs::is_empty(directory));
+    }
+    SECTION("an output that is a directory, a device or a pipe is left alone") {
+        for (const auto& args : file_commands(in, sub))
+            check_error(dir, args, 1, sub + ": cannot write: it is a directory");
+        CHECK(fs::is_empty(sub));
+        for (const std::string& target : {std::string("/dev/null"), fifo})
+            for (const auto& args : file_commands(in, target))
+                check_error(dir, args, 1, target + ": cannot write: it exists and is not a regular file");
+        CHECK(fs::is_character_file("/dev/null"));
+        CHECK(fs::is_fifo(fifo));
+    }
+    SECTION("an unwritable output is found before the device is opened") {
+        check_error(dir, {"cumsum", "--device", "no-such-gpu", "--axis", "0", in, sub}, 1,
+                    sub + ": cannot write: it is a directory");
+        check_error(dir, {"argmin", "--device", "no-such-gpu", "--axes", "0", in, dir / "none/out.npy"}, 1,
+                    dir / "none/out.npy" + ": cannot create");
+    }
+    SECTION("a file name with a newline stays on one line") {
+        const std::string odd = dir / "odd\nname.npy";
+        check_error(dir, {"show", odd}, 1, dir / "odd\\x0aname.npy: cannot open: No such file or directory");
+    }
+    auto entries = dir.entries();
+    std::sort(entries.begin(), entries.end());
+    CHECK(entries == std::vector<std::string>{"fifo", "in.npy", "sub"});
+}
+
+TEST_CASE("cli: a failing standard output is an error, never SIGPIPE", "[cli]") {
+    TempDir dir;
+    const std::string in = dir / "in.npy";
+    write_c_order(in, DML_TENSOR_DATA_TYPE_INT32, {3, 4}, std::vector<double>(12, 7.0));
+    for (Stdout target : {Stdout::full_device, Stdout::closed_pipe}) {
+        for (const std::vector<std::string>& args :
+             {std::vector<std::string>{"show", in}, {"--help"}, {"--version"}, {"cumsum", "--help"}}) {
+            INFO("vkdml " << joined(args) << (target == Stdout::full_device ? " >/dev/full" : " | (closed)"));
+            const Outcome outcome = run_tool(dir, args, target, 60);
+            CHECK(outcome.exit_code == 1);
+            CHECK(outcome.err == "vkdml: error: cannot write to standard output\n");
+        }
+    }
+    CHECK(dir.entries() == std::vector<std::string>{"in.npy"});
 }
