@@ -1,6 +1,8 @@
 // Error codes and Vulkan result names.
 #include "errors.hpp"
 
+#include <string_view>
+
 namespace vkdml {
 
 const char* to_string(ErrorCode code) noexcept {
@@ -39,16 +41,21 @@ const char* vk_result_name(VkResult result) noexcept {
     case VK_ERROR_FORMAT_NOT_SUPPORTED: return "VK_ERROR_FORMAT_NOT_SUPPORTED";
     case VK_ERROR_FRAGMENTED_POOL: return "VK_ERROR_FRAGMENTED_POOL";
     case VK_ERROR_OUT_OF_POOL_MEMORY: return "VK_ERROR_OUT_OF_POOL_MEMORY";
+    case VK_ERROR_UNKNOWN: return "VK_ERROR_UNKNOWN";
     default: return "VkResult";
     }
 }
 
 Error vk_error(VkResult result, const char* call) {
+    // "d.vk.vkAllocateMemory(device, ...)" names vkAllocateMemory.
+    std::string_view text(call);
+    text = text.substr(0, text.find('('));
+    if (size_t dot = text.find_last_of(".>"); dot != std::string_view::npos) text.remove_prefix(dot + 1);
     ErrorCode code = ErrorCode::vulkan_error;
     if (result == VK_ERROR_OUT_OF_HOST_MEMORY || result == VK_ERROR_OUT_OF_DEVICE_MEMORY)
         code = ErrorCode::out_of_memory;
     if (result == VK_ERROR_DEVICE_LOST) code = ErrorCode::device_lost;
-    return make_error(code, call, " failed with ", vk_result_name(result), " (", static_cast<int>(result),
+    return make_error(code, text, " failed with ", vk_result_name(result), " (", static_cast<int>(result),
                       ")");
 }
 

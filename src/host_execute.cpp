@@ -52,7 +52,11 @@ struct OneShot {
             std::lock_guard lock(d.queue_mutex);
             VKDML_VK_TRY_ON(d, queue_submit, d.vk.vkQueueSubmit(d.queue, 1, &si, fence));
         }
-        VKDML_VK_TRY_ON(d, wait_for_fences, d.vk.vkWaitForFences(d.device, 1, &fence, VK_TRUE, UINT64_MAX));
+        // The wait really happens first, so an injected failure leaves no work in flight behind it.
+        VkResult waited = d.vk.vkWaitForFences(d.device, 1, &fence, VK_TRUE, UINT64_MAX);
+        if (VkResult injected = d.faults.take(testing::VulkanCall::wait_for_fences); injected != VK_SUCCESS)
+            waited = injected;
+        if (waited != VK_SUCCESS) return detail::device_vk_error(d, waited, "vkWaitForFences");
         return {};
     }
 };
