@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <vector>
 
 namespace vkdml {
@@ -85,9 +86,17 @@ Result<uint32_t> choose(const std::vector<PhysicalDeviceInfo>& devices, const st
     return best;
 }
 
+/// Guards volk's process-wide instance-level function pointers, which create(), adopt() and
+/// enumerate() load for their instance and then call: one of them at a time.
+std::mutex& instance_functions_mutex() {
+    static std::mutex m;
+    return m;
+}
+
 /// Everything both create() and adopt() do once the handles exist.
 Status finish_setup(DeviceState& s) {
     volkLoadDeviceTable(&s.vk, s.device);
+    vkGetPhysicalDeviceMemoryProperties(s.physical_device, &s.memory_properties);
     if (!s.vk.vkCmdPushDescriptorSetKHR)
         return make_error(ErrorCode::unsupported_device, "device \"", s.info.physical.name,
                           "\" was created without VK_KHR_push_descriptor enabled; vkdml records its bindings "
@@ -146,6 +155,7 @@ size_t Device::pipeline_count() const {
 
 Result<std::vector<PhysicalDeviceInfo>> Device::enumerate() {
     if (auto st = detail::load_vulkan_loader(); !st) return st.error();
+    std::lock_guard lock(instance_functions_mutex());
     VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
     app.apiVersion = VK_API_VERSION_1_2;
     VkInstanceCreateInfo ci{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
@@ -165,6 +175,7 @@ Result<std::vector<PhysicalDeviceInfo>> Device::enumerate() {
 
 Result<std::shared_ptr<Device>> Device::create(const DeviceOptions& options) {
     if (auto st = detail::load_vulkan_loader(); !st) return st.error();
+    std::lock_guard lock(instance_functions_mutex());
     auto s = std::make_shared<DeviceState>();
     s->owns_handles = true;
     s->on_validation_message = options.on_validation_message;
@@ -279,6 +290,7 @@ Result<std::shared_ptr<Device>> Device::adopt(VkInstance instance, VkPhysicalDev
         return make_error(ErrorCode::invalid_argument,
                           "Device::adopt needs a non-null instance, physical device, device, queue and "
                           "vkGetInstanceProcAddr");
+    std::lock_guard lock(instance_functions_mutex());
     volkInitializeCustom(get_instance_proc_addr);
     volkLoadInstanceOnly(instance);
     auto s = std::make_shared<DeviceState>();

@@ -46,6 +46,7 @@ struct DeviceState {
     VolkDeviceTable vk{};  ///< device-level functions of this device
     DeviceInfo info;
     detail::EnabledFeatures features;
+    VkPhysicalDeviceMemoryProperties memory_properties{};
 
     std::unique_ptr<detail::PipelineCache> pipelines;
     std::mutex queue_mutex;  ///< serialises vkQueueSubmit of the host path

@@ -7,9 +7,7 @@ namespace vkdml::detail {
 
 namespace {
 
-uint32_t pick_memory_type(VkPhysicalDevice pd, uint32_t allowed) {
-    VkPhysicalDeviceMemoryProperties props;
-    vkGetPhysicalDeviceMemoryProperties(pd, &props);
+uint32_t pick_memory_type(const VkPhysicalDeviceMemoryProperties& props, uint32_t allowed) {
     const VkMemoryPropertyFlags host =
         VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
     const VkMemoryPropertyFlags wanted[] = {
@@ -39,7 +37,7 @@ Result<HostBuffer> HostBuffer::create(DeviceState& device, uint64_t bytes) {
                           " bytes exceeds this device's "
                           "maxMemoryAllocationSize (",
                           device.info.max_memory_allocation_size, ")");
-    uint32_t type = pick_memory_type(device.physical_device, req.memoryTypeBits);
+    uint32_t type = pick_memory_type(device.memory_properties, req.memoryTypeBits);
     if (type == UINT32_MAX)
         return make_error(ErrorCode::unsupported_device,
                           "no host-visible memory type can hold a storage buffer");

@@ -1,0 +1,205 @@
+// vulkan_app.hpp — an application's own Vulkan instance (validation on, messages collected), device,
+// queue and buffers, for the tests of the application-owned path (Device::adopt, record).
+#pragma once
+
+#undef VK_NO_PROTOTYPES
+#include <vulkan/vulkan.h>
+
+#include <catch2/catch.hpp>
+
+#include "vkdml/vkdml.hpp"
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace vkdml_test {
+
+/// The application's side: instance (with validation), device, queue, pool, and helpers.
+struct App {
+    std::mutex messages_mutex;
+    std::vector<std::string> messages;  ///< validation messages (guarded by messages_mutex)
+    std::mutex queue_mutex;             ///< submit() may be called from several threads
+    VkInstance instance = VK_NULL_HANDLE;
+    VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+    VkPhysicalDevice physical = VK_NULL_HANDLE;
+    VkDevice device = VK_NULL_HANDLE;
+    VkQueue queue = VK_NULL_HANDLE;
+    uint32_t family = 0;
+    VkCommandPool pool = VK_NULL_HANDLE;
+    VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceVulkan11Features f11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &f12};
+    VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f11};
+
+    static VKAPI_ATTR VkBool32 VKAPI_CALL collect(VkDebugUtilsMessageSeverityFlagBitsEXT,
+                                                  VkDebugUtilsMessageTypeFlagsEXT,
+                                                  const VkDebugUtilsMessengerCallbackDataEXT* data,
+                                                  void* user) {
+        auto* app = static_cast<App*>(user);
+        std::lock_guard lock(app->messages_mutex);
+        app->messages.push_back(data->pMessage);
+        return VK_FALSE;
+    }
+
+    explicit App(bool rich_features, bool push_descriptor = true) {
+        VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+        app.apiVersion = VK_API_VERSION_1_2;
+        const char* layer = "VK_LAYER_KHRONOS_validation";
+        const char* ext = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+        VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+        ici.pApplicationInfo = &app;
+        ici.enabledLayerCount = 1;
+        ici.ppEnabledLayerNames = &layer;
+        ici.enabledExtensionCount = 1;
+        ici.ppEnabledExtensionNames = &ext;
+        REQUIRE(vkCreateInstance(&ici, nullptr, &instance) == VK_SUCCESS);
+        VkDebugUtilsMessengerCreateInfoEXT mci{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+        mci.messageSeverity =
+            VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+        mci.messageType =
+            VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT;
+        mci.pfnUserCallback = collect;
+        mci.pUserData = this;
+        auto create_messenger = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+            vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT"));
+        REQUIRE(create_messenger);
+        REQUIRE(create_messenger(instance, &mci, nullptr, &messenger) == VK_SUCCESS);
+        uint32_t count = 1;
+        vkEnumeratePhysicalDevices(instance, &count, &physical);
+        REQUIRE(count == 1);
+        uint32_t qcount = 0;
+        vkGetPhysicalDeviceQueueFamilyProperties(physical, &qcount, nullptr);
+        std::vector<VkQueueFamilyProperties> qf(qcount);
+        vkGetPhysicalDeviceQueueFamilyProperties(physical, &qcount, qf.data());
+        while (!(qf[family].queueFlags & VK_QUEUE_COMPUTE_BIT)) ++family;
+        if (rich_features) {
+            f12.storageBuffer8BitAccess = VK_TRUE;
+            f12.shaderSubgroupExtendedTypes = VK_TRUE;
+            f11.storageBuffer16BitAccess = VK_TRUE;
+            features.features.shaderInt64 = VK_TRUE;
+            features.features.shaderFloat64 = VK_TRUE;
+        }
+        float priority = 1;
+        VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+        qci.queueFamilyIndex = family;
+        qci.queueCount = 1;
+        qci.pQueuePriorities = &priority;
+        const char* push = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
+        VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features};
+        dci.queueCreateInfoCount = 1;
+        dci.pQueueCreateInfos = &qci;
+        dci.enabledExtensionCount = push_descriptor ? 1 : 0;
+        dci.ppEnabledExtensionNames = &push;
+        REQUIRE(vkCreateDevice(physical, &dci, nullptr, &device) == VK_SUCCESS);
+        vkGetDeviceQueue(device, family, 0, &queue);
+        VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+        pci.queueFamilyIndex = family;
+        REQUIRE(vkCreateCommandPool(device, &pci, nullptr, &pool) == VK_SUCCESS);
+    }
+
+    ~App() {
+        vkDestroyCommandPool(device, pool, nullptr);
+        vkDestroyDevice(device, nullptr);
+        auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+            vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
+        destroy(instance, messenger, nullptr);
+        vkDestroyInstance(instance, nullptr);
+    }
+
+    std::shared_ptr<vkdml::Device> adopt(bool pass_features) {
+        auto dev = vkdml::Device::adopt(instance, physical, device, family, queue, vkGetInstanceProcAddr,
+                                        pass_features ? &features : nullptr);
+        INFO((dev ? std::string() : dev.error().message));
+        REQUIRE(dev);
+        return *dev;
+    }
+
+    struct Buffer {
+        VkBuffer buffer = VK_NULL_HANDLE;
+        VkDeviceMemory memory = VK_NULL_HANDLE;
+        void* data = nullptr;
+        VkDeviceSize size = 0;
+        VkBufferUsageFlags usage = 0;
+
+        /// A binding of [offset, offset + bytes) that declares the buffer's real size and usage.
+        vkdml::BufferBinding bind(VkDeviceSize offset, VkDeviceSize bytes) const {
+            return {buffer, offset, bytes, size, usage};
+        }
+    };
+
+    Buffer buffer(VkDeviceSize bytes, VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT) {
+        Buffer b;
+        b.size = bytes;
+        b.usage = usage;
+        VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+        bci.size = bytes;
+        bci.usage = usage;
+        REQUIRE(vkCreateBuffer(device, &bci, nullptr, &b.buffer) == VK_SUCCESS);
+        VkMemoryRequirements req;
+        vkGetBufferMemoryRequirements(device, b.buffer, &req);
+        VkPhysicalDeviceMemoryProperties mp;
+        vkGetPhysicalDeviceMemoryProperties(physical, &mp);
+        uint32_t type = 0;
+        const VkMemoryPropertyFlags want =
+            VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+        while (!((req.memoryTypeBits >> type) & 1) || (mp.memoryTypes[type].propertyFlags & want) != want)
+            ++type;
+        VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+        mai.allocationSize = req.size;
+        mai.memoryTypeIndex = type;
+        REQUIRE(vkAllocateMemory(device, &mai, nullptr, &b.memory) == VK_SUCCESS);
+        REQUIRE(vkBindBufferMemory(device, b.buffer, b.memory, 0) == VK_SUCCESS);
+        REQUIRE(vkMapMemory(device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.data) == VK_SUCCESS);
+        return b;
+    }
+
+    void free(Buffer& b) {
+        vkDestroyBuffer(device, b.buffer, nullptr);
+        vkFreeMemory(device, b.memory, nullptr);
+    }
+
+    /// A command pool for one thread (the app's own `pool` is for the calling thread only).
+    VkCommandPool make_pool() {
+        VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+        pci.queueFamilyIndex = family;
+        VkCommandPool p = VK_NULL_HANDLE;
+        REQUIRE(vkCreateCommandPool(device, &pci, nullptr, &p) == VK_SUCCESS);
+        return p;
+    }
+
+    /// A command buffer from `from` (default: the app's pool), begun.
+    VkCommandBuffer begin(VkCommandPool from = VK_NULL_HANDLE) {
+        VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+        ai.commandPool = from ? from : pool;
+        ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+        ai.commandBufferCount = 1;
+        VkCommandBuffer cmd;
+        REQUIRE(vkAllocateCommandBuffers(device, &ai, &cmd) == VK_SUCCESS);
+        VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+        REQUIRE(vkBeginCommandBuffer(cmd, &bi) == VK_SUCCESS);
+        return cmd;
+    }
+
+    /// Ends `cmd` (with a barrier making the shader writes visible to the host), submits it, waits for
+    /// the queue and frees it back to `from` (default: the app's pool).
+    void submit(VkCommandBuffer cmd, VkCommandPool from = VK_NULL_HANDLE) {
+        VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+        mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+        vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb,
+                             0, nullptr, 0, nullptr);
+        REQUIRE(vkEndCommandBuffer(cmd) == VK_SUCCESS);
+        VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+        si.commandBufferCount = 1;
+        si.pCommandBuffers = &cmd;
+        {
+            std::lock_guard lock(queue_mutex);
+            REQUIRE(vkQueueSubmit(queue, 1, &si, VK_NULL_HANDLE) == VK_SUCCESS);
+            REQUIRE(vkQueueWaitIdle(queue) == VK_SUCCESS);
+        }
+        vkFreeCommandBuffers(device, from ? from : pool, 1, &cmd);
+    }
+};
+
+}  // namespace vkdml_test
