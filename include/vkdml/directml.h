@@ -16,8 +16,18 @@
 #if !defined(DIRECTML_H)
 #define VKDML_DIRECTML_MIRROR 1
 
+/* In C++ the enums get int, the type compilers give DirectML's enums, as a fixed underlying type:
+ * then every 32-bit value a caller stores in an enum field is a valid value of it, and the library
+ * can read and refuse an out-of-range one (without it, loading 4 from a DML_TENSOR_FLAGS field is
+ * undefined behaviour in C++). Layout and values are unchanged. */
+#ifdef __cplusplus
+#define VKDML_ENUM_BASE : int
+#else
+#define VKDML_ENUM_BASE
+#endif
+
 /** Element type of a tensor. */
-typedef enum DML_TENSOR_DATA_TYPE {
+typedef enum DML_TENSOR_DATA_TYPE VKDML_ENUM_BASE {
     DML_TENSOR_DATA_TYPE_UNKNOWN = 0,
     DML_TENSOR_DATA_TYPE_FLOAT32 = 1,
     DML_TENSOR_DATA_TYPE_FLOAT16 = 2,
@@ -33,19 +43,19 @@ typedef enum DML_TENSOR_DATA_TYPE {
 } DML_TENSOR_DATA_TYPE;
 
 /** Kind of tensor description held by DML_TENSOR_DESC::Desc (only buffer tensors exist). */
-typedef enum DML_TENSOR_TYPE {
+typedef enum DML_TENSOR_TYPE VKDML_ENUM_BASE {
     DML_TENSOR_TYPE_INVALID = 0,
     DML_TENSOR_TYPE_BUFFER = 1,
 } DML_TENSOR_TYPE;
 
 /** Bit flags of a buffer tensor. vkdml rejects OWNED_BY_DML: its operators have no constant inputs. */
-typedef enum DML_TENSOR_FLAGS {
+typedef enum DML_TENSOR_FLAGS VKDML_ENUM_BASE {
     DML_TENSOR_FLAG_NONE = 0x0,
     DML_TENSOR_FLAG_OWNED_BY_DML = 0x1,
 } DML_TENSOR_FLAGS;
 
 /** Operator kinds implemented by vkdml (DirectML's numbers; the others are not defined here). */
-typedef enum DML_OPERATOR_TYPE {
+typedef enum DML_OPERATOR_TYPE VKDML_ENUM_BASE {
     DML_OPERATOR_INVALID = 0,
     DML_OPERATOR_REDUCE = 55,
     DML_OPERATOR_CUMULATIVE_SUMMATION = 105,
@@ -55,13 +65,13 @@ typedef enum DML_OPERATOR_TYPE {
 } DML_OPERATOR_TYPE;
 
 /** Direction in which a cumulative operator walks its axis (or which tie an arg operator keeps). */
-typedef enum DML_AXIS_DIRECTION {
+typedef enum DML_AXIS_DIRECTION VKDML_ENUM_BASE {
     DML_AXIS_DIRECTION_INCREASING = 0,
     DML_AXIS_DIRECTION_DECREASING = 1,
 } DML_AXIS_DIRECTION;
 
 /** Fold applied by DML_REDUCE_OPERATOR_DESC. */
-typedef enum DML_REDUCE_FUNCTION {
+typedef enum DML_REDUCE_FUNCTION VKDML_ENUM_BASE {
     DML_REDUCE_FUNCTION_ARGMAX = 0,
     DML_REDUCE_FUNCTION_ARGMIN = 1,
     DML_REDUCE_FUNCTION_AVERAGE = 2,
@@ -77,7 +87,7 @@ typedef enum DML_REDUCE_FUNCTION {
 } DML_REDUCE_FUNCTION;
 
 /** Bit flags given at compile time. */
-typedef enum DML_EXECUTION_FLAGS {
+typedef enum DML_EXECUTION_FLAGS VKDML_ENUM_BASE {
     DML_EXECUTION_FLAG_NONE = 0,
     DML_EXECUTION_FLAG_ALLOW_HALF_PRECISION_COMPUTATION = 0x1,
     DML_EXECUTION_FLAG_DISABLE_META_COMMANDS = 0x2,
@@ -85,7 +95,7 @@ typedef enum DML_EXECUTION_FLAGS {
 } DML_EXECUTION_FLAGS;
 
 /** DirectML feature levels (informational; vkdml implements a superset of 5_0 for its operators). */
-typedef enum DML_FEATURE_LEVEL {
+typedef enum DML_FEATURE_LEVEL VKDML_ENUM_BASE {
     DML_FEATURE_LEVEL_1_0 = 0x1000,
     DML_FEATURE_LEVEL_2_0 = 0x2000,
     DML_FEATURE_LEVEL_2_1 = 0x2100,
