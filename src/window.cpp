@@ -155,6 +155,11 @@ Status cut_into_segments(const DeviceInfo& info, Pass& pass) {
             uint64_t mid = good + (bad - good) / 2;
             (fits(begin, mid) ? good : bad) = mid;
         }
+        if (pass.segments.size() == kMaxSegments)
+            return make_error(ErrorCode::unsupported_device, pass.key.kernel, " would need more than ",
+                              kMaxSegments, " dispatches through windows of ", window,
+                              " bytes: the tensor is too large for this device's maxStorageBufferRange (",
+                              info.max_storage_buffer_range, " bytes) and maxComputeWorkGroupCount");
         Segment s;
         s.item_begin = static_cast<uint32_t>(begin);
         s.item_end = static_cast<uint32_t>(good);

@@ -37,6 +37,11 @@ uint64_t max_chunk_in_window(std::span<const AccessDim> line, uint32_t element_b
 /// Element range of one binding touched by the items first..last (inclusive) of a pass.
 ElementRange touched(const Pass& pass, const Access& access, uint64_t first, uint64_t last);
 
+/// Most dispatches one pass may be cut into. 32 GiB, the largest DirectML tensor, is 256 windows of
+/// Vulkan's minimum maxStorageBufferRange (128 MiB); only far smaller DeviceOptions::limits come near
+/// this, and the cap keeps planning and recording bounded there.
+inline constexpr size_t kMaxSegments = 65536;
+
 /// Fills pass.segments: the fewest runs of consecutive items, in order, whose touched ranges fit a
 /// window for every binding and whose workgroups fit one dispatch.
 Status cut_into_segments(const DeviceInfo& info, Pass& pass);

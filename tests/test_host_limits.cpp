@@ -50,6 +50,22 @@ TEST_CASE("DeviceOptions::limits lowers the planning limits and refuses values i
     REQUIRE(limited);
     CHECK((*limited)->info().max_storage_buffer_range == 1024);
     for (uint32_t c : (*limited)->info().max_workgroup_count) CHECK(c == 8);
+    {
+        // 64 MiB through 1 KiB windows: more dispatches than a pass may have, refused at compile.
+        uint32_t sizes[] = {16777216};
+        DML_BUFFER_TENSOR_DESC b{
+            DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 1, sizes, nullptr, uint64_t(64) << 20, 0};
+        DML_TENSOR_DESC t{DML_TENSOR_TYPE_BUFFER, &b};
+        DML_CUMULATIVE_SUMMATION_OPERATOR_DESC d{&t, &t, 0, DML_AXIS_DIRECTION_INCREASING, 0};
+        auto op = (*limited)->create_operator({DML_OPERATOR_CUMULATIVE_SUMMATION, &d});
+        REQUIRE(op);
+        auto co = (*limited)->compile_operator(*op);
+        REQUIRE_FALSE(co);
+        CHECK(co.error().code == vkdml::ErrorCode::unsupported_device);
+        CHECK_THAT(co.error().message, Contains("would need more than 65536 dispatches through windows of "));
+        CHECK_THAT(co.error().message,
+                   Contains("too large for this device's maxStorageBufferRange (1024 bytes)"));
+    }
 
     const auto refused = [](vkdml::DeviceOptions::Limits limits, const std::string& what) {
         vkdml::DeviceOptions o;
