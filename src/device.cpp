@@ -154,8 +154,8 @@ size_t Device::pipeline_count() const {
 }
 
 Result<std::vector<PhysicalDeviceInfo>> Device::enumerate() {
-    if (auto st = detail::load_vulkan_loader(); !st) return st.error();
     std::lock_guard lock(instance_functions_mutex());
+    if (auto st = detail::load_vulkan_loader(); !st) return st.error();
     VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
     app.apiVersion = VK_API_VERSION_1_2;
     VkInstanceCreateInfo ci{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
@@ -174,8 +174,8 @@ Result<std::vector<PhysicalDeviceInfo>> Device::enumerate() {
 }
 
 Result<std::shared_ptr<Device>> Device::create(const DeviceOptions& options) {
-    if (auto st = detail::load_vulkan_loader(); !st) return st.error();
     std::lock_guard lock(instance_functions_mutex());
+    if (auto st = detail::load_vulkan_loader(); !st) return st.error();
     auto s = std::make_shared<DeviceState>();
     s->owns_handles = true;
     s->on_validation_message = options.on_validation_message;

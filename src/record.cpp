@@ -127,57 +127,65 @@ BufferBinding region_of(const detail::PassBinding& pb, const OperatorState& op, 
 struct Dispatch {
     std::array<VkDescriptorBufferInfo, detail::kBindingCount> infos{};
     std::array<uint32_t, detail::kPushConstantBytes / 4> push{};
-    uint32_t groups_x = 1, groups_y = 1;
 };
 
-/// Every dispatch of the plan, each binding seen through the window its items touch (window.hpp); fails
-/// before anything is recorded when a window would exceed maxStorageBufferRange.
-Result<std::vector<std::vector<Dispatch>>> plan_dispatches(const CompiledState& s, const Bindings& bindings) {
-    const OperatorState& op = *s.op;
+/// The dispatch of one segment of a pass, each binding seen through the window its items touch
+/// (window.hpp); fails when a window would exceed maxStorageBufferRange.
+Result<Dispatch> make_dispatch(const OperatorState& op, const detail::Pass& pass,
+                               const std::array<BufferBinding, detail::kBindingCount>& regions,
+                               const detail::Segment& seg) {
     const DeviceState& d = *op.device;
     // Window starts are aligned for the descriptor and to whole elements (at most 8 bytes).
     const uint64_t align = std::max<uint64_t>(16, d.info.min_storage_buffer_offset_alignment);
-    std::vector<std::vector<Dispatch>> out(s.plan.passes.size());
+    Dispatch dispatch;
+    dispatch.push = pass.push;
+    dispatch.push[pass.item_begin_word] = seg.item_begin;
+    dispatch.push[pass.item_end_word] = seg.item_end;
+    for (uint32_t i = 0; i < detail::kBindingCount; ++i) {
+        const detail::PassBinding& pb = pass.bindings[i];
+        const BufferBinding& region = regions[i];
+        if (pb.unused) {
+            uint64_t start = region.offset / align * align;
+            dispatch.infos[i] = {region.buffer, start,
+                                 region.offset - start + std::min<uint64_t>(region.size, 4)};
+            continue;
+        }
+        const uint64_t esize = pb.element_bytes;
+        const uint64_t first = region.offset + uint64_t(seg.window[i].lo) * esize;
+        const uint64_t start = first / align * align;
+        const uint64_t bytes = region.offset + uint64_t(seg.window[i].hi + 1) * esize - start;
+        if (bytes > d.info.max_storage_buffer_range)
+            return make_error(ErrorCode::unsupported_device, to_string(op.desc.Type), ": the ",
+                              slot_name(pb.slot), " window spans ", bytes,
+                              " bytes, more than maxStorageBufferRange (", d.info.max_storage_buffer_range,
+                              ")");
+        // The kernel adds this (modulo 2^32) to the offsets it computes from the tensor's start.
+        if (pb.base_word >= 0) {
+            int64_t shift = (int64_t(region.offset) - int64_t(start)) / int64_t(esize);
+            dispatch.push[pb.base_word] += static_cast<uint32_t>(static_cast<uint64_t>(shift));
+        }
+        dispatch.infos[i] = {region.buffer, start, bytes};
+    }
+    return dispatch;
+}
+
+/// Calls f(pass index, segment, dispatch) for every dispatch of the plan in order; stops at the
+/// first error.
+template <class F>
+Status for_each_dispatch(const CompiledState& s, const Bindings& bindings, F&& f) {
+    const OperatorState& op = *s.op;
     for (size_t p = 0; p < s.plan.passes.size(); ++p) {
         const detail::Pass& pass = s.plan.passes[p];
         std::array<BufferBinding, detail::kBindingCount> regions;
         for (uint32_t i = 0; i < detail::kBindingCount; ++i)
             regions[i] = region_of(pass.bindings[i], op, bindings);
         for (const detail::Segment& seg : pass.segments) {
-            Dispatch& dispatch = out[p].emplace_back();
-            dispatch.push = pass.push;
-            dispatch.push[pass.item_begin_word] = seg.item_begin;
-            dispatch.push[pass.item_end_word] = seg.item_end;
-            dispatch.groups_x = seg.groups_x;
-            dispatch.groups_y = seg.groups_y;
-            for (uint32_t i = 0; i < detail::kBindingCount; ++i) {
-                const detail::PassBinding& pb = pass.bindings[i];
-                const BufferBinding& region = regions[i];
-                if (pb.unused) {
-                    uint64_t start = region.offset / align * align;
-                    dispatch.infos[i] = {region.buffer, start,
-                                         region.offset - start + std::min<uint64_t>(region.size, 4)};
-                    continue;
-                }
-                const uint64_t esize = pb.element_bytes;
-                const uint64_t first = region.offset + uint64_t(seg.window[i].lo) * esize;
-                const uint64_t start = first / align * align;
-                const uint64_t bytes = region.offset + uint64_t(seg.window[i].hi + 1) * esize - start;
-                if (bytes > d.info.max_storage_buffer_range)
-                    return make_error(ErrorCode::unsupported_device, to_string(op.desc.Type), ": the ",
-                                      slot_name(pb.slot), " window spans ", bytes,
-                                      " bytes, more than maxStorageBufferRange (",
-                                      d.info.max_storage_buffer_range, ")");
-                // The kernel adds this (modulo 2^32) to the offsets it computes from the tensor's start.
-                if (pb.base_word >= 0) {
-                    int64_t shift = (int64_t(region.offset) - int64_t(start)) / int64_t(esize);
-                    dispatch.push[pb.base_word] += static_cast<uint32_t>(static_cast<uint64_t>(shift));
-                }
-                dispatch.infos[i] = {region.buffer, start, bytes};
-            }
+            auto dispatch = make_dispatch(op, pass, regions, seg);
+            if (!dispatch) return dispatch.error();
+            f(p, seg, *dispatch);
         }
     }
-    return out;
+    return {};
 }
 
 }  // namespace
@@ -187,13 +195,27 @@ Status CompiledOperator::record(VkCommandBuffer cmd, const Bindings& bindings) c
     DeviceState& d = *s_->op->device;
     if (auto st = detail::check_not_lost(d); !st) return st;
     if (auto st = validate_bindings(*s_, bindings); !st) return st;
-    auto passes = plan_dispatches(*s_, bindings);
-    if (!passes) return passes.error();
+    // Every window is checked before the first command is recorded, then computed again to record.
+    if (auto st = for_each_dispatch(*s_, bindings, [](size_t, const detail::Segment&, const Dispatch&) {});
+        !st)
+        return st;
     const VolkDeviceTable& vk = d.vk;
     const VkPipelineLayout layout = d.pipelines->layout();
-    for (size_t p = 0; p < passes->size(); ++p) {
-        vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s_->plan.passes[p].pipeline);
-        for (const Dispatch& dispatch : (*passes)[p]) {
+    size_t bound = SIZE_MAX;
+    return for_each_dispatch(
+        *s_, bindings, [&](size_t p, const detail::Segment& seg, const Dispatch& dispatch) {
+            if (p != bound) {
+                if (bound != SIZE_MAX) {  // a barrier between consecutive passes only
+                    VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+                    barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+                    barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+                    vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, nullptr,
+                                            0, nullptr);
+                }
+                vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s_->plan.passes[p].pipeline);
+                bound = p;
+            }
             std::array<VkWriteDescriptorSet, detail::kBindingCount> writes{};
             for (uint32_t i = 0; i < detail::kBindingCount; ++i) {
                 writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
@@ -206,18 +228,8 @@ Status CompiledOperator::record(VkCommandBuffer cmd, const Bindings& bindings) c
                                          detail::kBindingCount, writes.data());
             vk.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, detail::kPushConstantBytes,
                                   dispatch.push.data());
-            vk.vkCmdDispatch(cmd, dispatch.groups_x, dispatch.groups_y, 1);
-        }
-        if (p + 1 < passes->size()) {
-            VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-            barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-            barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-            vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                                    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, nullptr, 0,
-                                    nullptr);
-        }
-    }
-    return {};
+            vk.vkCmdDispatch(cmd, seg.groups_x, seg.groups_y, 1);
+        });
 }
 
 }  // namespace vkdml

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <latch>
 #include <optional>
 #include <thread>
 
@@ -56,8 +57,24 @@ int32_t expected_reduce(DML_REDUCE_FUNCTION f, uint32_t r, uint32_t seed) {
     return static_cast<int32_t>(acc);
 }
 
+// Catch2 v2's assertions are not thread-safe: the workers report failures as text, and everything
+// that uses Catch (App's helpers) runs on the main thread.
+
+/// A command buffer from `pool`, begun; null when Vulkan fails.
+VkCommandBuffer begin(App& app, VkCommandPool pool) {
+    VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    ai.commandPool = pool;
+    ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    ai.commandBufferCount = 1;
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    if (vkAllocateCommandBuffers(app.device, &ai, &cmd) != VK_SUCCESS) return VK_NULL_HANDLE;
+    VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    if (vkBeginCommandBuffer(cmd, &bi) != VK_SUCCESS) return VK_NULL_HANDLE;
+    return cmd;
+}
+
 /// Ends, submits (the queue is shared: one submit at a time), waits for and frees a command buffer.
-/// Returns an error text, empty on success. (Catch's assertions are not thread-safe.)
+/// Returns an error text, empty on success.
 std::string submit(App& app, VkCommandPool pool, VkCommandBuffer cmd) {
     VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
@@ -75,7 +92,7 @@ std::string submit(App& app, VkCommandPool pool, VkCommandBuffer cmd) {
     return {};
 }
 
-/// One worker's buffers (made by the main thread: App's helpers use Catch assertions).
+/// One worker's pool and buffers (made by the main thread).
 struct Worker {
     VkCommandPool pool = VK_NULL_HANDLE;
     App::Buffer data, scratch;  // data: cumsum in place at 0, reduce out at kBytes, argmax out at +16
@@ -83,7 +100,8 @@ struct Worker {
 };
 
 std::string run_worker(App& app, const vkdml::Device& dev, const vkdml::CompiledOperator& shared_cumsum,
-                       Worker& w, uint32_t thread) {
+                       Worker& w, uint32_t thread, std::latch& start) {
+    start.arrive_and_wait();  // all threads begin together
     const DML_REDUCE_FUNCTION functions[] = {DML_REDUCE_FUNCTION_SUM, DML_REDUCE_FUNCTION_MAX,
                                              DML_REDUCE_FUNCTION_MIN, DML_REDUCE_FUNCTION_L1,
                                              DML_REDUCE_FUNCTION_SUM_SQUARE};
@@ -109,12 +127,13 @@ std::string run_worker(App& app, const vkdml::Device& dev, const vkdml::Compiled
         const uint64_t temp = std::max({cumsum->binding_properties().TemporaryResourceSize,
                                         reduce->binding_properties().TemporaryResourceSize,
                                         argmax->binding_properties().TemporaryResourceSize});
-        if (temp * 3 > w.scratch.size) return "scratch buffer too small";
         const uint64_t region = (temp + 255) / 256 * 256;
+        if (2 * region + temp > w.scratch.size) return "scratch buffer too small";
         auto scratch = [&](uint64_t i) {
             return temp ? std::optional(w.scratch.bind(i * region, temp)) : std::nullopt;
         };
-        VkCommandBuffer cmd = app.begin(w.pool);
+        VkCommandBuffer cmd = begin(app, w.pool);
+        if (!cmd) return "vkAllocateCommandBuffers or vkBeginCommandBuffer failed";
         if (!reduce->record(cmd, {{&in, 1}, {&sums, 1}, scratch(0)})) return "record reduce failed";
         if (!argmax->record(cmd, {{&in, 1}, {&index, 1}, scratch(1)})) return "record argmax failed";
         VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
@@ -168,11 +187,13 @@ TEST_CASE("8 threads create, compile and record the same and different operators
         REQUIRE(own);
         std::atomic<int> host_failures{0};
         std::vector<std::thread> threads;
+        std::latch start(kThreads + 2);
         for (uint32_t t = 0; t < kThreads; ++t)
             threads.emplace_back(
-                [&, t] { workers[t].failure = run_worker(app, *dev, *shared, workers[t], t); });
+                [&, t] { workers[t].failure = run_worker(app, *dev, *shared, workers[t], t, start); });
         for (int t = 0; t < 2; ++t)
             threads.emplace_back([&] {
+                start.arrive_and_wait();
                 for (int i = 0; i < kRounds; ++i) {
                     auto extra = vkdml::Device::create();
                     if (!extra) ++host_failures;

@@ -16,7 +16,7 @@
 #if !defined(DIRECTML_H)
 #define VKDML_DIRECTML_MIRROR 1
 
-/* In C++ the enums get int, the type compilers give DirectML's enums, as a fixed underlying type:
+/* In C++ the enums get a fixed underlying type, int (4 bytes, as compilers lay DirectML's out):
  * then every 32-bit value a caller stores in an enum field is a valid value of it, and the library
  * can read and refuse an out-of-range one (without it, loading 4 from a DML_TENSOR_FLAGS field is
  * undefined behaviour in C++). Layout and values are unchanged. */

@@ -27,7 +27,7 @@ enum class VulkanCall : int {
 };
 
 /// Number of VulkanCall values.
-inline constexpr int kVulkanCallCount = 10;
+inline constexpr int kVulkanCallCount = static_cast<int>(VulkanCall::wait_for_fences) + 1;
 
 /// Makes one future call of `call` on `device` return `result` (not VK_SUCCESS) without reaching the
 /// driver: the first `skip` calls go through, the one after fails, later ones go through again.

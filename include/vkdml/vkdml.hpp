@@ -136,7 +136,9 @@ struct TypeSupport {
     std::string reason;  ///< empty when supported
 };
 
-/// Receives every message of the Vulkan validation layer (when enabled).
+/// Receives every message of the Vulkan validation layer (when enabled), on the thread whose Vulkan
+/// call raised it, possibly while vkdml holds an internal lock: it must not create, adopt or
+/// enumerate devices.
 using ValidationCallback = std::function<void(std::string_view message)>;
 
 /// How Device::create chooses and sets up a device.
@@ -266,10 +268,11 @@ private:
 
 /// A range of a Vulkan buffer (DML_BUFFER_BINDING), with what the buffer was created with. Vulkan
 /// cannot be asked a VkBuffer's size or usage, so the caller states both and record() checks the
-/// range and the usage against them (SPEC §2 rule 9); buffer_size is also checked against
-/// vkGetBufferMemoryRequirements, which no buffer exceeds.
+/// range and the usage against them (SPEC §2 rule 9). A declared buffer_size larger than the
+/// buffer's vkGetBufferMemoryRequirements size is caught; one between the real size and that
+/// (alignment padding) cannot be told from the truth.
 struct BufferBinding {
-    VkBuffer buffer = VK_NULL_HANDLE;
+    VkBuffer buffer = VK_NULL_HANDLE;  ///< a buffer of the device the operator was compiled for
     VkDeviceSize offset = 0;       ///< bytes from the start of the buffer
     VkDeviceSize size = 0;         ///< bytes of the range, at least the tensor's TotalTensorSizeInBytes
     VkDeviceSize buffer_size = 0;  ///< VkBufferCreateInfo::size of the buffer (0 is refused)
