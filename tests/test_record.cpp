@@ -94,9 +94,18 @@ TEST_CASE("an adopted device records into the application's command buffer", "[g
             };
             fails({{&in, 1}, {&out, 1}, std::nullopt}, "needs a temporary buffer of");
             vkdml::BufferBinding small_tmp = scratch.bind(32, temp - 4);
-            fails({{&in, 1}, {&out, 1}, small_tmp}, "temporary binding 0 has size");
+            fails(
+                {{&in, 1}, {&out, 1}, small_tmp},
+                ("temporary binding 0 has size " + std::to_string(temp - 4) + " bytes but the tensor needs " +
+                 std::to_string(temp) + " (rule 9: size >= TotalTensorSizeInBytes)")
+                    .c_str());
             vkdml::BufferBinding small_out = data.bind(bytes + 16, bytes - 4);
-            fails({{&in, 1}, {&small_out, 1}, tmp}, "output binding 0 has size");
+            fails({{&in, 1}, {&small_out, 1}, tmp},
+                  ("output binding 0 has size " + std::to_string(bytes - 4) + " bytes but the tensor needs " +
+                   std::to_string(bytes))
+                      .c_str());
+            vkdml::BufferBinding tmp_on_in = data.bind(0, temp);
+            fails({{&in, 1}, {&out, 1}, tmp_on_in}, "the temporary buffer overlaps input 0");
             vkdml::BufferBinding odd = data.bind(8, bytes);
             fails({{&odd, 1}, {&out, 1}, tmp}, "input binding 0 has offset 8, not a multiple of 16");
             vkdml::BufferBinding shifted = data.bind(16, bytes);
@@ -329,6 +338,49 @@ TEST_CASE("a binding larger than maxStorageBufferRange is fine for a small tenso
         CHECK(std::vector<uint32_t>(y, y + 5) == std::vector<uint32_t>{1, 3, 6, 10, 15});
         app.free(in_buf);
         app.free(out_buf);
+    }
+    for (const auto& m : app.messages) UNSCOPED_INFO(m);
+    CHECK(app.messages.empty());
+}
+
+TEST_CASE("record refuses in place with different strides and offsets below the declared alignment",
+          "[gpu][record]") {
+    App app(true);
+    {
+        auto dev = app.adopt(true);
+        uint32_t sizes[] = {2, 3}, column_major[] = {1, 2};
+        DML_BUFFER_TENSOR_DESC in{
+            DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 2, sizes, nullptr, 24, 64};
+        DML_BUFFER_TENSOR_DESC out{
+            DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 2, sizes, column_major, 24, 0};
+        DML_TENSOR_DESC ti{DML_TENSOR_TYPE_BUFFER, &in}, to{DML_TENSOR_TYPE_BUFFER, &out};
+        DML_CUMULATIVE_SUMMATION_OPERATOR_DESC d{&ti, &to, 1, DML_AXIS_DIRECTION_INCREASING, 0};
+        auto op = dev->create_operator({DML_OPERATOR_CUMULATIVE_SUMMATION, &d});
+        REQUIRE(op);
+        auto co = dev->compile_operator(*op);
+        REQUIRE(co);
+        App::Buffer data = app.buffer(256);
+        VkCommandBuffer cmd = app.begin();
+        auto refuses = [&](vkdml::BufferBinding a, vkdml::BufferBinding b, const std::string& text) {
+            vkdml::Status st = co->record(cmd, {{&a, 1}, {&b, 1}, std::nullopt});
+            REQUIRE_FALSE(st);
+            CHECK(st.error().code == vkdml::ErrorCode::invalid_binding);
+            CHECK_THAT(st.error().message, Contains(text));
+        };
+        // Byte-identical ranges, but the output is column-major: not the in-place case.
+        refuses(data.bind(0, 24), data.bind(0, 24),
+                "CUMULATIVE_SUMMATION: input 0 [0, +24) and output 0 [0, +24) overlap (rule 9: only the "
+                "cumulative operators run in place, on byte-identical ranges with equal strides)");
+        // The input promises 64-byte alignment (GuaranteedBaseOffsetAlignment), the output the default 16.
+        refuses(data.bind(16, 24), data.bind(128, 24),
+                "input binding 0 has offset 16, not a multiple of 64 (rule 9");
+        refuses(data.bind(64, 24), data.bind(136, 24),
+                "output binding 0 has offset 136, not a multiple of 16");
+        vkdml::BufferBinding a = data.bind(64, 24), b = data.bind(128, 24);
+        CHECK(co->record(cmd, {{&a, 1}, {&b, 1}, std::nullopt}));
+        REQUIRE(vkEndCommandBuffer(cmd) == VK_SUCCESS);
+        vkFreeCommandBuffers(app.device, app.pool, 1, &cmd);
+        app.free(data);
     }
     for (const auto& m : app.messages) UNSCOPED_INFO(m);
     CHECK(app.messages.empty());

@@ -208,7 +208,9 @@ TEST_CASE("reduce validation: Function out of range", "[gpu][validation][reduce]
         Desc d(DML_OPERATOR_REDUCE);
         set_raw(d.function, raw);
         INFO("Function " << raw);
-        check(d, ErrorCode::invalid_descriptor, {"Function"});
+        check(d, ErrorCode::invalid_descriptor,
+              {"Function is " + std::to_string(static_cast<int32_t>(raw)) +
+               " (must be a DML_REDUCE_FUNCTION, ARGMAX (0) to SUM_SQUARE (11))"});
     }
 }
 
@@ -219,7 +221,7 @@ TEST_CASE("reduce validation: AxisCount, Axes and rule 8", "[gpu][validation][re
         Desc d(op);
         d.axes = {0, 1, 0};
         d.out_sizes = {1, 1};
-        check(d, ErrorCode::invalid_descriptor, {"AxisCount"});
+        check(d, ErrorCode::invalid_descriptor, {"AxisCount is 3 but the tensors have 2 dimensions (rule 8"});
     }
     {
         Desc d(op);
@@ -227,31 +229,35 @@ TEST_CASE("reduce validation: AxisCount, Axes and rule 8", "[gpu][validation][re
         d.fixed_axis_count = true;
         d.axis_count = 9;
         d.out_sizes = {1, 1};
-        check(d, ErrorCode::invalid_descriptor, {"AxisCount"});
+        check(d, ErrorCode::invalid_descriptor, {"AxisCount is 9 but the tensors have 2 dimensions (rule 8"});
     }
     {
         // Axes null with AxisCount > 0.
         Desc d(op);
         d.null_axes = true;
-        check(d, ErrorCode::invalid_descriptor, {"Axes"});
+        check(d, ErrorCode::invalid_descriptor,
+              {"Axes is null with AxisCount 1 (rule 8: Axes may be null only when AxisCount is 0)"});
     }
     {
         // An axis past the last dimension.
         Desc d(op);
         d.axes = {2};
-        check(d, ErrorCode::invalid_descriptor, {"Axes", "rule 8"});
+        check(d, ErrorCode::invalid_descriptor,
+              {"Axes {2} has 2 at position 0 but the tensors have 2 dimensions (rule 8"});
     }
     {
         Desc d(op);
         d.axes = {0, 0xFFFFFFFFu};
         d.out_sizes = {1, 1};
-        check(d, ErrorCode::invalid_descriptor, {"Axes", "rule 8"});
+        check(d, ErrorCode::invalid_descriptor,
+              {"Axes {0,4294967295} has 4294967295 at position 1", "rule 8"});
     }
     {
         // The same axis twice (the output would otherwise be valid).
         Desc d(op);
         d.axes = {1, 1};
-        check(d, ErrorCode::invalid_descriptor, {"duplicate", "rule 8"});
+        check(d, ErrorCode::invalid_descriptor,
+              {"Axes {1,1} names axis 1 twice (rule 8: duplicate axes are an error)"});
     }
     {
         Desc d(op);
@@ -259,7 +265,7 @@ TEST_CASE("reduce validation: AxisCount, Axes and rule 8", "[gpu][validation][re
         d.in_sizes = {2, 3, 4};
         d.out_sizes = {1, 1, 4};
         d.in.DimensionCount = d.out.DimensionCount = 3;
-        check(d, ErrorCode::invalid_descriptor, {"duplicate", "rule 8"});
+        check(d, ErrorCode::invalid_descriptor, {"Axes {0,1,0} names axis 0 twice", "rule 8"});
     }
 }
 
@@ -270,36 +276,45 @@ TEST_CASE("reduce validation: rule 7, output rank and sizes", "[gpu][validation]
         Desc d(op);
         d.out_sizes = {2};
         d.out.DimensionCount = 1;
-        check(d, ErrorCode::invalid_descriptor, {"rule 7"});
+        check(d, ErrorCode::invalid_descriptor,
+              {"OutputTensor.DimensionCount is 1 but InputTensor.DimensionCount is 2 (rule 7"});
     }
     {
         Desc d(op);
         d.out_sizes = {2, 1, 1};
         d.out.DimensionCount = 3;
-        check(d, ErrorCode::invalid_descriptor, {"rule 7"});
+        check(d, ErrorCode::invalid_descriptor,
+              {"OutputTensor.DimensionCount is 3 but InputTensor.DimensionCount is 2 (rule 7"});
     }
     {
         // Not 1 on the reduced axis.
         Desc d(op);
         d.out_sizes = {2, 3};
-        check(d, ErrorCode::invalid_descriptor, {"OutputTensor.Sizes", "rule 7"});
+        check(
+            d, ErrorCode::invalid_descriptor,
+            {"OutputTensor.Sizes {2,3} for InputTensor.Sizes {2,3} and Axes {1}: dimension 1 is 3, must be 1 "
+             "(rule 7"});
     }
     {
         // Different on a kept axis (smaller, larger).
         Desc d(op);
         d.out_sizes = {1, 1};
-        check(d, ErrorCode::invalid_descriptor, {"OutputTensor.Sizes", "rule 7"});
+        check(d, ErrorCode::invalid_descriptor,
+              {"OutputTensor.Sizes {1,1}", ": dimension 0 is 1, must be 2 (rule 7"});
     }
     {
         Desc d(op);
         d.out_sizes = {3, 1};
-        check(d, ErrorCode::invalid_descriptor, {"OutputTensor.Sizes", "rule 7"});
+        check(d, ErrorCode::invalid_descriptor,
+              {"OutputTensor.Sizes {3,1}", ": dimension 0 is 3, must be 2 (rule 7"});
     }
     {
         // AxisCount 0: the output must equal the input's sizes.
         Desc d(op);
         d.axes.clear();
-        check(d, ErrorCode::invalid_descriptor, {"OutputTensor.Sizes", "rule 7"});
+        check(d, ErrorCode::invalid_descriptor,
+              {"OutputTensor.Sizes {2,1} for InputTensor.Sizes {2,3} and Axes {}: dimension 1 is 1, must be "
+               "3"});
     }
 }
 
@@ -309,7 +324,9 @@ TEST_CASE("reduce validation: AxisDirection of the standalone operators", "[gpu]
             Desc d(op);
             set_raw(d.direction, raw);
             INFO("AxisDirection " << raw);
-            check(d, ErrorCode::invalid_descriptor, {"AxisDirection"});
+            check(d, ErrorCode::invalid_descriptor,
+                  {"AxisDirection is " + std::to_string(static_cast<int32_t>(raw)) +
+                   " (must be DML_AXIS_DIRECTION_INCREASING (0) or DML_AXIS_DIRECTION_DECREASING (1))"});
         }
     }
 }
@@ -324,7 +341,9 @@ TEST_CASE("reduce validation: float-only functions refuse integer inputs", "[gpu
             if (is_float(type)) {
                 if (device_has(DML_OPERATOR_REDUCE, type)) accept(d);
             } else {
-                check(d, ErrorCode::unsupported_type, {"DataType"});
+                check(d, ErrorCode::unsupported_type,
+                      {std::string("InputTensor.DataType is ") + vkdml::to_string(type) + " but " +
+                       vkdml::to_string(f) + " takes FLOAT16, FLOAT32 or FLOAT64 only (SPEC §4)"});
             }
         }
     }
@@ -342,7 +361,10 @@ TEST_CASE("reduce validation: arg outputs must be INT32, INT64, UINT32 or UINT64
             Desc d(op, f);
             d.out.DataType = type;
             INFO("output type " << static_cast<int>(type));
-            check(d, ErrorCode::unsupported_type, {"DataType"});
+            const char* who = op == DML_OPERATOR_REDUCE ? vkdml::to_string(f) : vkdml::to_string(op);
+            check(d, ErrorCode::unsupported_type,
+                  {std::string("OutputTensor.DataType is ") + vkdml::to_string(type) + " but " + who +
+                   " writes indices: INT32, INT64, UINT32 or UINT64 (SPEC §4)"});
         }
     }
 }
@@ -364,7 +386,10 @@ TEST_CASE("reduce validation: non-arg REDUCE outputs keep the input type", "[gpu
             d.out.DataType = out_type;
             INFO("function " << static_cast<int>(f) << ", " << static_cast<int>(in_type) << " -> "
                              << static_cast<int>(out_type));
-            check(d, ErrorCode::unsupported_type, {"DataType"});
+            check(d, ErrorCode::unsupported_type,
+                  {std::string("OutputTensor.DataType is ") + vkdml::to_string(out_type) +
+                   " but InputTensor.DataType is " + vkdml::to_string(in_type) +
+                   " (SPEC §4: " + vkdml::to_string(f) + " keeps the data type)"});
         }
     }
 }
@@ -389,19 +414,84 @@ TEST_CASE("reduce validation: the generic tensor rules", "[gpu][validation][redu
     {
         Desc d(op);
         d.in.DataType = DML_TENSOR_DATA_TYPE_UNKNOWN;
-        check(d, ErrorCode::unsupported_type, {"InputTensor.DataType", "rule 1"});
+        check(d, ErrorCode::unsupported_type, {"InputTensor.DataType is 0 (rule 1"});
+    }
+    {
+        Desc d(op);
+        set_raw(d.in.DataType, 12);
+        check(d, ErrorCode::unsupported_type, {"InputTensor.DataType is 12 (rule 1"});
+    }
+    {
+        Desc d(op);
+        set_raw(d.out.DataType, 0xFFFFFFFFu);
+        check(d, ErrorCode::unsupported_type, {"OutputTensor.DataType is -1 (rule 1"});
+    }
+    {
+        Desc d(op);
+        d.tin.Type = DML_TENSOR_TYPE_INVALID;
+        check(d, ErrorCode::invalid_descriptor,
+              {"InputTensor.Type is 0 (rule 1: only DML_TENSOR_TYPE_BUFFER"});
+    }
+    {
+        Desc d(op);
+        set_raw(d.tout.Type, 7);
+        check(d, ErrorCode::invalid_descriptor, {"OutputTensor.Type is 7 (rule 1"});
+    }
+    {
+        Desc d(op);
+        d.tout.Desc = nullptr;
+        check(d, ErrorCode::invalid_descriptor, {"OutputTensor.Desc is null (rule 1"});
+    }
+    {
+        Desc d(op);
+        d.in.DimensionCount = d.out.DimensionCount = 0;
+        check(d, ErrorCode::invalid_descriptor, {"InputTensor.DimensionCount is 0 (rule 2: must be 1 to 8)"});
+    }
+    {
+        Desc d(op);
+        d.in_sizes = {65536, 65536};
+        d.out_sizes = {65536, 1};
+        check(d, ErrorCode::invalid_descriptor,
+              {"InputTensor.Sizes {65536,65536} has more than 4294967295 elements (rule 2"});
+    }
+    {
+        Desc d(op);
+        d.out_sizes = {2, 0};
+        check(d, ErrorCode::invalid_descriptor, {"OutputTensor.Sizes[1] is 0 in {2,0} (rule 2"});
+    }
+    {
+        Desc d(op);
+        d.in.Flags = static_cast<DML_TENSOR_FLAGS>(4);
+        check(d, ErrorCode::invalid_descriptor,
+              {"InputTensor.Flags is 4 (rule 6: only DML_TENSOR_FLAG_NONE"});
+    }
+    {
+        // Overlapping output layout with non-zero strides (AxisCount 0 keeps the {2,3} shape).
+        Desc d(op);
+        d.axes.clear();
+        d.out_sizes = {2, 3};
+        d.out_strides = {1, 1};
+        check(d, ErrorCode::invalid_descriptor,
+              {"OutputTensor.Strides {1,1} with Sizes {2,3} map two elements to one address (rule 3"});
+    }
+    {
+        Desc d(op);
+        d.in.GuaranteedBaseOffsetAlignment = 2;
+        check(d, ErrorCode::invalid_descriptor,
+              {"InputTensor.GuaranteedBaseOffsetAlignment is 2 (rule 5: must be 0 or a power of two >= the "
+               "element size 4)"});
     }
     {
         Desc d(op);
         d.in_sizes = {2, 0};
-        check(d, ErrorCode::invalid_descriptor, {"InputTensor.Sizes[1] is 0", "rule 2"});
+        check(d, ErrorCode::invalid_descriptor, {"InputTensor.Sizes[1] is 0 in {2,0} (rule 2"});
     }
     {
         Desc d(op);
         d.in.DimensionCount = d.out.DimensionCount = 9;
         d.in_sizes.assign(9, 1);
         d.out_sizes.assign(9, 1);
-        check(d, ErrorCode::invalid_descriptor, {"DimensionCount is 9"});
+        check(d, ErrorCode::invalid_descriptor, {"InputTensor.DimensionCount is 9 (rule 2: must be 1 to 8)"});
     }
     {
         Desc d(op);
@@ -417,27 +507,29 @@ TEST_CASE("reduce validation: the generic tensor rules", "[gpu][validation][redu
         // Output stride 0 on a dimension of size > 1: two outputs at one address.
         Desc d(op);
         d.out_strides = {0, 1};
-        check(d, ErrorCode::invalid_descriptor, {"OutputTensor.Strides", "rule 3"});
+        check(d, ErrorCode::invalid_descriptor,
+              {"OutputTensor.Strides {0,1} with Sizes {2,1} map two elements to one address (rule 3"});
     }
     {
         Desc d(op);
         d.axes = {0};
         d.out_sizes = {1, 3};
         d.out_strides = {3, 0};
-        check(d, ErrorCode::invalid_descriptor, {"OutputTensor.Strides", "rule 3"});
+        check(d, ErrorCode::invalid_descriptor,
+              {"OutputTensor.Strides {3,0} with Sizes {1,3} map two elements"});
     }
     {
         Desc d(op);
         d.fixed_totals = true;
         d.in.TotalTensorSizeInBytes = 20;
         d.out.TotalTensorSizeInBytes = 64;
-        check(d, ErrorCode::invalid_descriptor, {"InputTensor.TotalTensorSizeInBytes is 20", "rule 4"});
+        check(d, ErrorCode::invalid_descriptor,
+              {"InputTensor.TotalTensorSizeInBytes is 20 but the sizes and strides need 24 bytes (rule 4"});
     }
     {
         Desc d(op);
         d.out.GuaranteedBaseOffsetAlignment = 3;
-        check(d, ErrorCode::invalid_descriptor,
-              {"OutputTensor.GuaranteedBaseOffsetAlignment is 3", "rule 5"});
+        check(d, ErrorCode::invalid_descriptor, {"OutputTensor.GuaranteedBaseOffsetAlignment is 3 (rule 5"});
     }
     {
         auto r = test_device().create_operator({op, nullptr});
