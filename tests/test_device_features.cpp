@@ -1,13 +1,16 @@
 // Device gaps (SPEC §4): a device without 64-bit integers, float64 or 8/16-bit storage, made by
 // switching the feature off with DeviceOptions::features on the test device. The feature query names
 // the missing Vulkan feature, operator creation refuses exactly the types that need it, and every
-// other type still runs, exactly, without a validation message (so no kernel uses a disabled feature).
+// other type still runs every operator, exactly, without a validation message (so no kernel uses a
+// disabled feature).
 #include <catch2/catch.hpp>
 
 #include "vkdml/vkdml.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 using Catch::Matchers::Contains;
@@ -71,64 +74,83 @@ struct Ops {
     }
 };
 
-/// Runs a cumsum of {1, 2, 3, 4} in `type` and returns the result as doubles.
-std::vector<double> cumsum_1234(const vkdml::Device& dev, DML_TENSOR_DATA_TYPE type) {
-    Ops ops(type);
+/// x as one element of `type`, little-endian (x is a small whole number; FLOAT16 from a table).
+void encode(DML_TENSOR_DATA_TYPE type, double x, unsigned char* p) {
+    switch (type) {
+    case DML_TENSOR_DATA_TYPE_FLOAT32: {
+        float f = static_cast<float>(x);
+        std::memcpy(p, &f, 4);
+        break;
+    }
+    case DML_TENSOR_DATA_TYPE_FLOAT64: std::memcpy(p, &x, 8); break;
+    case DML_TENSOR_DATA_TYPE_FLOAT16: {
+        const uint16_t h = x == 1 ? 0x3C00 : x == 2 ? 0x4000 : x == 3 ? 0x4200 : 0x4400;  // 1, 2, 3, 4
+        std::memcpy(p, &h, 2);
+        break;
+    }
+    default: p[0] = static_cast<unsigned char>(x); break;  // the other bytes stay 0
+    }
+}
+
+/// One element of `type` as a double (the small whole numbers these tests produce; -1 otherwise).
+double decode(DML_TENSOR_DATA_TYPE type, const unsigned char* p) {
+    switch (type) {
+    case DML_TENSOR_DATA_TYPE_FLOAT32: {
+        float f;
+        std::memcpy(&f, p, 4);
+        return f;
+    }
+    case DML_TENSOR_DATA_TYPE_FLOAT64: {
+        double d;
+        std::memcpy(&d, p, 8);
+        return d;
+    }
+    case DML_TENSOR_DATA_TYPE_FLOAT16: {
+        uint16_t h;
+        std::memcpy(&h, p, 2);
+        const std::pair<uint16_t, double> table[] = {{0x3C00, 1}, {0x4000, 2},  {0x4200, 3}, {0x4400, 4},
+                                                     {0x4600, 6}, {0x4900, 10}, {0x4E00, 24}};
+        for (auto [bits, value] : table)
+            if (h == bits) return value;
+        return -1;
+    }
+    default: {
+        uint64_t v = 0;
+        std::memcpy(&v, p, vkdml::element_size(type));
+        return static_cast<double>(v);
+    }
+    }
+}
+
+/// Runs `desc` (one of Ops) on {1, 2, 3, 4} in `type`; returns `count` output elements of `out_type`.
+std::vector<double> run_1234(const vkdml::Device& dev, const DML_OPERATOR_DESC& desc,
+                             DML_TENSOR_DATA_TYPE type, DML_TENSOR_DATA_TYPE out_type, size_t count) {
     const uint32_t esize = vkdml::element_size(type);
     std::vector<unsigned char> in(32, 0), out(32, 0);
-    for (int i = 0; i < 4; ++i) {
-        const double v = i + 1;
-        switch (type) {
-        case DML_TENSOR_DATA_TYPE_FLOAT32: {
-            float f = static_cast<float>(v);
-            std::memcpy(&in[size_t(i) * esize], &f, esize);
-            break;
-        }
-        case DML_TENSOR_DATA_TYPE_FLOAT64: std::memcpy(&in[size_t(i) * esize], &v, esize); break;
-        case DML_TENSOR_DATA_TYPE_FLOAT16: {
-            const uint16_t halves[] = {0x3C00, 0x4000, 0x4200, 0x4400};  // 1, 2, 3, 4
-            std::memcpy(&in[size_t(i) * esize], &halves[i], esize);
-            break;
-        }
-        default: in[size_t(i) * esize] = static_cast<unsigned char>(i + 1); break;  // little-endian ints
-        }
-    }
+    for (int i = 0; i < 4; ++i) encode(type, i + 1, &in[size_t(i) * esize]);
     const void* inputs[] = {in.data()};
     void* outputs[] = {out.data()};
-    vkdml::Status st = vkdml::execute(dev, {DML_OPERATOR_CUMULATIVE_SUMMATION, &ops.sum}, inputs, outputs);
-    INFO(vkdml::to_string(type) << ": " << (st ? std::string() : st.error().message));
+    vkdml::Status st = vkdml::execute(dev, desc, inputs, outputs);
+    INFO(vkdml::to_string(desc.Type) << " on " << vkdml::to_string(type) << ": "
+                                     << (st ? std::string() : st.error().message));
     REQUIRE(st);
     std::vector<double> result;
-    for (int i = 0; i < 4; ++i) {
-        const unsigned char* p = &out[size_t(i) * esize];
-        switch (type) {
-        case DML_TENSOR_DATA_TYPE_FLOAT32: {
-            float f;
-            std::memcpy(&f, p, 4);
-            result.push_back(f);
-            break;
-        }
-        case DML_TENSOR_DATA_TYPE_FLOAT64: {
-            double d;
-            std::memcpy(&d, p, 8);
-            result.push_back(d);
-            break;
-        }
-        case DML_TENSOR_DATA_TYPE_FLOAT16: {
-            uint16_t h;
-            std::memcpy(&h, p, 2);
-            // 1, 3, 6, 10 are 0x3C00, 0x4200, 0x4600, 0x4900
-            result.push_back(h == 0x3C00 ? 1 : h == 0x4200 ? 3 : h == 0x4600 ? 6 : h == 0x4900 ? 10 : -1);
-            break;
-        }
-        default: {
-            uint64_t v = 0;
-            std::memcpy(&v, p, esize);
-            result.push_back(static_cast<double>(v));
-        }
-        }
-    }
+    for (size_t i = 0; i < count; ++i)
+        result.push_back(decode(out_type, &out[i * vkdml::element_size(out_type)]));
     return result;
+}
+
+/// Every operator on {1, 2, 3, 4} in `type` gives its exact answer.
+void check_all_run(const vkdml::Device& dev, DML_TENSOR_DATA_TYPE type) {
+    Ops ops(type);
+    const auto index = DML_TENSOR_DATA_TYPE_UINT64;
+    CHECK(run_1234(dev, {DML_OPERATOR_CUMULATIVE_SUMMATION, &ops.sum}, type, type, 4) ==
+          std::vector<double>{1, 3, 6, 10});
+    CHECK(run_1234(dev, {DML_OPERATOR_CUMULATIVE_PRODUCT, &ops.product}, type, type, 4) ==
+          std::vector<double>{1, 2, 6, 24});
+    CHECK(run_1234(dev, {DML_OPERATOR_REDUCE, &ops.reduce}, type, type, 1) == std::vector<double>{4});
+    CHECK(run_1234(dev, {DML_OPERATOR_ARGMIN, &ops.argmin}, type, index, 1) == std::vector<double>{0});
+    CHECK(run_1234(dev, {DML_OPERATOR_ARGMAX, &ops.argmax}, type, index, 1) == std::vector<double>{3});
 }
 
 }  // namespace
@@ -174,7 +196,7 @@ TEST_CASE("a device with a feature switched off refuses exactly the types that n
                           vkdml::to_string(type) + " needs the Vulkan feature " + mask.feature +
                           ", which device \"" + info.physical.name + "\" does not have enabled");
             }
-            if (!refused) CHECK(cumsum_1234(dev, type) == std::vector<double>{1, 3, 6, 10});
+            if (!refused) check_all_run(dev, type);
         }
     }
     for (const auto& m : messages) UNSCOPED_INFO(m);
