@@ -144,13 +144,29 @@ Status cut_into_segments(const DeviceInfo& info, Pass& pass) {
         return true;
     };
     pass.segments.clear();
+    uint64_t last_length = 0;
     for (uint64_t begin = 0; begin < items;) {
-        if (!fits(begin, begin + 1))
+        // The longest run from `begin` that fits (fits() only fails more as the run grows): `good`
+        // fits, `bad` does not or passes the limit. The runs of a pass are mostly alike, so the
+        // previous run's length is tried first and usually settles it in two calls.
+        const uint64_t limit = std::min(items, begin + max_items);
+        uint64_t good = begin + 1, bad = limit + 1;
+        bool settled = false;
+        if (last_length > 1) {
+            const uint64_t guess = std::min(begin + last_length, limit);
+            if (fits(begin, guess)) {
+                good = guess;
+                settled = true;
+                if (guess < limit && !fits(begin, guess + 1)) bad = guess + 1;
+            } else {
+                bad = guess;
+            }
+        }
+        if (!settled && !fits(begin, begin + 1))
             return make_error(ErrorCode::unsupported_device, "one work item of ", pass.key.kernel,
                               " spans more than this device's maxStorageBufferRange (",
                               info.max_storage_buffer_range, " bytes)");
-        uint64_t good = begin + 1, bad = std::min(items, begin + max_items) + 1;
-        if (fits(begin, bad - 1)) good = bad - 1;
+        if (bad == limit + 1 && good < limit && fits(begin, limit)) good = limit;
         while (bad - good > 1) {
             uint64_t mid = good + (bad - good) / 2;
             (fits(begin, mid) ? good : bad) = mid;
@@ -170,6 +186,7 @@ Status cut_into_segments(const DeviceInfo& info, Pass& pass) {
         for (uint32_t i = 0; i < kBindingCount; ++i)
             if (!pass.bindings[i].unused) s.window[i] = touched(pass, pass.access[i], begin, good - 1);
         pass.segments.push_back(s);
+        last_length = good - begin;
         begin = good;
     }
     return {};

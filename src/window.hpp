@@ -40,7 +40,7 @@ ElementRange touched(const Pass& pass, const Access& access, uint64_t first, uin
 /// Most dispatches one pass may be cut into. 32 GiB, the largest DirectML tensor, is 256 windows of
 /// Vulkan's minimum maxStorageBufferRange (128 MiB); only far smaller DeviceOptions::limits come near
 /// this, and the cap keeps planning and recording bounded there.
-inline constexpr size_t kMaxSegments = 65536;
+inline constexpr size_t kMaxSegments = 16384;
 
 /// Fills pass.segments: the fewest runs of consecutive items, in order, whose touched ranges fit a
 /// window for every binding and whose workgroups fit one dispatch.

@@ -62,7 +62,7 @@ TEST_CASE("DeviceOptions::limits lowers the planning limits and refuses values i
         auto co = (*limited)->compile_operator(*op);
         REQUIRE_FALSE(co);
         CHECK(co.error().code == vkdml::ErrorCode::unsupported_device);
-        CHECK_THAT(co.error().message, Contains("would need more than 65536 dispatches through windows of "));
+        CHECK_THAT(co.error().message, Contains("would need more than 16384 dispatches through windows of "));
         CHECK_THAT(co.error().message,
                    Contains("too large for this device's maxStorageBufferRange (1024 bytes)"));
     }
