@@ -8,12 +8,10 @@
 // array is also written with npy::write and read back with npy::read and npy::parse: the same type, shape
 // and bytes.
 //
-// Build (sources: this file and tools/npy.cpp only, no library; include paths include/ and tools/; the
-// Vulkan headers from the system):
-//   clang++ -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-//       -Iinclude -Itools fuzz/fuzz_npy.cpp tools/npy.cpp -o fuzz_npy
-//   mkdir -p NEW_CORPUS_DIR && ./fuzz_npy -max_total_time=60 -dict=fuzz/npy.dict NEW_CORPUS_DIR
-//   fuzz/corpus/npy
+// Built by the `fuzz` preset (fuzz/CMakeLists.txt: CTest test fuzz-npy), linked with the reader and the
+// library; by hand: cmake --preset fuzz && cmake --build --preset fuzz, then
+//   mkdir -p NEW_CORPUS_DIR && build/fuzz/fuzz/fuzz_npy -max_total_time=60 -dict=fuzz/npy.dict \
+//       NEW_CORPUS_DIR fuzz/corpus/npy
 // libFuzzer adds new inputs to the first directory: keep the committed seeds second. The target writes and
 // removes /tmp/vkdml_fuzz_npy_<pid>.{in,out}.npy. The seeds are made by fuzz/make_corpus.py.
 #include <unistd.h>
@@ -40,25 +38,6 @@ void require(bool condition) {
     if (!condition) __builtin_trap();
 }
 
-// Bytes per element of the 11 types the reader knows, 0 for any other (the target links only
-// tools/npy.cpp, not the library's element_size).
-uint64_t type_size(DML_TENSOR_DATA_TYPE type) {
-    switch (type) {
-    case DML_TENSOR_DATA_TYPE_FLOAT64:
-    case DML_TENSOR_DATA_TYPE_UINT64:
-    case DML_TENSOR_DATA_TYPE_INT64: return 8;
-    case DML_TENSOR_DATA_TYPE_FLOAT32:
-    case DML_TENSOR_DATA_TYPE_UINT32:
-    case DML_TENSOR_DATA_TYPE_INT32: return 4;
-    case DML_TENSOR_DATA_TYPE_FLOAT16:
-    case DML_TENSOR_DATA_TYPE_UINT16:
-    case DML_TENSOR_DATA_TYPE_INT16: return 2;
-    case DML_TENSOR_DATA_TYPE_UINT8:
-    case DML_TENSOR_DATA_TYPE_INT8: return 1;
-    default: return 0;
-    }
-}
-
 void check_refusal(const vkdml::Error& error) {
     require(error.code == vkdml::ErrorCode::invalid_argument);
     require(error.message.size() > kName.size() + 2);
@@ -67,7 +46,7 @@ void check_refusal(const vkdml::Error& error) {
 }
 
 void check_array(const vkdml::npy::Array& array, std::span<const std::byte> input) {
-    require(type_size(array.type) != 0);
+    require(vkdml::element_size(array.type) != 0);
     require(!array.shape.empty() && array.shape.size() <= 8);
     uint64_t count = 1;
     for (uint32_t n : array.shape) {
@@ -76,7 +55,7 @@ void check_array(const vkdml::npy::Array& array, std::span<const std::byte> inpu
         require(count <= kMaxCount);
     }
     require(array.element_count() == count);
-    require(array.data_bytes() == count * type_size(array.type));
+    require(array.data_bytes() == count * vkdml::element_size(array.type));
     require(array.data.size() == array.data_bytes());
     require(array.data_offset <= input.size() && input.size() - array.data_offset == array.data.size());
     require(array.data.empty() ||
