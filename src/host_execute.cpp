@@ -40,11 +40,11 @@ struct OneShot {
         VKDML_VK_TRY_ON(d, create_fence, d.vk.vkCreateFence(d.device, &fci, nullptr, &fence));
         VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
         bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-        VKDML_VK_TRY(d.vk.vkBeginCommandBuffer(cmd, &bi));
+        VKDML_VK_TRY_ON(d, begin_command_buffer, d.vk.vkBeginCommandBuffer(cmd, &bi));
         return {};
     }
     Status submit_and_wait() {
-        VKDML_VK_TRY(d.vk.vkEndCommandBuffer(cmd));
+        VKDML_VK_TRY_ON(d, end_command_buffer, d.vk.vkEndCommandBuffer(cmd));
         VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
         si.commandBufferCount = 1;
         si.pCommandBuffers = &cmd;

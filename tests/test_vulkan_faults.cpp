@@ -98,6 +98,8 @@ TEST_CASE("faults: every guarded call of the host path reports its VkResult", "[
     const Case c = GENERATE(
         Case{VulkanCall::create_buffer, VK_ERROR_OUT_OF_HOST_MEMORY, ErrorCode::out_of_memory,
              "vkCreateBuffer"},
+        Case{VulkanCall::bind_buffer_memory, VK_ERROR_OUT_OF_DEVICE_MEMORY, ErrorCode::out_of_memory,
+             "vkBindBufferMemory"},
         Case{VulkanCall::map_memory, VK_ERROR_MEMORY_MAP_FAILED, ErrorCode::vulkan_error, "vkMapMemory"},
         Case{VulkanCall::create_command_pool, VK_ERROR_OUT_OF_HOST_MEMORY, ErrorCode::out_of_memory,
              "vkCreateCommandPool"},
@@ -105,6 +107,9 @@ TEST_CASE("faults: every guarded call of the host path reports its VkResult", "[
              "vkAllocateCommandBuffers"},
         Case{VulkanCall::create_fence, VK_ERROR_OUT_OF_HOST_MEMORY, ErrorCode::out_of_memory,
              "vkCreateFence"},
+        Case{VulkanCall::begin_command_buffer, VK_ERROR_OUT_OF_HOST_MEMORY, ErrorCode::out_of_memory,
+             "vkBeginCommandBuffer"},
+        Case{VulkanCall::end_command_buffer, VK_ERROR_UNKNOWN, ErrorCode::vulkan_error, "vkEndCommandBuffer"},
         Case{VulkanCall::queue_submit, VK_ERROR_OUT_OF_DEVICE_MEMORY, ErrorCode::out_of_memory,
              "vkQueueSubmit"});
     INFO(static_cast<int>(c.call));

@@ -16,12 +16,15 @@ namespace vkdml::testing {
 enum class VulkanCall : int {
     create_buffer,             ///< vkCreateBuffer (host path buffers)
     allocate_memory,           ///< vkAllocateMemory (host path buffers)
+    bind_buffer_memory,        ///< vkBindBufferMemory (host path buffers)
     map_memory,                ///< vkMapMemory (host path buffers)
     create_shader_module,      ///< vkCreateShaderModule (compile)
     create_compute_pipelines,  ///< vkCreateComputePipelines (compile)
     create_command_pool,       ///< vkCreateCommandPool (host path run)
     allocate_command_buffers,  ///< vkAllocateCommandBuffers (host path run)
     create_fence,              ///< vkCreateFence (host path run)
+    begin_command_buffer,      ///< vkBeginCommandBuffer (host path run)
+    end_command_buffer,        ///< vkEndCommandBuffer (host path run)
     queue_submit,              ///< vkQueueSubmit (host path run)
     wait_for_fences,           ///< vkWaitForFences (host path run)
 };
