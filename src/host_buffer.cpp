@@ -45,7 +45,8 @@ Result<HostBuffer> HostBuffer::create(DeviceState& device, uint64_t bytes) {
     mai.allocationSize = req.size;
     mai.memoryTypeIndex = type;
     VKDML_VK_TRY_ON(device, allocate_memory, vk.vkAllocateMemory(device.device, &mai, nullptr, &b.memory_));
-    VKDML_VK_TRY_ON(device, bind_buffer_memory, vk.vkBindBufferMemory(device.device, b.buffer_, b.memory_, 0));
+    VKDML_VK_TRY_ON(device, bind_buffer_memory,
+                    vk.vkBindBufferMemory(device.device, b.buffer_, b.memory_, 0));
     VKDML_VK_TRY_ON(device, map_memory,
                     vk.vkMapMemory(device.device, b.memory_, 0, VK_WHOLE_SIZE, 0, &b.mapped_));
     return b;

@@ -273,10 +273,10 @@ private:
 /// (alignment padding) cannot be told from the truth.
 struct BufferBinding {
     VkBuffer buffer = VK_NULL_HANDLE;  ///< a buffer of the device the operator was compiled for
-    VkDeviceSize offset = 0;       ///< bytes from the start of the buffer
-    VkDeviceSize size = 0;         ///< bytes of the range, at least the tensor's TotalTensorSizeInBytes
-    VkDeviceSize buffer_size = 0;  ///< VkBufferCreateInfo::size of the buffer (0 is refused)
-    VkBufferUsageFlags usage = 0;  ///< VkBufferCreateInfo::usage; must include STORAGE_BUFFER_BIT
+    VkDeviceSize offset = 0;           ///< bytes from the start of the buffer
+    VkDeviceSize size = 0;             ///< bytes of the range, at least the tensor's TotalTensorSizeInBytes
+    VkDeviceSize buffer_size = 0;      ///< VkBufferCreateInfo::size of the buffer (0 is refused)
+    VkBufferUsageFlags usage = 0;      ///< VkBufferCreateInfo::usage; must include STORAGE_BUFFER_BIT
 };
 
 /// The buffers of one execution: inputs and outputs in the order of the operator's description,
