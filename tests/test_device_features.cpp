@@ -5,12 +5,11 @@
 // disabled feature).
 #include <catch2/catch.hpp>
 
+#include "tensor_data.hpp"
 #include "vkdml/vkdml.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <string>
-#include <utility>
 #include <vector>
 
 using Catch::Matchers::Contains;
@@ -74,69 +73,22 @@ struct Ops {
     }
 };
 
-/// x as one element of `type`, little-endian (x is a small whole number; FLOAT16 from a table).
-void encode(DML_TENSOR_DATA_TYPE type, double x, unsigned char* p) {
-    switch (type) {
-    case DML_TENSOR_DATA_TYPE_FLOAT32: {
-        float f = static_cast<float>(x);
-        std::memcpy(p, &f, 4);
-        break;
-    }
-    case DML_TENSOR_DATA_TYPE_FLOAT64: std::memcpy(p, &x, 8); break;
-    case DML_TENSOR_DATA_TYPE_FLOAT16: {
-        const uint16_t h = x == 1 ? 0x3C00 : x == 2 ? 0x4000 : x == 3 ? 0x4200 : 0x4400;  // 1, 2, 3, 4
-        std::memcpy(p, &h, 2);
-        break;
-    }
-    default: p[0] = static_cast<unsigned char>(x); break;  // the other bytes stay 0
-    }
-}
-
-/// One element of `type` as a double (the small whole numbers these tests produce; -1 otherwise).
-double decode(DML_TENSOR_DATA_TYPE type, const unsigned char* p) {
-    switch (type) {
-    case DML_TENSOR_DATA_TYPE_FLOAT32: {
-        float f;
-        std::memcpy(&f, p, 4);
-        return f;
-    }
-    case DML_TENSOR_DATA_TYPE_FLOAT64: {
-        double d;
-        std::memcpy(&d, p, 8);
-        return d;
-    }
-    case DML_TENSOR_DATA_TYPE_FLOAT16: {
-        uint16_t h;
-        std::memcpy(&h, p, 2);
-        const std::pair<uint16_t, double> table[] = {{0x3C00, 1}, {0x4000, 2},  {0x4200, 3}, {0x4400, 4},
-                                                     {0x4600, 6}, {0x4900, 10}, {0x4E00, 24}};
-        for (auto [bits, value] : table)
-            if (h == bits) return value;
-        return -1;
-    }
-    default: {
-        uint64_t v = 0;
-        std::memcpy(&v, p, vkdml::element_size(type));
-        return static_cast<double>(v);
-    }
-    }
-}
-
 /// Runs `desc` (one of Ops) on {1, 2, 3, 4} in `type`; returns `count` output elements of `out_type`.
 std::vector<double> run_1234(const vkdml::Device& dev, const DML_OPERATOR_DESC& desc,
-                             DML_TENSOR_DATA_TYPE type, DML_TENSOR_DATA_TYPE out_type, size_t count) {
-    const uint32_t esize = vkdml::element_size(type);
-    std::vector<unsigned char> in(32, 0), out(32, 0);
-    for (int i = 0; i < 4; ++i) encode(type, i + 1, &in[size_t(i) * esize]);
-    const void* inputs[] = {in.data()};
-    void* outputs[] = {out.data()};
+                             DML_TENSOR_DATA_TYPE type, DML_TENSOR_DATA_TYPE out_type, uint32_t count) {
+    vkdml_test::TestTensor in = vkdml_test::make_packed(type, {4});
+    vkdml_test::TestTensor out = vkdml_test::make_packed(out_type, {count});
+    for (uint64_t i = 0; i < 4; ++i) in.set_double(i, double(i + 1));
+    in.bytes.resize(32);  // the TotalTensorSizeInBytes of Ops' tensors
+    out.bytes.resize(32);
+    const void* inputs[] = {in.bytes.data()};
+    void* outputs[] = {out.bytes.data()};
     vkdml::Status st = vkdml::execute(dev, desc, inputs, outputs);
     INFO(vkdml::to_string(desc.Type) << " on " << vkdml::to_string(type) << ": "
                                      << (st ? std::string() : st.error().message));
     REQUIRE(st);
     std::vector<double> result;
-    for (size_t i = 0; i < count; ++i)
-        result.push_back(decode(out_type, &out[i * vkdml::element_size(out_type)]));
+    for (uint64_t i = 0; i < count; ++i) result.push_back(out.get_double(i));
     return result;
 }
 
