@@ -57,40 +57,8 @@ int32_t expected_reduce(DML_REDUCE_FUNCTION f, uint32_t r, uint32_t seed) {
     return static_cast<int32_t>(acc);
 }
 
-// Catch2 v2's assertions are not thread-safe: the workers report failures as text, and everything
-// that uses Catch (App's helpers) runs on the main thread.
-
-/// A command buffer from `pool`, begun; null when Vulkan fails.
-VkCommandBuffer begin(App& app, VkCommandPool pool) {
-    VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    ai.commandPool = pool;
-    ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    ai.commandBufferCount = 1;
-    VkCommandBuffer cmd = VK_NULL_HANDLE;
-    if (vkAllocateCommandBuffers(app.device, &ai, &cmd) != VK_SUCCESS) return VK_NULL_HANDLE;
-    VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    if (vkBeginCommandBuffer(cmd, &bi) != VK_SUCCESS) return VK_NULL_HANDLE;
-    return cmd;
-}
-
-/// Ends, submits (the queue is shared: one submit at a time), waits for and frees a command buffer.
-/// Returns an error text, empty on success.
-std::string submit(App& app, VkCommandPool pool, VkCommandBuffer cmd) {
-    VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-    mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0,
-                         nullptr, 0, nullptr);
-    if (vkEndCommandBuffer(cmd) != VK_SUCCESS) return "vkEndCommandBuffer failed";
-    VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-    si.commandBufferCount = 1;
-    si.pCommandBuffers = &cmd;
-    std::lock_guard lock(app.queue_mutex);
-    if (vkQueueSubmit(app.queue, 1, &si, VK_NULL_HANDLE) != VK_SUCCESS) return "vkQueueSubmit failed";
-    if (vkQueueWaitIdle(app.queue) != VK_SUCCESS) return "vkQueueWaitIdle failed";
-    vkFreeCommandBuffers(app.device, pool, 1, &cmd);
-    return {};
-}
+// Catch2 v2's assertions are not thread-safe: the workers report failures as text through App's
+// try_begin / try_submit, and everything else that uses Catch runs on the main thread.
 
 /// One worker's pool and buffers (made by the main thread).
 struct Worker {
@@ -132,7 +100,7 @@ std::string run_worker(App& app, const vkdml::Device& dev, const vkdml::Compiled
         auto scratch = [&](uint64_t i) {
             return temp ? std::optional(w.scratch.bind(i * region, temp)) : std::nullopt;
         };
-        VkCommandBuffer cmd = begin(app, w.pool);
+        VkCommandBuffer cmd = app.try_begin(w.pool);
         if (!cmd) return "vkAllocateCommandBuffers or vkBeginCommandBuffer failed";
         if (!reduce->record(cmd, {{&in, 1}, {&sums, 1}, scratch(0)})) return "record reduce failed";
         if (!argmax->record(cmd, {{&in, 1}, {&index, 1}, scratch(1)})) return "record argmax failed";
@@ -143,7 +111,7 @@ std::string run_worker(App& app, const vkdml::Device& dev, const vkdml::Compiled
                              0, 1, &mb, 0, nullptr, 0, nullptr);
         const vkdml::CompiledOperator& scan = round % 2 ? shared_cumsum : *cumsum;
         if (!scan.record(cmd, {{&in, 1}, {&in, 1}, scratch(2)})) return "record cumsum failed";
-        if (auto e = submit(app, w.pool, cmd); !e.empty()) return e;
+        if (auto e = app.try_submit(cmd, w.pool); !e.empty()) return e;
         const auto* y = static_cast<const int32_t*>(w.data.data);
         const auto* out = reinterpret_cast<const int32_t*>(static_cast<const char*>(w.data.data) + kBytes);
         const auto* idx =

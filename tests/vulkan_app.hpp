@@ -168,37 +168,54 @@ struct App {
         return p;
     }
 
-    /// A command buffer from `from` (default: the app's pool), begun.
-    VkCommandBuffer begin(VkCommandPool from = VK_NULL_HANDLE) {
+    // try_begin / try_submit use no Catch assertion (Catch2 v2's are not thread-safe), so worker
+    // threads can call them; begin / submit REQUIRE their success.
+
+    /// A command buffer from `from` (default: the app's pool), begun; null when Vulkan fails.
+    VkCommandBuffer try_begin(VkCommandPool from = VK_NULL_HANDLE) {
         VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
         ai.commandPool = from ? from : pool;
         ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
         ai.commandBufferCount = 1;
-        VkCommandBuffer cmd;
-        REQUIRE(vkAllocateCommandBuffers(device, &ai, &cmd) == VK_SUCCESS);
+        VkCommandBuffer cmd = VK_NULL_HANDLE;
+        if (vkAllocateCommandBuffers(device, &ai, &cmd) != VK_SUCCESS) return VK_NULL_HANDLE;
         VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-        REQUIRE(vkBeginCommandBuffer(cmd, &bi) == VK_SUCCESS);
+        if (vkBeginCommandBuffer(cmd, &bi) != VK_SUCCESS) return VK_NULL_HANDLE;
         return cmd;
     }
 
-    /// Ends `cmd` (with a barrier making the shader writes visible to the host), submits it, waits for
-    /// the queue and frees it back to `from` (default: the app's pool).
-    void submit(VkCommandBuffer cmd, VkCommandPool from = VK_NULL_HANDLE) {
+    /// Ends `cmd` (with a barrier making the shader writes visible to the host), submits it (one
+    /// submit at a time: the queue is shared), waits for the queue and frees it back to `from`
+    /// (default: the app's pool). Returns what failed, empty on success.
+    std::string try_submit(VkCommandBuffer cmd, VkCommandPool from = VK_NULL_HANDLE) {
         VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
         mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
         mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
         vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb,
                              0, nullptr, 0, nullptr);
-        REQUIRE(vkEndCommandBuffer(cmd) == VK_SUCCESS);
+        if (vkEndCommandBuffer(cmd) != VK_SUCCESS) return "vkEndCommandBuffer failed";
         VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
         si.commandBufferCount = 1;
         si.pCommandBuffers = &cmd;
         {
             std::lock_guard lock(queue_mutex);
-            REQUIRE(vkQueueSubmit(queue, 1, &si, VK_NULL_HANDLE) == VK_SUCCESS);
-            REQUIRE(vkQueueWaitIdle(queue) == VK_SUCCESS);
+            if (vkQueueSubmit(queue, 1, &si, VK_NULL_HANDLE) != VK_SUCCESS) return "vkQueueSubmit failed";
+            if (vkQueueWaitIdle(queue) != VK_SUCCESS) return "vkQueueWaitIdle failed";
         }
         vkFreeCommandBuffers(device, from ? from : pool, 1, &cmd);
+        return {};
+    }
+
+    VkCommandBuffer begin(VkCommandPool from = VK_NULL_HANDLE) {
+        VkCommandBuffer cmd = try_begin(from);
+        REQUIRE(cmd != VK_NULL_HANDLE);
+        return cmd;
+    }
+
+    void submit(VkCommandBuffer cmd, VkCommandPool from = VK_NULL_HANDLE) {
+        const std::string failed = try_submit(cmd, from);
+        INFO(failed);
+        REQUIRE(failed.empty());
     }
 };
 
