@@ -5,6 +5,7 @@
 // disabled feature).
 #include <catch2/catch.hpp>
 
+#include "operator_set.hpp"
 #include "tensor_data.hpp"
 #include "vkdml/vkdml.hpp"
 
@@ -45,41 +46,13 @@ bool contains(const std::vector<DML_TENSOR_DATA_TYPE>& v, DML_TENSOR_DATA_TYPE t
     return std::find(v.begin(), v.end(), t) != v.end();
 }
 
-/// The five operators on a {4} tensor of `type` (index outputs UINT64, needing no feature).
-struct Ops {
-    explicit Ops(DML_TENSOR_DATA_TYPE type)
-        : b{type, DML_TENSOR_FLAG_NONE, 1, sizes, nullptr, 32, 0}, b_one{type,    DML_TENSOR_FLAG_NONE,
-                                                                         1,       one,
-                                                                         nullptr, 16,
-                                                                         0} {}
-    uint32_t sizes[1] = {4}, one[1] = {1}, axis[1] = {0};
-    DML_BUFFER_TENSOR_DESC b, b_one;
-    DML_BUFFER_TENSOR_DESC index_one{
-        DML_TENSOR_DATA_TYPE_UINT64, DML_TENSOR_FLAG_NONE, 1, one, nullptr, 16, 0};
-    DML_TENSOR_DESC t{DML_TENSOR_TYPE_BUFFER, &b}, t_one{DML_TENSOR_TYPE_BUFFER, &b_one},
-        t_index{DML_TENSOR_TYPE_BUFFER, &index_one};
-    DML_CUMULATIVE_SUMMATION_OPERATOR_DESC sum{&t, &t, 0, DML_AXIS_DIRECTION_INCREASING, 0};
-    DML_CUMULATIVE_PRODUCT_OPERATOR_DESC product{&t, &t, 0, DML_AXIS_DIRECTION_INCREASING, 0};
-    DML_REDUCE_OPERATOR_DESC reduce{DML_REDUCE_FUNCTION_MAX, &t, &t_one, 1, axis};
-    DML_ARGMIN_OPERATOR_DESC argmin{&t, &t_index, 1, axis, DML_AXIS_DIRECTION_INCREASING};
-    DML_ARGMAX_OPERATOR_DESC argmax{&t, &t_index, 1, axis, DML_AXIS_DIRECTION_DECREASING};
-
-    std::vector<DML_OPERATOR_DESC> all() const {
-        return {{DML_OPERATOR_CUMULATIVE_SUMMATION, &sum},
-                {DML_OPERATOR_CUMULATIVE_PRODUCT, &product},
-                {DML_OPERATOR_REDUCE, &reduce},
-                {DML_OPERATOR_ARGMIN, &argmin},
-                {DML_OPERATOR_ARGMAX, &argmax}};
-    }
-};
-
-/// Runs `desc` (one of Ops) on {1, 2, 3, 4} in `type`; returns `count` output elements of `out_type`.
+/// Runs `desc` (one of OperatorSet) on {1, 2, 3, 4} in `type`; returns `count` output elements of `out_type`.
 std::vector<double> run_1234(const vkdml::Device& dev, const DML_OPERATOR_DESC& desc,
                              DML_TENSOR_DATA_TYPE type, DML_TENSOR_DATA_TYPE out_type, uint32_t count) {
     vkdml_test::TestTensor in = vkdml_test::make_packed(type, {4});
     vkdml_test::TestTensor out = vkdml_test::make_packed(out_type, {count});
     for (uint64_t i = 0; i < 4; ++i) in.set_double(i, double(i + 1));
-    in.bytes.resize(32);  // the TotalTensorSizeInBytes of Ops' tensors
+    in.bytes.resize(32);  // the TotalTensorSizeInBytes of OperatorSet's tensors
     out.bytes.resize(32);
     const void* inputs[] = {in.bytes.data()};
     void* outputs[] = {out.bytes.data()};
@@ -94,7 +67,7 @@ std::vector<double> run_1234(const vkdml::Device& dev, const DML_OPERATOR_DESC& 
 
 /// Every operator on {1, 2, 3, 4} in `type` gives its exact answer.
 void check_all_run(const vkdml::Device& dev, DML_TENSOR_DATA_TYPE type) {
-    Ops ops(type);
+    vkdml_test::OperatorSet ops(type);
     const auto index = DML_TENSOR_DATA_TYPE_UINT64;
     CHECK(run_1234(dev, {DML_OPERATOR_CUMULATIVE_SUMMATION, &ops.sum}, type, type, 4) ==
           std::vector<double>{1, 3, 6, 10});
@@ -129,7 +102,7 @@ TEST_CASE("a device with a feature switched off refuses exactly the types that n
         CHECK(info.subgroup_extended_types == (which != 4));
         for (DML_TENSOR_DATA_TYPE type : vkdml::all_data_types()) {
             const bool refused = contains(mask.refused, type);
-            Ops ops(type);
+            vkdml_test::OperatorSet ops(type);
             for (const DML_OPERATOR_DESC& desc : ops.all()) {
                 INFO(vkdml::to_string(desc.Type) << " on " << vkdml::to_string(type));
                 vkdml::TypeSupport s = dev.supports(desc.Type, type);
@@ -161,7 +134,7 @@ TEST_CASE("index outputs need no 64-bit feature: ARGMAX into UINT64 without shad
     options.features.subgroup_extended_types = false;
     auto dev = vkdml::Device::create(options);
     REQUIRE(dev);
-    Ops ops(DML_TENSOR_DATA_TYPE_FLOAT32);
+    vkdml_test::OperatorSet ops(DML_TENSOR_DATA_TYPE_FLOAT32);
     const float x[8] = {3, 9, 1, 9, 0, 0, 0, 0};
     uint64_t index[2] = {77, 77};
     const void* inputs[] = {x};

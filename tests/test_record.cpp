@@ -1,6 +1,8 @@
 // The application-owned path: a VkInstance/VkDevice made by the test itself, adopted by vkdml; the
 // test's own buffers and command buffer; binding validation (SPEC §2 rule 9) before recording.
-#include "vulkan_app.hpp"
+#include "vulkan_app.hpp"  // first: it brings Vulkan's prototypes
+
+#include "operator_set.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -242,26 +244,8 @@ TEST_CASE("an adopted device without optional features refuses the types that ne
                        Case{DML_TENSOR_DATA_TYPE_FLOAT64, "shaderFloat64"},
                        Case{DML_TENSOR_DATA_TYPE_INT64, "shaderInt64"},
                        Case{DML_TENSOR_DATA_TYPE_UINT64, "shaderInt64"}}) {
-            uint32_t sizes[] = {4};
-            DML_BUFFER_TENSOR_DESC b{c.type, DML_TENSOR_FLAG_NONE, 1, sizes, nullptr, 32, 0};
-            DML_TENSOR_DESC t{DML_TENSOR_TYPE_BUFFER, &b};
-            const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC sum{&t, &t, 0, DML_AXIS_DIRECTION_INCREASING, 0};
-            const DML_CUMULATIVE_PRODUCT_OPERATOR_DESC product{&t, &t, 0, DML_AXIS_DIRECTION_INCREASING, 0};
-            uint32_t one[] = {1};
-            const uint32_t axis[] = {0};
-            DML_BUFFER_TENSOR_DESC b_one{c.type, DML_TENSOR_FLAG_NONE, 1, one, nullptr, 16, 0};
-            DML_BUFFER_TENSOR_DESC index_one{
-                DML_TENSOR_DATA_TYPE_UINT32, DML_TENSOR_FLAG_NONE, 1, one, nullptr, 16, 0};
-            DML_TENSOR_DESC t_one{DML_TENSOR_TYPE_BUFFER, &b_one},
-                t_index{DML_TENSOR_TYPE_BUFFER, &index_one};
-            const DML_REDUCE_OPERATOR_DESC reduce{DML_REDUCE_FUNCTION_MAX, &t, &t_one, 1, axis};
-            const DML_ARGMIN_OPERATOR_DESC argmin{&t, &t_index, 1, axis, DML_AXIS_DIRECTION_INCREASING};
-            const DML_ARGMAX_OPERATOR_DESC argmax{&t, &t_index, 1, axis, DML_AXIS_DIRECTION_DECREASING};
-            for (const DML_OPERATOR_DESC desc : {DML_OPERATOR_DESC{DML_OPERATOR_CUMULATIVE_SUMMATION, &sum},
-                                                 DML_OPERATOR_DESC{DML_OPERATOR_CUMULATIVE_PRODUCT, &product},
-                                                 DML_OPERATOR_DESC{DML_OPERATOR_REDUCE, &reduce},
-                                                 DML_OPERATOR_DESC{DML_OPERATOR_ARGMIN, &argmin},
-                                                 DML_OPERATOR_DESC{DML_OPERATOR_ARGMAX, &argmax}}) {
+            vkdml_test::OperatorSet ops(c.type);
+            for (const DML_OPERATOR_DESC& desc : ops.all()) {
                 INFO(vkdml::to_string(desc.Type) << " " << vkdml::to_string(c.type));
                 vkdml::TypeSupport s = dev->supports(desc.Type, c.type);
                 CHECK_FALSE(s.supported);

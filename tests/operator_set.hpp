@@ -1,0 +1,39 @@
+// operator_set.hpp — one small description of each of the five operators, for tests that go over all
+// of them for a data type (feature queries, refusals, a quick run).
+#pragma once
+
+#include "vkdml/vkdml.hpp"
+
+#include <vector>
+
+namespace vkdml_test {
+
+/// The five operators on a {4} tensor of `type` (index outputs UINT64, needing no feature).
+struct OperatorSet {
+    OperatorSet(const OperatorSet&) = delete;  // the descriptions point into it
+    OperatorSet& operator=(const OperatorSet&) = delete;
+    explicit OperatorSet(DML_TENSOR_DATA_TYPE type) { b.DataType = b_one.DataType = type; }
+    uint32_t sizes[1] = {4}, one[1] = {1}, axis[1] = {0};
+    DML_BUFFER_TENSOR_DESC b{DML_TENSOR_DATA_TYPE_UNKNOWN, DML_TENSOR_FLAG_NONE, 1, sizes, nullptr, 32, 0};
+    DML_BUFFER_TENSOR_DESC b_one{DML_TENSOR_DATA_TYPE_UNKNOWN, DML_TENSOR_FLAG_NONE, 1, one, nullptr, 16, 0};
+    DML_BUFFER_TENSOR_DESC index_one{
+        DML_TENSOR_DATA_TYPE_UINT64, DML_TENSOR_FLAG_NONE, 1, one, nullptr, 16, 0};
+    DML_TENSOR_DESC t{DML_TENSOR_TYPE_BUFFER, &b}, t_one{DML_TENSOR_TYPE_BUFFER, &b_one},
+        t_index{DML_TENSOR_TYPE_BUFFER, &index_one};
+    DML_CUMULATIVE_SUMMATION_OPERATOR_DESC sum{&t, &t, 0, DML_AXIS_DIRECTION_INCREASING, 0};
+    DML_CUMULATIVE_PRODUCT_OPERATOR_DESC product{&t, &t, 0, DML_AXIS_DIRECTION_INCREASING, 0};
+    DML_REDUCE_OPERATOR_DESC reduce{DML_REDUCE_FUNCTION_MAX, &t, &t_one, 1, axis};
+    DML_ARGMIN_OPERATOR_DESC argmin{&t, &t_index, 1, axis, DML_AXIS_DIRECTION_INCREASING};
+    DML_ARGMAX_OPERATOR_DESC argmax{&t, &t_index, 1, axis, DML_AXIS_DIRECTION_DECREASING};
+
+    /// The five descriptions, pointing into this object (which must stay where it is).
+    std::vector<DML_OPERATOR_DESC> all() const {
+        return {{DML_OPERATOR_CUMULATIVE_SUMMATION, &sum},
+                {DML_OPERATOR_CUMULATIVE_PRODUCT, &product},
+                {DML_OPERATOR_REDUCE, &reduce},
+                {DML_OPERATOR_ARGMIN, &argmin},
+                {DML_OPERATOR_ARGMAX, &argmax}};
+    }
+};
+
+}  // namespace vkdml_test
