@@ -41,20 +41,26 @@ ReduceCase arg_case(DML_OPERATOR_TYPE op, DML_AXIS_DIRECTION direction, DML_TENS
 
 // Each value is stored as the type stores it. An empty output means the device refused an unsupported
 // type, which check_reduce_case verified.
-TestTensor run_values(const ReduceCase& c, const std::vector<double>& values) {
+namespace {
+
+/// Runs the case on a packed input whose element i is set by set(input, i, elements[i]).
+template <class T, class Set>
+TestTensor run_with(const ReduceCase& c, const std::vector<T>& elements, Set set) {
     TestTensor input = make_packed(c.type, c.sizes);
-    REQUIRE(values.size() == input.count());
-    for (uint64_t i = 0; i < values.size(); ++i) input.set_double(i, values[i]);
+    REQUIRE(elements.size() == input.count());
+    for (uint64_t i = 0; i < elements.size(); ++i) set(input, i, elements[i]);
     SweepStats stats;
     return check_reduce_case(c, input, stats);
 }
 
+}  // namespace
+
+TestTensor run_values(const ReduceCase& c, const std::vector<double>& values) {
+    return run_with(c, values, [](TestTensor& t, uint64_t i, double v) { t.set_double(i, v); });
+}
+
 TestTensor run_bits(const ReduceCase& c, const std::vector<uint64_t>& bits) {
-    TestTensor input = make_packed(c.type, c.sizes);
-    REQUIRE(bits.size() == input.count());
-    for (uint64_t i = 0; i < bits.size(); ++i) input.set_bits(i, bits[i]);
-    SweepStats stats;
-    return check_reduce_case(c, input, stats);
+    return run_with(c, bits, [](TestTensor& t, uint64_t i, uint64_t b) { t.set_bits(i, b); });
 }
 
 bool skipped(const TestTensor& out) {
