@@ -149,6 +149,15 @@ bool Device::is_lost() const noexcept {
     return s_->lost.load(std::memory_order_acquire);
 }
 
+VulkanHandles Device::vulkan() const noexcept {
+    return {s_->instance,     s_->physical_device, s_->device,
+            s_->queue_family, s_->queue,           s_->get_instance_proc_addr};
+}
+
+std::unique_lock<std::mutex> Device::lock_queue() const {
+    return std::unique_lock(s_->queue_mutex);
+}
+
 size_t Device::pipeline_count() const {
     return s_->pipelines->size();
 }
@@ -208,6 +217,7 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions& options) {
     }
     VKDML_VK_TRY(vkCreateInstance(&ici, nullptr, &s->instance));
     volkLoadInstanceOnly(s->instance);
+    s->get_instance_proc_addr = vkGetInstanceProcAddr;
     s->destroy_instance =
         reinterpret_cast<PFN_vkDestroyInstance>(vkGetInstanceProcAddr(s->instance, "vkDestroyInstance"));
     if (options.validation) {
@@ -295,6 +305,7 @@ Result<std::shared_ptr<Device>> Device::adopt(VkInstance instance, VkPhysicalDev
     volkLoadInstanceOnly(instance);
     auto s = std::make_shared<DeviceState>();
     s->instance = instance;
+    s->get_instance_proc_addr = get_instance_proc_addr;
     s->physical_device = physical_device;
     s->device = device;
     s->queue_family = queue_family_index;

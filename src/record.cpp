@@ -191,6 +191,11 @@ Status for_each_dispatch(const CompiledState& s, const Bindings& bindings, F&& f
 }  // namespace
 
 Status CompiledOperator::record(VkCommandBuffer cmd, const Bindings& bindings) const {
+    return record(cmd, bindings, PassTimestamps{});
+}
+
+Status CompiledOperator::record(VkCommandBuffer cmd, const Bindings& bindings,
+                                const PassTimestamps& timestamps) const {
     if (!cmd) return make_error(ErrorCode::invalid_argument, "record: the command buffer is null");
     DeviceState& d = *s_->op->device;
     if (auto st = detail::check_not_lost(d); !st) return st;
@@ -202,9 +207,15 @@ Status CompiledOperator::record(VkCommandBuffer cmd, const Bindings& bindings) c
     const VolkDeviceTable& vk = d.vk;
     const VkPipelineLayout layout = d.pipelines->layout();
     size_t bound = SIZE_MAX;
-    return for_each_dispatch(
-        *s_, bindings, [&](size_t p, const detail::Segment& seg, const Dispatch& dispatch) {
+    auto stamp = [&](size_t pass) {
+        if (timestamps.pool)
+            vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, timestamps.pool,
+                                   timestamps.first_query + static_cast<uint32_t>(pass));
+    };
+    auto recorded =
+        for_each_dispatch(*s_, bindings, [&](size_t p, const detail::Segment& seg, const Dispatch& dispatch) {
             if (p != bound) {
+                if (bound != SIZE_MAX) stamp(bound);
                 if (bound != SIZE_MAX) {  // a barrier between consecutive passes only
                     VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
                     barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
@@ -230,6 +241,8 @@ Status CompiledOperator::record(VkCommandBuffer cmd, const Bindings& bindings) c
                                   dispatch.push.data());
             vk.vkCmdDispatch(cmd, seg.groups_x, seg.groups_y, 1);
         });
+    if (recorded && bound != SIZE_MAX) stamp(bound);
+    return recorded;
 }
 
 }  // namespace vkdml

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -185,6 +186,19 @@ class Operator;
 class CompiledOperator;
 struct DeviceState;
 
+/// The Vulkan objects behind a Device: for an application that creates its own buffers, command
+/// buffers and query pools on a device vkdml created (or adopted). They stay owned by the Device and
+/// valid while it lives; the application must not destroy them.
+struct VulkanHandles {
+    VkInstance instance = VK_NULL_HANDLE;
+    VkPhysicalDevice physical_device = VK_NULL_HANDLE;
+    VkDevice device = VK_NULL_HANDLE;
+    uint32_t queue_family_index = 0;  ///< a family with compute capability
+    VkQueue queue = VK_NULL_HANDLE;   ///< externally synchronised: see Device::lock_queue
+    /// Resolves instance and device functions for these handles (the loader's, or the adopter's).
+    PFN_vkGetInstanceProcAddr get_instance_proc_addr = nullptr;
+};
+
 /// A Vulkan device with its queue and pipeline cache. Thread-safe: operators may be created,
 /// compiled and recorded from several threads at once. Shared by the operators made from it, so it
 /// lives until the last of them is gone.
@@ -238,6 +252,14 @@ public:
     /// Number of distinct pipelines created so far on this device (the cache's size).
     size_t pipeline_count() const;
 
+    /// The Vulkan handles of this device (see VulkanHandles).
+    VulkanHandles vulkan() const noexcept;
+
+    /// The lock vkdml holds while it submits to the queue (HostExecution::run, execute). An application
+    /// submitting to vulkan().queue from another thread at the same time must hold it too (Vulkan
+    /// requires queue access to be externally synchronised).
+    [[nodiscard]] std::unique_lock<std::mutex> lock_queue() const;
+
     /// Internal state (for the implementation).
     const std::shared_ptr<DeviceState>& state() const noexcept { return s_; }
 
@@ -287,6 +309,15 @@ struct Bindings {
     std::optional<BufferBinding> temporary;
 };
 
+/// Where record() writes a timestamp (vkCmdWriteTimestamp at the compute-shader stage) after each pass
+/// p: query first_query + p of `pool`, a VK_QUERY_TYPE_TIMESTAMP pool with at least first_query +
+/// pass_count() queries, reset before use. Pass p took the time from the timestamp before it (the
+/// application's own, for p = 0) to its own; DeviceInfo::timestamp_period_ns converts ticks to ns.
+struct PassTimestamps {
+    VkQueryPool pool = VK_NULL_HANDLE;
+    uint32_t first_query = 0;
+};
+
 /// An operator planned for a device (IDMLCompiledOperator). Cheap to copy; immutable, so it may be
 /// recorded many times, into many command buffers, from several threads at once.
 class VKDML_API CompiledOperator {
@@ -300,6 +331,10 @@ public:
     /// Validates the bindings and records the dispatches (with barriers between its own passes,
     /// none before or after) into a command buffer in the recording state.
     Status record(VkCommandBuffer command_buffer, const Bindings& bindings) const;
+
+    /// record(), also writing a GPU timestamp after each pass, for a per-pass time breakdown.
+    Status record(VkCommandBuffer command_buffer, const Bindings& bindings,
+                  const PassTimestamps& timestamps) const;
 
     const std::shared_ptr<const CompiledState>& state() const noexcept { return s_; }
     explicit CompiledOperator(std::shared_ptr<const CompiledState> s) : s_(std::move(s)) {}
