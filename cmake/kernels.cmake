@@ -51,3 +51,21 @@ function(vkdml_kernel_registry out_var)
   add_custom_target(vkdml_kernels DEPENDS ${headers})
   set(${out_var} ${path} PARENT_SCOPE)
 endfunction()
+
+# vkdml_tool_kernel(<target> <name>) — compile glsl/<name>.comp (one variant, no storage-type define) into
+# a header spv_<name>.h of SPIR-V words in the build tree, for <target> alone: tool kernels (the bench
+# baselines) never enter the library's registry.
+function(vkdml_tool_kernel target name)
+  set(dir ${CMAKE_BINARY_DIR}/generated/tool_kernels)
+  set(out ${dir}/spv_${name}.h)
+  add_custom_command(
+    OUTPUT ${out}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
+    COMMAND ${GLSLANG_VALIDATOR} --quiet -V --target-env vulkan1.2 --vn spv_${name} -o ${out}
+            ${PROJECT_SOURCE_DIR}/glsl/${name}.comp
+    DEPENDS ${PROJECT_SOURCE_DIR}/glsl/${name}.comp
+    COMMENT "glslangValidator ${name}.comp (tool kernel)"
+    VERBATIM)
+  target_sources(${target} PRIVATE ${out})
+  target_include_directories(${target} PRIVATE ${dir})
+endfunction()

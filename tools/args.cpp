@@ -28,7 +28,8 @@ std::string spelling(const OptionSpec& option) {
 
 // As the usage line shows it: optional options in brackets.
 std::string synopsis(const OptionSpec& option) {
-    return option.required ? spelling(option) : "[" + spelling(option) + "]";
+    if (option.required) return spelling(option);
+    return "[" + spelling(option) + "]" + (option.repeatable ? "..." : "");
 }
 
 const OptionSpec* find_option(const CommandSpec& spec, std::string_view name) {
@@ -78,7 +79,8 @@ Args Args::parse(const CommandSpec& spec, std::span<const std::string_view> args
         const std::string_view name = arg.substr(0, equals);
         const OptionSpec* option = find_option(spec, name);
         if (!option) usage_error("unknown option '" + std::string(name) + "' for " + command);
-        if (parsed.has(name)) usage_error("option '" + std::string(name) + "' is given twice");
+        if (parsed.has(name) && !option->repeatable)
+            usage_error("option '" + std::string(name) + "' is given twice");
         std::string value;
         if (option->value_name.empty()) {
             if (equals != std::string_view::npos)
@@ -107,9 +109,15 @@ Args Args::parse(const CommandSpec& spec, std::span<const std::string_view> args
 }
 
 std::optional<std::string> Args::value(std::string_view name) const {
-    auto it = values_.find(name);
-    if (it == values_.end()) return std::nullopt;
+    auto it = values_.lower_bound(name);
+    if (it == values_.end() || it->first != name) return std::nullopt;
     return it->second;
+}
+
+std::vector<std::string> Args::values(std::string_view name) const {
+    std::vector<std::string> all;
+    for (auto [it, end] = values_.equal_range(name); it != end; ++it) all.push_back(it->second);
+    return all;
 }
 
 std::optional<int64_t> Args::integer(std::string_view name) const {

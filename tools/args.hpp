@@ -42,6 +42,7 @@ struct OptionSpec {
     std::string_view value_name;  ///< placeholder shown in usage; empty for a switch
     std::string_view help;
     bool required = false;
+    bool repeatable = false;  ///< may be given several times (Args::values lists them all)
 };
 
 /// What a command accepts: its options and its operands (positional arguments, all required).
@@ -70,11 +71,13 @@ public:
     std::optional<std::string> value(std::string_view name) const;
     /// The value of a valued option as an integer; a usage error if it is not one.
     std::optional<int64_t> integer(std::string_view name) const;
+    /// Every value of a repeatable option, in command-line order.
+    std::vector<std::string> values(std::string_view name) const;
     const std::vector<std::string>& operands() const { return operands_; }
 
 private:
     bool help_ = false;
-    std::map<std::string, std::string, std::less<>> values_;
+    std::multimap<std::string, std::string, std::less<>> values_;
     std::vector<std::string> operands_;
 };
 

@@ -18,5 +18,6 @@ extern const Command kArgmaxCommand;   // cmd_reduce.cpp
 extern const Command kArgminCommand;   // cmd_reduce.cpp
 extern const Command kInfoCommand;     // cmd_info.cpp
 extern const Command kShowCommand;     // cmd_show.cpp
+extern const Command kBenchCommand;    // cmd_bench.cpp
 
 }  // namespace vkdml::cli

@@ -20,7 +20,7 @@ namespace {
 // The commands, in the order the usage lists them.
 const Command* const kCommands[] = {
     &kCumsumCommand, &kCumprodCommand, &kReduceCommand, &kArgmaxCommand,
-    &kArgminCommand, &kInfoCommand,    &kShowCommand,
+    &kArgminCommand, &kInfoCommand,    &kShowCommand,   &kBenchCommand,
 };
 
 std::string tool_usage() {

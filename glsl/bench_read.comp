@@ -1,0 +1,42 @@
+#version 460
+// Read baseline of `vkdml bench`: a blocked vec4 fold. Each workgroup reads one contiguous block of
+// LOCAL * VECS vec4s (lane i reads vec4 j * LOCAL + i in step j: neighbouring lanes, neighbouring
+// addresses), adds them as integers so no load can be dropped, XORs the lanes' totals into one shared
+// word and writes that word, one per workgroup. Loops stay VECS steps long (lavapipe ends a loop after
+// 65,535 iterations); grids wider than the x limit are folded into x * y; the host binds windows no
+// larger than maxStorageBufferRange.
+layout(local_size_x_id = 0) in;
+layout(constant_id = 1) const uint VECS = 16u;
+
+layout(set = 0, binding = 0, std430) readonly buffer Src { uvec4 src[]; };
+layout(set = 0, binding = 1, std430) writeonly buffer Dst { uint dst[]; };
+
+layout(push_constant) uniform Push {
+    uint count;     // vec4s in this window
+    uint groups;    // workgroups that have work: ceil(count / (LOCAL * VECS))
+    uint groups_x;  // width of the folded grid
+    uint out_base;  // index in dst of this window's first workgroup word
+} p;
+
+shared uint folded;
+
+void main() {
+    uint group = gl_WorkGroupID.y * p.groups_x + gl_WorkGroupID.x;
+    if (group >= p.groups) return;  // uniform across the workgroup, so the barriers below stay legal
+    uint local = gl_WorkGroupSize.x;
+    uint first = group * local * VECS + gl_LocalInvocationID.x;
+    uvec4 acc = uvec4(0u);
+    if (first + (VECS - 1u) * local < p.count) {
+        for (uint j = 0u; j < VECS; ++j) acc += src[first + j * local];
+    } else {
+        for (uint j = 0u; j < VECS; ++j) {
+            uint i = first + j * local;
+            if (i < p.count) acc += src[i];
+        }
+    }
+    if (gl_LocalInvocationID.x == 0u) folded = 0u;
+    barrier();
+    atomicXor(folded, acc.x ^ acc.y ^ acc.z ^ acc.w);
+    barrier();
+    if (gl_LocalInvocationID.x == 0u) dst[p.out_base + group] = folded;
+}

@@ -1,0 +1,239 @@
+// tools/bench_data.cpp — deterministic inputs and the host reference of `vkdml bench`'s output check.
+#include "bench_data.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace vkdml::cli::bench {
+namespace {
+
+// splitmix64: a fixed, fast, well-mixed sequence.
+struct Rng {
+    uint64_t state;
+    uint64_t next() {
+        uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    }
+    double unit24() { return static_cast<double>(next() >> 40) * 0x1p-24; }
+    double unit53() { return static_cast<double>(next() >> 11) * 0x1p-53; }
+};
+
+bool is_float(DML_TENSOR_DATA_TYPE type) {
+    return type == DML_TENSOR_DATA_TYPE_FLOAT16 || type == DML_TENSOR_DATA_TYPE_FLOAT32 ||
+           type == DML_TENSOR_DATA_TYPE_FLOAT64;
+}
+
+bool is_signed_int(DML_TENSOR_DATA_TYPE type) {
+    return type == DML_TENSOR_DATA_TYPE_INT8 || type == DML_TENSOR_DATA_TYPE_INT16 ||
+           type == DML_TENSOR_DATA_TYPE_INT32 || type == DML_TENSOR_DATA_TYPE_INT64;
+}
+
+uint64_t load_bits(const std::byte* p, uint32_t size) {
+    uint64_t bits = 0;
+    std::memcpy(&bits, p, size);  // little-endian host
+    return bits;
+}
+
+// An element as a double: floats by value, integers by value (signed ones sign-extended).
+double load_value(DML_TENSOR_DATA_TYPE type, const std::byte* p) {
+    const uint32_t size = element_size(type);
+    const uint64_t bits = load_bits(p, size);
+    switch (type) {
+    case DML_TENSOR_DATA_TYPE_FLOAT16: return half_to_float(static_cast<uint16_t>(bits));
+    case DML_TENSOR_DATA_TYPE_FLOAT32: return std::bit_cast<float>(static_cast<uint32_t>(bits));
+    case DML_TENSOR_DATA_TYPE_FLOAT64: return std::bit_cast<double>(bits);
+    default: break;
+    }
+    if (is_signed_int(type) && size < 8) {
+        const uint64_t sign = uint64_t{1} << (size * 8 - 1);
+        return static_cast<double>(static_cast<int64_t>((bits ^ sign) - sign));
+    }
+    return is_signed_int(type) ? static_cast<double>(static_cast<int64_t>(bits)) : static_cast<double>(bits);
+}
+
+void store(std::byte* p, DML_TENSOR_DATA_TYPE type, double value) {
+    switch (type) {
+    case DML_TENSOR_DATA_TYPE_FLOAT16: {
+        const uint16_t h = float_to_half(static_cast<float>(value));
+        std::memcpy(p, &h, 2);
+        return;
+    }
+    case DML_TENSOR_DATA_TYPE_FLOAT32: {
+        const auto f = static_cast<float>(value);
+        std::memcpy(p, &f, 4);
+        return;
+    }
+    case DML_TENSOR_DATA_TYPE_FLOAT64: std::memcpy(p, &value, 8); return;
+    default: {
+        const auto bits = static_cast<uint64_t>(static_cast<int64_t>(value));
+        std::memcpy(p, &bits, element_size(type));
+    }
+    }
+}
+
+// The value of the next input element of case `c`.
+double input_value(const Case& c, Rng& rng) {
+    const bool product = c.op == Op::cumprod;
+    if (c.type == DML_TENSOR_DATA_TYPE_FLOAT16) {
+        const double step = static_cast<double>(rng.next() % 3) - 1.0;  // -1, 0, 1
+        return product ? 1.0 + step * 0x1p-10 : step;
+    }
+    if (is_float(c.type)) {
+        const double u = c.type == DML_TENSOR_DATA_TYPE_FLOAT64 ? rng.unit53() : rng.unit24();
+        return product ? 1.0 + (u - 0.5) * 0x1p-12 : u;
+    }
+    return static_cast<double>(rng.next() & 3);
+}
+
+uint64_t low_mask(uint32_t size) {
+    return size >= 8 ? ~uint64_t{0} : (uint64_t{1} << (size * 8)) - 1;
+}
+
+// Tolerance of a float scan or sum: relative to the sum of magnitudes (which bounds rounding drift).
+double sum_tolerance(DML_TENSOR_DATA_TYPE type, double value, double magnitude) {
+    switch (type) {
+    case DML_TENSOR_DATA_TYPE_FLOAT16: return 0x1p-10 * std::fabs(value) + 1e-6 * magnitude;
+    case DML_TENSOR_DATA_TYPE_FLOAT64: return 1e-10 * magnitude + 1e-300;
+    default: return 1e-4 * magnitude + 1e-30;
+    }
+}
+
+double product_tolerance(DML_TENSOR_DATA_TYPE type, double value) {
+    switch (type) {
+    case DML_TENSOR_DATA_TYPE_FLOAT16: return 2e-2 * std::fabs(value) + 0x1p-24;
+    case DML_TENSOR_DATA_TYPE_FLOAT64: return 1e-8 * std::fabs(value);
+    default: return 1e-2 * std::fabs(value);
+    }
+}
+
+}  // namespace
+
+float half_to_float(uint16_t h) {
+    const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
+    const uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+    if (e == 0) {
+        const float v = static_cast<float>(m) * 0x1p-24f;
+        return sign ? -v : v;
+    }
+    if (e == 31) return std::bit_cast<float>(sign | 0x7f800000u | (m << 13));
+    return std::bit_cast<float>(sign | ((e + 112) << 23) | (m << 13));
+}
+
+uint16_t float_to_half(float value) {
+    const uint32_t x = std::bit_cast<uint32_t>(value);
+    const uint32_t sign = (x >> 16) & 0x8000u, e = (x >> 23) & 0xffu;
+    uint32_t m = x & 0x7fffffu;
+    if (e == 255) return static_cast<uint16_t>(sign | 0x7c00u | (m ? 0x200u : 0u));
+    const int ee = static_cast<int>(e) - 112;
+    if (ee >= 31) return static_cast<uint16_t>(sign | 0x7c00u);
+    uint32_t shift = 13;
+    uint32_t base = static_cast<uint32_t>(ee) << 10;
+    if (ee <= 0) {  // subnormal or zero
+        if (ee < -10) return static_cast<uint16_t>(sign);
+        m |= 0x800000u;
+        shift = static_cast<uint32_t>(14 - ee);
+        base = 0;
+    }
+    uint32_t h = m >> shift;
+    const uint32_t rest = m & ((1u << shift) - 1), half = 1u << (shift - 1);
+    if (rest > half || (rest == half && (h & 1u))) ++h;  // may carry into the exponent: still right
+    return static_cast<uint16_t>(sign | (base + h));
+}
+
+std::vector<std::byte> make_input(const Case& c) {
+    const uint32_t size = element_size(c.type);
+    std::vector<std::byte> data(element_count(c) * size);
+    Rng rng{0x5eed0000ull + static_cast<uint64_t>(c.type)};
+    for (size_t at = 0; at < data.size(); at += size) store(data.data() + at, c.type, input_value(c, rng));
+    return data;
+}
+
+std::vector<Sample> reference_samples(const Case& c, std::span<const std::byte> input) {
+    const Fibers f = fibers(c);
+    const uint32_t size = element_size(c.type);
+    const uint64_t mask = low_mask(size);
+    std::vector<std::pair<uint64_t, uint64_t>> picks = {
+        {0, 0}, {f.outer / 2, f.inner / 2}, {f.outer - 1, f.inner - 1}};
+    std::sort(picks.begin(), picks.end());
+    picks.erase(std::unique(picks.begin(), picks.end()), picks.end());
+    std::vector<uint64_t> positions = {0, f.len / 3, 2 * f.len / 3, f.len - 1};
+    positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
+
+    std::vector<Sample> samples;
+    for (const auto& [o, i] : picks) {
+        const auto at = [&](uint64_t k) { return input.data() + ((o * f.len + k) * f.inner + i) * size; };
+        const uint64_t out_fiber = o * f.len * f.inner + i;  // scan output of (o, 0, i)
+        double sum = c.op == Op::cumprod ? 1.0 : 0.0, magnitude = 0, best = -INFINITY;
+        uint64_t bits = c.op == Op::cumprod ? 1 : 0, best_index = 0;
+        size_t next = 0;
+        for (uint64_t k = 0; k < f.len; ++k) {
+            const double x = load_value(c.type, at(k));
+            if (!is_float(c.type)) {
+                const uint64_t b = load_bits(at(k), size);
+                bits = c.op == Op::cumprod ? bits * b : bits + b;
+            }
+            if (c.op == Op::cumprod) {
+                sum *= x;
+            } else if (c.op == Op::argmax || c.op == Op::logsumexp) {
+                if (x > best) {
+                    best = x;
+                    best_index = k;
+                }
+            } else {
+                sum += x;
+                magnitude += std::fabs(x);
+            }
+            if (is_scan(c.op) && next < positions.size() && positions[next] == k) {
+                Sample s{out_fiber + k * f.inner, !is_float(c.type), bits & mask, sum, 0};
+                s.tolerance = c.op == Op::cumprod ? product_tolerance(c.type, sum)
+                                                  : sum_tolerance(c.type, sum, magnitude);
+                samples.push_back(s);
+                ++next;
+            }
+        }
+        if (is_scan(c.op)) continue;
+        Sample s{o * f.inner + i, !is_float(c.type), bits & mask, sum, sum_tolerance(c.type, sum, magnitude)};
+        if (c.op == Op::argmax) {
+            s.exact = true;
+            s.bits = best_index;
+        } else if (c.op == Op::logsumexp) {
+            double total = 0;
+            for (uint64_t k = 0; k < f.len; ++k) total += std::exp(load_value(c.type, at(k)) - best);
+            s.value = std::log(total) + best;
+            s.tolerance = 1e-4 * std::fabs(s.value) + 1e-4;
+        }
+        samples.push_back(s);
+    }
+    return samples;
+}
+
+std::string check_samples(const Case& c, const std::vector<Sample>& samples, std::span<const std::byte> got) {
+    const DML_TENSOR_DATA_TYPE type = output_type(c);
+    const uint32_t size = element_size(type);
+    for (size_t n = 0; n < samples.size(); ++n) {
+        const Sample& s = samples[n];
+        const std::byte* p = got.data() + n * size;
+        if (s.exact) {
+            const uint64_t bits = load_bits(p, size) & low_mask(size);
+            if (bits != s.bits)
+                return "element " + std::to_string(s.index) + " is " + std::to_string(bits) + ", expected " +
+                       std::to_string(s.bits);
+            continue;
+        }
+        const double value = load_value(type, p);
+        if (!(std::fabs(value - s.value) <= s.tolerance)) {
+            char text[160];
+            std::snprintf(text, sizeof text, "element %llu is %.9g, expected %.9g (tolerance %.3g)",
+                          static_cast<unsigned long long>(s.index), value, s.value, s.tolerance);
+            return text;
+        }
+    }
+    return {};
+}
+
+}  // namespace vkdml::cli::bench

@@ -1,0 +1,42 @@
+// tools/bench_data.hpp — the data of `vkdml bench`: deterministic inputs per case, and the check of a few
+// downloaded output elements against a reference computed on the host in double / 64-bit integers.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "bench_cases.hpp"
+
+namespace vkdml::cli::bench {
+
+/// binary16 bits -> float (exact).
+float half_to_float(uint16_t bits);
+/// float -> binary16 bits, rounded to nearest even (overflow gives inf).
+uint16_t float_to_half(float value);
+
+/// The input of a case (element_count(c) elements of c.type, packed), filled from a fixed seed: floats
+/// uniform in [0,1) (float16: integers -1, 0, 1, so that sums stay exact and finite), products' factors
+/// within 2^-13 of 1 (float16: 1 and 1 ± 2^-10), integers 0..3.
+std::vector<std::byte> make_input(const Case& c);
+
+/// One output element to check and what it should be.
+struct Sample {
+    uint64_t index = 0;    ///< element index in the packed output
+    bool exact = false;    ///< compare bits (integers, indices) rather than values
+    uint64_t bits = 0;     ///< the expected low bits (exact)
+    double value = 0;      ///< the expected value (floats)
+    double tolerance = 0;  ///< allowed |got - value| (floats)
+};
+
+/// The elements to check (a few fibers, and for scans a few positions along each) with their expected
+/// values.
+std::vector<Sample> reference_samples(const Case& c, std::span<const std::byte> input);
+
+/// Compares the downloaded elements (element_size(output_type(c)) bytes per sample, in order) with the
+/// samples. Returns an empty string when all agree, else a description of the first that does not.
+std::string check_samples(const Case& c, const std::vector<Sample>& samples, std::span<const std::byte> got);
+
+}  // namespace vkdml::cli::bench
