@@ -20,7 +20,8 @@ namespace vkdml::cli::bench {
     X(vkGetBufferMemoryRequirements)                                                                        \
     X(vkAllocateMemory)                                                                                     \
     X(vkFreeMemory)                                                                                         \
-    X(vkBindBufferMemory) X(vkMapMemory) X(vkUnmapMemory) X(vkCreateCommandPool) X(vkDestroyCommandPool)    \
+    X(vkBindBufferMemory)                                                                                   \
+    X(vkMapMemory) X(vkUnmapMemory) X(vkCreateCommandPool) X(vkDestroyCommandPool)                          \
         X(vkAllocateCommandBuffers) X(vkResetCommandBuffer) X(vkBeginCommandBuffer) X(vkEndCommandBuffer)   \
             X(vkCmdCopyBuffer) X(vkCmdFillBuffer) X(vkCmdPipelineBarrier) X(vkCmdWriteTimestamp)            \
                 X(vkCmdResetQueryPool) X(vkCreateQueryPool) X(vkDestroyQueryPool) X(vkGetQueryPoolResults)  \
@@ -362,7 +363,12 @@ void Gpu::record_baseline(VkCommandBuffer cmd, const Pipeline& pipeline, const G
     const DeviceInfo& info = device_.info();
     const uint64_t block = uint64_t{pipeline.local} * pipeline.vecs;  // vec4s per workgroup
     const uint64_t total = (bytes + 15) / 16;
-    uint64_t window = std::min<uint64_t>(info.max_storage_buffer_range, 0xFFFFFFF0u) / 16 / block * block;
+    // Windows of at most maxStorageBufferRange bytes, and of at most one grid row of workgroups where
+    // that is smaller (the x*y fold is then needed only on devices with a short x limit).
+    const uint64_t row = uint64_t{info.max_workgroup_count[0]} * block;
+    uint64_t window =
+        std::min<uint64_t>(std::min<uint64_t>(info.max_storage_buffer_range, 0xFFFFFFF0u) / 16, row) / block *
+        block;
     const uint64_t align = std::max<uint64_t>(1, info.min_storage_buffer_offset_alignment);
     while (window > block && (window * 16) % align != 0) window -= block;
     vk_->vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
