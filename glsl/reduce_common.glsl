@@ -25,6 +25,13 @@ layout(constant_id = 3) const bool DST_PARTIALS = false;  // write states for a 
 layout(constant_id = 4) const bool TIE_LAST = false;      // arg functions: last index among ties
 layout(constant_id = 5) const bool SIGNED = false;        // integer data is two's complement signed
 layout(constant_id = 6) const bool INDEX64 = false;       // arg functions: 64-bit output indices
+// Blocks (reduce_serial's input only): VEC_K > 0 makes each reduced position one block of VEC_K vectors
+// of VEC_W input elements, consecutive in memory, holding A = VEC_K·VEC_W / VEC_F consecutive reduced
+// elements of each of VEC_F neighbouring outputs (element j: reduced element q·A + j % A of output
+// lane j / A). n, chunk_len, the input strides and base_in then count blocks and vectors, and an item
+// is VEC_F outputs, 1 element (or VEC_F slots) apart (the planner's block layout).
+layout(constant_id = 7) const uint VEC_K = 0u;
+layout(constant_id = 8) const uint VEC_F = 1u;
 
 const uint F_ARGMAX = 0u, F_ARGMIN = 1u, F_AVERAGE = 2u, F_L1 = 3u, F_L2 = 4u, F_LOG_SUM = 5u,
            F_LOG_SUM_EXP = 6u, F_MAX = 7u, F_MIN = 8u, F_MULTIPLY = 9u, F_SUM = 10u, F_SUM_SQUARE = 11u,
@@ -48,6 +55,7 @@ layout(push_constant, std430) uniform Params {
 
 layout(set = 0, binding = 0) readonly buffer Src { STORE_T src[]; };
 layout(set = 0, binding = 0) readonly buffer SrcWords { uint src_words[]; };
+layout(set = 0, binding = 0) readonly buffer SrcV { STORE_V srcv[]; };
 layout(set = 0, binding = 1) writeonly buffer Dst { STORE_T dst[]; };
 layout(set = 0, binding = 1) writeonly buffer DstWords { uint dst_words[]; };
 
@@ -138,19 +146,20 @@ ACC_T acc_highest() {
 
 // Element value in the arithmetic type; narrow signed integers are sign-extended (wrap-around sums
 // and products keep the same low bits either way; comparisons and |x| need the sign).
-ACC_T load_element(uint index) {
+ACC_T element_value(WIDE_T stored) {
 // (Sign extension in 32 bits: 8/16-bit arithmetic types would need shaderInt8/shaderInt16, which
 // the storage-only features do not give.)
 #if defined(STORAGE_U8)
-    uint x = uint(src[index]);
+    uint x = uint(stored);
     return SIGNED ? uint(bitfieldExtract(int(x), 0, 8)) : x;
 #elif defined(STORAGE_U16)
-    uint x = uint(src[index]);
+    uint x = uint(stored);
     return SIGNED ? uint(bitfieldExtract(int(x), 0, 16)) : x;
 #else
-    return TO_ACC(src[index]);
+    return TO_ACC(stored);
 #endif
 }
+ACC_T load_element(uint index) { return element_value(WIDE_T(src[index])); }
 
 // ---- fold state ----------------------------------------------------------------------------------
 struct State {
@@ -291,7 +300,10 @@ uint workgroup_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkG
 uint kept_dims() { return p.dims & 0xFFu; }
 uint reduced_dims() { return (p.dims >> 8) & 0xFFu; }
 
+// (The common layouts take paths with constant push-constant indices: a variable index is gathered
+// per invocation on some devices (lavapipe).)
 uint output_count() {
+    if (kept_dims() == 1u) return p.dim[0];
     uint count = 1u;
     for (uint d = 0u; d < 8u; ++d) {
         if (d >= kept_dims()) break;
@@ -302,6 +314,7 @@ uint output_count() {
 
 // Element offsets of output o's first input element (x) and of the output element (y).
 uvec2 output_base(uint o) {
+    if (kept_dims() == 1u) return o * uvec2(p.dim[1], p.dim[2]);
     uvec2 off = uvec2(0u);
     uint rest = o;
     for (uint i = 0u; i < 8u; ++i) {

@@ -2,9 +2,28 @@
 // Serial chunk fold ("column-wise"): one invocation per (output, chunk), folding at most chunk_len
 // elements in index order. Neighbouring invocations take neighbouring outputs, so when the kept
 // dimensions are the inner ones in memory (outer-axis reductions) their loads are coalesced; short
-// reductions (many tiny outputs) run best this way too.
+// reductions (many tiny outputs), and every shape on CPU devices, run best this way too. With blocks
+// (VEC_K > 0, reduce_common.glsl) each position loads VEC_K whole vectors and folds their elements in
+// the same order as element by element.
 #extension GL_GOOGLE_include_directive : require
 #include "reduce_common.glsl"
+
+const uint BLOCK_VECS = VEC_K == 0u ? 1u : VEC_K;
+const uint LANES = VEC_K == 0u ? 1u : VEC_F;       // outputs folded per invocation
+const uint STEPS = BLOCK_VECS * VEC_W / LANES;     // reduced elements per output and block
+
+// Folds the block at `at` (reduced position q) into st; `first`: st holds nothing yet.
+void fold_block(inout State st[LANES], uint at, uint q, bool first) {
+    WIDE_V v[BLOCK_VECS];
+    for (uint b = 0u; b < BLOCK_VECS; ++b) v[b] = UNPACK_V(srcv[at + b]);
+    for (uint lane = 0u; lane < LANES; ++lane) {
+        for (uint s = 0u; s < STEPS; ++s) {
+            uint j = lane * STEPS + s;
+            State e = element_state(element_value(v[j / VEC_W][j % VEC_W]), q * STEPS + s);
+            st[lane] = (first && s == 0u) ? e : combine(st[lane], e);
+        }
+    }
+}
 
 void main() {
     // Items are numbered chunk-major (id = chunk * outputs + o); no arithmetic below passes 2^32 - 1.
@@ -14,9 +33,9 @@ void main() {
     uint first = group * gl_WorkGroupSize.x;
     if (gl_LocalInvocationIndex >= items - first) return;
     uint id = p.item_begin + first + gl_LocalInvocationIndex;
-    uint outputs = output_count();
-    uint chunk = id / outputs;
-    uint o = id - chunk * outputs;
+    bool one_chunk = p.chunk_len >= p.n;
+    uint chunk = one_chunk ? 0u : id / output_count();
+    uint o = one_chunk ? id : id - chunk * output_count();
     uint start = chunk * p.chunk_len;
     uint end = start + min(p.chunk_len, p.n - start);  // never past 2^32 - 1
     uvec2 base = output_base(o);
@@ -24,8 +43,34 @@ void main() {
         dst[p.base_out + base.y] = src[p.base_in + base.x];
         return;
     }
+    // (Push constants indexed by a variable are gathered per invocation on some devices (lavapipe):
+    // a single reduced dimension's stride is read once, out of the loop.)
+    bool one_dim = !SRC_PARTIALS && reduced_dims() == 1u;
+    uint stride = one_dim ? p.dim[3u * kept_dims() + 1u] : 0u;
+    uint in_base = p.base_in + base.x;
+    if (VEC_K == 0u) {
+        State st = load_state(o, base.x, start);
+        if (one_dim) {
+            for (uint r = start + 1u; r < end; ++r)
+                st = combine(st, element_state(load_element(in_base + r * stride), r));
+        } else {
+            for (uint r = start + 1u; r < end; ++r) st = combine(st, load_state(o, base.x, r));
+        }
+        store_state(o, chunk, base.y, st);
+        return;
+    }
 
-    State st = load_state(o, base.x, start);
-    for (uint r = start + 1u; r < end; ++r) st = combine(st, load_state(o, base.x, r));
-    store_state(o, chunk, base.y, st);
+    State st[LANES];
+    if (one_dim) {
+        fold_block(st, in_base + start * stride, start, true);
+        for (uint q = start + 1u; q < end; ++q) fold_block(st, in_base + q * stride, q, false);
+    } else {
+        fold_block(st, in_base + reduced_offset(start), start, true);
+        for (uint q = start + 1u; q < end; ++q) fold_block(st, in_base + reduced_offset(q), q, false);
+    }
+    // Item o holds outputs o·VEC_F + lane: consecutive elements of the output, or slots VEC_F·chunks apart.
+    for (uint lane = 0u; lane < LANES; ++lane) {
+        if (DST_PARTIALS) write_state((o * LANES + lane) * chunk_count() + chunk, st[lane]);
+        else store_state(o, chunk, base.y + lane, st[lane]);
+    }
 }

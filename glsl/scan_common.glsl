@@ -13,10 +13,20 @@ layout(constant_id = 2) const bool REVERSE = false; // DECREASING direction
 layout(constant_id = 3) const bool EXCLUSIVE = false;
 layout(constant_id = 4) const uint MODE = 0;        // 0: scan chunks, 1: reduce chunks to partials
 layout(constant_id = 5) const bool HAS_CARRY = false; // scan mode: add the chunk's carry from partials
+// Blocks (scan_serial only): VEC_K > 0 makes each position of a chunk one block of VEC_K vectors of
+// VEC_W elements, consecutive in memory, holding A = VEC_K·VEC_W / VEC_F steps along the axis of VEC_F
+// fibers; VEC_AXIS_INNER: element j of the block is step j % A of fiber j / A (whole short rows, or
+// steps along a contiguous axis when VEC_F is 1), else step j / VEC_F of fiber j % VEC_F (neighbouring
+// fibers). len, chunk_len, fibers, sizes, strides and bases then count blocks and vectors (the planner's
+// block layout), and the partials of a (fiber block, chunk) item are VEC_F consecutive slots.
+layout(constant_id = 6) const uint VEC_K = 0u;
+layout(constant_id = 7) const uint VEC_F = 1u;
+layout(constant_id = 8) const bool VEC_AXIS_INNER = true;
 
 const uint MODE_SCAN = 0u;
 const uint MODE_REDUCE = 1u;
 const uint MAX_OTHER_DIMS = 7u;
+
 
 // Must match the Word enum in src/scan_plan.cpp (128 bytes, the minimum every device allows).
 layout(push_constant, std430) uniform Params {
@@ -39,8 +49,22 @@ layout(push_constant, std430) uniform Params {
 layout(set = 0, binding = 0) readonly buffer Src { STORE_T src[]; };
 layout(set = 0, binding = 1) writeonly buffer Dst { STORE_T dst[]; };
 layout(set = 0, binding = 2) buffer Partials { ACC_T partials[]; };
+layout(set = 0, binding = 0) readonly buffer SrcV { STORE_V srcv[]; };
+layout(set = 0, binding = 1) writeonly buffer DstV { STORE_V dstv[]; };
 
-ACC_T identity() { return OP == 0u ? ACC_T(0) : ACC_T(1); }
+// The identity of the combine: for float sums -0 (x + -0 = x for every x, -0 included), else 0 or 1.
+ACC_T identity() {
+#if defined(STORAGE_F16) || defined(STORAGE_F32)
+    if (OP == 0u) return uintBitsToFloat(0x80000000u);
+#elif defined(STORAGE_F64)
+    if (OP == 0u) return packDouble2x32(uvec2(0u, 0x80000000u));
+#endif
+    return OP == 0u ? ACC_T(0) : ACC_T(1);
+}
+
+// What an exclusive scan writes at logical position k given the combine of the elements before it: at
+// k = 0 nothing was combined, which reads 0 (not -0) for sums and 1 for products.
+ACC_T exclusive_value(ACC_T carry, uint k) { return (OP == 0u && k == 0u) ? ACC_T(0) : carry; }
 ACC_T combine(ACC_T a, ACC_T b) { return OP == 0u ? a + b : a * b; }
 
 // Chunks per fiber.
@@ -52,6 +76,9 @@ uint workgroup_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkG
 // Element offsets of the first element of fiber f in the input and output. Offsets are computed
 // modulo 2^32: the base words wrap them back into the window the dispatch binds (src/window.hpp).
 uvec2 fiber_base(uint f) {
+    // (One dimension takes a path with constant push-constant indices: a variable index is gathered per
+    // invocation on some devices (lavapipe).)
+    if (p.other_dims == 1u) return uvec2(p.base_in, p.base_out) + f * uvec2(p.stride_in[0], p.stride_out[0]);
     uvec2 o = uvec2(p.base_in, p.base_out);
     uint r = f;
     for (uint i = 0u; i < MAX_OTHER_DIMS; ++i) {

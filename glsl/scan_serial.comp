@@ -1,10 +1,18 @@
 #version 460
-// Serial chunk scan: one invocation per (fiber, chunk), walking at most chunk_len elements in order.
+// Serial chunk scan: one invocation per (fiber, chunk), walking at most chunk_len positions in order.
 // Neighbouring invocations take neighbouring fibers, so when the scanned axis is not the innermost in
-// memory (outer-axis scans) their loads are coalesced; short inner rows also run best this way.
-// MODE_REDUCE folds the chunk into partials[fiber * chunks + chunk] for reduce-then-scan.
+// memory (outer-axis scans) their loads are coalesced; short inner rows also run best this way, and on
+// CPU devices every shape does. With blocks (VEC_K > 0, scan_common.glsl) each position loads and
+// stores VEC_K whole vectors and scans their elements in the same order as element by element.
+// Chunk 0 of a fiber starts from the identity, later chunks from their carry in partials.
+// MODE_REDUCE folds the chunk into partials[fiber * chunks + chunk] (VEC_F slots per fiber block) for
+// reduce-then-scan.
 #extension GL_GOOGLE_include_directive : require
 #include "scan_common.glsl"
+
+const uint BLOCK_VECS = VEC_K == 0u ? 1u : VEC_K;
+const uint LANES = VEC_K == 0u ? 1u : VEC_F;  // fibers carried per invocation
+const uint STEPS = BLOCK_VECS * VEC_W / LANES;  // axis steps per block
 
 void main() {
     // Items are numbered chunk-major (id = chunk * fibers + fiber); no arithmetic below passes 2^32 - 1.
@@ -14,20 +22,48 @@ void main() {
     uint first = group * gl_WorkGroupSize.x;
     if (gl_LocalInvocationIndex >= items - first) return;
     uint id = p.item_begin + first + gl_LocalInvocationIndex;
-    uint chunk = id / p.fibers;
+    bool one_chunk = p.chunk_len >= p.len;
+    uint chunk = one_chunk ? 0u : id / p.fibers;
     uint fiber = id - chunk * p.fibers;
-    uint slot = fiber * chunk_count() + chunk;
+    uint slot = (one_chunk ? fiber : fiber * chunk_count() + chunk) * LANES;
     uint start = chunk * p.chunk_len;
     uint end = start + min(p.chunk_len, p.len - start);
     uvec2 base = fiber_base(fiber);
 
-    ACC_T carry = (MODE == MODE_SCAN && HAS_CARRY) ? partials[p.base_part + slot] : identity();
-    for (uint k = start; k < end; ++k) {
-        uint pos = axis_pos(k);
-        ACC_T x = TO_ACC(src[base.x + pos * p.axis_in]);
-        ACC_T next = combine(carry, x);
-        if (MODE == MODE_SCAN) dst[base.y + pos * p.axis_out] = FROM_ACC(EXCLUSIVE ? carry : next);
-        carry = next;
+    ACC_T carry[LANES];
+    for (uint lane = 0u; lane < LANES; ++lane)
+        carry[lane] = (MODE == MODE_SCAN && HAS_CARRY && chunk > 0u) ? partials[p.base_part + slot + lane] : identity();
+    if (VEC_K == 0u) {
+        for (uint k = start; k < end; ++k) {
+            uint pos = axis_pos(k);
+            ACC_T x = TO_ACC(src[base.x + pos * p.axis_in]);
+            ACC_T next = combine(carry[0], x);
+            if (MODE == MODE_SCAN)
+                dst[base.y + pos * p.axis_out] = FROM_ACC(EXCLUSIVE ? exclusive_value(carry[0], k) : next);
+            carry[0] = next;
+        }
+    } else {
+        for (uint k = start; k < end; ++k) {
+            uint pos = axis_pos(k);
+            uint at_in = base.x + pos * p.axis_in;
+            uint at_out = base.y + pos * p.axis_out;
+            WIDE_V v[BLOCK_VECS];
+            WIDE_V y[BLOCK_VECS];
+            for (uint b = 0u; b < BLOCK_VECS; ++b) v[b] = UNPACK_V(srcv[at_in + b]);
+            for (uint s = 0u; s < STEPS; ++s) {
+                uint step = REVERSE ? STEPS - 1u - s : s;
+                for (uint lane = 0u; lane < LANES; ++lane) {
+                    uint j = VEC_AXIS_INNER ? lane * STEPS + step : step * LANES + lane;
+                    ACC_T next = combine(carry[lane], TO_ACC(v[j / VEC_W][j % VEC_W]));
+                    ACC_T value = EXCLUSIVE ? exclusive_value(carry[lane], k * STEPS + s) : next;
+                    if (MODE == MODE_SCAN) y[j / VEC_W][j % VEC_W] = FROM_ACC_WIDE(value);
+                    carry[lane] = next;
+                }
+            }
+            if (MODE == MODE_SCAN)
+                for (uint b = 0u; b < BLOCK_VECS; ++b) dstv[at_out + b] = PACK_V(y[b]);
+        }
     }
-    if (MODE == MODE_REDUCE) partials[p.base_part + slot] = carry;
+    if (MODE == MODE_REDUCE)
+        for (uint lane = 0u; lane < LANES; ++lane) partials[p.base_part + slot + lane] = carry[lane];
 }

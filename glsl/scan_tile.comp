@@ -35,7 +35,7 @@ void main() {
     uint segment_len = gl_SubgroupSize * ITEMS;
     uint tile_len = gl_WorkGroupSize.x * ITEMS;
     uint tiles = (len - 1u) / tile_len + 1u;
-    ACC_T carry = (MODE == MODE_SCAN && HAS_CARRY) ? partials[p.base_part + id] : identity();
+    ACC_T carry = (MODE == MODE_SCAN && HAS_CARRY && chunk > 0u) ? partials[p.base_part + id] : identity();
 
     for (uint tile = 0u; tile < tiles; ++tile) {
         uint seg = tile * tile_len + gl_SubgroupID * segment_len + gl_SubgroupInvocationID;
@@ -61,7 +61,9 @@ void main() {
         if (MODE == MODE_SCAN) {
             for (uint j = 0u; j < ITEMS; ++j) {
                 uint k = seg + j * gl_SubgroupSize;
-                if (k < len) dst[base.y + axis_pos(start + k) * p.axis_out] = FROM_ACC(combine(before, y[j]));
+                ACC_T value = combine(before, y[j]);
+                if (EXCLUSIVE) value = exclusive_value(value, start + k);
+                if (k < len) dst[base.y + axis_pos(start + k) * p.axis_out] = FROM_ACC(value);
             }
         }
     }

@@ -2,46 +2,45 @@
 // by the -DSTORAGE_<T> define the build passes. Narrow types load wide and store narrow: float16 goes
 // through float32 (converted by hand, round to nearest even, so every device rounds alike) and 8/16/32-
 // bit integers through uint32, whose wrap-around keeps the low bits of sums and products exact.
+// STORE_V holds VEC_W elements (16 bytes at most) for kernels that load several neighbouring elements
+// at once; UNPACK_V makes it a WIDE_V of VEC_W elements of 32 bits or more (WIDE_T each) and PACK_V
+// the reverse. Narrow types travel as 32-bit words (little-endian, as every Vulkan device is): 8- and
+// 16-bit vector loads and stores are slow on some devices (lavapipe), and the storage-only 8/16-bit
+// features allow no arithmetic on narrow values. TO_ACC takes a WIDE_T as well; FROM_ACC_WIDE gives the
+// stored bits as a WIDE_T.
 #ifndef STORAGE_TYPES_GLSL
 #define STORAGE_TYPES_GLSL
 
 // Each variant enables only the extensions (and so the Vulkan features) its storage type needs.
-// float16 bits -> float32 (exact).
+// float16 bits -> float32 (exact). Branch-free: every lane of a SIMD device computes all cases anyway.
 float f16_bits_to_f32(uint h) {
     uint sign = (h & 0x8000u) << 16;
     uint e = (h >> 10) & 0x1fu;
     uint m = h & 0x3ffu;
-    if (e == 0u) {
-        float v = float(m) * 5.9604644775390625e-8;  // m * 2^-24
-        return (sign != 0u) ? -v : v;
-    }
-    if (e == 31u) return uintBitsToFloat(sign | 0x7f800000u | (m << 13));
-    return uintBitsToFloat(sign | ((e + 112u) << 23) | (m << 13));
+    float subnormal = uintBitsToFloat(sign | floatBitsToUint(float(m) * 5.9604644775390625e-8));  // m * 2^-24
+    uint bits = e == 31u ? sign | 0x7f800000u | (m << 13) : sign | ((e + 112u) << 23) | (m << 13);
+    return e == 0u ? subnormal : uintBitsToFloat(bits);
 }
 
-// float32 -> float16 bits, round to nearest even; overflow gives inf, NaN stays NaN.
+// float32 -> float16 bits, round to nearest even; overflow gives inf, NaN stays NaN (quiet, payload
+// kept). Branch-free; the same bits as the step-by-step rounding for every float32.
 uint f32_to_f16_bits(float f) {
     uint x = floatBitsToUint(f);
     uint sign = (x >> 16) & 0x8000u;
-    uint e = (x >> 23) & 0xffu;
-    uint m = x & 0x7fffffu;
-    if (e == 255u) return sign | 0x7c00u | (m != 0u ? (0x200u | (m >> 13)) : 0u);
-    int ee = int(e) - 112;
-    if (ee >= 31) return sign | 0x7c00u;
-    if (ee <= 0) {
-        if (ee < -10) return sign;
-        m |= 0x800000u;
-        uint shift = uint(14 - ee);
-        uint h = m >> shift;
-        uint rem = m & ((1u << shift) - 1u);
-        uint halfway = 1u << (shift - 1u);
-        if (rem > halfway || (rem == halfway && (h & 1u) != 0u)) h += 1u;
-        return sign | h;
-    }
-    uint h = (uint(ee) << 10) | (m >> 13);
-    uint rem = m & 0x1fffu;
-    if (rem > 0x1000u || (rem == 0x1000u && (h & 1u) != 0u)) h += 1u;
-    return sign | h;
+    uint a = x & 0x7fffffffu;
+    // Normal halves: 13 mantissa bits rounded off (ties to even), exponent rebiased; a carry or a too
+    // large exponent ends at inf.
+    uint normal = min((a + 0x0fffu + ((a >> 13) & 1u) - 0x38000000u) >> 13, 0x7c00u);
+    // Below 2^-14: the mantissa (with its implicit bit) shifted to units of 2^-24, rounded to nearest
+    // even; from 2^-25 down everything rounds to 0 (shifts past 24 are capped at 31).
+    uint shift = min(126u - min(a >> 23, 126u), 31u);
+    uint mantissa = (a & 0x7fffffu) | 0x800000u;
+    uint sub = mantissa >> shift;
+    uint rem = mantissa & ((1u << shift) - 1u);
+    uint halfway = 1u << (shift - 1u);
+    uint subnormal = sub + ((rem > halfway || (rem == halfway && (sub & 1u) != 0u)) ? 1u : 0u);
+    uint nan = 0x7e00u | ((a >> 13) & 0x3ffu);
+    return sign | (a > 0x7f800000u ? nan : (a < 0x38800000u ? subnormal : normal));
 }
 
 #if defined(STORAGE_F16)
@@ -51,17 +50,38 @@ uint f32_to_f16_bits(float f) {
 #define ACC_T float
 #define TO_ACC(v) f16_bits_to_f32(uint(v))
 #define FROM_ACC(a) uint16_t(f32_to_f16_bits(a))
+#define STORE_V uvec2
+#define VEC_W 4u
+#define WIDE_V uvec4
+#define WIDE_T uint
+#define FROM_ACC_WIDE(a) f32_to_f16_bits(a)
+#define UNPACK_V(u_) uvec4((u_).x & 0xffffu, (u_).x >> 16, (u_).y & 0xffffu, (u_).y >> 16)
+#define PACK_V(p_) uvec2(((p_).x & 0xffffu) | ((p_).y << 16), ((p_).z & 0xffffu) | ((p_).w << 16))
 #elif defined(STORAGE_F32)
 #define STORE_T float
 #define ACC_T float
 #define TO_ACC(v) (v)
 #define FROM_ACC(a) (a)
+#define STORE_V vec4
+#define VEC_W 4u
+#define WIDE_V vec4
+#define WIDE_T float
+#define FROM_ACC_WIDE(a) (a)
+#define UNPACK_V(u_) (u_)
+#define PACK_V(p_) (p_)
 #elif defined(STORAGE_F64)
 #extension GL_EXT_shader_explicit_arithmetic_types_float64 : require
 #define STORE_T double
 #define ACC_T double
 #define TO_ACC(v) (v)
 #define FROM_ACC(a) (a)
+#define STORE_V f64vec2
+#define VEC_W 2u
+#define WIDE_V f64vec2
+#define WIDE_T double
+#define FROM_ACC_WIDE(a) (a)
+#define UNPACK_V(u_) (u_)
+#define PACK_V(p_) (p_)
 #elif defined(STORAGE_U8)
 #extension GL_EXT_shader_8bit_storage : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int8 : require
@@ -69,6 +89,13 @@ uint f32_to_f16_bits(float f) {
 #define ACC_T uint
 #define TO_ACC(v) uint(v)
 #define FROM_ACC(a) uint8_t(a)
+#define STORE_V uint
+#define VEC_W 4u
+#define WIDE_V uvec4
+#define WIDE_T uint
+#define FROM_ACC_WIDE(a) (a)
+#define UNPACK_V(u_) uvec4((u_) & 0xffu, ((u_) >> 8) & 0xffu, ((u_) >> 16) & 0xffu, (u_) >> 24)
+#define PACK_V(p_) (((p_).x & 0xffu) | (((p_).y & 0xffu) << 8) | (((p_).z & 0xffu) << 16) | ((p_).w << 24))
 #elif defined(STORAGE_U16)
 #extension GL_EXT_shader_16bit_storage : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int16 : require
@@ -76,11 +103,25 @@ uint f32_to_f16_bits(float f) {
 #define ACC_T uint
 #define TO_ACC(v) uint(v)
 #define FROM_ACC(a) uint16_t(a)
+#define STORE_V uvec2
+#define VEC_W 4u
+#define WIDE_V uvec4
+#define WIDE_T uint
+#define FROM_ACC_WIDE(a) (a)
+#define UNPACK_V(u_) uvec4((u_).x & 0xffffu, (u_).x >> 16, (u_).y & 0xffffu, (u_).y >> 16)
+#define PACK_V(p_) uvec2(((p_).x & 0xffffu) | ((p_).y << 16), ((p_).z & 0xffffu) | ((p_).w << 16))
 #elif defined(STORAGE_U32)
 #define STORE_T uint
 #define ACC_T uint
 #define TO_ACC(v) (v)
 #define FROM_ACC(a) (a)
+#define STORE_V uvec4
+#define VEC_W 4u
+#define WIDE_V uvec4
+#define WIDE_T uint
+#define FROM_ACC_WIDE(a) (a)
+#define UNPACK_V(u_) (u_)
+#define PACK_V(p_) (p_)
 #elif defined(STORAGE_U64)
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_shader_subgroup_extended_types_int64 : require
@@ -88,6 +129,13 @@ uint f32_to_f16_bits(float f) {
 #define ACC_T uint64_t
 #define TO_ACC(v) (v)
 #define FROM_ACC(a) (a)
+#define STORE_V u64vec2
+#define VEC_W 2u
+#define WIDE_V u64vec2
+#define WIDE_T uint64_t
+#define FROM_ACC_WIDE(a) (a)
+#define UNPACK_V(u_) (u_)
+#define PACK_V(p_) (p_)
 #else
 #error "compile with -DSTORAGE_<F16|F32|F64|U8|U16|U32|U64>=1"
 #endif

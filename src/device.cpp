@@ -241,6 +241,9 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions& options) {
     s->info = detail::query_device_info(s->physical_device, *chosen);
     if (auto st = check_api_version(s->info.physical); !st) return st.error();
     if (!options.subgroup_operations) s->info.subgroup_arithmetic = s->info.subgroup_shuffle = false;
+    s->serial_kernels = options.kernels == DeviceOptions::Kernels::serial ||
+                        (options.kernels == DeviceOptions::Kernels::automatic &&
+                         s->info.physical.type == VK_PHYSICAL_DEVICE_TYPE_CPU);
     s->info.shader_int64 &= options.features.shader_int64;
     s->info.shader_float64 &= options.features.shader_float64;
     s->info.storage_buffer_8bit &= options.features.storage_buffer_8bit;
@@ -320,6 +323,7 @@ Result<std::shared_ptr<Device>> Device::adopt(VkInstance instance, VkPhysicalDev
                           " does not exist or has no compute capability (", family_count, " families)");
     s->info = detail::query_device_info(physical_device, 0);
     if (auto st = check_api_version(s->info.physical); !st) return st.error();
+    s->serial_kernels = s->info.physical.type == VK_PHYSICAL_DEVICE_TYPE_CPU;
     if (enabled_features) {
         s->features.shader_int64 = enabled_features->features.shaderInt64;
         s->features.shader_float64 = enabled_features->features.shaderFloat64;

@@ -47,6 +47,8 @@ struct DeviceState {
     VolkDeviceTable vk{};  ///< device-level functions of this device
     DeviceInfo info;
     detail::EnabledFeatures features;
+    /// The planners use the serial kernel family for every shape (DeviceOptions::kernels).
+    bool serial_kernels = false;
     VkPhysicalDeviceMemoryProperties memory_properties{};
 
     std::unique_ptr<detail::PipelineCache> pipelines;

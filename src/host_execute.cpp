@@ -16,19 +16,21 @@ namespace {
 using detail::HostBuffer;
 using detail::make_error;
 
-/// A one-shot command buffer with its pool and fence, destroyed on scope exit.
-struct OneShot {
+/// A command buffer with its pool and fence, destroyed with it: recorded once, submitted by every run.
+struct Commands {
     DeviceState& d;
     VkCommandPool pool = VK_NULL_HANDLE;
     VkCommandBuffer cmd = VK_NULL_HANDLE;
     VkFence fence = VK_NULL_HANDLE;
-    ~OneShot() {
+    explicit Commands(DeviceState& device) : d(device) {}
+    Commands(const Commands&) = delete;
+    Commands& operator=(const Commands&) = delete;
+    ~Commands() {
         if (fence) d.vk.vkDestroyFence(d.device, fence, nullptr);
         if (pool) d.vk.vkDestroyCommandPool(d.device, pool, nullptr);
     }
     Status begin() {
         VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-        pci.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
         pci.queueFamilyIndex = d.queue_family;
         VKDML_VK_TRY_ON(d, create_command_pool, d.vk.vkCreateCommandPool(d.device, &pci, nullptr, &pool));
         VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
@@ -39,12 +41,16 @@ struct OneShot {
         VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
         VKDML_VK_TRY_ON(d, create_fence, d.vk.vkCreateFence(d.device, &fci, nullptr, &fence));
         VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-        bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
         VKDML_VK_TRY_ON(d, begin_command_buffer, d.vk.vkBeginCommandBuffer(cmd, &bi));
         return {};
     }
-    Status submit_and_wait() {
+    Status end() {
         VKDML_VK_TRY_ON(d, end_command_buffer, d.vk.vkEndCommandBuffer(cmd));
+        return {};
+    }
+    Status submit_and_wait() {
+        if (VkResult reset = d.vk.vkResetFences(d.device, 1, &fence); reset != VK_SUCCESS)
+            return detail::device_vk_error(d, reset, "vkResetFences");
         VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
         si.commandBufferCount = 1;
         si.pCommandBuffers = &cmd;
@@ -111,6 +117,30 @@ struct HostExecution::State {
     std::vector<HostBuffer> inputs, outputs;
     std::optional<HostBuffer> temporary;
     std::vector<uint64_t> input_bytes, output_bytes;  // TotalTensorSizeInBytes of each
+    /// The operator and the barrier to the host, recorded once over these buffers: run() only submits.
+    std::unique_ptr<Commands> commands;
+
+    Status record() {
+        DeviceState& d = *compiled.state()->op->device;
+        auto whole = [](const HostBuffer& b) {
+            return BufferBinding{b.buffer(), 0, b.size(), b.size(), HostBuffer::kUsage};
+        };
+        std::vector<BufferBinding> in_bindings, out_bindings;
+        for (const HostBuffer& b : inputs) in_bindings.push_back(whole(b));
+        for (const HostBuffer& b : outputs) out_bindings.push_back(whole(b));
+        Bindings bindings{in_bindings, out_bindings, std::nullopt};
+        if (temporary) bindings.temporary = whole(*temporary);
+
+        commands = std::make_unique<Commands>(d);
+        if (auto st = commands->begin(); !st) return st;
+        if (auto st = compiled.record(commands->cmd, bindings); !st) return st;
+        VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        to_host.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+        to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+        d.vk.vkCmdPipelineBarrier(commands->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                  VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0, nullptr, 0, nullptr);
+        return commands->end();
+    }
 };
 
 HostExecution::HostExecution(std::unique_ptr<State> s) : s_(std::move(s)) {}
@@ -146,6 +176,7 @@ Result<HostExecution> HostExecution::create(const Device& device, const DML_OPER
         if (!b) return b.error();
         s->temporary.emplace(std::move(*b));
     }
+    if (auto st = s->record(); !st) return st.error();
     return HostExecution(std::move(s));
 }
 
@@ -170,24 +201,9 @@ std::span<std::byte> HostExecution::output(size_t i) const noexcept {
 Status HostExecution::run() {
     DeviceState& d = *s_->compiled.state()->op->device;
     if (auto st = detail::check_not_lost(d); !st) return st;
-    auto whole = [](const HostBuffer& b) {
-        return BufferBinding{b.buffer(), 0, b.size(), b.size(), HostBuffer::kUsage};
-    };
-    std::vector<BufferBinding> in_bindings, out_bindings;
-    for (const HostBuffer& b : s_->inputs) in_bindings.push_back(whole(b));
-    for (const HostBuffer& b : s_->outputs) out_bindings.push_back(whole(b));
-    Bindings bindings{in_bindings, out_bindings, std::nullopt};
-    if (s_->temporary) bindings.temporary = whole(*s_->temporary);
-
-    OneShot shot{d};
-    if (auto st = shot.begin(); !st) return st;
-    if (auto st = s_->compiled.record(shot.cmd, bindings); !st) return st;
-    VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    to_host.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-    to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    d.vk.vkCmdPipelineBarrier(shot.cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0,
-                              1, &to_host, 0, nullptr, 0, nullptr);
-    return shot.submit_and_wait();
+    // Host writes to the mapped inputs before vkQueueSubmit are visible to the device (the submit's
+    // implicit host-write ordering), so the recorded commands need nothing more.
+    return s_->commands->submit_and_wait();
 }
 
 Status execute(const Device& device, const DML_OPERATOR_DESC& desc, std::span<const void* const> inputs,

@@ -15,12 +15,12 @@ namespace vkdml::detail {
 
 constexpr uint32_t kBindingCount = 3;
 constexpr uint32_t kPushConstantBytes = 128;
-constexpr uint32_t kSpecConstantCount = 7;
+constexpr uint32_t kSpecConstantCount = 9;
 
 struct PipelineKey {
     std::string kernel;
     std::string storage;
-    std::array<uint32_t, kSpecConstantCount> spec{};  ///< constant_id 0..6; id 0 is the workgroup size
+    std::array<uint32_t, kSpecConstantCount> spec{};  ///< constant_id 0..8; id 0 is the workgroup size
     auto operator<=>(const PipelineKey&) const = default;
 };
 

@@ -4,8 +4,10 @@
 // times (lavapipe silently ends loops after 65,535 iterations). One chunk per fiber: a single pass.
 // Several: reduce each chunk to a partial (pass 1), scan the partials of each fiber exclusively
 // (the same planner, recursively, on the scratch buffer), then scan each chunk starting from its
-// partial (last pass). Inner-axis fibers of some length use scan_tile (a workgroup per chunk);
-// outer-axis and short fibers use scan_serial (an invocation per chunk, coalesced across fibers).
+// partial (last pass). On GPUs, inner-axis fibers of some length use scan_tile (a workgroup per chunk);
+// outer-axis and short fibers, and every shape on CPU devices, use scan_serial (an invocation per chunk,
+// coalesced across fibers). scan_serial loads vectors of elements wherever the layout allows: along the
+// axis when it is contiguous, or across neighbouring fibers when they are (vector_layout).
 #include "scan_plan.hpp"
 
 #include "errors.hpp"
@@ -21,8 +23,10 @@ constexpr uint32_t kTileWorkgroup = 256;
 constexpr uint32_t kTileItems = 4;          // must match ITEMS in scan_tile.comp
 constexpr uint32_t kMaxTilesPerChunk = 16;  // loop trips per invocation stay ~1,200
 constexpr uint32_t kSerialWorkgroup = 64;
-constexpr uint32_t kSerialMaxChunk = 512;
+constexpr uint32_t kSerialMaxChunk = 512;  // positions (elements or vectors): loop trips per invocation
 constexpr uint32_t kSerialMinChunk = 32;
+constexpr uint32_t kCpuInvocations = 256;  // CPU devices: serial invocations worth splitting lines for
+constexpr uint32_t kCpuMaxChunk = 8192;    // CPU devices: positions (elements or vectors) per invocation
 constexpr uint32_t kTileMinLength = 64;
 
 // Word positions in the push constants (scan_common.glsl's Params).
@@ -56,6 +60,107 @@ DML_TENSOR_DATA_TYPE accumulator_type(DML_TENSOR_DATA_TYPE t) {
     }
 }
 
+/// Elements per vector of scan_serial's blocks: 16 bytes for 64-bit types, 4 elements otherwise.
+uint32_t vector_width(const StorageVariant& v) {
+    return v.element_bytes == 8 ? 2 : 4;
+}
+
+/// How scan_serial sees a layout (scan_common.glsl's VEC_K, VEC_F, VEC_AXIS_INNER): element by element
+/// (k = 0), or in blocks of k vectors of w elements holding w·k / f steps of f fibers, with `layout`
+/// counting blocks along the axis and vectors in strides.
+struct Blocks {
+    uint32_t k = 0, f = 1;
+    bool axis_inner = true;
+    ScanLayout layout;
+    uint32_t lanes() const { return k == 0 ? 1 : f; }
+};
+
+/// Whether the strides of the first `count` non-axis dimensions are multiples of w.
+bool strides_divisible(const ScanLayout& l, size_t count, uint32_t w) {
+    return std::all_of(l.others.begin(), l.others.begin() + static_cast<std::ptrdiff_t>(count),
+                       [w](const ScanDim& d) { return d.stride_in % w == 0 && d.stride_out % w == 0; });
+}
+
+/// The largest k of {4, 3, 2, 1} up to max_k (3 only with `three`) for which ok(k) holds; 0 if none.
+template <class F>
+uint32_t largest_k(uint32_t max_k, bool three, F&& ok) {
+    for (uint32_t k : {4u, 3u, 2u, 1u})
+        if (k <= max_k && (k != 3 || three) && ok(k)) return k;
+    return 0;
+}
+
+/// The blocks of w-element vectors (at most max_k of them) a layout allows (scan_serial), preferring whole
+/// vectors along a contiguous axis, then across neighbouring fibers, then blocks of narrow fiber groups or of
+/// whole short rows; k = 0 when none fits.
+Blocks block_layout(const ScanLayout& l, uint32_t w, uint32_t max_k) {
+    Blocks b;
+    b.layout = l;
+    const size_t n = l.others.size();
+    ScanLayout& v = b.layout;
+    auto divide_others = [&](size_t count) {
+        for (size_t i = 0; i < count; ++i) {
+            v.others[i].stride_in /= w;
+            v.others[i].stride_out /= w;
+        }
+    };
+    // Along a contiguous axis: k vectors of consecutive steps.
+    if (l.axis_in == 1 && l.axis_out == 1 && strides_divisible(l, n, w)) {
+        b.k = largest_k(max_k, false, [&](uint32_t k) { return l.len % (k * w) == 0; });
+        if (b.k > 0) {
+            v.len = l.len / (b.k * w);
+            v.axis_in = v.axis_out = b.k;
+            divide_others(n);
+            return b;
+        }
+    }
+    if (n == 0 || !strides_divisible(l, n - 1, w)) return b;
+    const ScanDim inner = l.others[n - 1];
+    // Across neighbouring fibers: k vectors of w·k fibers, one step.
+    if (inner.stride_in == 1 && inner.stride_out == 1 && l.axis_in % w == 0 && l.axis_out % w == 0) {
+        b.k = largest_k(max_k, false, [&](uint32_t k) { return inner.size % (k * w) == 0; });
+        if (b.k > 0) {
+            b.f = b.k * w;
+            b.axis_inner = false;
+            divide_others(n - 1);
+            v.others[n - 1] = {inner.size / b.f, b.k, b.k};
+            v.axis_in = l.axis_in / w;
+            v.axis_out = l.axis_out / w;
+            return b;
+        }
+    }
+    // A few fibers side by side (the axis outside them): blocks of w·k / size steps of all of them.
+    if (inner.stride_in == 1 && inner.stride_out == 1 && l.axis_in == inner.size &&
+        l.axis_out == inner.size) {
+        b.k = largest_k(max_k, true, [&](uint32_t k) {
+            return (k * w) % inner.size == 0 && l.len % (k * w / inner.size) == 0;
+        });
+        if (b.k > 0) {
+            b.f = inner.size;
+            b.axis_inner = false;
+            divide_others(n - 1);
+            v.others.pop_back();
+            v.len = l.len / (b.k * w / b.f);
+            v.axis_in = v.axis_out = b.k;
+            return b;
+        }
+    }
+    // Short contiguous rows back to back: blocks of w·k / len whole rows.
+    if (l.axis_in == 1 && l.axis_out == 1 && inner.stride_in == l.len && inner.stride_out == l.len) {
+        b.k = largest_k(max_k, true, [&](uint32_t k) {
+            return (k * w) % l.len == 0 && inner.size % (k * w / l.len) == 0;
+        });
+        if (b.k > 0) {
+            b.f = b.k * w / l.len;
+            divide_others(n - 1);
+            v.others[n - 1] = {inner.size / b.f, b.k, b.k};
+            v.len = 1;
+            v.axis_in = v.axis_out = b.k;
+            return b;
+        }
+    }
+    return b;
+}
+
 /// Where the data of one scan level lives: the caller's tensors, or a scratch region (partials).
 struct Endpoints {
     PassBinding src, dst;
@@ -67,8 +172,10 @@ struct Builder {
     bool cpu = device.info.physical.type == VK_PHYSICAL_DEVICE_TYPE_CPU;
 
     /// Which elements of the data (src, dst) and of the partials each item (fiber, chunk) touches.
-    static std::array<Access, kBindingCount> accesses(const ScanRequest& r, uint64_t chunks) {
-        const ScanLayout& l = r.layout;
+    /// `l` is the layout the kernel indexes (blocks of `block` vectors, or elements: block 1); `lanes`
+    /// partials per item.
+    static std::array<Access, kBindingCount> accesses(const ScanRequest& r, const ScanLayout& l,
+                                                      uint64_t chunks, uint32_t block, uint32_t lanes) {
         std::array<Access, kBindingCount> a;
         for (int side = 0; side < 2; ++side) {
             int64_t axis = side == 0 ? l.axis_in : l.axis_out;
@@ -76,34 +183,38 @@ struct Builder {
                 a[side].group.push_back({d.size, side == 0 ? d.stride_in : d.stride_out});
             a[side].line.push_back({l.len, r.reverse ? -axis : axis});
             a[side].origin = r.reverse ? int64_t(l.len - 1) * axis : 0;
+            a[side].extent = block;
         }
-        uint64_t weight = chunks;  // partials[fiber * chunks + chunk]
+        uint64_t weight = chunks * lanes;  // partials[(fiber * chunks + chunk) * lanes + lane]
         a[2].group.resize(l.others.size());
         for (size_t i = l.others.size(); i-- > 0;) {
             a[2].group[i] = {l.others[i].size, int64_t(weight)};
             weight *= l.others[i].size;
         }
-        a[2].line.push_back({static_cast<uint32_t>(chunks), 1});
+        a[2].line.push_back({static_cast<uint32_t>(chunks), int64_t(lanes)});
         a[2].per_chunk = true;
+        a[2].extent = lanes;
         return a;
     }
 
-    Status add_pass(const ScanRequest& r, bool tile, const StorageVariant& v, uint32_t mode, bool has_carry,
-                    std::array<PassBinding, 3> bindings, std::array<uint32_t, kWordCount> words,
-                    uint64_t chunk_len, uint64_t chunks) {
+    Status add_pass(const ScanRequest& r, const Blocks& blocks, bool tile, const StorageVariant& v,
+                    uint32_t mode, bool has_carry, std::array<PassBinding, 3> bindings,
+                    std::array<uint32_t, kWordCount> words, uint64_t chunk_len, uint64_t chunks) {
         Pass pass;
         uint32_t wg =
             tile ? std::min(kTileWorkgroup, device.info.max_workgroup_invocations) : kSerialWorkgroup;
         pass.key = {tile ? "scan_tile" : "scan_serial",
                     v.name,
-                    {wg, static_cast<uint32_t>(r.op), r.reverse, r.exclusive, mode, has_carry}};
-        pass.groups = r.layout.fibers();
+                    {wg, static_cast<uint32_t>(r.op), r.reverse, r.exclusive, mode, has_carry, blocks.k,
+                     blocks.f, blocks.axis_inner}};
+        const ScanLayout& l = blocks.layout;
+        pass.groups = l.fibers();
         pass.chunks = chunks;
         pass.chunk_len = chunk_len;
-        pass.line_length = r.layout.len;
+        pass.line_length = l.len;
         pass.chunk_major = !tile;
         pass.items_per_workgroup = tile ? 1 : wg;
-        pass.access = accesses(r, chunks);
+        pass.access = accesses(r, l, chunks, std::max(blocks.k, 1u), blocks.lanes());
         pass.item_begin_word = kItemBegin;
         pass.item_end_word = kItemEnd;
         pass.bindings = bindings;
@@ -117,11 +228,21 @@ struct Builder {
     }
 
     Status scan(const ScanRequest& r, Endpoints ends) {
-        const ScanLayout& l = r.layout;
         StorageVariant v = storage_variant(r.type);
-        uint64_t fibers = l.fibers();
         // scan_tile needs subgroup arithmetic in compute shaders; without it every shape runs serially.
-        bool tile = device.info.subgroup_arithmetic && l.len >= kTileMinLength && l.axis_innermost();
+        bool tile = !device.serial_kernels && device.info.subgroup_arithmetic &&
+                    r.layout.len >= kTileMinLength && r.layout.axis_innermost();
+        Blocks blocks;
+        blocks.layout = r.layout;
+        // float16 blocks of one vector: the conversion back from float32, unrolled over larger blocks,
+        // runs slower (measured on lavapipe).
+        if (!tile)
+            blocks = block_layout(r.layout, vector_width(v), r.type == DML_TENSOR_DATA_TYPE_FLOAT16 ? 1 : 4);
+        const ScanLayout& l = blocks.layout;
+        const uint32_t width = blocks.k == 0 ? 1 : vector_width(v);  // elements per kernel index
+        const uint32_t block = std::max(blocks.k, 1u);               // kernel indices per position
+        const uint32_t lanes = blocks.lanes();
+        uint64_t fibers = l.fibers();
         uint64_t chunk_len;
         if (tile) {
             uint64_t tile_len = uint64_t(kTileWorkgroup) * kTileItems;
@@ -130,18 +251,21 @@ struct Builder {
             chunk_len = ceil_div(ceil_div(l.len, want_chunks), tile_len) * tile_len;
             chunk_len = std::clamp<uint64_t>(chunk_len, tile_len, tile_len * kMaxTilesPerChunk);
         } else {
-            uint64_t target_invocations = cpu ? 2048 : 65536;
+            // Splitting a line costs a second read of it (reduce-then-scan), so CPU devices, which need
+            // few invocations, split only lines too long for one invocation or too few to share.
+            uint64_t target_invocations = cpu ? kCpuInvocations : 65536;
             uint64_t want_chunks = ceil_div(target_invocations, fibers);
-            chunk_len = std::clamp<uint64_t>(ceil_div(l.len, want_chunks), kSerialMinChunk, kSerialMaxChunk);
+            chunk_len = std::clamp<uint64_t>(ceil_div(l.len, want_chunks), kSerialMinChunk,
+                                             cpu ? kCpuMaxChunk : kSerialMaxChunk);
         }
         // No chunk may span more than a window of either tensor.
-        const auto data = accesses(r, 1);
+        const auto data = accesses(r, l, 1, block, lanes);
         for (int side = 0; side < 2; ++side)
-            chunk_len = std::min(chunk_len, max_chunk_in_window(data[side].line, v.element_bytes, 1,
-                                                                window_bytes(device.info)));
+            chunk_len = std::min(chunk_len, max_chunk_in_window(data[side].line, v.element_bytes * width,
+                                                                block, window_bytes(device.info)));
         uint64_t chunks = ceil_div(l.len, chunk_len);
-        if (fibers * chunks > 0xFFFFFFFFull)
-            return make_error(ErrorCode::unsupported_device, "the scan has ", fibers * chunks,
+        if (fibers * lanes * chunks > 0xFFFFFFFFull)
+            return make_error(ErrorCode::unsupported_device, "the scan has ", fibers * lanes * chunks,
                               " chunks, more than 32-bit indexing allows");
 
         std::array<uint32_t, kWordCount> w{};
@@ -157,7 +281,7 @@ struct Builder {
             w[kStrideOut + i] = l.others[i].stride_out;
         }
         PassBinding src = ends.src, dst = ends.dst;
-        src.element_bytes = dst.element_bytes = v.element_bytes;
+        src.element_bytes = dst.element_bytes = v.element_bytes * width;
         src.base_word = kBaseIn;
         dst.base_word = kBaseOut;
 
@@ -165,33 +289,37 @@ struct Builder {
             PassBinding unused = dst;  // never accessed; any valid range will do
             unused.base_word = -1;
             unused.unused = true;
-            return add_pass(r, tile, v, 0, false, {src, dst, unused}, w, chunk_len, chunks);
+            return add_pass(r, blocks, tile, v, 0, false, {src, dst, unused}, w, chunk_len, chunks);
         }
 
-        uint64_t partial_bytes = fibers * chunks * v.accumulator_bytes;
+        uint64_t partial_bytes = fibers * lanes * chunks * v.accumulator_bytes;
         PassBinding partials{
             Slot::temporary,     0,        allocate_scratch(device.info, plan, partial_bytes), partial_bytes,
             v.accumulator_bytes, kBasePart};
         PassBinding unused_dst = dst;
         unused_dst.base_word = -1;
         unused_dst.unused = true;
-        if (auto st = add_pass(r, tile, v, 1, false, {src, unused_dst, partials}, w, chunk_len, chunks); !st)
+        if (auto st =
+                add_pass(r, blocks, tile, v, 1, false, {src, unused_dst, partials}, w, chunk_len, chunks);
+            !st)
             return st;
 
+        // The partials of (fiber, lane) lie `lanes` apart along the chunks.
         ScanRequest carry;
         carry.op = r.op;
         carry.type = accumulator_type(r.type);
         carry.exclusive = true;
         carry.layout.len = static_cast<uint32_t>(chunks);
-        carry.layout.axis_in = carry.layout.axis_out = 1;
+        carry.layout.axis_in = carry.layout.axis_out = lanes;
+        const auto fiber_stride = static_cast<uint32_t>(chunks * lanes);
         if (fibers > 1)
-            carry.layout.others.push_back({static_cast<uint32_t>(fibers), static_cast<uint32_t>(chunks),
-                                           static_cast<uint32_t>(chunks)});
+            carry.layout.others.push_back({static_cast<uint32_t>(fibers), fiber_stride, fiber_stride});
+        if (lanes > 1) carry.layout.others.push_back({lanes, 1, 1});
         PassBinding region = partials;
         region.base_word = -1;
         if (auto st = scan(carry, {region, region}); !st) return st;
 
-        return add_pass(r, tile, v, 0, true, {src, dst, partials}, w, chunk_len, chunks);
+        return add_pass(r, blocks, tile, v, 0, true, {src, dst, partials}, w, chunk_len, chunks);
     }
 };
 

@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 
@@ -46,6 +47,15 @@ DeviceSlot& device_slot() {
 
 }  // namespace
 
+/// VKDML_TEST_KERNELS=serial|cooperative: the kernel family every test device prefers (ctest runs the
+/// suite once with each); unset: the device's own choice.
+static vkdml::DeviceOptions::Kernels test_kernels() {
+    const char* env = std::getenv("VKDML_TEST_KERNELS");
+    if (env && std::string(env) == "serial") return vkdml::DeviceOptions::Kernels::serial;
+    if (env && std::string(env) == "cooperative") return vkdml::DeviceOptions::Kernels::cooperative;
+    return vkdml::DeviceOptions::Kernels::automatic;
+}
+
 vkdml::Device& test_device() {
     DeviceSlot& slot = device_slot();
     std::unique_lock<std::mutex> lock(slot.mutex);
@@ -55,13 +65,15 @@ vkdml::Device& test_device() {
         vkdml::DeviceOptions options;
         options.validation = true;
         options.on_validation_message = log_message;
+        options.kernels = test_kernels();
         auto created = vkdml::Device::create(options);
         if (created) {
             slot.device = std::move(created.value());
             const vkdml::DeviceInfo& info = slot.device->info();
-            WARN("vkdml test device: " << info.physical.name << " (" << info.physical.driver_name << ", "
-                                       << info.physical.driver_info << "), subgroup size "
-                                       << info.subgroup_size);
+            WARN("vkdml test device: "
+                 << info.physical.name << " (" << info.physical.driver_name << ", "
+                 << info.physical.driver_info << "), subgroup size " << info.subgroup_size << ", kernels "
+                 << (std::getenv("VKDML_TEST_KERNELS") ? std::getenv("VKDML_TEST_KERNELS") : "automatic"));
         } else {
             slot.error = std::string(vkdml::to_string(created.error().code)) + ": " + created.error().message;
         }
@@ -86,6 +98,7 @@ UseLimitedDevice::UseLimitedDevice(const vkdml::DeviceOptions::Limits& limits) {
         options.validation = true;
         options.on_validation_message = log_message;
         options.limits = limits;
+        options.kernels = test_kernels();
         auto created = vkdml::Device::create(options);
         if (!created) FAIL("vkdml::Device::create(limits) failed: " << created.error().message);
         slot.limited = std::move(created.value());

@@ -156,6 +156,15 @@ struct DeviceOptions {
     /// suspect, and to compare the two kernel families; results are exact either way.
     bool subgroup_operations = true;
 
+    /// Which kernel family the planner prefers. automatic: by device type; CPU devices (lavapipe) get
+    /// the serial family, GPUs the cooperative one where a shape suits it. serial: an invocation per
+    /// chunk of a line, with vector loads where the layout allows (what CPUs run fastest).
+    /// cooperative: a workgroup per chunk with subgroup scans and reductions where the shape suits it
+    /// (what GPUs run fastest). For testing a family on a device that would not choose it, and for
+    /// comparing them; results are exact either way and floats differ only by summation order.
+    enum class Kernels { automatic, serial, cooperative };
+    Kernels kernels = Kernels::automatic;
+
     /// The optional Vulkan features vkdml enables where the device has them. false leaves one off, as
     /// on a device without it: info() reports it absent, supports() names it as the reason a type is
     /// unsupported, and create_operator refuses those types (ErrorCode::unsupported_device). For
