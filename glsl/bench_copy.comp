@@ -6,6 +6,8 @@
 // folded into x * y; the host binds windows no larger than maxStorageBufferRange.
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint VECS = 16u;
+// true: lane i moves the VECS consecutive vec4s of its own run instead (what CPU devices run fastest).
+layout(constant_id = 2) const bool CONTIGUOUS = false;
 
 layout(set = 0, binding = 0, std430) readonly buffer Src { uvec4 src[]; };
 layout(set = 0, binding = 1, std430) writeonly buffer Dst { uvec4 dst[]; };
@@ -21,12 +23,14 @@ void main() {
     uint group = gl_WorkGroupID.y * p.groups_x + gl_WorkGroupID.x;
     if (group >= p.groups) return;
     uint local = gl_WorkGroupSize.x;
-    uint first = group * local * VECS + gl_LocalInvocationID.x;
-    if (first + (VECS - 1u) * local < p.count) {
-        for (uint j = 0u; j < VECS; ++j) dst[first + j * local] = src[first + j * local];
+    uint first = CONTIGUOUS ? (group * local + gl_LocalInvocationID.x) * VECS
+                            : group * local * VECS + gl_LocalInvocationID.x;
+    uint step = CONTIGUOUS ? 1u : local;
+    if (first + (VECS - 1u) * step < p.count) {
+        for (uint j = 0u; j < VECS; ++j) dst[first + j * step] = src[first + j * step];
     } else {
         for (uint j = 0u; j < VECS; ++j) {
-            uint i = first + j * local;
+            uint i = first + j * step;
             if (i < p.count) dst[i] = src[i];
         }
     }

@@ -7,6 +7,8 @@
 // larger than maxStorageBufferRange.
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint VECS = 16u;
+// true: lane i moves the VECS consecutive vec4s of its own run instead (what CPU devices run fastest).
+layout(constant_id = 2) const bool CONTIGUOUS = false;
 
 layout(set = 0, binding = 0, std430) readonly buffer Src { uvec4 src[]; };
 layout(set = 0, binding = 1, std430) writeonly buffer Dst { uint dst[]; };
@@ -24,13 +26,15 @@ void main() {
     uint group = gl_WorkGroupID.y * p.groups_x + gl_WorkGroupID.x;
     if (group >= p.groups) return;  // uniform across the workgroup, so the barriers below stay legal
     uint local = gl_WorkGroupSize.x;
-    uint first = group * local * VECS + gl_LocalInvocationID.x;
+    uint first = CONTIGUOUS ? (group * local + gl_LocalInvocationID.x) * VECS
+                            : group * local * VECS + gl_LocalInvocationID.x;
+    uint step = CONTIGUOUS ? 1u : local;
     uvec4 acc = uvec4(0u);
-    if (first + (VECS - 1u) * local < p.count) {
-        for (uint j = 0u; j < VECS; ++j) acc += src[first + j * local];
+    if (first + (VECS - 1u) * step < p.count) {
+        for (uint j = 0u; j < VECS; ++j) acc += src[first + j * step];
     } else {
         for (uint j = 0u; j < VECS; ++j) {
-            uint i = first + j * local;
+            uint i = first + j * step;
             if (i < p.count) acc += src[i];
         }
     }

@@ -16,12 +16,11 @@ const uint STEPS = BLOCK_VECS * VEC_W / LANES;     // reduced elements per outpu
 void fold_block(inout State st[LANES], uint at, uint q, bool first) {
     WIDE_V v[BLOCK_VECS];
     for (uint b = 0u; b < BLOCK_VECS; ++b) v[b] = UNPACK_V(srcv[at + b]);
-    for (uint lane = 0u; lane < LANES; ++lane) {
-        for (uint s = 0u; s < STEPS; ++s) {
-            uint j = lane * STEPS + s;
-            State e = element_state(element_value(v[j / VEC_W][j % VEC_W]), q * STEPS + s);
-            st[lane] = (first && s == 0u) ? e : combine(st[lane], e);
-        }
+    // One flat loop (fully unrolled by the compiler: every index below is then a constant).
+    for (uint j = 0u; j < BLOCK_VECS * VEC_W; ++j) {
+        uint lane = j / STEPS, s = j % STEPS;
+        State e = element_state(element_value(v[j / VEC_W][j % VEC_W]), q * STEPS + s);
+        st[lane] = (first && s == 0u) ? e : combine(st[lane], e);
     }
 }
 

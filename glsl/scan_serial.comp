@@ -30,17 +30,22 @@ void main() {
     uint end = start + min(p.chunk_len, p.len - start);
     uvec2 base = fiber_base(fiber);
 
-    ACC_T carry[LANES];
-    for (uint lane = 0u; lane < LANES; ++lane)
+    // The chunk's carry stays apart from the running combine of its own elements (`local`), so that each
+    // element meets the (possibly large) carry once: a float sum of 32,768 positive elements onto a
+    // carry of millions would otherwise round at the carry's magnitude every step.
+    ACC_T carry[LANES], local[LANES];
+    for (uint lane = 0u; lane < LANES; ++lane) {
         carry[lane] = (MODE == MODE_SCAN && HAS_CARRY && chunk > 0u) ? partials[p.base_part + slot + lane] : identity();
+        local[lane] = identity();
+    }
     if (VEC_K == 0u) {
         for (uint k = start; k < end; ++k) {
             uint pos = axis_pos(k);
-            ACC_T x = TO_ACC(src[base.x + pos * p.axis_in]);
-            ACC_T next = combine(carry[0], x);
+            ACC_T next = combine(local[0], TO_ACC(src[base.x + pos * p.axis_in]));
             if (MODE == MODE_SCAN)
-                dst[base.y + pos * p.axis_out] = FROM_ACC(EXCLUSIVE ? exclusive_value(carry[0], k) : next);
-            carry[0] = next;
+                dst[base.y + pos * p.axis_out] =
+                    FROM_ACC(EXCLUSIVE ? exclusive_value(combine(carry[0], local[0]), k) : combine(carry[0], next));
+            local[0] = next;
         }
     } else {
         for (uint k = start; k < end; ++k) {
@@ -50,20 +55,25 @@ void main() {
             WIDE_V v[BLOCK_VECS];
             WIDE_V y[BLOCK_VECS];
             for (uint b = 0u; b < BLOCK_VECS; ++b) v[b] = UNPACK_V(srcv[at_in + b]);
-            for (uint s = 0u; s < STEPS; ++s) {
-                uint step = REVERSE ? STEPS - 1u - s : s;
-                for (uint lane = 0u; lane < LANES; ++lane) {
-                    uint j = VEC_AXIS_INNER ? lane * STEPS + step : step * LANES + lane;
-                    ACC_T next = combine(carry[lane], TO_ACC(v[j / VEC_W][j % VEC_W]));
-                    ACC_T value = EXCLUSIVE ? exclusive_value(carry[lane], k * STEPS + s) : next;
-                    if (MODE == MODE_SCAN) y[j / VEC_W][j % VEC_W] = FROM_ACC_WIDE(value);
-                    carry[lane] = next;
+            // One flat loop over the block's elements, backwards when REVERSE, so each fiber's steps
+            // come in scan order (fully unrolled by the compiler: every index below is then a constant).
+            for (uint t = 0u; t < BLOCK_VECS * VEC_W; ++t) {
+                uint j = REVERSE ? BLOCK_VECS * VEC_W - 1u - t : t;
+                uint lane = VEC_AXIS_INNER ? j / STEPS : j % LANES;
+                uint step = VEC_AXIS_INNER ? j % STEPS : j / LANES;
+                uint s = REVERSE ? STEPS - 1u - step : step;  // steps of this fiber done before
+                ACC_T next = combine(local[lane], TO_ACC(v[j / VEC_W][j % VEC_W]));
+                if (MODE == MODE_SCAN) {
+                    ACC_T value = EXCLUSIVE ? exclusive_value(combine(carry[lane], local[lane]), k * STEPS + s)
+                                            : combine(carry[lane], next);
+                    y[j / VEC_W][j % VEC_W] = FROM_ACC_WIDE(value);
                 }
+                local[lane] = next;
             }
             if (MODE == MODE_SCAN)
                 for (uint b = 0u; b < BLOCK_VECS; ++b) dstv[at_out + b] = PACK_V(y[b]);
         }
     }
     if (MODE == MODE_REDUCE)
-        for (uint lane = 0u; lane < LANES; ++lane) partials[p.base_part + slot + lane] = carry[lane];
+        for (uint lane = 0u; lane < LANES; ++lane) partials[p.base_part + slot + lane] = local[lane];
 }

@@ -29,7 +29,8 @@ constexpr uint32_t kSerialWorkgroup = 64;
 constexpr uint32_t kSerialMinChunk = 64;
 constexpr uint32_t kSerialMaxChunk = 256;
 constexpr uint32_t kCpuInvocations = 2048;  // CPU devices: serial invocations worth splitting lines for
-constexpr uint32_t kCpuMaxChunk = 8192;     // CPU devices: positions (elements or vectors) per invocation
+constexpr uint32_t kCpuMaxChunk = 8192;     // CPU devices: positions (elements or blocks) per invocation
+constexpr uint32_t kCpuMinChunk = 1024;  // CPU devices: shorter lines are not split (a pass costs 20-60 us)
 constexpr uint32_t kMaxDimWords = 24;
 
 // Word positions in the push constants (reduce_common.glsl's Params).
@@ -275,7 +276,8 @@ struct Builder {
                 chunk_len = std::clamp<uint64_t>(chunk_len, wg, wg * kTreeMaxItems);
             } else {
                 uint64_t want_chunks = ceil_div(cpu ? kCpuInvocations : 131072, outputs);
-                chunk_len = std::clamp<uint64_t>(ceil_div(positions, want_chunks), kSerialMinChunk,
+                chunk_len = std::clamp<uint64_t>(ceil_div(positions, want_chunks),
+                                                 cpu ? kCpuMinChunk : kSerialMinChunk,
                                                  cpu ? kCpuMaxChunk : kSerialMaxChunk);
             }
             chunk_len = std::min(chunk_len, window_cap);

@@ -26,7 +26,8 @@ constexpr uint32_t kSerialWorkgroup = 64;
 constexpr uint32_t kSerialMaxChunk = 512;  // positions (elements or vectors): loop trips per invocation
 constexpr uint32_t kSerialMinChunk = 32;
 constexpr uint32_t kCpuInvocations = 256;  // CPU devices: serial invocations worth splitting lines for
-constexpr uint32_t kCpuMaxChunk = 8192;    // CPU devices: positions (elements or vectors) per invocation
+constexpr uint32_t kCpuMaxChunk = 8192;    // CPU devices: positions (elements or blocks) per invocation
+constexpr uint32_t kCpuMinChunk = 1024;    // CPU devices: shorter lines are not split (a pass costs 20-60 us)
 constexpr uint32_t kTileMinLength = 64;
 
 // Word positions in the push constants (scan_common.glsl's Params).
@@ -255,8 +256,9 @@ struct Builder {
             // few invocations, split only lines too long for one invocation or too few to share.
             uint64_t target_invocations = cpu ? kCpuInvocations : 65536;
             uint64_t want_chunks = ceil_div(target_invocations, fibers);
-            chunk_len = std::clamp<uint64_t>(ceil_div(l.len, want_chunks), kSerialMinChunk,
-                                             cpu ? kCpuMaxChunk : kSerialMaxChunk);
+            chunk_len =
+                std::clamp<uint64_t>(ceil_div(l.len, want_chunks), cpu ? kCpuMinChunk : kSerialMinChunk,
+                                     cpu ? kCpuMaxChunk : kSerialMaxChunk);
         }
         // No chunk may span more than a window of either tensor.
         const auto data = accesses(r, l, 1, block, lanes);
