@@ -88,7 +88,8 @@ public:
     Timing time(const Recorder& record, uint32_t repeat, uint32_t pass_count = 0);
 
     /// GB/s (1e9 bytes/s, by the median) of the vec4 copy (bytes counted read + written = 2 * `bytes`) or
-    /// read (bytes counted = `bytes`) baseline over `bytes` bytes, timed like time(). Buffers are made for
+    /// read (bytes counted = `bytes`) baseline over `bytes` bytes, timed like time(): the faster of two
+    /// lane layouts (interleaved, contiguous runs). Buffers are made for
     /// the measurement and released after it.
     double baseline_gbps(Baseline kind, uint64_t bytes, uint32_t repeat);
 
@@ -102,7 +103,7 @@ private:
         uint32_t local = 0, vecs = 0;  ///< invocations per workgroup, vec4s per invocation
     };
     void make_baselines();
-    Pipeline make_pipeline(std::span<const uint32_t> spirv);
+    Pipeline make_pipeline(std::span<const uint32_t> spirv, bool contiguous);
     void record_baseline(VkCommandBuffer cmd, const Pipeline& pipeline, const GpuBuffer& src,
                          const GpuBuffer& dst, uint64_t bytes, bool copy) const;
     GpuBuffer make_buffer(uint64_t bytes, VkBufferUsageFlags usage, bool host_visible);
@@ -121,7 +122,7 @@ private:
     VkFence fence_ = VK_NULL_HANDLE;
     VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
     VkPipelineLayout layout_ = VK_NULL_HANDLE;
-    Pipeline copy_, read_;
+    Pipeline copy_[2], read_[2];  ///< interleaved lanes, contiguous runs
 };
 
 }  // namespace vkdml::cli::bench
