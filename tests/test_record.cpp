@@ -369,3 +369,75 @@ TEST_CASE("record refuses in place with different strides and offsets below the 
     for (const auto& m : app.messages) UNSCOPED_INFO(m);
     CHECK(app.messages.empty());
 }
+
+TEST_CASE("Device::vulkan gives the adopted handles, and record writes a timestamp after each pass",
+          "[gpu][record]") {
+    App app(true);
+    {
+        auto dev = app.adopt(true);
+        const vkdml::VulkanHandles h = dev->vulkan();
+        CHECK(h.instance == app.instance);
+        CHECK(h.physical_device == app.physical);
+        CHECK(h.device == app.device);
+        CHECK(h.queue == app.queue);
+        CHECK(h.queue_family_index == app.family);
+        CHECK(h.get_instance_proc_addr == vkGetInstanceProcAddr);
+        {
+            auto lock = dev->lock_queue();
+            CHECK(lock.owns_lock());
+        }
+
+        // A float32 cumsum of 2 x 300000 along axis 1: several passes (partials, their scan, the scan).
+        uint32_t sizes[] = {2, 300000};
+        DML_BUFFER_TENSOR_DESC b{
+            DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 2, sizes, nullptr, 2400000, 0};
+        DML_TENSOR_DESC t{DML_TENSOR_TYPE_BUFFER, &b};
+        const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC sum{&t, &t, 1, DML_AXIS_DIRECTION_INCREASING, 0};
+        auto op = dev->compile_operator(*dev->create_operator({DML_OPERATOR_CUMULATIVE_SUMMATION, &sum}));
+        REQUIRE(op);
+        const uint32_t passes = op->pass_count();
+        REQUIRE(passes >= 3);
+        App::Buffer data = app.buffer(2 * 2400000);
+        App::Buffer scratch = app.buffer(op->binding_properties().TemporaryResourceSize);
+        auto* x = static_cast<float*>(data.data);
+        for (uint32_t i = 0; i < 600000; ++i) x[i] = 1.0f;
+        vkdml::BufferBinding in = data.bind(0, 2400000), out = data.bind(2400000, 2400000);
+        vkdml::BufferBinding tmp = scratch.bind(0, op->binding_properties().TemporaryResourceSize);
+
+        VkQueryPoolCreateInfo qi{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+        qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
+        qi.queryCount = passes + 2;
+        VkQueryPool pool = VK_NULL_HANDLE;
+        REQUIRE(vkCreateQueryPool(app.device, &qi, nullptr, &pool) == VK_SUCCESS);
+        VkCommandBuffer cmd = app.begin();
+        vkCmdResetQueryPool(cmd, pool, 0, passes + 2);
+        vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, pool, 1);
+        REQUIRE(op->record(cmd, {{&in, 1}, {&out, 1}, tmp}, vkdml::PassTimestamps{pool, 2}));
+        app.submit(cmd);
+        // Queries 1 .. passes + 1 were written, in order; query 0 never was.
+        std::vector<uint64_t> stamps(2 * (passes + 1));
+        CHECK(vkGetQueryPoolResults(app.device, pool, 1, passes + 1, stamps.size() * 8, stamps.data(), 16,
+                                    VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT) ==
+              VK_SUCCESS);
+        for (uint32_t q = 0; q <= passes; ++q) {
+            INFO("query " << q + 1);
+            CHECK(stamps[2 * q + 1] == 1);                           // available
+            if (q > 0) CHECK(stamps[2 * q] >= stamps[2 * (q - 1)]);  // after the one before
+        }
+        uint64_t first[2] = {0, 0};
+        CHECK(vkGetQueryPoolResults(app.device, pool, 0, 1, sizeof first, first, 16,
+                                    VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT) ==
+              VK_NOT_READY);
+        CHECK(first[1] == 0);
+        const auto* y = static_cast<const float*>(data.data) + 600000;
+        CHECK(y[0] == 1.0f);
+        CHECK(y[299999] == 300000.0f);
+        CHECK(y[300000] == 1.0f);
+        CHECK(y[599999] == 300000.0f);
+        vkDestroyQueryPool(app.device, pool, nullptr);
+        app.free(data);
+        app.free(scratch);
+    }
+    for (const auto& m : app.messages) UNSCOPED_INFO(m);
+    CHECK(app.messages.empty());
+}
