@@ -165,7 +165,9 @@ std::vector<Sample> reference_samples(const Case& c, std::span<const std::byte> 
     positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
 
     std::vector<Sample> samples;
-    for (const auto& [o, i] : picks) {
+    for (const auto& pick : picks) {
+        // (Plain copies: clang before 16 cannot capture structured bindings in a lambda.)
+        const uint64_t o = pick.first, i = pick.second;
         const auto at = [&](uint64_t k) { return input.data() + ((o * f.len + k) * f.inner + i) * size; };
         const uint64_t out_fiber = o * f.len * f.inner + i;  // scan output of (o, 0, i)
         double sum = c.op == Op::cumprod ? 1.0 : 0.0, magnitude = 0, best = -INFINITY;
