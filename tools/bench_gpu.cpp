@@ -14,25 +14,49 @@
 namespace vkdml::cli::bench {
 
 // The Vulkan functions the bench uses (device-level ones resolved through vkGetDeviceProcAddr).
-#define VKDML_BENCH_DEVICE_FUNCTIONS(X)                                                                     \
-    X(vkCreateBuffer)                                                                                       \
-    X(vkDestroyBuffer)                                                                                      \
-    X(vkGetBufferMemoryRequirements)                                                                        \
-    X(vkAllocateMemory)                                                                                     \
-    X(vkFreeMemory)                                                                                         \
-    X(vkBindBufferMemory)                                                                                   \
-    X(vkMapMemory)                                                                                          \
-    X(vkUnmapMemory)                                                                                        \
-    X(vkCreateCommandPool) X(vkDestroyCommandPool) X(vkAllocateCommandBuffers) X(vkResetCommandBuffer)      \
-        X(vkBeginCommandBuffer) X(vkEndCommandBuffer) X(vkCmdCopyBuffer) X(vkCmdFillBuffer)                 \
-            X(vkCmdPipelineBarrier) X(vkCmdWriteTimestamp) X(vkCmdResetQueryPool) X(vkCreateQueryPool)      \
-                X(vkDestroyQueryPool) X(vkGetQueryPoolResults) X(vkQueueSubmit) X(vkCreateFence)            \
-                    X(vkDestroyFence) X(vkWaitForFences) X(vkResetFences) X(vkCreateShaderModule)           \
-                        X(vkDestroyShaderModule) X(vkCreateDescriptorSetLayout)                             \
-                            X(vkDestroyDescriptorSetLayout) X(vkCreatePipelineLayout)                       \
-                                X(vkDestroyPipelineLayout) X(vkCreateComputePipelines) X(vkDestroyPipeline) \
-                                    X(vkCmdBindPipeline) X(vkCmdPushConstants) X(vkCmdPushDescriptorSetKHR) \
-                                        X(vkCmdDispatch) X(vkDeviceWaitIdle)
+// clang-format off
+#define VKDML_BENCH_DEVICE_FUNCTIONS(X) \
+    X(vkCreateBuffer) \
+    X(vkDestroyBuffer) \
+    X(vkGetBufferMemoryRequirements) \
+    X(vkAllocateMemory) \
+    X(vkFreeMemory) \
+    X(vkBindBufferMemory) \
+    X(vkMapMemory) \
+    X(vkUnmapMemory) \
+    X(vkCreateCommandPool) \
+    X(vkDestroyCommandPool) \
+    X(vkAllocateCommandBuffers) \
+    X(vkResetCommandBuffer) \
+    X(vkBeginCommandBuffer) \
+    X(vkEndCommandBuffer) \
+    X(vkCmdCopyBuffer) \
+    X(vkCmdFillBuffer) \
+    X(vkCmdPipelineBarrier) \
+    X(vkCmdWriteTimestamp) \
+    X(vkCmdResetQueryPool) \
+    X(vkCreateQueryPool) \
+    X(vkDestroyQueryPool) \
+    X(vkGetQueryPoolResults) \
+    X(vkQueueSubmit) \
+    X(vkCreateFence) \
+    X(vkDestroyFence) \
+    X(vkWaitForFences) \
+    X(vkResetFences) \
+    X(vkCreateShaderModule) \
+    X(vkDestroyShaderModule) \
+    X(vkCreateDescriptorSetLayout) \
+    X(vkDestroyDescriptorSetLayout) \
+    X(vkCreatePipelineLayout) \
+    X(vkDestroyPipelineLayout) \
+    X(vkCreateComputePipelines) \
+    X(vkDestroyPipeline) \
+    X(vkCmdBindPipeline) \
+    X(vkCmdPushConstants) \
+    X(vkCmdPushDescriptorSetKHR) \
+    X(vkCmdDispatch) \
+    X(vkDeviceWaitIdle)
+// clang-format on
 
 struct Vk {
 #define VKDML_BENCH_MEMBER(name) PFN_##name name = nullptr;
