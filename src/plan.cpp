@@ -20,6 +20,10 @@ StorageVariant storage_variant(DML_TENSOR_DATA_TYPE t) {
     }
 }
 
+uint32_t vector_width(const StorageVariant& v) {
+    return v.element_bytes == 8 ? 2 : 4;
+}
+
 bool is_signed_integer(DML_TENSOR_DATA_TYPE t) {
     return t == DML_TENSOR_DATA_TYPE_INT8 || t == DML_TENSOR_DATA_TYPE_INT16 ||
            t == DML_TENSOR_DATA_TYPE_INT32 || t == DML_TENSOR_DATA_TYPE_INT64;

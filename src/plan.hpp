@@ -88,6 +88,19 @@ struct StorageVariant {
 };
 StorageVariant storage_variant(DML_TENSOR_DATA_TYPE type);
 
+/// Elements per vector of the serial kernels' blocks (STORE_V in storage_types.glsl): 16 bytes for
+/// 64-bit types, 4 elements otherwise.
+uint32_t vector_width(const StorageVariant& v);
+
+/// The largest k of {4, 3, 2, 1} up to max_k (3 only with `three`) for which ok(k) holds, 0 if none:
+/// how many vectors a serial kernel's block holds.
+template <class F>
+uint32_t largest_k(uint32_t max_k, bool three, F&& ok) {
+    for (uint32_t k : {4u, 3u, 2u, 1u})
+        if (k <= max_k && (k != 3 || three) && ok(k)) return k;
+    return 0;
+}
+
 /// True for INT8, INT16, INT32 and INT64.
 bool is_signed_integer(DML_TENSOR_DATA_TYPE type);
 

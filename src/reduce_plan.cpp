@@ -8,7 +8,7 @@
 // chunk) on GPUs; outer-axis and short reductions, and every shape on CPU devices, use reduce_serial (an
 // invocation per chunk, neighbouring invocations on neighbouring outputs). reduce_serial's first pass
 // loads vectors of input elements wherever the layout allows: along the reduced elements when they are
-// contiguous, or across neighbouring outputs when those are (vector_layout).
+// contiguous, across neighbouring outputs, or over whole short rows (block_layout).
 #include "reduce_plan.hpp"
 
 #include "errors.hpp"
@@ -48,11 +48,6 @@ enum Word : uint32_t {
 };
 static_assert(kWordCount * 4 == kPushConstantBytes);
 
-/// Elements per vector of reduce_serial's blocks: 16 bytes for 64-bit types, 4 elements otherwise.
-uint32_t vector_width(const StorageVariant& v) {
-    return v.element_bytes == 8 ? 2 : 4;
-}
-
 /// How reduce_serial's first pass sees the input (reduce_common.glsl's VEC_K, VEC_F): element by element
 /// (k = 0), or in blocks of k vectors of w elements holding w·k / f consecutive reduced elements of f
 /// neighbouring outputs, with `layout` counting blocks along the reduced elements and vectors in input
@@ -62,14 +57,6 @@ struct Blocks {
     ReduceLayout layout;
     uint32_t lanes() const { return k == 0 ? 1 : f; }
 };
-
-/// The largest k of {4, 3, 2, 1} (3 only with `three`) for which ok(k) holds; 0 if none.
-template <class F>
-uint32_t largest_k(bool three, F&& ok) {
-    for (uint32_t k : {4u, 3u, 2u, 1u})
-        if ((k != 3 || three) && ok(k)) return k;
-    return 0;
-}
 
 /// The blocks of w-element vectors the input allows, preferring whole vectors along contiguous reduced
 /// elements, then across neighbouring outputs, then blocks of whole short rows; k = 0 when none fits.
@@ -90,7 +77,7 @@ Blocks block_layout(const ReduceLayout& l, uint32_t w) {
     const bool one_line = l.reduced.size() == 1 && l.reduced[0].stride_in == 1;
     // Along contiguous reduced elements: k vectors of one output.
     if (one_line && kept_divisible(m)) {
-        b.k = largest_k(false, [&](uint32_t k) { return l.reduced[0].size % (k * w) == 0; });
+        b.k = largest_k(4, false, [&](uint32_t k) { return l.reduced[0].size % (k * w) == 0; });
         if (b.k > 0) {
             v.reduced[0] = {l.reduced[0].size / (b.k * w), b.k};
             divide_kept(m);
@@ -103,7 +90,7 @@ Blocks block_layout(const ReduceLayout& l, uint32_t w) {
     const bool reduced_divisible = std::all_of(l.reduced.begin(), l.reduced.end(),
                                                [w](const ReducedDim& d) { return d.stride_in % w == 0; });
     if (inner.stride_in == 1 && inner.stride_out == 1 && reduced_divisible) {
-        b.k = largest_k(false, [&](uint32_t k) { return inner.size % (k * w) == 0; });
+        b.k = largest_k(4, false, [&](uint32_t k) { return inner.size % (k * w) == 0; });
         if (b.k > 0) {
             b.f = b.k * w;
             divide_kept(m - 1);
@@ -115,7 +102,8 @@ Blocks block_layout(const ReduceLayout& l, uint32_t w) {
     // Short contiguous rows back to back: blocks of w·k / n whole rows.
     const uint32_t n = one_line ? l.reduced[0].size : 0;
     if (one_line && inner.stride_in == n && inner.stride_out == 1) {
-        b.k = largest_k(true, [&](uint32_t k) { return (k * w) % n == 0 && inner.size % (k * w / n) == 0; });
+        b.k =
+            largest_k(4, true, [&](uint32_t k) { return (k * w) % n == 0 && inner.size % (k * w / n) == 0; });
         if (b.k > 0) {
             b.f = b.k * w / n;
             divide_kept(m - 1);
@@ -180,8 +168,8 @@ struct Builder {
     }
 
     /// Which elements each item writes: its output element(s), or its state(s) o·chunks + c. With
-    /// `lanes` outputs per item (kVecOutputs), those are lanes consecutive elements, or lanes states
-    /// `chunks` slots apart.
+    /// `lanes` outputs per item (blocks across outputs or rows), those are lanes consecutive elements, or
+    /// lanes states `chunks` slots apart.
     Access destination_access(const ReduceLayout& l, bool dst_partials, uint64_t chunks,
                               uint32_t lanes) const {
         Access a;

@@ -7,7 +7,8 @@
 // partial (last pass). On GPUs, inner-axis fibers of some length use scan_tile (a workgroup per chunk);
 // outer-axis and short fibers, and every shape on CPU devices, use scan_serial (an invocation per chunk,
 // coalesced across fibers). scan_serial loads vectors of elements wherever the layout allows: along the
-// axis when it is contiguous, or across neighbouring fibers when they are (vector_layout).
+// axis when it is contiguous, across neighbouring fibers, or over narrow fiber groups and whole short rows
+// (block_layout).
 #include "scan_plan.hpp"
 
 #include "errors.hpp"
@@ -23,7 +24,7 @@ constexpr uint32_t kTileWorkgroup = 256;
 constexpr uint32_t kTileItems = 4;          // must match ITEMS in scan_tile.comp
 constexpr uint32_t kMaxTilesPerChunk = 16;  // loop trips per invocation stay ~1,200
 constexpr uint32_t kSerialWorkgroup = 64;
-constexpr uint32_t kSerialMaxChunk = 512;  // positions (elements or vectors): loop trips per invocation
+constexpr uint32_t kSerialMaxChunk = 512;  // positions (elements or blocks): loop trips per invocation
 constexpr uint32_t kSerialMinChunk = 32;
 constexpr uint32_t kCpuInvocations = 256;  // CPU devices: serial invocations worth splitting lines for
 constexpr uint32_t kCpuMaxChunk = 8192;    // CPU devices: positions (elements or blocks) per invocation
@@ -61,11 +62,6 @@ DML_TENSOR_DATA_TYPE accumulator_type(DML_TENSOR_DATA_TYPE t) {
     }
 }
 
-/// Elements per vector of scan_serial's blocks: 16 bytes for 64-bit types, 4 elements otherwise.
-uint32_t vector_width(const StorageVariant& v) {
-    return v.element_bytes == 8 ? 2 : 4;
-}
-
 /// How scan_serial sees a layout (scan_common.glsl's VEC_K, VEC_F, VEC_AXIS_INNER): element by element
 /// (k = 0), or in blocks of k vectors of w elements holding w·k / f steps of f fibers, with `layout`
 /// counting blocks along the axis and vectors in strides.
@@ -80,14 +76,6 @@ struct Blocks {
 bool strides_divisible(const ScanLayout& l, size_t count, uint32_t w) {
     return std::all_of(l.others.begin(), l.others.begin() + static_cast<std::ptrdiff_t>(count),
                        [w](const ScanDim& d) { return d.stride_in % w == 0 && d.stride_out % w == 0; });
-}
-
-/// The largest k of {4, 3, 2, 1} up to max_k (3 only with `three`) for which ok(k) holds; 0 if none.
-template <class F>
-uint32_t largest_k(uint32_t max_k, bool three, F&& ok) {
-    for (uint32_t k : {4u, 3u, 2u, 1u})
-        if (k <= max_k && (k != 3 || three) && ok(k)) return k;
-    return 0;
 }
 
 /// The blocks of w-element vectors (at most max_k of them) a layout allows (scan_serial), preferring whole

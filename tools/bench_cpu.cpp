@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bench_data.hpp"
+#include "half.hpp"
 
 namespace vkdml::cli::bench {
 namespace {

@@ -12,11 +12,6 @@
 
 namespace vkdml::cli::bench {
 
-/// binary16 bits -> float (exact).
-float half_to_float(uint16_t bits);
-/// float -> binary16 bits, rounded to nearest even (overflow gives inf).
-uint16_t float_to_half(float value);
-
 /// The input of a case (element_count(c) elements of c.type, packed), filled from a fixed seed: floats
 /// uniform in [0,1) (float16: integers -1, 0, 1, so that sums stay exact and finite), products' factors
 /// within 2^-13 of 1 (float16: 1 and 1 ± 2^-10), integers 0..3.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "half.hpp"
 #include "npy.hpp"
 
 namespace vkdml::cli {
@@ -19,21 +20,6 @@ constexpr OptionSpec kShowOptions[] = {
     {"--limit", "N", "show at most N values, then '...' (default 1000)"},
 };
 constexpr std::string_view kFile[] = {"FILE.npy"};
-
-// The value of a binary16 bit pattern (exact: every half is a float).
-float half_bits_to_float(uint16_t bits) {
-    const bool negative = (bits & 0x8000u) != 0;
-    const unsigned exponent = (bits >> 10) & 0x1fu;
-    const unsigned fraction = bits & 0x3ffu;
-    float magnitude;
-    if (exponent == 0x1f)
-        magnitude = fraction == 0 ? INFINITY : NAN;
-    else if (exponent == 0)
-        magnitude = std::ldexp(static_cast<float>(fraction), -24);  // zero and subnormals
-    else
-        magnitude = std::ldexp(static_cast<float>(fraction + 0x400u), static_cast<int>(exponent) - 25);
-    return negative ? -magnitude : magnitude;
-}
 
 template <class T>
 T load(const std::byte* at) {
@@ -52,7 +38,7 @@ std::string formatted(const char* format, double value) {
 std::string element_text(DML_TENSOR_DATA_TYPE type, const std::byte* at) {
     switch (type) {
     case DML_TENSOR_DATA_TYPE_FLOAT16:
-        return formatted("%.5g", static_cast<double>(half_bits_to_float(load<uint16_t>(at))));
+        return formatted("%.5g", static_cast<double>(half_to_float(load<uint16_t>(at))));
     case DML_TENSOR_DATA_TYPE_FLOAT32: return formatted("%.9g", static_cast<double>(load<float>(at)));
     case DML_TENSOR_DATA_TYPE_FLOAT64: return formatted("%.17g", load<double>(at));
     case DML_TENSOR_DATA_TYPE_INT8: return std::to_string(load<int8_t>(at));
