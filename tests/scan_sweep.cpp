@@ -62,7 +62,8 @@ DML_OPERATOR_TYPE operator_type(ScanOp op) {
     return op == ScanOp::sum ? DML_OPERATOR_CUMULATIVE_SUMMATION : DML_OPERATOR_CUMULATIVE_PRODUCT;
 }
 
-vkdml::Status execute_scan(const ScanSpec& spec, TestTensor& input, TestTensor* output) {
+vkdml::Status execute_scan(const ScanSpec& spec, TestTensor& input, TestTensor* output,
+                           const vkdml::Device* device) {
     const TensorDescView in_view(input);
     const TensorDescView out_view(output ? *output : input);
     const DML_TENSOR_DESC* out_tensor = output ? out_view.get() : in_view.get();
@@ -78,7 +79,7 @@ vkdml::Status execute_scan(const ScanSpec& spec, TestTensor& input, TestTensor* 
                                                                 : static_cast<const void*>(&product_desc)};
     const void* inputs[] = {input.bytes.data()};
     void* outputs[] = {output ? output->bytes.data() : input.bytes.data()};
-    return vkdml::execute(test_device(), op_desc, inputs, outputs);
+    return vkdml::execute(device ? *device : test_device(), op_desc, inputs, outputs);
 }
 
 void fill_scan_input(TestTensor& input, const ScanCase& c) {

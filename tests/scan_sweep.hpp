@@ -62,9 +62,10 @@ struct SweepStats {
 /// DML_OPERATOR_CUMULATIVE_SUMMATION or DML_OPERATOR_CUMULATIVE_PRODUCT.
 DML_OPERATOR_TYPE operator_type(ScanOp op);
 
-/// Executes the cumulative operator `spec` on test_device() through the host path, from `input` into
-/// `output` (null: in place, into `input`).
-vkdml::Status execute_scan(const ScanSpec& spec, TestTensor& input, TestTensor* output);
+/// Executes the cumulative operator `spec` on `device` (null: test_device()) through the host path, from
+/// `input` into `output` (null: in place, into `input`).
+vkdml::Status execute_scan(const ScanSpec& spec, TestTensor& input, TestTensor* output,
+                           const vkdml::Device* device = nullptr);
 
 /// The verdict of one sweep case whose elements were compared (`mismatches` of `elements`, the first
 /// few described in `mismatch_detail`): also that no byte of `output` outside its elements changed

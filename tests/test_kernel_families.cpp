@@ -1,0 +1,111 @@
+// DeviceOptions::kernels, and what the serial family promises beyond the sweeps: signed zeros of float
+// sums, and long float sums that keep each chunk's carry apart from the chunk's own running sum.
+#include <catch2/catch.hpp>
+
+#include "gpu_fixture.hpp"
+#include "scan_sweep.hpp"
+#include "tensor_data.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+using namespace vkdml_test;
+
+namespace {
+
+/// A float32 cumsum of `n` elements on a fresh device preferring `kernels`, through the host path.
+vkdml::CompiledOperator compile_cumsum(vkdml::Device& dev, uint32_t n) {
+    uint32_t sizes[] = {n};
+    DML_BUFFER_TENSOR_DESC b{
+        DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 1, sizes, nullptr, n * 4ull, 0};
+    DML_TENSOR_DESC t{DML_TENSOR_TYPE_BUFFER, &b};
+    const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC d{&t, &t, 0, DML_AXIS_DIRECTION_INCREASING, 0};
+    auto op = dev.create_operator({DML_OPERATOR_CUMULATIVE_SUMMATION, &d});
+    REQUIRE(op);
+    auto co = dev.compile_operator(*op);
+    REQUIRE(co);
+    return *co;
+}
+
+std::shared_ptr<vkdml::Device> device_with(vkdml::DeviceOptions::Kernels kernels) {
+    vkdml::DeviceOptions options;
+    options.kernels = kernels;
+    auto dev = vkdml::Device::create(options);
+    REQUIRE(dev);
+    return *dev;
+}
+
+uint32_t bits_of(float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    return u;
+}
+
+}  // namespace
+
+TEST_CASE("DeviceOptions::kernels chooses the family: one serial pass or cooperative tiles",
+          "[gpu][device]") {
+    using K = vkdml::DeviceOptions::Kernels;
+    auto serial = device_with(K::serial);
+    auto cooperative = device_with(K::cooperative);
+    // 4,096 contiguous floats: one serial invocation's chunk, but four cooperative workgroup chunks
+    // (reduce, scan of the partials, scan with carry) wherever subgroup arithmetic is there.
+    CHECK(compile_cumsum(*serial, 4096).pass_count() == 1);
+    CHECK(compile_cumsum(*serial, 4096).binding_properties().TemporaryResourceSize == 0);
+    if (cooperative->info().subgroup_arithmetic) CHECK(compile_cumsum(*cooperative, 4096).pass_count() == 3);
+    // automatic: serial on CPU devices, cooperative on GPUs.
+    auto automatic = device_with(K::automatic);
+    const bool cpu = automatic->info().physical.type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+    CHECK(compile_cumsum(*automatic, 4096).pass_count() ==
+          compile_cumsum(cpu ? *serial : *cooperative, 4096).pass_count());
+}
+
+TEST_CASE("serial float cumsums keep signed zeros: -0 sums to -0, an exclusive scan starts at +0",
+          "[gpu][cumsum]") {
+    // (The cooperative family's sums go through the driver's subgroup arithmetic, whose identity may be
+    // +0: lavapipe's is.)
+    auto serial = device_with(vkdml::DeviceOptions::Kernels::serial);
+    for (DML_TENSOR_DATA_TYPE type :
+         {DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT64}) {
+        INFO(type_name(type));
+        // Lengths for element by element (5), one block (8) and chunks with carries (300,000).
+        for (uint32_t n : {5u, 8u, 300000u}) {
+            INFO("length " << n);
+            TestTensor in = make_packed(type, {n});
+            for (uint32_t i = 0; i < n; ++i) in.set_double(i, -0.0);
+            for (bool exclusive : {false, true}) {
+                TestTensor out = make_packed(type, {n});
+                const vkdml::Status st =
+                    execute_scan({ScanOp::sum, 0, false, exclusive}, in, &out, serial.get());
+                INFO((st ? std::string() : st.error().message));
+                REQUIRE(st);
+                uint32_t wrong = 0;
+                for (uint32_t i = 0; i < n; ++i) {
+                    const bool positive = exclusive && i == 0;
+                    const double y = out.get_double(i);
+                    if (y != 0.0 || std::signbit(y) == positive) ++wrong;
+                }
+                CHECK(wrong == 0);
+            }
+        }
+    }
+}
+
+TEST_CASE("a long float32 cumsum of positive values stays within 1e-3 of the exact sums", "[gpu][cumsum]") {
+    // 2^21 elements of 0.1f: the running sum reaches 209,715, where a float32 step is 2^-6. Added there
+    // one by one, each 0.1 would round to 6 steps (0.094, -6 %); each chunk's elements meet its carry once
+    // instead, and within a chunk of 32,768 the running sum's rounding stays near 1e-4.
+    const uint32_t n = 1u << 21;
+    TestTensor in = make_packed(DML_TENSOR_DATA_TYPE_FLOAT32, {n});
+    TestTensor out = make_packed(DML_TENSOR_DATA_TYPE_FLOAT32, {n});
+    for (uint32_t i = 0; i < n; ++i) in.set_double(i, 0.1);
+    const vkdml::Status st = execute_scan({ScanOp::sum, 0, false, false}, in, &out);
+    REQUIRE(st);
+    const double x = static_cast<double>(0.1f);
+    double worst = 0;
+    for (uint32_t i = 0; i < n; i += 997)
+        worst = std::max(worst, std::fabs(out.get_double(i) / (x * (i + 1)) - 1));
+    CHECK(worst < 1e-3);
+    CHECK(bits_of(static_cast<float>(out.get_double(0))) == bits_of(0.1f));
+}
