@@ -4,7 +4,7 @@
 # (kernel, storage type).
 find_program(GLSLANG_VALIDATOR glslangValidator REQUIRED DOC "glslang-tools")
 
-set(VKDML_KERNEL_DIR ${CMAKE_BINARY_DIR}/generated/kernels)
+set(VKDML_KERNEL_DIR ${PROJECT_BINARY_DIR}/generated/kernels)
 file(MAKE_DIRECTORY ${VKDML_KERNEL_DIR})
 
 # vkdml_kernel(<name> TYPES <t>...) — compile glsl/<name>.comp for each storage type t (f16 f32 f64 u8 ...).
@@ -46,7 +46,7 @@ function(vkdml_kernel_registry out_var)
     string(APPEND src "    {\"${kname}\", \"${ktype}\", ${kvar}, sizeof(${kvar})},\n")
   endforeach()
   string(APPEND src "};\nconst size_t kKernelBinaryCount = sizeof(kKernelBinaries) / sizeof(kKernelBinaries[0]);\n}\n")
-  set(path ${CMAKE_BINARY_DIR}/generated/kernels_generated.cpp)
+  set(path ${PROJECT_BINARY_DIR}/generated/kernels_generated.cpp)
   file(GENERATE OUTPUT ${path} CONTENT "${src}")
   add_custom_target(vkdml_kernels DEPENDS ${headers})
   set(${out_var} ${path} PARENT_SCOPE)
@@ -56,7 +56,7 @@ endfunction()
 # a header spv_<name>.h of SPIR-V words in the build tree, for <target> alone: tool kernels (the bench
 # baselines) never enter the library's registry.
 function(vkdml_tool_kernel target name)
-  set(dir ${CMAKE_BINARY_DIR}/generated/tool_kernels)
+  set(dir ${PROJECT_BINARY_DIR}/generated/tool_kernels)
   set(out ${dir}/spv_${name}.h)
   add_custom_command(
     OUTPUT ${out}

@@ -5,7 +5,7 @@
 
 #include "faults.hpp"
 
-#include <volk.h>
+#include "volk_private.h"
 
 #include <memory>
 #include <mutex>

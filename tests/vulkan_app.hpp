@@ -2,7 +2,6 @@
 // queue and buffers, for the tests of the application-owned path (Device::adopt, record).
 #pragma once
 
-#undef VK_NO_PROTOTYPES
 #include <vulkan/vulkan.h>
 
 #include <catch2/catch.hpp>

@@ -9,10 +9,7 @@
 #include <vector>
 
 #include "commands.hpp"
-
-#ifndef VKDML_VERSION
-#define VKDML_VERSION "0.0.0-dev"
-#endif
+#include "vkdml/version.hpp"
 
 namespace vkdml::cli {
 namespace {
@@ -55,7 +52,7 @@ int run(const std::vector<std::string_view>& words) {
         return 0;
     }
     if (words[0] == "--version") {
-        print("vkdml " VKDML_VERSION "\n");
+        print("vkdml " VKDML_VERSION_STRING "\n");
         return 0;
     }
     for (const Command* command : kCommands) {

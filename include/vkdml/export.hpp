@@ -1,6 +1,7 @@
 // vkdml/export.hpp — symbol visibility: the library is built with hidden visibility and exports
-// only what is marked VKDML_API (so the volk loader compiled into it never clashes with an
-// application's own Vulkan symbols).
+// only what is marked VKDML_API (so no symbol of its implementation, such as the Vulkan function
+// pointers it loads, can clash with an application's own). VKDML_STATIC is defined for users of the
+// static library (the CMake target and the pkg-config file define it).
 #pragma once
 
 #if defined(VKDML_STATIC)

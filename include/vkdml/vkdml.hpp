@@ -27,10 +27,7 @@
 #include <variant>
 #include <vector>
 
-#ifndef VK_NO_PROTOTYPES
-#define VK_NO_PROTOTYPES
-#endif
-#include <vulkan/vulkan_core.h>
+#include <vulkan/vulkan_core.h>  // handle and struct types only: vkdml calls no Vulkan function here
 
 namespace vkdml {
 
