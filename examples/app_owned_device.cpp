@@ -183,25 +183,17 @@ int main() {
 
         // The DirectML descriptors: X [4, 100000] → cumulative sum along axis 1 → Y [4, 100000]
         // → REDUCE MAX over axis 1 → Z [4, 1].
-        uint32_t row_sizes[] = {kRows, kColumns}, reduced_sizes[] = {kRows, 1};
-        const auto bytes = [](uint32_t* sizes) {
-            return DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE_FLOAT32, 2, sizes, nullptr);
-        };
-        DML_BUFFER_TENSOR_DESC rows{
-            DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 2, row_sizes, nullptr, bytes(row_sizes), 0};
-        DML_BUFFER_TENSOR_DESC reduced{DML_TENSOR_DATA_TYPE_FLOAT32,
-                                       DML_TENSOR_FLAG_NONE,
-                                       2,
-                                       reduced_sizes,
-                                       nullptr,
-                                       bytes(reduced_sizes),
-                                       0};
+        uint32_t row_sizes[] = {kRows, kColumns}, out_sizes[] = {kRows, 1};
+        const DML_TENSOR_DATA_TYPE f32 = DML_TENSOR_DATA_TYPE_FLOAT32;
+        const auto bytes = [&](uint32_t* sizes) { return DMLCalcBufferTensorSize(f32, 2, sizes, nullptr); };
+        DML_BUFFER_TENSOR_DESC rows{f32, DML_TENSOR_FLAG_NONE, 2, row_sizes, nullptr, bytes(row_sizes), 0};
+        DML_BUFFER_TENSOR_DESC maxima{f32, DML_TENSOR_FLAG_NONE, 2, out_sizes, nullptr, bytes(out_sizes), 0};
         DML_TENSOR_DESC rows_tensor{DML_TENSOR_TYPE_BUFFER, &rows},
-            reduced_tensor{DML_TENSOR_TYPE_BUFFER, &reduced};
+            maxima_tensor{DML_TENSOR_TYPE_BUFFER, &maxima};
         DML_CUMULATIVE_SUMMATION_OPERATOR_DESC cumsum{&rows_tensor, &rows_tensor, 1,
                                                       DML_AXIS_DIRECTION_INCREASING, false};
         const uint32_t axes[] = {1};
-        DML_REDUCE_OPERATOR_DESC reduce{DML_REDUCE_FUNCTION_MAX, &rows_tensor, &reduced_tensor, 1, axes};
+        DML_REDUCE_OPERATOR_DESC reduce{DML_REDUCE_FUNCTION_MAX, &rows_tensor, &maxima_tensor, 1, axes};
 
         // IDMLDevice::CreateOperator + CompileOperator.
         auto cumsum_op = check(device->compile_operator(
@@ -213,7 +205,7 @@ int main() {
         // them orders its use), as large as the larger TemporaryResourceSize; none if both are 0.
         Buffer x = create_buffer(c, rows.TotalTensorSizeInBytes, true);
         Buffer y = create_buffer(c, rows.TotalTensorSizeInBytes, true);
-        Buffer z = create_buffer(c, reduced.TotalTensorSizeInBytes, true);
+        Buffer z = create_buffer(c, maxima.TotalTensorSizeInBytes, true);
         const uint64_t temporary_size = std::max(cumsum_op.binding_properties().TemporaryResourceSize,
                                                  reduce_op.binding_properties().TemporaryResourceSize);
         Buffer temporary;
