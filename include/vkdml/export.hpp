@@ -1,9 +1,16 @@
 // vkdml/export.hpp — symbol visibility: the library is built with hidden visibility and exports
 // only what is marked VKDML_API (so no symbol of its implementation, such as the Vulkan function
-// pointers it loads, can clash with an application's own). VKDML_STATIC is defined for users of the
-// static library (the CMake target and the pkg-config file define it).
+// pointers it loads, can clash with an application's own). Included by vkdml.hpp; applications need
+// not include it themselves.
+//
+// VKDML_STATIC: defined for users of the static library (the vkdml::vkdml CMake target and the
+//   pkg-config file's Cflags define it); define it yourself when compiling against the static library
+//   by other means, or Windows builds would look for DLL imports.
+// VKDML_BUILDING: defined only while the library itself is compiled (dllexport on Windows).
 #pragma once
 
+/// Marks a function or class as part of vkdml's exported API: nothing for the static library,
+/// __declspec(dllexport/dllimport) for a Windows DLL, default ELF visibility otherwise.
 #if defined(VKDML_STATIC)
 #define VKDML_API
 #elif defined(_WIN32)

@@ -6,10 +6,20 @@
 //   co->binding_properties();                                 // temporary scratch size
 //   co->record(cmd, bindings);                                // into the caller's command buffer
 //
-// or, for tools and tests, one call with host arrays: vkdml::execute(*dev, desc, inputs, outputs).
+// or, for tools and tests, one call with host arrays: vkdml::execute(**dev, desc, inputs, outputs).
+// Complete programs: examples/host_cumsum.cpp (the host path) and examples/app_owned_device.cpp
+// (adopting the application's VkDevice, recording into its command buffer, submitting on its queue).
 //
-// Errors are values (vkdml::Result); no exception crosses this API. Vulkan handles are the
-// application's: the header needs only <vulkan/vulkan_core.h> types, never Vulkan functions.
+// Errors are values (vkdml::Result, vkdml::Status): vkdml throws no exception of its own (a failing
+// host allocation still throws std::bad_alloc, and Result::value() of an error throws
+// std::bad_variant_access). Vulkan handles are the application's: the header needs only
+// <vulkan/vulkan_core.h> types, never Vulkan functions.
+//
+// Ownership: a Device, and every Operator, CompiledOperator and HostExecution made from it, share the
+// device's internal state (VkDevice if vkdml created it, pipeline cache); that state is destroyed with
+// the last of them, without waiting for the GPU. Thread-safety: Device, Operator and CompiledOperator
+// may be used from several threads at once; HostExecution, command buffers and the queue need
+// external synchronisation (see Device::lock_queue).
 #pragma once
 
 #include "vkdml/directml.h"
@@ -34,43 +44,76 @@ namespace vkdml {
 // ----------------------------------------------------------------------------------------------
 // Errors
 
-/// What went wrong, coarsely; Error::message says exactly what.
+/// What went wrong, coarsely; Error::message says exactly what. The numeric values are stable.
 enum class ErrorCode : int {
-    invalid_descriptor = 1,  ///< an operator or tensor description breaks a SPEC §2 rule
-    unsupported_type = 2,    ///< the data type is not allowed for this operator (SPEC §4)
-    unsupported_device = 3,  ///< the device lacks a Vulkan feature, extension or limit this needs
-    invalid_binding = 4,     ///< a buffer binding is missing, too small, misaligned or overlapping
-    no_device = 5,           ///< no Vulkan device (or none matching the selection) was found
-    out_of_memory = 6,       ///< a host or device allocation failed
-    device_lost = 7,         ///< VK_ERROR_DEVICE_LOST
-    vulkan_error = 8,        ///< any other failing VkResult (the message names the call)
-    invalid_argument = 9,    ///< a bad argument to a vkdml function other than a descriptor
+    /// An operator or tensor description breaks a SPEC §2 rule (create_operator), or names an operator
+    /// type vkdml does not implement.
+    invalid_descriptor = 1,
+    /// A data type is UNKNOWN or out of range, or the SPEC §4 table does not allow it for the operator or
+    /// reduce function (e.g. integer input to AVERAGE, a non-index output of ARGMAX).
+    unsupported_type = 2,
+    /// The device lacks a Vulkan version (1.2), extension (VK_KHR_push_descriptor), feature, compute
+    /// queue, memory type, layer or limit this needs, e.g. a tensor too large for its
+    /// maxStorageBufferRange and maxComputeWorkGroupCount.
+    unsupported_device = 3,
+    /// A BufferBinding passed to CompiledOperator::record breaks SPEC §2 rule 9: missing, too small,
+    /// misaligned, outside its buffer, without storage usage, or overlapping another.
+    invalid_binding = 4,
+    /// The Vulkan loader could not be loaded, no physical device exists, or none matches
+    /// DeviceOptions::selector.
+    no_device = 5,
+    /// A Vulkan call returned VK_ERROR_OUT_OF_HOST_MEMORY or VK_ERROR_OUT_OF_DEVICE_MEMORY, or a host-path
+    /// buffer would exceed maxBufferSize, maxMemoryAllocationSize or the host-visible heap.
+    out_of_memory = 6,
+    /// A Vulkan call returned VK_ERROR_DEVICE_LOST, now or earlier (see Device::is_lost).
+    device_lost = 7,
+    /// Any other failing VkResult; the message names the call and the VkResult.
+    vulkan_error = 8,
+    /// A bad argument to a vkdml function other than a descriptor (null handle, unknown flag bits, an
+    /// operator of another device, wrong array count, a DeviceOptions::limits value out of range).
+    invalid_argument = 9,
 };
 
-/// Stable lower-case name of an error code ("invalid_descriptor", ...).
+/// Stable lower-case name of an error code ("invalid_descriptor", ...), or "unknown" for a value not in
+/// the enum. The string is static.
 VKDML_API const char* to_string(ErrorCode code) noexcept;
 
-/// An error: a code and a message naming the operator, tensor, field, rule and offending values.
+/// An error: what vkdml returns instead of a value.
 struct Error {
-    ErrorCode code{};
+    ErrorCode code{};  ///< the class of error, for programs to branch on
+    /// One line of English for people: for a descriptor, the operator, tensor, field, rule and offending
+    /// values; for a Vulkan failure, the call and its VkResult. Its wording is not a stable interface.
     std::string message;
 };
 
-/// Either a value or an Error. Test with `if (r)`, read with `*r` / `r->`, or `r.error()`.
+/// Either a value or an Error. Test with `if (r)`, read with `*r` / `r->`, or `r.error()`. Reading the
+/// side it does not hold throws std::bad_variant_access.
 template <class T>
 class [[nodiscard]] Result {
 public:
+    /// Success holding `value`.
     Result(T value) : v_(std::move(value)) {}
+    /// Failure holding `error`.
     Result(Error error) : v_(std::move(error)) {}
+    /// True when it holds a value.
     explicit operator bool() const noexcept { return v_.index() == 0; }
+    /// True when it holds a value.
     bool has_value() const noexcept { return v_.index() == 0; }
+    /// The value; throws std::bad_variant_access on an error.
     T& value() & { return std::get<0>(v_); }
+    /// The value; throws std::bad_variant_access on an error.
     const T& value() const& { return std::get<0>(v_); }
+    /// The value, moved out; throws std::bad_variant_access on an error.
     T&& value() && { return std::get<0>(std::move(v_)); }
+    /// The value, as value().
     T& operator*() & { return value(); }
+    /// The value, as value().
     const T& operator*() const& { return value(); }
+    /// Member access to the value, as value().
     T* operator->() { return &value(); }
+    /// Member access to the value, as value().
     const T* operator->() const { return &value(); }
+    /// The error; throws std::bad_variant_access on success.
     const Error& error() const { return std::get<1>(v_); }
 
 private:
@@ -80,10 +123,15 @@ private:
 /// Success or an Error (Result without a value).
 class [[nodiscard]] Status {
 public:
+    /// Success.
     Status() = default;
+    /// Failure holding `error`.
     Status(Error error) : e_(std::move(error)) {}
+    /// True on success.
     explicit operator bool() const noexcept { return !e_.has_value(); }
+    /// True on success.
     bool ok() const noexcept { return !e_.has_value(); }
+    /// The error. Precondition: !ok() (on success the behaviour is undefined).
     const Error& error() const { return *e_; }
 
 private:
@@ -93,60 +141,86 @@ private:
 // ----------------------------------------------------------------------------------------------
 // Devices
 
-/// One Vulkan physical device as vkdml sees it.
+/// One Vulkan physical device as vkdml sees it (VkPhysicalDeviceProperties and
+/// VkPhysicalDeviceDriverProperties).
 struct PhysicalDeviceInfo {
-    uint32_t index = 0;  ///< position in vkEnumeratePhysicalDevices order
-    std::string name;
-    VkPhysicalDeviceType type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
+    /// Position in vkEnumeratePhysicalDevices order: what DeviceOptions::selector and VKDML_DEVICE take.
+    /// Always 0 for an adopted device (Device::adopt does not look it up).
+    uint32_t index = 0;
+    std::string name;                                           ///< deviceName
+    VkPhysicalDeviceType type = VK_PHYSICAL_DEVICE_TYPE_OTHER;  ///< discrete, integrated, virtual, CPU, ...
+    /// Highest Vulkan version the device supports, VK_MAKE_API_VERSION-encoded (vkdml needs 1.2).
     uint32_t api_version = 0;
-    uint32_t vendor_id = 0;
-    uint32_t device_id = 0;
-    std::string driver_name;  ///< e.g. "llvmpipe", "NVIDIA"
-    std::string driver_info;
+    uint32_t vendor_id = 0;   ///< vendorID (PCI vendor for PCI devices)
+    uint32_t device_id = 0;   ///< deviceID, vendor-specific
+    std::string driver_name;  ///< driverName, e.g. "llvmpipe", "NVIDIA"
+    std::string driver_info;  ///< driverInfo: the driver's version text
 };
 
-/// Limits and capabilities of the device an operator runs on.
+/// Limits and capabilities of the device operators are planned for. Fixed when the Device is made.
 struct DeviceInfo {
-    PhysicalDeviceInfo physical;
-    uint32_t subgroup_size = 0;
-    bool subgroup_arithmetic = false;  ///< compute stage supports subgroup arithmetic
-    bool subgroup_shuffle = false;     ///< compute stage supports subgroup shuffles
+    PhysicalDeviceInfo physical;  ///< which device
+    uint32_t subgroup_size = 0;   ///< invocations per subgroup (VkPhysicalDeviceVulkan11Properties)
+    /// The compute stage supports subgroup basic and arithmetic operations (false when
+    /// DeviceOptions::subgroup_operations is false).
+    bool subgroup_arithmetic = false;
+    /// The compute stage supports subgroup shuffles (false when DeviceOptions::subgroup_operations is
+    /// false).
+    bool subgroup_shuffle = false;
+    /// Bytes one storage-buffer descriptor may span (maxStorageBufferRange, or the lower
+    /// DeviceOptions::limits value). Larger bindings are accessed through several windows.
     uint64_t max_storage_buffer_range = 0;
+    /// Workgroups per dispatch in x, y, z (maxComputeWorkGroupCount, each lowered to
+    /// DeviceOptions::limits.max_workgroup_count when that is set).
     uint32_t max_workgroup_count[3] = {};
-    uint32_t max_workgroup_invocations = 0;
-    uint32_t max_shared_memory_bytes = 0;
-    uint32_t max_push_constants_bytes = 0;
-    uint64_t min_storage_buffer_offset_alignment = 0;
-    uint64_t max_memory_allocation_size = 0;
-    uint64_t max_buffer_size = 0;    ///< VkPhysicalDeviceMaintenance4Properties (UINT64_MAX without it)
+    uint32_t max_workgroup_invocations = 0;  ///< invocations per workgroup (maxComputeWorkGroupInvocations)
+    uint32_t max_shared_memory_bytes = 0;   ///< bytes of workgroup shared memory (maxComputeSharedMemorySize)
+    uint32_t max_push_constants_bytes = 0;  ///< bytes of push constants (maxPushConstantsSize)
+    uint64_t min_storage_buffer_offset_alignment = 0;  ///< bytes (minStorageBufferOffsetAlignment)
+    uint64_t max_memory_allocation_size = 0;           ///< bytes (VkPhysicalDeviceMaintenance3Properties)
+    /// Bytes (VkPhysicalDeviceMaintenance4Properties::maxBufferSize); UINT64_MAX on a device below
+    /// Vulkan 1.3, which states no limit.
+    uint64_t max_buffer_size = 0;
     uint64_t host_visible_heap = 0;  ///< bytes of the largest heap with host-visible memory
+    /// timestampComputeAndGraphics: every compute queue supports vkCmdWriteTimestamp (PassTimestamps).
     bool timestamps = false;
-    float timestamp_period_ns = 0;
+    float timestamp_period_ns = 0;  ///< nanoseconds per timestamp tick (timestampPeriod)
+    /// Optional Vulkan features vkdml uses for some data types (see DeviceOptions::Features for which).
+    /// For a created device: those enabled (supported and not switched off in DeviceOptions::features).
+    /// For an adopted device: those the physical device supports; which of them the application enabled
+    /// is what supports() and create_operator go by, and that may be fewer.
     bool shader_int64 = false, shader_float64 = false;
-    bool storage_buffer_8bit = false, storage_buffer_16bit = false;
-    bool subgroup_extended_types = false;
+    bool storage_buffer_8bit = false, storage_buffer_16bit = false;  ///< see shader_int64
+    bool subgroup_extended_types = false;                            ///< see shader_int64
 };
 
-/// Answer of the feature query: is a data type usable for an operator on this device, and if not,
-/// why (the SPEC §4 rule, or the missing Vulkan feature by its VkPhysicalDevice*Features name).
+/// Answer of the feature query (Device::supports): is a data type usable for an operator on this device,
+/// and if not, why.
 struct TypeSupport {
-    bool supported = false;
-    std::string reason;  ///< empty when supported
+    bool supported = false;  ///< the type can be used as the operator's input type on this device
+    /// Empty when supported; otherwise why not: an operator vkdml does not implement, an unknown data
+    /// type, or the missing Vulkan feature by its VkPhysicalDevice*Features member name.
+    std::string reason;
 };
 
-/// Receives every message of the Vulkan validation layer (when enabled), on the thread whose Vulkan
-/// call raised it, possibly while vkdml holds an internal lock: it must not create, adopt or
-/// enumerate devices.
+/// Receives the Vulkan validation layer's warning and error messages (DeviceOptions::validation), on the
+/// thread whose Vulkan call raised them, possibly while vkdml holds an internal lock (the process-wide
+/// one of create/adopt/enumerate, the device's pipeline cache or queue lock): it must not call into
+/// vkdml. Messages raised during Device::create are delivered too.
 using ValidationCallback = std::function<void(std::string_view message)>;
 
-/// How Device::create chooses and sets up a device.
+/// How Device::create chooses and sets up a device (Device::adopt takes none of these).
 struct DeviceOptions {
     /// Empty: the environment variable VKDML_DEVICE if set, else the best device (discrete, then
-    /// integrated, then virtual, then CPU). Otherwise a decimal index into the device list or a
-    /// case-insensitive substring of the device name.
+    /// integrated, then virtual, then CPU; the first of equals). Otherwise a decimal index into the
+    /// device list (Device::enumerate) or a case-insensitive substring of the device name (the first
+    /// match). An index out of range or no match is ErrorCode::no_device.
     std::string selector;
-    /// Enable VK_LAYER_KHRONOS_validation and route its messages to on_validation_message.
+    /// Enable VK_LAYER_KHRONOS_validation and route its warnings and errors to on_validation_message
+    /// (ErrorCode::unsupported_device when the layer is not installed).
     bool validation = false;
+    /// Receives the validation messages; copied into the device state and called until that is
+    /// destroyed (see Device), so what it captures must live that long. Empty: messages are dropped.
     ValidationCallback on_validation_message;
     /// false: plan only kernels that use no subgroup arithmetic or shuffles, as on a device without
     /// them (info() then reports both as unsupported). For drivers whose subgroup operations are
@@ -159,12 +233,13 @@ struct DeviceOptions {
     /// cooperative: a workgroup per chunk with subgroup scans and reductions where the shape suits it
     /// (what GPUs run fastest). For testing a family on a device that would not choose it, and for
     /// comparing them; results are exact either way and floats differ only by summation order.
+    /// An adopted device always behaves as automatic.
     enum class Kernels { automatic, serial, cooperative };
-    Kernels kernels = Kernels::automatic;
+    Kernels kernels = Kernels::automatic;  ///< see Kernels
 
     /// The optional Vulkan features vkdml enables where the device has them. false leaves one off, as
     /// on a device without it: info() reports it absent, supports() names it as the reason a type is
-    /// unsupported, and create_operator refuses those types (ErrorCode::unsupported_device). For
+    /// unsupported, and create_operator refuses those input types (ErrorCode::unsupported_device). For
     /// reproducing a smaller device and testing its refusals on any device.
     struct Features {
         bool shader_int64 = true;             ///< shaderInt64: INT64, UINT64
@@ -173,7 +248,7 @@ struct DeviceOptions {
         bool storage_buffer_16bit = true;     ///< storageBuffer16BitAccess: FLOAT16, INT16, UINT16
         bool subgroup_extended_types = true;  ///< shaderSubgroupExtendedTypes: INT64, UINT64 as well
     };
-    Features features;
+    Features features;  ///< see Features
 
     /// Limits to plan with instead of the device's own (0 keeps the device's). Bindings larger than
     /// max_storage_buffer_range bytes are seen through several windows and dispatches beyond
@@ -183,9 +258,12 @@ struct DeviceOptions {
     /// above the device's, a range below 64 bytes plus minStorageBufferOffsetAlignment (at least 16)
     /// or a count of 1 is an invalid_argument error.
     struct Limits {
+        /// Bytes; at most the device's maxStorageBufferRange.
         uint64_t max_storage_buffer_range = 0;
+        /// Workgroups, applied to all three dimensions; at most the smaller of the device's
+        /// maxComputeWorkGroupCount[0] and [1].
         uint32_t max_workgroup_count = 0;
-    } limits;
+    } limits;  ///< see Limits
 };
 
 class Operator;
@@ -193,82 +271,134 @@ class CompiledOperator;
 struct DeviceState;
 
 /// The Vulkan objects behind a Device: for an application that creates its own buffers, command
-/// buffers and query pools on a device vkdml created (or adopted). They stay owned by the Device and
-/// valid while it lives; the application must not destroy them.
+/// buffers and query pools on a device vkdml created (or adopted). Plain handles: holding them keeps
+/// nothing alive. Those of a created device are vkdml's and stay valid while the Device or any
+/// Operator, CompiledOperator or HostExecution made from it lives; the application must not destroy
+/// them. Those of an adopted device are the application's own.
 struct VulkanHandles {
-    VkInstance instance = VK_NULL_HANDLE;
-    VkPhysicalDevice physical_device = VK_NULL_HANDLE;
-    VkDevice device = VK_NULL_HANDLE;
-    uint32_t queue_family_index = 0;  ///< a family with compute capability
-    VkQueue queue = VK_NULL_HANDLE;   ///< externally synchronised: see Device::lock_queue
+    VkInstance instance = VK_NULL_HANDLE;               ///< the instance the device belongs to
+    VkPhysicalDevice physical_device = VK_NULL_HANDLE;  ///< the physical device
+    VkDevice device = VK_NULL_HANDLE;                   ///< the logical device
+    uint32_t queue_family_index = 0;                    ///< a family with compute capability
+    /// The queue the host path submits to (queue 0 of that family on a created device); externally
+    /// synchronised: see Device::lock_queue.
+    VkQueue queue = VK_NULL_HANDLE;
     /// Resolves instance and device functions for these handles (the loader's, or the adopter's).
     PFN_vkGetInstanceProcAddr get_instance_proc_addr = nullptr;
 };
 
-/// A Vulkan device with its queue and pipeline cache. Thread-safe: operators may be created,
-/// compiled and recorded from several threads at once. Shared by the operators made from it, so it
-/// lives until the last of them is gone.
+/// A Vulkan device with its queue and pipeline cache (IDMLDevice). Thread-safe: operators may be
+/// created, compiled and recorded from several threads at once. Made by create() or adopt() and held by
+/// std::shared_ptr; the state behind it (the VkDevice vkdml created, the pipelines) is shared with every
+/// Operator, CompiledOperator and HostExecution made from it and lives until the last of them is gone.
 class VKDML_API Device {
 public:
-    /// Lists the Vulkan physical devices visible to the loader.
+    /// Lists the Vulkan physical devices visible to the loader, in vkEnumeratePhysicalDevices order
+    /// (an empty list when there are none). Creates and destroys an instance of its own.
+    /// Errors: no_device (the Vulkan loader cannot be loaded); out_of_memory or vulkan_error
+    /// (vkCreateInstance failed, e.g. VK_ERROR_INCOMPATIBLE_DRIVER).
+    /// Thread-safe (serialised with create and adopt on a process-wide lock).
     static Result<std::vector<PhysicalDeviceInfo>> enumerate();
 
-    /// Creates an instance and a device of its own (see DeviceOptions for the choice).
+    /// Creates an instance (Vulkan 1.2) and a device of its own with one queue (queue 0 of the first
+    /// family with compute capability), VK_KHR_push_descriptor and the optional features of
+    /// DeviceOptions::Features the device has; see DeviceOptions for the choice. vkdml destroys them
+    /// with the last reference to the device (see Device).
+    /// Errors: no_device (no loader, no device, or none matching the selector); unsupported_device
+    /// (validation layer missing, device below Vulkan 1.2, no compute queue, no
+    /// VK_KHR_push_descriptor); invalid_argument (DeviceOptions::limits out of range); out_of_memory,
+    /// device_lost or vulkan_error (vkCreateInstance, vkCreateDebugUtilsMessengerEXT, vkCreateDevice or
+    /// creating the pipeline layout and cache failed). Thread-safe (serialised on a process-wide lock).
     static Result<std::shared_ptr<Device>> create(const DeviceOptions& options = {});
 
-    /// Uses the application's instance, physical device, device and a queue of a compute-capable
-    /// family. vkdml never destroys adopted handles. The device must have been created with Vulkan
-    /// 1.2 or later and VK_KHR_push_descriptor enabled. `enabled_features` is the feature chain the
-    /// application passed to vkCreateDevice (VkPhysicalDeviceFeatures2 with Vulkan11/Vulkan12 or the
-    /// per-feature structs in pNext); vkdml reads which of shaderInt64, shaderFloat64,
-    /// storageBuffer8BitAccess, storageBuffer16BitAccess and shaderSubgroupExtendedTypes are on, and
-    /// supports() answers accordingly. Null means none of them.
+    /// Uses the application's instance, physical device, device and a queue of `queue_family_index`,
+    /// which must have compute capability. vkdml never destroys adopted handles; the application must
+    /// keep them valid, and destroy the VkDevice only after the Device and every Operator,
+    /// CompiledOperator and HostExecution made from it are gone (their destruction destroys vkdml's
+    /// pipelines and buffers on it) and their GPU work has completed. The device must have been created
+    /// with Vulkan 1.2 or later and VK_KHR_push_descriptor enabled. `get_instance_proc_addr` loads every
+    /// Vulkan function vkdml calls on these handles (vkGetInstanceProcAddr of the loader, or of a layer).
+    /// `enabled_features` is the feature chain the application passed to vkCreateDevice
+    /// (VkPhysicalDeviceFeatures2 with VkPhysicalDeviceVulkan11Features/Vulkan12Features, or the
+    /// per-feature 8-bit storage, 16-bit storage and subgroup-extended-types structs, in pNext); vkdml
+    /// reads during the call which of shaderInt64, shaderFloat64, storageBuffer8BitAccess,
+    /// storageBuffer16BitAccess and shaderSubgroupExtendedTypes are on, and supports() answers
+    /// accordingly. Null means none of them. The queue is used only by the host path
+    /// (HostExecution::run, execute), under lock_queue().
+    /// Errors: invalid_argument (a null handle or get_instance_proc_addr, a queue family that does not
+    /// exist or lacks compute); unsupported_device (device below Vulkan 1.2, VK_KHR_push_descriptor not
+    /// enabled); out_of_memory, device_lost or vulkan_error (creating the pipeline layout and cache
+    /// failed). Thread-safe (serialised on a process-wide lock).
     static Result<std::shared_ptr<Device>> adopt(VkInstance instance, VkPhysicalDevice physical_device,
                                                  VkDevice device, uint32_t queue_family_index, VkQueue queue,
                                                  PFN_vkGetInstanceProcAddr get_instance_proc_addr,
                                                  const VkPhysicalDeviceFeatures2* enabled_features);
 
+    /// Releases this Device's share of the device state (see Device); it does not wait for the GPU.
     ~Device();
     Device(const Device&) = delete;
     Device& operator=(const Device&) = delete;
 
+    /// The device's limits and capabilities; fixed for its lifetime, valid while this Device lives.
     const DeviceInfo& info() const noexcept;
 
     /// Feature query in the spirit of IDMLDevice::CheckFeatureSupport: whether `op` runs on `type`
     /// on this device, and if not why (an operator vkdml does not implement, an unknown type, or the
     /// missing Vulkan feature by name). As input type: for REDUCE this holds for SUM, MULTIPLY, MIN, MAX,
     /// L1, SUM_SQUARE and the arg functions; AVERAGE, L2, LOG_SUM and LOG_SUM_EXP also need a float type
-    /// (SPEC §4). Index outputs of ARGMIN/ARGMAX (any of INT32, INT64, UINT32, UINT64) need no feature.
+    /// (SPEC §4), which this query does not check. Index outputs of ARGMIN/ARGMAX (any of INT32, INT64,
+    /// UINT32, UINT64) need no feature. Thread-safe; answers even after the device is lost.
     TypeSupport supports(DML_OPERATOR_TYPE op, DML_TENSOR_DATA_TYPE type) const;
 
-    /// Validates the description against SPEC §2 and §4 and the device, and deep-copies it.
-    /// Implemented: DML_OPERATOR_REDUCE, _CUMULATIVE_SUMMATION, _ARGMIN, _ARGMAX and _CUMULATIVE_PRODUCT;
-    /// any other type is ErrorCode::invalid_descriptor. The Axes array of a reduction is copied too.
+    /// Validates the description against SPEC §2 rules 1–8, §4 and the device, and deep-copies it
+    /// (tensor descriptions, Sizes, Strides and a reduction's Axes): the caller's structures and arrays
+    /// may be freed as soon as this returns. Implemented: DML_OPERATOR_REDUCE, _CUMULATIVE_SUMMATION,
+    /// _ARGMIN, _ARGMAX and _CUMULATIVE_PRODUCT.
+    /// Errors: device_lost (the device was lost); invalid_descriptor (desc.Desc null, another operator
+    /// type, a rule broken: null tensor, Type not BUFFER, DimensionCount, sizes, strides, an output
+    /// mapping two elements to one address (or an interleaved output layout of more than 2^22 elements,
+    /// which vkdml cannot prove free of that), TotalTensorSizeInBytes, GuaranteedBaseOffsetAlignment,
+    /// Flags, shapes, Axis/Axes, AxisDirection or Function out of range); unsupported_type (DataType
+    /// UNKNOWN or out of range, or a data type SPEC §4 does not allow for a REDUCE function or arg
+    /// operator, including an INT32 index output for more than 2^31 reduced elements);
+    /// unsupported_device (the input type needs a Vulkan feature not enabled, see supports()).
+    /// Thread-safe.
     Result<Operator> create_operator(const DML_OPERATOR_DESC& desc) const;
 
-    /// Plans the operator for this device and creates (or reuses) its pipelines.
+    /// Plans the operator for this device (kernels, passes, dispatches, temporary size) and creates its
+    /// pipelines, or reuses them from the device's cache (IDMLDevice::CompileOperator). All three
+    /// DML_EXECUTION_FLAGS are accepted and change nothing (FLOAT16 still accumulates in FLOAT32).
+    /// Errors: device_lost; invalid_argument (unknown flag bits, or `op` made by another Device or
+    /// moved from); unsupported_device (the tensors are too large for the device's
+    /// maxStorageBufferRange, maxComputeWorkGroupCount or 32-bit work indexing, after cutting passes
+    /// into several dispatches); out_of_memory, device_lost or vulkan_error (vkCreateShaderModule or
+    /// vkCreateComputePipelines failed). Thread-safe.
     Result<CompiledOperator> compile_operator(const Operator& op,
                                               DML_EXECUTION_FLAGS flags = DML_EXECUTION_FLAG_NONE) const;
 
-    /// Whether a Vulkan call of vkdml on this device returned VK_ERROR_DEVICE_LOST. From then on every
-    /// call that would use the device (create_operator, compile_operator, record, the host path)
-    /// fails with ErrorCode::device_lost; the application should create a new Device.
+    /// Whether a Vulkan call of vkdml on this device returned VK_ERROR_DEVICE_LOST (vkdml does not see
+    /// the application's own calls). From then on every call that would use the device
+    /// (create_operator, compile_operator, record, HostExecution::run, execute) fails with
+    /// ErrorCode::device_lost; the application should create a new Device. Thread-safe.
     bool is_lost() const noexcept;
 
-    /// Number of distinct pipelines created so far on this device (the cache's size).
+    /// Number of distinct pipelines created so far on this device (the cache's size; pipelines are
+    /// never evicted). Thread-safe.
     size_t pipeline_count() const;
 
-    /// The Vulkan handles of this device (see VulkanHandles).
+    /// The Vulkan handles of this device (see VulkanHandles for their ownership). Thread-safe.
     VulkanHandles vulkan() const noexcept;
 
     /// The lock vkdml holds while it submits to the queue (HostExecution::run, execute). An application
-    /// submitting to vulkan().queue from another thread at the same time must hold it too (Vulkan
-    /// requires queue access to be externally synchronised).
+    /// submitting to vulkan().queue (or calling vkQueueWaitIdle on it) from another thread at the same
+    /// time must hold it too (Vulkan requires queue access to be externally synchronised). Not
+    /// recursive: do not call vkdml's host path while holding it on the same thread.
     [[nodiscard]] std::unique_lock<std::mutex> lock_queue() const;
 
     /// Internal state (for the implementation).
     const std::shared_ptr<DeviceState>& state() const noexcept { return s_; }
 
+    /// Internal: wraps a state made by create() or adopt(); applications use those instead.
     explicit Device(std::shared_ptr<DeviceState> s);
 
 private:
@@ -281,13 +411,21 @@ private:
 struct OperatorState;
 struct CompiledState;
 
-/// A validated, deep-copied operator description (IDMLOperator). Cheap to copy (shared).
+/// A validated, deep-copied operator description (IDMLOperator), made by Device::create_operator.
+/// Immutable and cheap to copy (copies share one state); may be used from several threads at once.
+/// Keeps its device's state alive (see Device). A moved-from Operator is empty: only destruction,
+/// assignment and compile_operator (which refuses it) are allowed on it.
 class VKDML_API Operator {
 public:
+    /// The operator's type (DML_OPERATOR_DESC::Type).
     DML_OPERATOR_TYPE type() const noexcept;
-    /// The stored description; pointers inside it point into this Operator's own storage.
+    /// The stored description; every pointer inside it (operator struct, tensor descriptions, Sizes,
+    /// Strides (null where the caller gave null), Axes (null when AxisCount is 0)) points into this
+    /// Operator's own storage, valid while any copy of it or a CompiledOperator made from it lives.
     const DML_OPERATOR_DESC& desc() const noexcept;
+    /// Internal state (for the implementation).
     const std::shared_ptr<const OperatorState>& state() const noexcept { return s_; }
+    /// Internal: applications get Operators from Device::create_operator.
     explicit Operator(std::shared_ptr<const OperatorState> s) : s_(std::move(s)) {}
 
 private:
@@ -298,51 +436,85 @@ private:
 /// cannot be asked a VkBuffer's size or usage, so the caller states both and record() checks the
 /// range and the usage against them (SPEC §2 rule 9). A declared buffer_size larger than the
 /// buffer's vkGetBufferMemoryRequirements size is caught; one between the real size and that
-/// (alignment padding) cannot be told from the truth.
+/// (alignment padding) cannot be told from the truth. record() copies what it needs; the buffer and
+/// its memory must stay valid until the command buffer has finished executing.
 struct BufferBinding {
-    VkBuffer buffer = VK_NULL_HANDLE;  ///< a buffer of the device the operator was compiled for
-    VkDeviceSize offset = 0;           ///< bytes from the start of the buffer
-    VkDeviceSize size = 0;             ///< bytes of the range, at least the tensor's TotalTensorSizeInBytes
-    VkDeviceSize buffer_size = 0;      ///< VkBufferCreateInfo::size of the buffer (0 is refused)
-    VkBufferUsageFlags usage = 0;      ///< VkBufferCreateInfo::usage; must include STORAGE_BUFFER_BIT
+    /// A buffer of the device the operator was compiled for (not checked), bound to memory.
+    VkBuffer buffer = VK_NULL_HANDLE;
+    /// Bytes from the start of the buffer; a multiple of 16, or of the tensor's
+    /// GuaranteedBaseOffsetAlignment when larger (16 for the temporary buffer).
+    VkDeviceSize offset = 0;
+    /// Bytes of the range, at least the tensor's TotalTensorSizeInBytes (TemporaryResourceSize for the
+    /// temporary buffer).
+    VkDeviceSize size = 0;
+    VkDeviceSize buffer_size = 0;  ///< VkBufferCreateInfo::size of the buffer, in bytes (0 is refused)
+    VkBufferUsageFlags usage = 0;  ///< VkBufferCreateInfo::usage; must include STORAGE_BUFFER_BIT
 };
 
-/// The buffers of one execution: inputs and outputs in the order of the operator's description,
-/// and the temporary buffer when binding_properties().TemporaryResourceSize > 0.
+/// The buffers of one execution (the binding table of DirectML). The spans are read during record()
+/// only. Ranges are compared only within one VkBuffer: no input range may overlap an output range
+/// (except a cumulative operator's in-place input and output with equal offset, size and strides), and
+/// the temporary range may overlap neither.
 struct Bindings {
+    /// One per input tensor of the description (every implemented operator has one: InputTensor).
     std::span<const BufferBinding> inputs;
+    /// One per output tensor of the description (every implemented operator has one: OutputTensor).
     std::span<const BufferBinding> outputs;
+    /// Required when binding_properties().TemporaryResourceSize > 0, ignored otherwise. It holds
+    /// intermediate results of one execution only (vkdml keeps nothing in it between executions), so
+    /// it may be shared by operators whose executions are ordered by barriers.
     std::optional<BufferBinding> temporary;
 };
 
 /// Where record() writes a timestamp (vkCmdWriteTimestamp at the compute-shader stage) after each pass
 /// p: query first_query + p of `pool`, a VK_QUERY_TYPE_TIMESTAMP pool with at least first_query +
-/// pass_count() queries, reset before use. Pass p took the time from the timestamp before it (the
-/// application's own, for p = 0) to its own; DeviceInfo::timestamp_period_ns converts ticks to ns.
+/// pass_count() queries, reset before use (vkdml checks neither, nor resets). Pass p took the time from
+/// the timestamp before it (the application's own, for p = 0) to its own; the values are ticks, and
+/// DeviceInfo::timestamp_period_ns converts them to nanoseconds. A null pool writes no timestamps.
 struct PassTimestamps {
-    VkQueryPool pool = VK_NULL_HANDLE;
-    uint32_t first_query = 0;
+    VkQueryPool pool = VK_NULL_HANDLE;  ///< the query pool, or VK_NULL_HANDLE for none
+    uint32_t first_query = 0;           ///< index of the query written after pass 0
 };
 
-/// An operator planned for a device (IDMLCompiledOperator). Cheap to copy; immutable, so it may be
-/// recorded many times, into many command buffers, from several threads at once.
+/// An operator planned for a device (IDMLCompiledOperator), made by Device::compile_operator. Cheap to
+/// copy (copies share one state); immutable, so it may be recorded many times, into many command
+/// buffers, from several threads at once (each command buffer, and its pool, externally synchronised
+/// as Vulkan requires). Keeps its Operator's description and its device's state alive; its pipelines
+/// belong to the device's cache, which outlives it while the device state lives.
 class VKDML_API CompiledOperator {
 public:
-    /// Temporary scratch the plan needs (TemporaryResourceSize); persistent size is always 0.
+    /// What record() needs bound: TemporaryResourceSize bytes of temporary scratch (0: none),
+    /// PersistentResourceSize always 0 (no persistent resource), RequiredDescriptorCount 3 (the
+    /// storage-buffer descriptors record() pushes; the application allocates no descriptors).
     DML_BINDING_PROPERTIES binding_properties() const noexcept;
 
-    /// Number of dispatches record() emits.
+    /// Number of passes record() emits, separated by barriers; a pass is one or more dispatches (more
+    /// when its bindings exceed maxStorageBufferRange or its grid maxComputeWorkGroupCount). The number
+    /// of timestamps PassTimestamps receives.
     uint32_t pass_count() const noexcept;
 
-    /// Validates the bindings and records the dispatches (with barriers between its own passes,
-    /// none before or after) into a command buffer in the recording state.
+    /// Validates the bindings and records the dispatches into `command_buffer`, which must be in the
+    /// recording state, belong to a pool of a compute-capable family of the operator's device, and be
+    /// used by no other thread meanwhile. Between its own passes it records a compute-to-compute
+    /// memory barrier; none before the first or after the last: the caller orders the execution against
+    /// earlier writes of the inputs and later uses of the outputs (compute-shader stage, shader storage
+    /// reads and writes), as in DirectML. It leaves its own compute pipeline, push descriptor set 0 and
+    /// push constants bound; the application rebinds its own compute state afterwards.
+    /// Errors (nothing is recorded then): invalid_argument (null command buffer); device_lost;
+    /// invalid_binding (see Bindings and BufferBinding: wrong count, null buffer, no storage usage,
+    /// buffer_size 0 or above the memory requirement, range outside the buffer, too small, offset
+    /// misaligned, temporary missing, overlap); unsupported_device (a window would exceed
+    /// maxStorageBufferRange, which planning normally rules out).
     Status record(VkCommandBuffer command_buffer, const Bindings& bindings) const;
 
-    /// record(), also writing a GPU timestamp after each pass, for a per-pass time breakdown.
+    /// record(), also writing a GPU timestamp after each pass, for a per-pass time breakdown (see
+    /// PassTimestamps). Same errors.
     Status record(VkCommandBuffer command_buffer, const Bindings& bindings,
                   const PassTimestamps& timestamps) const;
 
+    /// Internal state (for the implementation).
     const std::shared_ptr<const CompiledState>& state() const noexcept { return s_; }
+    /// Internal: applications get CompiledOperators from Device::compile_operator.
     explicit CompiledOperator(std::shared_ptr<const CompiledState> s) : s_(std::move(s)) {}
 
 private:
@@ -352,30 +524,48 @@ private:
 // ----------------------------------------------------------------------------------------------
 // Host convenience path
 
-/// One operator with host-visible device buffers of its own, mapped into the process: execute()
-/// without staging copies. Put the inputs' bytes into input(i) (read a file straight into it), run(),
-/// and read the results from output(i). Each buffer holds its tensor's whole range
+/// One operator with host-visible, host-coherent device buffers of its own, mapped into the process:
+/// execute() without staging copies. Put the inputs' bytes into input(i) (read a file straight into
+/// it), run(), and read the results from output(i). Each buffer holds its tensor's whole range
 /// (TotalTensorSizeInBytes bytes, laid out by the tensor's strides). Output bytes the operator does
 /// not write (padding) keep whatever was put there; create() initialises nothing. run() may be
-/// called again, after changing the inputs. Move-only; not for use from several threads at once.
+/// called again, after changing the inputs. Owns its buffers, command buffer and fence and keeps its
+/// device's state alive. Move-only; not for use from several threads at once (distinct HostExecutions
+/// may run concurrently). A moved-from HostExecution may only be destroyed or assigned to.
 class VKDML_API HostExecution {
 public:
-    /// Validates and compiles the operator and allocates its buffers. Before allocating, refuses
+    /// Validates and compiles the operator (the description is deep-copied, not kept), allocates its
+    /// buffers, and records its command buffer once (run() only submits it). Before allocating, refuses
     /// (ErrorCode::out_of_memory) a buffer larger than the device's maxBufferSize or
     /// maxMemoryAllocationSize, or buffers larger in all than its largest host-visible heap.
+    /// Errors: those of Device::create_operator and Device::compile_operator; out_of_memory (as above);
+    /// unsupported_device (no host-visible, host-coherent memory type for a storage buffer);
+    /// out_of_memory, device_lost or vulkan_error (vkCreateBuffer, vkAllocateMemory, vkBindBufferMemory,
+    /// vkMapMemory, vkCreateCommandPool, vkAllocateCommandBuffers, vkCreateFence, vkBeginCommandBuffer
+    /// or vkEndCommandBuffer failed). Thread-safe with respect to other calls on `device`.
     static Result<HostExecution> create(const Device& device, const DML_OPERATOR_DESC& desc,
                                         DML_EXECUTION_FLAGS flags = DML_EXECUTION_FLAG_NONE);
+    /// Takes over the buffers; spans from input()/output() stay valid.
     HostExecution(HostExecution&&) noexcept;
+    /// Frees this object's buffers and takes over `other`'s.
     HostExecution& operator=(HostExecution&&) noexcept;
+    /// Frees the buffers and command buffer (run() has already waited for its work).
     ~HostExecution();
 
+    /// Number of input buffers (1 for every implemented operator).
     size_t input_count() const noexcept;
+    /// Number of output buffers (1 for every implemented operator).
     size_t output_count() const noexcept;
-    /// The mapped bytes of input (output) i: TotalTensorSizeInBytes long. Empty for a bad index.
+    /// The mapped bytes of input i: TotalTensorSizeInBytes long, writable, valid while this
+    /// HostExecution (or the one it is moved into) lives. Empty for an index >= input_count().
     std::span<std::byte> input(size_t i) const noexcept;
+    /// The mapped bytes of output i, as input(i); results are there after a successful run().
     std::span<std::byte> output(size_t i) const noexcept;
 
-    /// Records the operator, submits it and waits; the outputs are then readable.
+    /// Submits the recorded command buffer under Device::lock_queue and waits, without a timeout, for
+    /// it to complete; the outputs are then readable. Errors: device_lost (lost before or during the
+    /// run); out_of_memory, device_lost or vulkan_error (vkResetFences, vkQueueSubmit or vkWaitForFences
+    /// failed).
     Status run();
 
 private:
@@ -386,25 +576,28 @@ private:
 
 /// Runs one operator on host arrays: allocates device buffers, uploads, records, submits, waits and
 /// downloads (HostExecution plus a copy each way). Each array holds the bytes of its tensor's whole
-/// buffer range (TotalTensorSizeInBytes bytes, laid out by the tensor's strides). Output arrays are
-/// also uploaded first, so bytes the operator does not write (padding) keep their values. An output
-/// may be the same array as an input (in place).
+/// buffer range (exactly TotalTensorSizeInBytes bytes are read from or written to it, laid out by the
+/// tensor's strides). Output arrays are also uploaded first, so bytes the operator does not write
+/// (padding) keep their values. An output may be the same array as an input (in place). The arrays are
+/// used only during the call. Errors: those of HostExecution::create and HostExecution::run;
+/// invalid_argument (array counts differ from the operator's inputs and outputs, or an array is null).
+/// Thread-safe: several threads may call it on one Device at once.
 VKDML_API Status execute(const Device& device, const DML_OPERATOR_DESC& desc,
                          std::span<const void* const> inputs, std::span<void* const> outputs,
                          DML_EXECUTION_FLAGS flags = DML_EXECUTION_FLAG_NONE);
 
 // ----------------------------------------------------------------------------------------------
-// Data type helpers
+// Data type helpers (all thread-safe; returned strings and spans are static)
 
 /// Size in bytes of one element (0 for UNKNOWN or an out-of-range value).
 VKDML_API uint32_t element_size(DML_TENSOR_DATA_TYPE type) noexcept;
-/// Upper-case DirectML suffix ("FLOAT32", "INT8", ...), or "UNKNOWN".
+/// Upper-case DirectML suffix ("FLOAT32", "INT8", ...), or "UNKNOWN" for UNKNOWN or an out-of-range value.
 VKDML_API const char* to_string(DML_TENSOR_DATA_TYPE type) noexcept;
-/// DirectML operator name ("CUMULATIVE_SUMMATION", ...), or "INVALID".
+/// DirectML operator name ("CUMULATIVE_SUMMATION", ...), or "INVALID" for a type vkdml does not implement.
 VKDML_API const char* to_string(DML_OPERATOR_TYPE type) noexcept;
 /// DirectML reduce function suffix ("SUM", "LOG_SUM_EXP", ...), or "UNKNOWN" for an out-of-range value.
 VKDML_API const char* to_string(DML_REDUCE_FUNCTION function) noexcept;
-/// The 11 data types vkdml knows, in DML_TENSOR_DATA_TYPE order.
+/// The 11 data types vkdml knows (all but UNKNOWN), in DML_TENSOR_DATA_TYPE order.
 VKDML_API std::span<const DML_TENSOR_DATA_TYPE> all_data_types() noexcept;
 
 }  // namespace vkdml
