@@ -12,11 +12,18 @@ namespace vkdml::detail {
 Status load_vulkan_loader() {
     static std::once_flag once;
     static VkResult result = VK_ERROR_INITIALIZATION_FAILED;
-    std::call_once(once, [] { result = volkInitialize(); });
+    static PFN_vkGetInstanceProcAddr loader_entry = nullptr;
+    std::call_once(once, [] {
+        result = volkInitialize();
+        if (result == VK_SUCCESS) loader_entry = vkGetInstanceProcAddr;
+    });
     if (result != VK_SUCCESS)
         return make_error(ErrorCode::no_device,
                           "the Vulkan loader (libvulkan.so.1) could not be loaded; install libvulkan1 and a "
                           "Vulkan driver (mesa-vulkan-drivers provides the lavapipe CPU device)");
+    // Device::adopt points volk's global functions at the adopter's vkGetInstanceProcAddr (a layer's,
+    // say): an instance of vkdml's own is created through the loader's again.
+    volkInitializeCustom(loader_entry);
     return {};
 }
 

@@ -5,7 +5,8 @@
 
 namespace vkdml::detail {
 
-/// Makes sure the Vulkan loader is loaded (volkInitialize, once per process).
+/// Makes sure the Vulkan loader is loaded (volkInitialize, once per process) and volk's global functions
+/// come from it (not from an adopter's vkGetInstanceProcAddr). Call with instance_functions_mutex held.
 Status load_vulkan_loader();
 
 PhysicalDeviceInfo describe(VkPhysicalDevice physical_device, uint32_t index);

@@ -8,6 +8,7 @@
 
 #include "vkdml/vkdml.hpp"
 
+#include <atomic>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -32,6 +33,15 @@ struct LongRows {
     DML_CUMULATIVE_PRODUCT_OPERATOR_DESC product{&t, &t, 1, DML_AXIS_DIRECTION_INCREASING, 0};
     DML_OPERATOR_DESC od;
 };
+
+std::atomic<int> adopter_lookups{0};
+
+/// An application's own vkGetInstanceProcAddr (a layer's, say): counts its lookups, forwards to the loader.
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL counting_get_instance_proc_addr(VkInstance instance,
+                                                                         const char* name) {
+    ++adopter_lookups;
+    return vkGetInstanceProcAddr(instance, name);
+}
 
 }  // namespace
 
@@ -263,6 +273,38 @@ TEST_CASE("an adopted device without optional features refuses the types that ne
             for (DML_OPERATOR_TYPE op : {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT,
                                          DML_OPERATOR_REDUCE, DML_OPERATOR_ARGMIN, DML_OPERATOR_ARGMAX})
                 CHECK(dev->supports(op, t).supported);
+        }
+    }
+    for (const auto& m : app.messages) UNSCOPED_INFO(m);
+    CHECK(app.messages.empty());
+}
+
+TEST_CASE("an adopter's vkGetInstanceProcAddr serves only its device: vkdml's own instances use the loader's",
+          "[gpu][record]") {
+    REQUIRE(vkdml::Device::enumerate());  // the loader is loaded before the adoption, whatever ran first
+    App app(true);
+    {
+        auto adopted = vkdml::Device::adopt(app.instance, app.physical, app.device, app.family, app.queue,
+                                            counting_get_instance_proc_addr, &app.features);
+        REQUIRE(adopted);
+        const int after_adopt = adopter_lookups;
+        CHECK(after_adopt > 0);
+        auto created = vkdml::Device::create();
+        REQUIRE(created);
+        REQUIRE(vkdml::Device::enumerate());
+        CHECK(adopter_lookups == after_adopt);
+        // Both still run an operator.
+        uint32_t sizes[] = {4};
+        DML_BUFFER_TENSOR_DESC b{DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_FLAG_NONE, 1, sizes, nullptr, 16, 0};
+        DML_TENSOR_DESC t{DML_TENSOR_TYPE_BUFFER, &b};
+        DML_CUMULATIVE_SUMMATION_OPERATOR_DESC sum{&t, &t, 0, DML_AXIS_DIRECTION_INCREASING, 0};
+        const DML_OPERATOR_DESC od{DML_OPERATOR_CUMULATIVE_SUMMATION, &sum};
+        for (const auto& dev : {*adopted, *created}) {
+            int32_t x[4] = {1, 2, 3, 4}, y[4] = {};
+            const void* in[] = {x};
+            void* out[] = {y};
+            REQUIRE(vkdml::execute(*dev, od, in, out));
+            CHECK(std::vector<int32_t>(y, y + 4) == std::vector<int32_t>{1, 3, 6, 10});
         }
     }
     for (const auto& m : app.messages) UNSCOPED_INFO(m);
