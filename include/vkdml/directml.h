@@ -153,7 +153,8 @@ typedef struct DML_BUFFER_TENSOR_DESC {
      *  check, is refused too). The last element must lie below byte 2^62. */
     const uint32_t* Strides;
     /** Bytes of the buffer range the tensor occupies: at least DMLCalcBufferTensorSize (rule 4). Each
-     *  binding of the tensor must be at least this long; an output may be written anywhere inside it. */
+     *  binding of the tensor must be at least this long. vkdml writes only an output's elements: bytes
+     *  of the range between and after them keep their values. */
     uint64_t TotalTensorSizeInBytes;
     /** Bytes: 0, or a power of two at least the element size (rule 5). In DirectML a promise about the
      *  binding offset; vkdml requires every binding offset of the tensor to be a multiple of it when it
