@@ -64,25 +64,22 @@ TEST_CASE("blocks: cumulative sums and products of every block kind, type, direc
     uint64_t seed = 1;
     for (const Shape& s : kScanShapes) {
         INFO(s.what);
+        // A packed case of this shape; seeds are numbered in the order the cases run.
+        const auto packed_case = [&](DML_TENSOR_DATA_TYPE type, const ScanSpec& spec) {
+            ScanCase c;
+            c.type = type;
+            c.sizes = s.sizes;
+            c.in_strides = c.out_strides = packed_strides(s.sizes);
+            c.spec = spec;
+            c.seed = seed++;
+            return c;
+        };
         for (ScanOp op : {ScanOp::sum, ScanOp::product}) {
             for (DML_TENSOR_DATA_TYPE type : all_types()) {
-                for (int combo = 0; combo < 4; ++combo) {
-                    ScanCase c;
-                    c.type = type;
-                    c.sizes = s.sizes;
-                    c.in_strides = c.out_strides = packed_strides(s.sizes);
-                    c.spec = scan_spec(op, s.axis, combo);
-                    c.fill = Fill::random;
-                    c.seed = seed++;
-                    run_scan_case(c, stats);
-                }
-                ScanCase in_place;
-                in_place.type = type;
-                in_place.sizes = s.sizes;
-                in_place.in_strides = in_place.out_strides = packed_strides(s.sizes);
-                in_place.spec = scan_spec(op, s.axis, 1);
+                for (int combo = 0; combo < 4; ++combo)
+                    run_scan_case(packed_case(type, scan_spec(op, s.axis, combo)), stats);
+                ScanCase in_place = packed_case(type, scan_spec(op, s.axis, 1));
                 in_place.in_place = true;
-                in_place.seed = seed++;
                 run_scan_case(in_place, stats);
             }
         }

@@ -141,7 +141,9 @@ if(MODE STREQUAL "installed")
   consume(${WORK_DIR}/find_package -DVKDML_CONSUMER=find_package -DCMAKE_PREFIX_PATH=${prefix})
   consume_pkg_config(${prefix} ${libdir})
   # Before 1.0 a different minor version is a different API: find_package(vkdml 0.<other>) must fail.
-  string(REGEX MATCH "^([0-9]+)\\.([0-9]+)" ours "${VERSION}")
+  if(NOT VERSION MATCHES "^([0-9]+)\\.([0-9]+)")
+    message(FATAL_ERROR "VERSION '${VERSION}' is not major.minor.patch")
+  endif()
   set(major ${CMAKE_MATCH_1})
   math(EXPR next_minor "${CMAKE_MATCH_2} + 1")
   execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR}/tests/consumer -B ${WORK_DIR}/wrong_version
