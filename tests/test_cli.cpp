@@ -21,6 +21,7 @@
 #include "gpu_fixture.hpp"
 #include "npy.hpp"
 #include "tensor_data.hpp"
+#include "vkdml/version.hpp"
 #include "vkdml/vkdml.hpp"
 
 namespace fs = std::filesystem;
@@ -215,6 +216,19 @@ TEST_CASE("cli: vkdml show prints type, shape and values", "[gpu][cli]") {
         write_text(bad, "PK\x03\x04 not an npy file");
         check_error(dir, {"show", bad}, 1, "magic");
     }
+}
+
+TEST_CASE("cli: vkdml --version prints the project version of vkdml/version.hpp", "[cli]") {
+    TempDir dir;
+    const Outcome outcome = run_tool(dir, {"--version"});
+    CHECK(outcome.exit_code == 0);
+    CHECK(outcome.out == "vkdml " VKDML_VERSION_STRING "\n");
+    CHECK(outcome.err.empty());
+    STATIC_REQUIRE(VKDML_VERSION_NUMBER ==
+                   VKDML_VERSION_MAJOR * 10000 + VKDML_VERSION_MINOR * 100 + VKDML_VERSION_PATCH);
+    CHECK(std::string(VKDML_VERSION_STRING) == std::to_string(VKDML_VERSION_MAJOR) + "." +
+                                                   std::to_string(VKDML_VERSION_MINOR) + "." +
+                                                   std::to_string(VKDML_VERSION_PATCH));
 }
 
 TEST_CASE("cli: vkdml info lists the types of every operator", "[gpu][cli]") {
