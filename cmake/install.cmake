@@ -30,6 +30,11 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/package/vkdmlConfigVersio
                                  COMPATIBILITY ${vkdml_compatibility})
 install(FILES ${PROJECT_BINARY_DIR}/package/vkdmlConfig.cmake ${PROJECT_BINARY_DIR}/package/vkdmlConfigVersion.cmake
         DESTINATION ${VKDML_CMAKE_DIR} COMPONENT vkdml_Development)
+install(FILES cmake/vulkan_headers.cmake RENAME vkdmlVulkanHeaders.cmake DESTINATION ${VKDML_CMAKE_DIR}
+        COMPONENT vkdml_Development)
+if(VKDML_MINGW_RUNTIME_DLLS AND TARGET vkdml_cli)
+  install(FILES ${VKDML_MINGW_RUNTIME_DLLS} DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT vkdml_Runtime)
+endif()
 
 # pkg-config: relocatable too (${pcfiledir}), whatever prefix `cmake --install --prefix` is given.
 if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}" OR IS_ABSOLUTE "${CMAKE_INSTALL_INCLUDEDIR}")

@@ -1,6 +1,7 @@
 // SPEC §2 tensor and operator rules (see validation.hpp).
 #include "validation.hpp"
 
+#include "checked_math.hpp"
 #include "errors.hpp"
 
 #include <algorithm>
@@ -128,8 +129,8 @@ Status validate_tensor(const char* op, const char* field, const DML_TENSOR_DESC*
     uint64_t last = 0;
     for (uint32_t i = 0; i < b.DimensionCount; ++i) {
         uint64_t term = 0;
-        if (__builtin_mul_overflow(uint64_t(b.Sizes[i] - 1), uint64_t(strides[i]), &term) ||
-            __builtin_add_overflow(last, term, &last) || last >= kMaxOffset / esize)
+        if (mul_overflows(uint64_t(b.Sizes[i] - 1), uint64_t(strides[i]), &term) ||
+            add_overflows(last, term, &last) || last >= kMaxOffset / esize)
             return fail(".Strides ", list(strides.data(), b.DimensionCount), " with Sizes ",
                         list(b.Sizes, b.DimensionCount),
                         " put the last element beyond byte 2^62 (rule 4: ", "no buffer can hold the tensor)");

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
-#include <fstream>
 #include <map>
 #include <utility>
 
@@ -15,6 +14,7 @@
 #include "bench_report.hpp"
 #include "commands.hpp"
 #include "host_ops.hpp"
+#include "platform.hpp"
 
 namespace vkdml::cli {
 namespace {
@@ -110,8 +110,7 @@ DeviceSummary summarize(const DeviceInfo& info) {
 
 std::string today() {
     const std::time_t now = std::time(nullptr);
-    std::tm local{};
-    localtime_r(&now, &local);
+    const std::tm local = platform::local_time(now);
     char text[16];
     std::strftime(text, sizeof text, "%Y-%m-%d", &local);
     return text;
@@ -235,10 +234,8 @@ void run_bench(const Args& args) {
 
     std::fputs(table(report).c_str(), stdout);
     const auto write = [](const std::string& path, const std::string& text) {
-        std::ofstream file(path, std::ios::binary | std::ios::trunc);
-        file << text;
-        file.close();
-        if (!file) fail(path + ": cannot write");
+        const std::span<const std::byte> parts[] = {std::as_bytes(std::span(text))};
+        if (auto failure = platform::write_file_atomically(path, parts)) fail(path + ": " + *failure);
     };
     if (s.json_path) write(*s.json_path, json(report));
     if (s.plot_path) write(*s.plot_path, svg(report));

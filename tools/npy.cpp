@@ -1,8 +1,8 @@
 // tools/npy.cpp — the .npy reader and writer: preamble, header dict, shape rules, atomic write.
 #include "npy.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
+#include "checked_math.hpp"
+#include "platform.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -86,7 +86,9 @@ const Dtype* dtype_from_type(DML_TENSOR_DATA_TYPE type) {
 
 // The descr NumPy writes for a type: "|" (no byte order) for single bytes, "<" otherwise.
 std::string descr_of(const Dtype& dtype) {
-    return (dtype.size == 1 ? "|" : "<") + std::string(dtype.code);
+    // Appended, not `"<" + std::string(code)`: GCC 12 at -O3 warns falsely (-Wrestrict) on that form.
+    std::string descr(1, dtype.size == 1 ? '|' : '<');
+    return descr.append(dtype.code);
 }
 
 // Why a descr that dtype_from_descr refused is unusable.
@@ -119,7 +121,7 @@ std::optional<std::string> shape_problem(std::span<const uint64_t> shape) {
         if (n == 0) return "zero-sized arrays are not supported (shape " + shape_text(shape) + ")";
     uint64_t full_count = 1;
     for (uint64_t n : shape)
-        if (__builtin_mul_overflow(full_count, n, &full_count))
+        if (detail::mul_overflows(full_count, n, &full_count))
             return "element count of shape " + shape_text(shape) + " overflows 64 bits";
     uint64_t count = 1;
     bool count_too_large = false;
@@ -141,13 +143,13 @@ template <class Int>
 uint64_t saturated_product(std::span<const Int> factors) {
     uint64_t product = 1;
     for (Int n : factors)
-        if (__builtin_mul_overflow(product, uint64_t{n}, &product)) return UINT64_MAX;
+        if (detail::mul_overflows(product, uint64_t{n}, &product)) return UINT64_MAX;
     return product;
 }
 
 uint64_t saturated_product(uint64_t a, uint64_t b) {
     uint64_t product = 0;
-    return __builtin_mul_overflow(a, b, &product) ? UINT64_MAX : product;
+    return detail::mul_overflows(a, b, &product) ? UINT64_MAX : product;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -265,8 +267,8 @@ private:
             bool overflow = false;
             for (; pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9'; ++pos_) {
                 const auto digit = static_cast<uint64_t>(text_[pos_] - '0');
-                overflow = overflow || __builtin_mul_overflow(value, uint64_t{10}, &value) ||
-                           __builtin_add_overflow(value, digit, &value);
+                overflow = overflow || detail::mul_overflows(value, uint64_t{10}, &value) ||
+                           detail::add_overflows(value, digit, &value);
             }
             if (overflow)
                 return "dimension " + std::to_string(out.size()) + " of 'shape', " +
@@ -363,16 +365,11 @@ Error read_failed(const std::string& path) {
     return problem(path, "read failed (the file changed or is unreadable)");
 }
 
-// The name write() writes first and renames to `path`.
-std::string temp_name(const std::string& path) {
-    return path + ".tmp." + std::to_string(::getpid());
-}
-
 // Why `path` cannot be replaced by a new file, if what is there already says so: a directory, or a device,
 // pipe or socket (renaming over /dev/null would replace the device itself).
 std::optional<std::string> output_problem(const std::string& path) {
     std::error_code ec;
-    const auto status = std::filesystem::status(path, ec);
+    const auto status = std::filesystem::status(platform::path_from_utf8(path), ec);
     if (status.type() == std::filesystem::file_type::directory) return "cannot write: it is a directory";
     if (std::filesystem::exists(status) && status.type() != std::filesystem::file_type::regular)
         return "cannot write: it exists and is not a regular file";
@@ -420,11 +417,12 @@ Result<Array> parse(std::span<const std::byte> file_bytes, const std::string& na
 
 Result<Header> read_header(const std::string& path) {
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec))
+    const std::filesystem::path native = platform::path_from_utf8(path);
+    if (!std::filesystem::is_regular_file(native, ec))
         return problem(path, ec ? "cannot open: " + ec.message() : "not a regular file");
-    const uint64_t file_size = std::filesystem::file_size(path, ec);
+    const uint64_t file_size = std::filesystem::file_size(native, ec);
     if (ec) return problem(path, "cannot read its size: " + ec.message());
-    File file(std::fopen(path.c_str(), "rb"), &std::fclose);
+    File file(platform::open_file(path, "rb"), &std::fclose);
     if (!file) return problem(path, std::string("cannot open: ") + std::strerror(errno));
     std::byte head[12];
     const size_t head_size = static_cast<size_t>(std::min<uint64_t>(file_size, sizeof head));
@@ -447,7 +445,7 @@ Status read_data(const std::string& path, const Header& header, std::span<std::b
     if (out.size() != header.data_bytes())
         return problem(path, "read_data: the destination holds " + std::to_string(out.size()) +
                                  " bytes, the data " + std::to_string(header.data_bytes()));
-    File file(std::fopen(path.c_str(), "rb"), &std::fclose);
+    File file(platform::open_file(path, "rb"), &std::fclose);
     if (!file) return problem(path, std::string("cannot open: ") + std::strerror(errno));
     if (std::fseek(file.get(), static_cast<long>(header.data_offset), SEEK_SET) != 0 ||
         !read_exactly(file.get(), out.data(), out.size()) || std::fgetc(file.get()) != EOF)
@@ -467,11 +465,12 @@ Result<Array> read(const std::string& path) {
 
 Status check_writable(const std::string& path) {
     if (auto bad = output_problem(path)) return problem(path, *bad);
-    const std::string temp = temp_name(path);
-    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) return problem(path, "cannot create '" + temp + "': " + std::strerror(errno));
-    ::close(fd);
-    ::unlink(temp.c_str());
+    const std::string temp = platform::temporary_name(path);
+    std::FILE* file = platform::open_file(temp, "wb");
+    if (!file) return problem(path, "cannot create '" + temp + "': " + platform::error_text(errno));
+    std::fclose(file);
+    std::error_code ignored;
+    std::filesystem::remove(platform::path_from_utf8(temp), ignored);
     return {};
 }
 
@@ -499,23 +498,10 @@ Status write(const std::string& path, DML_TENSOR_DATA_TYPE type, std::span<const
         {'\x01', '\x00', static_cast<char>(header.size() & 0xff), static_cast<char>(header.size() >> 8)};
 
     if (auto bad = output_problem(path)) return problem(path, *bad);
-    const std::string temp = temp_name(path);
-    std::error_code ignored;
-    File file(std::fopen(temp.c_str(), "wb"), &std::fclose);
-    if (!file) return problem(path, "cannot create '" + temp + "': " + std::strerror(errno));
-    const bool written = std::fwrite(preamble.data(), 1, preamble.size(), file.get()) == preamble.size() &&
-                         std::fwrite(header.data(), 1, header.size(), file.get()) == header.size() &&
-                         std::fwrite(data.data(), 1, data.size(), file.get()) == data.size();
-    const int write_errno = errno;
-    const bool closed = std::fclose(file.release()) == 0;
-    const int close_errno = errno;
-    std::error_code ec;
-    if (written && closed) std::filesystem::rename(temp, path, ec);
-    if (written && closed && !ec) return {};
-    std::filesystem::remove(temp, ignored);
-    if (ec) return problem(path, "cannot rename '" + temp + "' to it: " + ec.message());
-    return problem(path,
-                   "cannot write '" + temp + "': " + std::strerror(written ? close_errno : write_errno));
+    const std::span<const std::byte> parts[] = {std::as_bytes(std::span(preamble)),
+                                                std::as_bytes(std::span(header)), data};
+    if (auto failure = platform::write_file_atomically(path, parts)) return problem(path, *failure);
+    return {};
 }
 
 }  // namespace vkdml::npy

@@ -1,7 +1,6 @@
 // tools/vkdml_cli.cpp — main() of the vkdml tool: the command table, tool-level usage and --version, and
 // the one place where failures become "vkdml: error: ..." and an exit code: always one line on stderr and
-// a non-zero exit, never a signal (SIGPIPE is ignored, so a closed stdout is an error like any other).
-#include <csignal>
+// a non-zero exit, never a signal (a closed stdout is an error like any other: see platform.hpp).
 #include <cstdio>
 #include <new>
 #include <string>
@@ -9,6 +8,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "platform.hpp"
 #include "vkdml/version.hpp"
 
 namespace vkdml::cli {
@@ -101,10 +101,11 @@ int report(std::string_view message, int exit_code) {
 }  // namespace vkdml::cli
 
 int main(int argc, char** argv) {
-    std::signal(SIGPIPE, SIG_IGN);
+    vkdml::platform::prepare_standard_streams();
     using vkdml::cli::report;
     try {
-        return vkdml::cli::run_and_flush(std::vector<std::string_view>(argv + 1, argv + argc));
+        const std::vector<std::string> args = vkdml::platform::utf8_arguments(argc, argv);
+        return vkdml::cli::run_and_flush(std::vector<std::string_view>(args.begin(), args.end()));
     } catch (const vkdml::cli::CliError& error) {
         return report(error.what(), error.exit_code);
     } catch (const std::bad_alloc&) {
