@@ -1,12 +1,6 @@
 // cli_support.cpp — the CLI tests' subprocess runner, temporary directories, .npy helpers and error check.
 #include "cli_support.hpp"
 
-#include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cerrno>
@@ -17,13 +11,8 @@
 #include <span>
 
 #include "npy.hpp"
+#include "platform.hpp"
 #include "tensor_data.hpp"
-
-extern char** environ;
-
-#ifndef VKDML_TOOL_PATH
-#error "VKDML_TOOL_PATH (the built vkdml tool) must be defined by the build"
-#endif
 
 namespace fs = std::filesystem;
 
@@ -31,8 +20,8 @@ namespace vkdml_test::cli {
 
 TempDir::TempDir() {
     static int counter = 0;
-    path = fs::temp_directory_path() /
-           ("vkdml_test_cli_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+    path = fs::temp_directory_path() / ("vkdml_test_cli_" + std::to_string(vkdml::platform::process_id()) +
+                                        "_" + std::to_string(counter++));
     fs::remove_all(path);
     fs::create_directories(path);
 }
@@ -44,84 +33,24 @@ TempDir::~TempDir() {
 
 std::vector<std::string> TempDir::entries() const {
     std::vector<std::string> names;
-    for (const auto& entry : fs::directory_iterator(path)) names.push_back(entry.path().filename().string());
+    for (const auto& entry : fs::directory_iterator(path))
+        names.push_back(vkdml::platform::utf8_from_path(entry.path().filename()));
     return names;
 }
 
+std::string TempDir::operator/(std::string_view name) const {
+    return vkdml::platform::utf8_from_path(path / vkdml::platform::path_from_utf8(std::string(name)));
+}
+
 std::string read_text(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
+    std::ifstream in(vkdml::platform::path_from_utf8(path), std::ios::binary);
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 void write_text(const std::string& path, std::string_view text) {
-    std::ofstream out(path, std::ios::binary);
+    std::ofstream out(vkdml::platform::path_from_utf8(path), std::ios::binary);
     out.write(text.data(), static_cast<std::streamsize>(text.size()));
     REQUIRE(out.good());
-}
-
-Outcome run_tool(const TempDir& dir, std::vector<std::string> args, Stdout out, int timeout_s) {
-    const std::string out_path = dir / "stdout.txt", err_path = dir / "stderr.txt";
-    posix_spawn_file_actions_t actions;
-    REQUIRE(posix_spawn_file_actions_init(&actions) == 0);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    int pipe_fds[2] = {-1, -1};
-    if (out == Stdout::capture) {
-        posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    } else if (out == Stdout::full_device) {
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/full", O_WRONLY, 0);
-    } else {
-        REQUIRE(::pipe2(pipe_fds, O_CLOEXEC) == 0);
-        ::close(pipe_fds[0]);  // no reader: the tool's first write to stdout gets EPIPE (and SIGPIPE)
-        posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 1);
-    }
-    posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    std::string tool = VKDML_TOOL_PATH;
-    std::vector<char*> argv{tool.data()};
-    for (std::string& arg : args) argv.push_back(arg.data());
-    argv.push_back(nullptr);
-    pid_t pid = 0;
-    // The child starts with SIGPIPE at its default action (killing), whatever this process does with it.
-    posix_spawnattr_t attributes;
-    REQUIRE(posix_spawnattr_init(&attributes) == 0);
-    sigset_t default_signals;
-    sigemptyset(&default_signals);
-    sigaddset(&default_signals, SIGPIPE);
-    posix_spawnattr_setsigdefault(&attributes, &default_signals);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
-    const int spawned = posix_spawn(&pid, tool.c_str(), &actions, &attributes, argv.data(), environ);
-    posix_spawnattr_destroy(&attributes);
-    posix_spawn_file_actions_destroy(&actions);
-    if (pipe_fds[1] >= 0) ::close(pipe_fds[1]);
-    INFO("posix_spawn " << tool << ": " << std::strerror(spawned));
-    REQUIRE(spawned == 0);
-    // Wait, reading the tool's peak resident memory (VmHWM: its own address space only, unlike
-    // ru_maxrss, which counts this process's at the spawn) every few milliseconds while it runs.
-    int status = 0;
-    uint64_t peak_kib = 0;
-    const std::string status_file = "/proc/" + std::to_string(pid) + "/status";
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
-    for (;;) {
-        const pid_t done = waitpid(pid, &status, WNOHANG);
-        if (done == pid) break;
-        REQUIRE((done == 0 || errno == EINTR));
-        if (std::chrono::steady_clock::now() > deadline) {
-            ::kill(pid, SIGKILL);
-            waitpid(pid, &status, 0);
-            FAIL("vkdml " << joined(args) << " still ran after " << timeout_s << " s (killed)");
-        }
-        std::ifstream proc(status_file);
-        for (std::string line; std::getline(proc, line);)
-            if (line.rfind("VmHWM:", 0) == 0)
-                peak_kib = std::max<uint64_t>(peak_kib, std::stoull(line.substr(6)));
-        usleep(2000);
-    }
-    INFO("vkdml " << joined(args) << " was killed by signal "
-                  << (WIFSIGNALED(status) ? WTERMSIG(status) : 0));
-    REQUIRE(WIFEXITED(status));
-    Outcome outcome{WEXITSTATUS(status), read_text(out_path), read_text(err_path), peak_kib};
-    fs::remove(out_path);
-    fs::remove(err_path);
-    return outcome;
 }
 
 // ---- .npy inputs and outputs -------------------------------------------------------------------

@@ -19,7 +19,8 @@ struct TempDir {
     TempDir(const TempDir&) = delete;
     TempDir& operator=(const TempDir&) = delete;
     ~TempDir();
-    std::string operator/(std::string_view name) const { return (path / name).string(); }
+    /// The UTF-8 path of `name` (UTF-8) in the directory.
+    std::string operator/(std::string_view name) const;
     std::vector<std::string> entries() const;
 };
 
@@ -29,19 +30,21 @@ void write_text(const std::string& path, std::string_view text);
 struct Outcome {
     int exit_code = -1;
     std::string out, err;
-    uint64_t peak_rss_kib = 0;  ///< the tool's peak resident memory (VmHWM) as last sampled
+    uint64_t peak_rss_kib = 0;  ///< the tool's peak resident memory (Linux: VmHWM as last sampled;
+                                ///< Windows: its peak working set)
 };
 
 // Where the tool's standard output goes.
 enum class Stdout {
     capture,      ///< a file in the test directory, returned as Outcome::out
-    full_device,  ///< /dev/full: every write fails with ENOSPC
+    full_device,  ///< /dev/full: every write fails with ENOSPC (Linux only)
     closed_pipe,  ///< a pipe whose read end is closed: writing raises SIGPIPE unless the tool ignores it
 };
 
-// Runs the tool with `args`, stdin from /dev/null, stdout and stderr captured through files in `dir`
-// (removed again, so the directory afterwards holds only what the tool itself wrote there). Fails the
-// test if the tool is killed by a signal, or runs longer than `timeout_s` seconds (then it is killed).
+// Runs the tool with `args` (UTF-8), stdin from the null device, stdout and stderr captured through files
+// in `dir` (removed again, so the directory afterwards holds only what the tool itself wrote there). Fails
+// the test if the tool is killed by a signal or crashes, or runs longer than `timeout_s` seconds (then it
+// is killed). POSIX: posix_spawn; Windows: CreateProcessW (tool_process.cpp).
 Outcome run_tool(const TempDir& dir, std::vector<std::string> args, Stdout out = Stdout::capture,
                  int timeout_s = 600);
 

@@ -56,6 +56,16 @@ static vkdml::DeviceOptions::Kernels test_kernels() {
     return vkdml::DeviceOptions::Kernels::automatic;
 }
 
+bool validation_layer_waived() {
+    const char* env = std::getenv("VKDML_TEST_WITHOUT_VALIDATION");
+#ifdef _WIN32
+    return env && std::string(env) == "1";
+#else
+    if (env) FAIL("VKDML_TEST_WITHOUT_VALIDATION is set, but on Linux the validation layer is mandatory");
+    return false;
+#endif
+}
+
 vkdml::Device& test_device() {
     DeviceSlot& slot = device_slot();
     std::unique_lock<std::mutex> lock(slot.mutex);
@@ -63,7 +73,7 @@ vkdml::Device& test_device() {
     if (!slot.tried) {
         slot.tried = true;
         vkdml::DeviceOptions options;
-        options.validation = true;
+        options.validation = !validation_layer_waived();
         options.on_validation_message = log_message;
         options.kernels = test_kernels();
         auto created = vkdml::Device::create(options);
@@ -73,7 +83,10 @@ vkdml::Device& test_device() {
             WARN("vkdml test device: "
                  << info.physical.name << " (" << info.physical.driver_name << ", "
                  << info.physical.driver_info << "), subgroup size " << info.subgroup_size << ", kernels "
-                 << (std::getenv("VKDML_TEST_KERNELS") ? std::getenv("VKDML_TEST_KERNELS") : "automatic"));
+                 << (std::getenv("VKDML_TEST_KERNELS") ? std::getenv("VKDML_TEST_KERNELS") : "automatic")
+                 << (options.validation
+                         ? ""
+                         : ", WITHOUT the validation layer (VKDML_TEST_WITHOUT_VALIDATION=1)"));
         } else {
             slot.error = std::string(vkdml::to_string(created.error().code)) + ": " + created.error().message;
         }
@@ -82,7 +95,7 @@ vkdml::Device& test_device() {
         const std::string error =
             slot.error.empty() ? std::string("the test device was released") : slot.error;
         lock.unlock();
-        FAIL("vkdml::Device::create(validation = true) failed, so no GPU test can run: " << error);
+        FAIL("vkdml::Device::create for the tests failed, so no GPU test can run: " << error);
     }
     return *slot.device;
 }
@@ -95,7 +108,7 @@ UseLimitedDevice::UseLimitedDevice(const vkdml::DeviceOptions::Limits& limits) {
         if (k == key) slot.limited = device;
     if (!slot.limited) {
         vkdml::DeviceOptions options;
-        options.validation = true;
+        options.validation = !validation_layer_waived();
         options.on_validation_message = log_message;
         options.limits = limits;
         options.kernels = test_kernels();

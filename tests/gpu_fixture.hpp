@@ -26,6 +26,21 @@ public:
     UseLimitedDevice& operator=(const UseLimitedDevice&) = delete;
 };
 
+/// Whether this run goes without the validation layer: only on Windows, where Wine has no layer for
+/// Windows programs, and only when VKDML_TEST_WITHOUT_VALIDATION=1 says so. On Linux the layer is
+/// mandatory: the variable is refused there (the first GPU test fails).
+bool validation_layer_waived();
+
+/// Opens a test that needs the validation layer itself (it checks the layer's silence through the tool's
+/// --validation): skipped, with the reason, when validation_layer_waived().
+#define VKDML_NEEDS_VALIDATION_LAYER()                                                          \
+    do {                                                                                        \
+        if (::vkdml_test::validation_layer_waived()) {                                          \
+            WARN("skipped: no validation layer in this run (VKDML_TEST_WITHOUT_VALIDATION=1)"); \
+            return;                                                                             \
+        }                                                                                       \
+    } while (false)
+
 /// Destroys the test device (if created) so that messages emitted at teardown are logged too.
 void release_test_device();
 

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "gpu_fixture.hpp"
+#include "os_support.hpp"
 
 #include <cstdlib>
 #include <cstring>
@@ -43,9 +44,9 @@ TEST_CASE("devices are chosen by index, by name, or by VKDML_DEVICE", "[gpu][dev
     CHECK(out_of_range.error().code == vkdml::ErrorCode::no_device);
     CHECK_THAT(out_of_range.error().message, Contains("device index 99 is out of range"));
 
-    ::setenv("VKDML_DEVICE", "no-such-gpu-env", 1);
+    vkdml_test::set_environment("VKDML_DEVICE", "no-such-gpu-env");
     auto from_env = vkdml::Device::create();
-    ::unsetenv("VKDML_DEVICE");
+    vkdml_test::set_environment("VKDML_DEVICE", nullptr);
     REQUIRE_FALSE(from_env);
     CHECK_THAT(from_env.error().message, Contains("no-such-gpu-env"));
 }
@@ -157,6 +158,7 @@ TEST_CASE("compile_operator checks its flags and device", "[gpu][device]") {
 }
 
 TEST_CASE("a validation device outlives other instances made after it", "[gpu][device]") {
+    VKDML_NEEDS_VALIDATION_LAYER();
     vkdml::DeviceOptions options;
     options.validation = true;
     auto first = vkdml::Device::create(options);

@@ -4,7 +4,14 @@
 
 #include "gpu_fixture.hpp"
 
+#ifdef _WIN32
+#ifndef NOMINMAX
+#define NOMINMAX
+#endif
+#include <windows.h>
+#else
 #include <sys/mman.h>
+#endif
 
 #include <cstring>
 #include <string>
@@ -15,15 +22,26 @@ using namespace vkdml_test;
 
 namespace {
 
-/// Zero pages reserved, never touched unless read: host arrays of gigabytes that cost nothing.
+/// Address space reserved, never touched: host arrays of gigabytes that cost nothing, for calls that
+/// must refuse them before reading a byte (POSIX: zero pages, readable; Windows: reserved, any access
+/// would crash the test).
 struct Reserved {
-    void* p = MAP_FAILED;
+    void* p = nullptr;
     size_t bytes;
     explicit Reserved(size_t n) : bytes(n) {
+#ifdef _WIN32
+        p = VirtualAlloc(nullptr, n, MEM_RESERVE, PAGE_NOACCESS);
+#else
         p = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED) p = nullptr;
+#endif
     }
     ~Reserved() {
-        if (p != MAP_FAILED) munmap(p, bytes);
+#ifdef _WIN32
+        if (p) VirtualFree(p, 0, MEM_RELEASE);
+#else
+        if (p) munmap(p, bytes);
+#endif
     }
 };
 
@@ -87,8 +105,8 @@ TEST_CASE("execute refuses buffers the device cannot hold before allocating anyt
     const uint64_t one_too_many = std::min(info.max_memory_allocation_size, info.max_buffer_size) + 16;
     if (one_too_many <= 0xFFFFFFFFull) {
         Reserved in(one_too_many), out(one_too_many);
-        REQUIRE(in.p != MAP_FAILED);
-        REQUIRE(out.p != MAP_FAILED);
+        REQUIRE(in.p);
+        REQUIRE(out.p);
         vkdml::Status st = cumsum_u8(one_too_many, in.p, out.p);
         REQUIRE_FALSE(st);
         CHECK(st.error().code == vkdml::ErrorCode::out_of_memory);
@@ -103,6 +121,8 @@ TEST_CASE("execute refuses buffers the device cannot hold before allocating anyt
     if (half_heap <= 0xFFFFFFFFull &&
         half_heap <= std::min(info.max_memory_allocation_size, info.max_buffer_size)) {
         Reserved in(half_heap), out(half_heap);
+        REQUIRE(in.p);
+        REQUIRE(out.p);
         vkdml::Status st = cumsum_u8(half_heap, in.p, out.p);
         REQUIRE_FALSE(st);
         CHECK(st.error().code == vkdml::ErrorCode::out_of_memory);

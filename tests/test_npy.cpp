@@ -1,7 +1,5 @@
 // tests/test_npy.cpp — the .npy reader and writer of tools/npy.hpp: round trips, hand-built files checked
 // field by field, every rejection, and the temporary-file-then-rename write.
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <cstring>
@@ -11,6 +9,8 @@
 #include <vector>
 
 #include "npy.hpp"
+#include "os_support.hpp"
+#include "platform.hpp"
 
 namespace fs = std::filesystem;
 using vkdml::ErrorCode;
@@ -66,8 +66,9 @@ struct TempDir {
     fs::path path;
     TempDir() {
         static int counter = 0;
-        path = fs::temp_directory_path() /
-               ("vkdml_test_npy_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+        path =
+            fs::temp_directory_path() / ("vkdml_test_npy_" + std::to_string(vkdml::platform::process_id()) +
+                                         "_" + std::to_string(counter++));
         fs::remove_all(path);
         fs::create_directories(path);
     }
@@ -454,12 +455,13 @@ TEST_CASE("npy: write() goes through a temporary file and leaves nothing behind 
         CHECK(fs::is_directory(path / "child"));
     }
     SECTION("a device or a pipe in the way is refused, not replaced") {
+        VKDML_LINUX_ONLY("/dev/null and FIFOs");
         auto status = vkdml::npy::write("/dev/null", DML_TENSOR_DATA_TYPE_FLOAT32, shape, data);
         REQUIRE_FALSE(status);
         CHECK(status.error().message == "/dev/null: cannot write: it exists and is not a regular file");
         CHECK(fs::is_character_file("/dev/null"));
         const fs::path fifo = dir.path / "fifo";
-        REQUIRE(::mkfifo(fifo.c_str(), 0644) == 0);
+        vkdml_test::make_fifo(fifo.string());
         status = vkdml::npy::write(fifo.string(), DML_TENSOR_DATA_TYPE_FLOAT32, shape, data);
         REQUIRE_FALSE(status);
         CHECK(status.error().message ==
@@ -518,14 +520,16 @@ TEST_CASE("npy: check_writable() creates nothing and refuses what write() would"
         CHECK(status.error().message.rfind(message, 0) == 0);
     };
     refused(dir.path.string(), dir.path.string() + ": cannot write: it is a directory");
-    refused("/dev/null", "/dev/null: cannot write: it exists and is not a regular file");
     const std::string missing = (dir.path / "no_such_dir" / "out.npy").string();
     refused(missing, missing + ": cannot create '" + missing + ".tmp.");
     const std::string under_file = (out / "x.npy").string();
     refused(under_file, under_file + ": cannot create '" + under_file + ".tmp.");
+    CHECK(dir.entries() == std::vector<std::string>{"out.npy"});
+
+    VKDML_LINUX_ONLY("/dev/null and /proc");
+    refused("/dev/null", "/dev/null: cannot write: it exists and is not a regular file");
     // Permission bits do not stop root; procfs refuses new files to everyone.
     refused("/proc/vkdml_out.npy", "/proc/vkdml_out.npy: cannot create '/proc/vkdml_out.npy.tmp.");
-    CHECK(dir.entries() == std::vector<std::string>{"out.npy"});
 }
 
 TEST_CASE("npy: Array strides and element count", "[npy]") {

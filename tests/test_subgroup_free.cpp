@@ -3,6 +3,7 @@
 // results on shapes the default device runs with subgroup kernels.
 #include <catch2/catch.hpp>
 
+#include "gpu_fixture.hpp"
 #include "vkdml/vkdml.hpp"
 
 #include <cmath>
@@ -38,7 +39,7 @@ struct SerialDevice {
 
     SerialDevice() {
         vkdml::DeviceOptions options;
-        options.validation = true;
+        options.validation = !vkdml_test::validation_layer_waived();
         options.on_validation_message = [this](std::string_view m) { messages.emplace_back(m); };
         options.subgroup_operations = false;
         auto d = vkdml::Device::create(options);

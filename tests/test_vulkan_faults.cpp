@@ -5,6 +5,7 @@
 // destroyed, stays silent, so no failure path leaks a buffer, memory, pool, fence or pipeline.
 #include <catch2/catch.hpp>
 
+#include "gpu_fixture.hpp"
 #include "vkdml/testing.hpp"
 #include "vkdml/vkdml.hpp"
 
@@ -31,7 +32,7 @@ struct FaultyDevice {
 
     FaultyDevice() {
         vkdml::DeviceOptions options;
-        options.validation = true;
+        options.validation = !vkdml_test::validation_layer_waived();
         options.on_validation_message = [this](std::string_view m) { messages.emplace_back(m); };
         auto created = vkdml::Device::create(options);
         INFO((created ? std::string() : created.error().message));

@@ -21,8 +21,9 @@ std::vector<std::string> utf8_arguments(int argc, char** argv);
 /// killing the process (POSIX: SIGPIPE ignored), and stdout/stderr are binary (Windows: no "\r\n").
 void prepare_standard_streams();
 
-/// A filesystem path from UTF-8 text.
+/// A filesystem path from UTF-8 text, and back.
 std::filesystem::path path_from_utf8(const std::string& utf8);
+std::string utf8_from_path(const std::filesystem::path& path);
 
 /// std::fopen with a UTF-8 path (Windows: _wfopen). Sets errno on failure like fopen.
 std::FILE* open_file(const std::string& utf8_path, const char* mode);
