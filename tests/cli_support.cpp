@@ -10,6 +10,7 @@
 #include <iterator>
 #include <span>
 
+#include "gpu_fixture.hpp"
 #include "npy.hpp"
 #include "platform.hpp"
 #include "tensor_data.hpp"
@@ -51,6 +52,11 @@ void write_text(const std::string& path, std::string_view text) {
     std::ofstream out(vkdml::platform::path_from_utf8(path), std::ios::binary);
     out.write(text.data(), static_cast<std::streamsize>(text.size()));
     REQUIRE(out.good());
+}
+
+std::vector<std::string> with_validation(std::vector<std::string> args) {
+    if (!validation_layer_waived()) args.push_back("--validation");
+    return args;
 }
 
 // ---- .npy inputs and outputs -------------------------------------------------------------------

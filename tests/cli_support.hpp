@@ -48,6 +48,10 @@ enum class Stdout {
 Outcome run_tool(const TempDir& dir, std::vector<std::string> args, Stdout out = Stdout::capture,
                  int timeout_s = 600);
 
+// `args` and "--validation", unless this run goes without the validation layer (gpu_fixture.hpp's
+// validation_layer_waived(): Windows under Wine), where the tool could not find it.
+std::vector<std::string> with_validation(std::vector<std::string> args);
+
 // ---- .npy inputs and outputs -------------------------------------------------------------------
 
 // Writes `values` (C-order logical order) as a C-order .npy file through the library's writer.

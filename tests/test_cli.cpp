@@ -80,6 +80,27 @@ TEST_CASE("cli: vkdml cumsum and cumprod reproduce the SPEC §6 examples for eve
     CHECK(dir.entries() == std::vector<std::string>{"in.npy"});
 }
 
+TEST_CASE("cli: file names outside ASCII are read, written and reported intact", "[gpu][cli]") {
+    TempDir dir;
+    const std::string in = dir /
+                           "donn\xc3\xa9"
+                           "es_\xe6\x97\xa5\xe6\x9c\xac.npy";      // données_日本.npy
+    const std::string out = dir / "r\xc3\xa9sultat_\xce\xa3.npy";  // résultat_Σ.npy
+    write_c_order(in, DML_TENSOR_DATA_TYPE_INT32, kSpecSizes, kSpecInput);
+    run_command(dir, "cumsum", {"--axis", "3"}, in, out);
+    CHECK(read_values(out, DML_TENSOR_DATA_TYPE_INT32, kSpecSizes) == kSpecExamples[0].expected);
+    const Outcome shown = run_tool(dir, {"show", out});
+    CHECK(shown.exit_code == 0);
+    CHECK(shown.out == "INT32 [1,1,3,4]\n[[[[2, 3, 6, 11],\n   [3, 11, 18, 21],\n   [9, 15, 17, 21]]]]\n");
+    const std::string absent = dir / "\xc3\xa9t\xc3\xa9.npy";  // été.npy
+    check_error(dir, {"show", absent}, 1, absent + ": cannot open: No such file or directory");
+    auto entries = dir.entries();
+    std::sort(entries.begin(), entries.end());
+    CHECK(entries == std::vector<std::string>{"donn\xc3\xa9"
+                                              "es_\xe6\x97\xa5\xe6\x9c\xac.npy",
+                                              "r\xc3\xa9sultat_\xce\xa3.npy"});
+}
+
 TEST_CASE("cli: a Fortran-order input gives the same result as C order", "[gpu][cli]") {
     TempDir dir;
     SECTION("the SPEC §6 examples, every data type") {

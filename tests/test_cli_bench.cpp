@@ -90,8 +90,9 @@ TEST_CASE("cli: vkdml bench writes the table, the JSON and the SVG of the cases 
     TempDir dir;
     const std::string json_path = dir / "bench.json", svg_path = dir / "bench.svg";
     const Outcome run = run_tool(
-        dir, {"bench", "--suite", "quick", "--case", "scan-1d", "--case", "reduce-1d", "--case",
-              "host-cumsum-1k", "--repeat", "2", "--json", json_path, "--plot", svg_path, "--validation"});
+        dir,
+        with_validation({"bench", "--suite", "quick", "--case", "scan-1d", "--case", "reduce-1d", "--case",
+                         "host-cumsum-1k", "--repeat", "2", "--json", json_path, "--plot", svg_path}));
     INFO("stdout: " << run.out << "\nstderr: " << run.err);
     REQUIRE(run.exit_code == 0);
     check_no_validation_message(run.err);
@@ -198,7 +199,7 @@ TEST_CASE("cli: vkdml bench argument errors", "[cli]") {
 TEST_CASE("cli: vkdml bench --suite quick runs every case and its JSON is complete", "[.][bench-quick]") {
     TempDir dir;
     const std::string json_path = dir / "quick.json";
-    const Outcome run = run_tool(dir, {"bench", "--suite", "quick", "--json", json_path, "--validation"},
+    const Outcome run = run_tool(dir, with_validation({"bench", "--suite", "quick", "--json", json_path}),
                                  Stdout::capture, 900);
     INFO("stdout: " << run.out << "\nstderr: " << run.err);
     REQUIRE(run.exit_code == 0);

@@ -1,16 +1,24 @@
 #!/usr/bin/env bash
 # Sets up vkdml on a fresh Debian 12 machine: installs the Debian packages it needs (only those
 # missing), configures with the `dev` preset and builds. `bootstrap.sh test` then runs the whole
-# test suite (CTest) as well: the `dev` build's tests, then the same suite built with AddressSanitizer
-# (LeakSanitizer) + UndefinedBehaviorSanitizer (preset asan), the concurrency test built with
-# ThreadSanitizer (preset tsan), and each libFuzzer target for VKDML_FUZZ_SECONDS (default 60; preset
-# fuzz, clang).
+# test suite as well (tools/ci_stages.sh, one stage after the other; any failure stops it):
+#   dev      the `dev` build's CTest suite (lavapipe, the validation layer on)
+#   release  the README's install path: release preset, install, the examples built against the
+#            installed package, the installed tool run; and a plain clang-14 Release build
+#   windows  the MinGW-w64 cross build (preset windows), its tests run under Wine on lavapipe
+#   asan     the suite built with AddressSanitizer (LeakSanitizer) + UndefinedBehaviorSanitizer
+#   tsan     the concurrency test built with ThreadSanitizer
+#   fuzz     each libFuzzer target for VKDML_FUZZ_SECONDS (default 60; clang)
+# `bootstrap.sh test STAGE...` runs only those stages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config libvulkan-dev libvulkan-volk-dev glslang-tools spirv-tools catch2
           mesa-vulkan-drivers vulkan-validationlayers)
-[ "${1:-}" = "test" ] && packages+=(clang-14 libclang-rt-14-dev)  # libFuzzer and clang's sanitizers
+if [ "${1:-}" = "test" ]; then
+  packages+=(clang-14 libclang-rt-14-dev)                      # libFuzzer, clang's sanitizers, clang build
+  packages+=(g++-mingw-w64-x86-64-posix wine64 xvfb xauth)     # the windows stage
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -26,11 +34,6 @@ fi
 cmake --preset dev >/dev/null
 cmake --build --preset dev
 if [ "${1:-}" = "test" ]; then
-  ctest --preset dev
-  for preset in asan tsan fuzz; do
-    echo "bootstrap: preset $preset" >&2
-    cmake --preset "$preset" -DVKDML_FUZZ_SECONDS="${VKDML_FUZZ_SECONDS:-60}" >/dev/null
-    cmake --build --preset "$preset"
-    ctest --preset "$preset"
-  done
+  shift
+  bash tools/ci_stages.sh "$@"
 fi

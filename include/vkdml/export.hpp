@@ -9,7 +9,11 @@
 // VKDML_BUILDING: defined only while the library itself is compiled (dllexport on Windows).
 #pragma once
 
-/// Marks a function or class as part of vkdml's exported API: nothing for the static library,
+// Classes export their functions one by one (VKDML_API on each member), never the whole class: an exported
+// class's private std::shared_ptr member would draw MSVC's warning C4251 ("needs to have dll-interface")
+// in every user's build, and the members are vkdml's own, not part of the ABI.
+
+/// Marks a function as part of vkdml's exported API: nothing for the static library,
 /// __declspec(dllexport/dllimport) for a Windows DLL, default ELF visibility otherwise.
 #if defined(VKDML_STATIC)
 #define VKDML_API

@@ -291,14 +291,14 @@ struct VulkanHandles {
 /// created, compiled and recorded from several threads at once. Made by create() or adopt() and held by
 /// std::shared_ptr; the state behind it (the VkDevice vkdml created, the pipelines) is shared with every
 /// Operator, CompiledOperator and HostExecution made from it and lives until the last of them is gone.
-class VKDML_API Device {
+class Device {
 public:
     /// Lists the Vulkan physical devices visible to the loader, in vkEnumeratePhysicalDevices order
     /// (an empty list when there are none). Creates and destroys an instance of its own.
     /// Errors: no_device (the Vulkan loader cannot be loaded); out_of_memory or vulkan_error
     /// (vkCreateInstance failed, e.g. VK_ERROR_INCOMPATIBLE_DRIVER).
     /// Thread-safe (serialised with create and adopt on a process-wide lock).
-    static Result<std::vector<PhysicalDeviceInfo>> enumerate();
+    VKDML_API static Result<std::vector<PhysicalDeviceInfo>> enumerate();
 
     /// Creates an instance (Vulkan 1.2) and a device of its own with one queue (queue 0 of the first
     /// family with compute capability), VK_KHR_push_descriptor and the optional features of
@@ -309,7 +309,7 @@ public:
     /// VK_KHR_push_descriptor); invalid_argument (DeviceOptions::limits out of range); out_of_memory,
     /// device_lost or vulkan_error (vkCreateInstance, vkCreateDebugUtilsMessengerEXT, vkCreateDevice or
     /// creating the pipeline layout and cache failed). Thread-safe (serialised on a process-wide lock).
-    static Result<std::shared_ptr<Device>> create(const DeviceOptions& options = {});
+    VKDML_API static Result<std::shared_ptr<Device>> create(const DeviceOptions& options = {});
 
     /// Uses the application's instance, physical device, device and a queue of `queue_family_index`,
     /// which must have compute capability. vkdml never destroys adopted handles; the application must
@@ -329,18 +329,19 @@ public:
     /// exist or lacks compute); unsupported_device (device below Vulkan 1.2, VK_KHR_push_descriptor not
     /// enabled); out_of_memory, device_lost or vulkan_error (creating the pipeline layout and cache
     /// failed). Thread-safe (serialised on a process-wide lock).
-    static Result<std::shared_ptr<Device>> adopt(VkInstance instance, VkPhysicalDevice physical_device,
-                                                 VkDevice device, uint32_t queue_family_index, VkQueue queue,
-                                                 PFN_vkGetInstanceProcAddr get_instance_proc_addr,
-                                                 const VkPhysicalDeviceFeatures2* enabled_features);
+    VKDML_API static Result<std::shared_ptr<Device>> adopt(VkInstance instance,
+                                                           VkPhysicalDevice physical_device, VkDevice device,
+                                                           uint32_t queue_family_index, VkQueue queue,
+                                                           PFN_vkGetInstanceProcAddr get_instance_proc_addr,
+                                                           const VkPhysicalDeviceFeatures2* enabled_features);
 
     /// Releases this Device's share of the device state (see Device); it does not wait for the GPU.
-    ~Device();
+    VKDML_API ~Device();
     Device(const Device&) = delete;
     Device& operator=(const Device&) = delete;
 
     /// The device's limits and capabilities; fixed for its lifetime, valid while this Device lives.
-    const DeviceInfo& info() const noexcept;
+    VKDML_API const DeviceInfo& info() const noexcept;
 
     /// Feature query in the spirit of IDMLDevice::CheckFeatureSupport: whether `op` runs on `type`
     /// on this device, and if not why (an operator vkdml does not implement, an unknown type, or the
@@ -348,7 +349,7 @@ public:
     /// L1, SUM_SQUARE and the arg functions; AVERAGE, L2, LOG_SUM and LOG_SUM_EXP also need a float type
     /// (SPEC §4), which this query does not check. Index outputs of ARGMIN/ARGMAX (any of INT32, INT64,
     /// UINT32, UINT64) need no feature. Thread-safe; answers even after the device is lost.
-    TypeSupport supports(DML_OPERATOR_TYPE op, DML_TENSOR_DATA_TYPE type) const;
+    VKDML_API TypeSupport supports(DML_OPERATOR_TYPE op, DML_TENSOR_DATA_TYPE type) const;
 
     /// Validates the description against SPEC §2 rules 1–8, §4 and the device, and deep-copies it
     /// (tensor descriptions, Sizes, Strides and a reduction's Axes): the caller's structures and arrays
@@ -363,7 +364,7 @@ public:
     /// operator, including an INT32 index output for more than 2^31 reduced elements);
     /// unsupported_device (the input type needs a Vulkan feature not enabled, see supports()).
     /// Thread-safe.
-    Result<Operator> create_operator(const DML_OPERATOR_DESC& desc) const;
+    VKDML_API Result<Operator> create_operator(const DML_OPERATOR_DESC& desc) const;
 
     /// Plans the operator for this device (kernels, passes, dispatches, temporary size) and creates its
     /// pipelines, or reuses them from the device's cache (IDMLDevice::CompileOperator). All three
@@ -373,33 +374,33 @@ public:
     /// maxStorageBufferRange, maxComputeWorkGroupCount or 32-bit work indexing, after cutting passes
     /// into several dispatches); out_of_memory, device_lost or vulkan_error (vkCreateShaderModule or
     /// vkCreateComputePipelines failed). Thread-safe.
-    Result<CompiledOperator> compile_operator(const Operator& op,
-                                              DML_EXECUTION_FLAGS flags = DML_EXECUTION_FLAG_NONE) const;
+    VKDML_API Result<CompiledOperator> compile_operator(
+        const Operator& op, DML_EXECUTION_FLAGS flags = DML_EXECUTION_FLAG_NONE) const;
 
     /// Whether a Vulkan call of vkdml on this device returned VK_ERROR_DEVICE_LOST (vkdml does not see
     /// the application's own calls). From then on every call that would use the device
     /// (create_operator, compile_operator, record, HostExecution::run, execute) fails with
     /// ErrorCode::device_lost; the application should create a new Device. Thread-safe.
-    bool is_lost() const noexcept;
+    VKDML_API bool is_lost() const noexcept;
 
     /// Number of distinct pipelines created so far on this device (the cache's size; pipelines are
     /// never evicted). Thread-safe.
-    size_t pipeline_count() const;
+    VKDML_API size_t pipeline_count() const;
 
     /// The Vulkan handles of this device (see VulkanHandles for their ownership). Thread-safe.
-    VulkanHandles vulkan() const noexcept;
+    VKDML_API VulkanHandles vulkan() const noexcept;
 
     /// The lock vkdml holds while it submits to the queue (HostExecution::run, execute). An application
     /// submitting to vulkan().queue (or calling vkQueueWaitIdle on it) from another thread at the same
     /// time must hold it too (Vulkan requires queue access to be externally synchronised). Not
     /// recursive: do not call vkdml's host path while holding it on the same thread.
-    [[nodiscard]] std::unique_lock<std::mutex> lock_queue() const;
+    [[nodiscard]] VKDML_API std::unique_lock<std::mutex> lock_queue() const;
 
     /// Internal state (for the implementation).
     const std::shared_ptr<DeviceState>& state() const noexcept { return s_; }
 
     /// Internal: wraps a state made by create() or adopt(); applications use those instead.
-    explicit Device(std::shared_ptr<DeviceState> s);
+    VKDML_API explicit Device(std::shared_ptr<DeviceState> s);
 
 private:
     std::shared_ptr<DeviceState> s_;
@@ -415,14 +416,14 @@ struct CompiledState;
 /// Immutable and cheap to copy (copies share one state); may be used from several threads at once.
 /// Keeps its device's state alive (see Device). A moved-from Operator is empty: only destruction,
 /// assignment and compile_operator (which refuses it) are allowed on it.
-class VKDML_API Operator {
+class Operator {
 public:
     /// The operator's type (DML_OPERATOR_DESC::Type).
-    DML_OPERATOR_TYPE type() const noexcept;
+    VKDML_API DML_OPERATOR_TYPE type() const noexcept;
     /// The stored description; every pointer inside it (operator struct, tensor descriptions, Sizes,
     /// Strides (null where the caller gave null), Axes (null when AxisCount is 0)) points into this
     /// Operator's own storage, valid while any copy of it or a CompiledOperator made from it lives.
-    const DML_OPERATOR_DESC& desc() const noexcept;
+    VKDML_API const DML_OPERATOR_DESC& desc() const noexcept;
     /// Internal state (for the implementation).
     const std::shared_ptr<const OperatorState>& state() const noexcept { return s_; }
     /// Internal: applications get Operators from Device::create_operator.
@@ -481,17 +482,17 @@ struct PassTimestamps {
 /// buffers, from several threads at once (each command buffer, and its pool, externally synchronised
 /// as Vulkan requires). Keeps its Operator's description and its device's state alive; its pipelines
 /// belong to the device's cache, which outlives it while the device state lives.
-class VKDML_API CompiledOperator {
+class CompiledOperator {
 public:
     /// What record() needs bound: TemporaryResourceSize bytes of temporary scratch (0: none),
     /// PersistentResourceSize always 0 (no persistent resource), RequiredDescriptorCount 3 (the
     /// storage-buffer descriptors record() pushes; the application allocates no descriptors).
-    DML_BINDING_PROPERTIES binding_properties() const noexcept;
+    VKDML_API DML_BINDING_PROPERTIES binding_properties() const noexcept;
 
     /// Number of passes record() emits, separated by barriers; a pass is one or more dispatches (more
     /// when its bindings exceed maxStorageBufferRange or its grid maxComputeWorkGroupCount). The number
     /// of timestamps PassTimestamps receives.
-    uint32_t pass_count() const noexcept;
+    VKDML_API uint32_t pass_count() const noexcept;
 
     /// Validates the bindings and records the dispatches into `command_buffer`, which must be in the
     /// recording state, belong to a pool of a compute-capable family of the operator's device, and be
@@ -505,12 +506,12 @@ public:
     /// buffer_size 0 or above the memory requirement, range outside the buffer, too small, offset
     /// misaligned, temporary missing, overlap); unsupported_device (a window would exceed
     /// maxStorageBufferRange, which planning normally rules out).
-    Status record(VkCommandBuffer command_buffer, const Bindings& bindings) const;
+    VKDML_API Status record(VkCommandBuffer command_buffer, const Bindings& bindings) const;
 
     /// record(), also writing a GPU timestamp after each pass, for a per-pass time breakdown (see
     /// PassTimestamps). Same errors.
-    Status record(VkCommandBuffer command_buffer, const Bindings& bindings,
-                  const PassTimestamps& timestamps) const;
+    VKDML_API Status record(VkCommandBuffer command_buffer, const Bindings& bindings,
+                            const PassTimestamps& timestamps) const;
 
     /// Internal state (for the implementation).
     const std::shared_ptr<const CompiledState>& state() const noexcept { return s_; }
@@ -532,7 +533,7 @@ private:
 /// called again, after changing the inputs. Owns its buffers, command buffer and fence and keeps its
 /// device's state alive. Move-only; not for use from several threads at once (distinct HostExecutions
 /// may run concurrently). A moved-from HostExecution may only be destroyed or assigned to.
-class VKDML_API HostExecution {
+class HostExecution {
 public:
     /// Validates and compiles the operator (the description is deep-copied, not kept), allocates its
     /// buffers, and records its command buffer once (run() only submits it). Before allocating, refuses
@@ -543,30 +544,30 @@ public:
     /// out_of_memory, device_lost or vulkan_error (vkCreateBuffer, vkAllocateMemory, vkBindBufferMemory,
     /// vkMapMemory, vkCreateCommandPool, vkAllocateCommandBuffers, vkCreateFence, vkBeginCommandBuffer
     /// or vkEndCommandBuffer failed). Thread-safe with respect to other calls on `device`.
-    static Result<HostExecution> create(const Device& device, const DML_OPERATOR_DESC& desc,
-                                        DML_EXECUTION_FLAGS flags = DML_EXECUTION_FLAG_NONE);
+    VKDML_API static Result<HostExecution> create(const Device& device, const DML_OPERATOR_DESC& desc,
+                                                  DML_EXECUTION_FLAGS flags = DML_EXECUTION_FLAG_NONE);
     /// Takes over the buffers; spans from input()/output() stay valid.
-    HostExecution(HostExecution&&) noexcept;
+    VKDML_API HostExecution(HostExecution&&) noexcept;
     /// Frees this object's buffers and takes over `other`'s.
-    HostExecution& operator=(HostExecution&&) noexcept;
+    VKDML_API HostExecution& operator=(HostExecution&&) noexcept;
     /// Frees the buffers and command buffer (run() has already waited for its work).
-    ~HostExecution();
+    VKDML_API ~HostExecution();
 
     /// Number of input buffers (1 for every implemented operator).
-    size_t input_count() const noexcept;
+    VKDML_API size_t input_count() const noexcept;
     /// Number of output buffers (1 for every implemented operator).
-    size_t output_count() const noexcept;
+    VKDML_API size_t output_count() const noexcept;
     /// The mapped bytes of input i: TotalTensorSizeInBytes long, writable, valid while this
     /// HostExecution (or the one it is moved into) lives. Empty for an index >= input_count().
-    std::span<std::byte> input(size_t i) const noexcept;
+    VKDML_API std::span<std::byte> input(size_t i) const noexcept;
     /// The mapped bytes of output i, as input(i); results are there after a successful run().
-    std::span<std::byte> output(size_t i) const noexcept;
+    VKDML_API std::span<std::byte> output(size_t i) const noexcept;
 
     /// Submits the recorded command buffer under Device::lock_queue and waits, without a timeout, for
     /// it to complete; the outputs are then readable. Errors: device_lost (lost before or during the
     /// run); out_of_memory, device_lost or vulkan_error (vkResetFences, vkQueueSubmit or vkWaitForFences
     /// failed).
-    Status run();
+    VKDML_API Status run();
 
 private:
     struct State;

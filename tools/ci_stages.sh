@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The test stages of `tools/bootstrap.sh test` (see there), after the dev build; with arguments, only
+# the stages named. Each stage prints its name and its time in seconds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+stage_dev() {
+  ctest --preset dev
+}
+
+# The README's install path, then the examples as a project of their own against the installed package,
+# and the installed tool on the README's example; and a clang Release build as a user would make it.
+stage_release() {
+  local prefix=build/release-prefix
+  cmake --preset release -DVKDML_BUILD_TESTS=OFF >/dev/null
+  cmake --build --preset release
+  rm -rf "$prefix" build/release-examples
+  cmake --install build/release --prefix "$prefix" >/dev/null
+  cmake -S examples -B build/release-examples -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$PWD/$prefix" >/dev/null
+  cmake --build build/release-examples -j2
+  build/release-examples/host_cumsum
+  build/release-examples/app_owned_device
+  "$prefix/bin/vkdml" cumsum --axis 3 examples/spec_input.npy build/release-examples/cumsum.npy
+  local shown expected
+  shown=$("$prefix/bin/vkdml" show build/release-examples/cumsum.npy)
+  expected=$'FLOAT32 [1,1,3,4]\n[[[[2, 3, 6, 11],\n   [3, 11, 18, 21],\n   [9, 15, 17, 21]]]]'
+  if [ "$shown" != "$expected" ]; then
+    printf 'release: the installed tool printed\n%s\nexpected\n%s\n' "$shown" "$expected" >&2
+    return 1
+  fi
+  cmake --preset clang-release >/dev/null
+  cmake --build --preset clang-release
+}
+
+# Windows: the MinGW-w64 cross build, run under Wine (winevulkan on the host's lavapipe, which needs an
+# X display: Xvfb). No device under Wine is a failure, never a skip.
+stage_windows() {
+  cmake --preset windows >/dev/null
+  cmake --build --preset windows
+  export WINEPREFIX="$PWD/build/windows/wineprefix" WINEDEBUG=-all
+  local wine=/usr/lib/wine/wine64
+  xvfb-run -a -s "-screen 0 640x480x24" bash -c '
+    set -euo pipefail
+    wine=$1
+    if ! "$wine" build/windows/bin/vkdml.exe info >build/windows/info.txt 2>&1; then
+      echo "windows: Wine could not create a Vulkan device (winevulkan on lavapipe):" >&2
+      cat build/windows/info.txt >&2
+      exit 1
+    fi
+    head -n 3 build/windows/info.txt
+    ctest --preset windows' _ "$wine"
+}
+
+stage_sanitizer() {
+  cmake --preset "$1" -DVKDML_FUZZ_SECONDS="${VKDML_FUZZ_SECONDS:-60}" >/dev/null
+  cmake --build --preset "$1"
+  ctest --preset "$1"
+}
+
+stages=("$@")
+[ ${#stages[@]} -gt 0 ] || stages=(dev release windows asan tsan fuzz)
+for stage in "${stages[@]}"; do
+  echo "ci: stage $stage" >&2
+  start=$SECONDS
+  case "$stage" in
+    dev | release | windows) "stage_$stage" ;;
+    asan | tsan | fuzz) stage_sanitizer "$stage" ;;
+    *) echo "ci: unknown stage '$stage' (dev release windows asan tsan fuzz)" >&2; exit 2 ;;
+  esac
+  echo "ci: stage $stage passed in $((SECONDS - start)) s" >&2
+done
