@@ -17,6 +17,7 @@ packages=(build-essential cmake pkg-config libvulkan-dev libvulkan-volk-dev glsl
           mesa-vulkan-drivers vulkan-validationlayers)
 if [ "${1:-}" = "test" ]; then
   packages+=(clang-14 libclang-rt-14-dev)                      # libFuzzer, clang's sanitizers, clang build
+  packages+=(python3-numpy)                                    # tools/numpy_check.py
   packages+=(g++-mingw-w64-x86-64-posix wine64 xvfb xauth)     # the windows stage
 fi
 missing=()

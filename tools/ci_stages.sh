@@ -28,6 +28,7 @@ stage_release() {
     printf 'release: the installed tool printed\n%s\nexpected\n%s\n' "$shown" "$expected" >&2
     return 1
   fi
+  /usr/bin/python3 tools/numpy_check.py --cases 100 -- "$prefix/bin/vkdml"
   cmake --preset clang-release >/dev/null
   cmake --build --preset clang-release
 }
@@ -48,6 +49,7 @@ stage_windows() {
       exit 1
     fi
     head -n 3 build/windows/info.txt
+    /usr/bin/python3 tools/numpy_check.py --cases 60 -- "$wine" build/windows/bin/vkdml.exe
     ctest --preset windows' _ "$wine"
 }
 
