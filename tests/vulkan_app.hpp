@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "gpu_fixture.hpp"
 #include "vkdml/vkdml.hpp"
 
 #include <memory>
@@ -48,11 +49,18 @@ struct App {
         const char* ext = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
         VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
         ici.pApplicationInfo = &app;
-        ici.enabledLayerCount = 1;
+        // Without the layer (Windows under Wine, VKDML_TEST_WITHOUT_VALIDATION=1): no messenger either.
+        const bool validated = !validation_layer_waived();
+        ici.enabledLayerCount = validated ? 1 : 0;
         ici.ppEnabledLayerNames = &layer;
-        ici.enabledExtensionCount = 1;
+        ici.enabledExtensionCount = validated ? 1 : 0;
         ici.ppEnabledExtensionNames = &ext;
         REQUIRE(vkCreateInstance(&ici, nullptr, &instance) == VK_SUCCESS);
+        if (validated) create_messenger();
+        pick_device(rich_features, push_descriptor);
+    }
+
+    void create_messenger() {
         VkDebugUtilsMessengerCreateInfoEXT mci{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
         mci.messageSeverity =
             VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
@@ -60,10 +68,13 @@ struct App {
             VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT;
         mci.pfnUserCallback = collect;
         mci.pUserData = this;
-        auto create_messenger = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+        auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
             vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT"));
-        REQUIRE(create_messenger);
-        REQUIRE(create_messenger(instance, &mci, nullptr, &messenger) == VK_SUCCESS);
+        REQUIRE(create);
+        REQUIRE(create(instance, &mci, nullptr, &messenger) == VK_SUCCESS);
+    }
+
+    void pick_device(bool rich_features, bool push_descriptor) {
         uint32_t count = 1;
         vkEnumeratePhysicalDevices(instance, &count, &physical);
         REQUIRE(count == 1);
@@ -100,9 +111,11 @@ struct App {
     ~App() {
         vkDestroyCommandPool(device, pool, nullptr);
         vkDestroyDevice(device, nullptr);
-        auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
-            vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
-        destroy(instance, messenger, nullptr);
+        if (messenger != VK_NULL_HANDLE) {
+            auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+                vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
+            destroy(instance, messenger, nullptr);
+        }
         vkDestroyInstance(instance, nullptr);
     }
 
