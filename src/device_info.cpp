@@ -9,6 +9,21 @@
 
 namespace vkdml::detail {
 
+namespace {
+
+/// Why no device exists when the loader itself is missing, with what to install on each system.
+#ifdef _WIN32
+constexpr const char* kLoaderMissing =
+    "the Vulkan loader (vulkan-1.dll) could not be loaded; install a Vulkan driver (it brings the loader) or "
+    "the Vulkan runtime";
+#else
+constexpr const char* kLoaderMissing =
+    "the Vulkan loader (libvulkan.so.1) could not be loaded; install libvulkan1 and a Vulkan driver "
+    "(mesa-vulkan-drivers provides the lavapipe CPU device)";
+#endif
+
+}  // namespace
+
 Status load_vulkan_loader() {
     static std::once_flag once;
     static VkResult result = VK_ERROR_INITIALIZATION_FAILED;
@@ -17,10 +32,7 @@ Status load_vulkan_loader() {
         result = volkInitialize();
         if (result == VK_SUCCESS) loader_entry = vkGetInstanceProcAddr;
     });
-    if (result != VK_SUCCESS)
-        return make_error(ErrorCode::no_device,
-                          "the Vulkan loader (libvulkan.so.1) could not be loaded; install libvulkan1 and a "
-                          "Vulkan driver (mesa-vulkan-drivers provides the lavapipe CPU device)");
+    if (result != VK_SUCCESS) return make_error(ErrorCode::no_device, kLoaderMissing);
     // Device::adopt points volk's global functions at the adopter's vkGetInstanceProcAddr (a layer's,
     // say): an instance of vkdml's own is created through the loader's again.
     volkInitializeCustom(loader_entry);

@@ -9,6 +9,10 @@
 
 namespace vkdml_test {
 
+bool on_linux() {
+    return kLinux;
+}
+
 void make_fifo(const std::string& path) {
 #ifdef __linux__
     REQUIRE(::mkfifo(path.c_str(), 0644) == 0);

@@ -63,7 +63,7 @@ void check_spec_examples(const TempDir& dir, const std::string& in, DML_TENSOR_D
         INFO(example.command << " " << joined(example.options));
         run_command(dir, example.command, example.options, in, out);
         CHECK(read_values(out, type, kSpecSizes) == stored_values(type, example.expected));
-        fs::remove(out);
+        fs::remove(utf8_path(out));
     }
 }
 
@@ -329,7 +329,7 @@ TEST_CASE("cli: errors give one line, the right exit code and no output", "[gpu]
     }
     SECTION("output into a nonexistent directory") {
         check_error(dir, {"cumsum", "--axis", "3", in, dir / "no-such-dir/out.npy"}, 1, "no-such-dir");
-        CHECK_FALSE(fs::exists(dir / "no-such-dir"));
+        CHECK_FALSE(fs::exists(utf8_path(dir / "no-such-dir")));
     }
     SECTION("unknown device") {
         check_error(dir, {"cumsum", "--device", "no-such-gpu", "--axis", "3", in, out}, 1, "no-such-gpu");
@@ -530,7 +530,7 @@ TEST_CASE("cli: missing, unreadable and unwritable files", "[cli]") {
     TempDir dir;
     const std::string in = dir / "in.npy", out = dir / "out.npy", sub = dir / "sub";
     write_c_order(in, DML_TENSOR_DATA_TYPE_FLOAT32, {3, 4}, std::vector<double>(12, 1.0));
-    fs::create_directory(sub);
+    fs::create_directory(utf8_path(sub));
     const std::string fifo = dir / "fifo";
 
     SECTION("a missing input file") {
@@ -562,7 +562,7 @@ TEST_CASE("cli: missing, unreadable and unwritable files", "[cli]") {
                 check_error_parts(dir, args, 1,
                                   {target + ": cannot create '" + target + ".tmp.", "': " + reason});
         }
-        CHECK_FALSE(fs::exists(dir / "no-such-dir"));
+        CHECK_FALSE(fs::exists(utf8_path(dir / "no-such-dir")));
     }
     SECTION("an output in a directory where nothing can be created") {
         VKDML_LINUX_ONLY("permission bits, /sys and /proc");
@@ -573,14 +573,14 @@ TEST_CASE("cli: missing, unreadable and unwritable files", "[cli]") {
         for (const auto& args : file_commands(in, target))
             check_error_parts(dir, args, 1,
                               {target + ": cannot create '" + target + ".tmp.", "': " + reason});
-        CHECK_FALSE(fs::exists(target));
-        if (directory != "/sys" && directory != "/proc") CHECK(fs::is_empty(directory));
+        CHECK_FALSE(fs::exists(utf8_path(target)));
+        if (directory != "/sys" && directory != "/proc") CHECK(fs::is_empty(utf8_path(directory)));
 #endif
     }
     SECTION("an output that is a directory is left alone") {
         for (const auto& args : file_commands(in, sub))
             check_error(dir, args, 1, sub + ": cannot write: it is a directory");
-        CHECK(fs::is_empty(sub));
+        CHECK(fs::is_empty(utf8_path(sub)));
     }
     SECTION("an output that is a device or a pipe is left alone") {
         VKDML_LINUX_ONLY("/dev/null and FIFOs");
@@ -589,7 +589,7 @@ TEST_CASE("cli: missing, unreadable and unwritable files", "[cli]") {
             for (const auto& args : file_commands(in, target))
                 check_error(dir, args, 1, target + ": cannot write: it exists and is not a regular file");
         CHECK(fs::is_character_file("/dev/null"));
-        CHECK(fs::is_fifo(fifo));
+        CHECK(fs::is_fifo(utf8_path(fifo)));
     }
     SECTION("an unwritable output is found before the device is opened") {
         check_error(dir, {"cumsum", "--device", "no-such-gpu", "--axis", "0", in, sub}, 1,
@@ -602,7 +602,7 @@ TEST_CASE("cli: missing, unreadable and unwritable files", "[cli]") {
         const std::string odd = dir / "odd\nname.npy";
         check_error(dir, {"show", odd}, 1, dir / "odd\\x0aname.npy: cannot open: No such file or directory");
     }
-    fs::remove(fifo);
+    fs::remove(utf8_path(fifo));
     auto entries = dir.entries();
     std::sort(entries.begin(), entries.end());
     CHECK(entries == std::vector<std::string>{"in.npy", "sub"});

@@ -169,7 +169,7 @@ TEST_CASE("cli: vkdml bench --passes lists a time per pass", "[gpu][cli]") {
 TEST_CASE("cli: vkdml bench argument errors", "[cli]") {
     TempDir dir;
     const std::string sub = dir / "sub";
-    fs::create_directory(sub);
+    fs::create_directory(utf8_path(sub));
     check_error(dir, {"bench", "--suite", "huge"}, 2, "unknown suite 'huge' (use quick, default or full)");
     check_error(dir, {"bench", "--case", "scan-1d", "--case", "scan-2d"}, 2,
                 "unknown case 'scan-2d'; the cases are: scan-1d, scan-rows-short, scan-rows-medium, ");

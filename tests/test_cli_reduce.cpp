@@ -95,7 +95,7 @@ void check_reduce_examples(const TempDir& dir, DML_TENSOR_DATA_TYPE type, size_t
         INFO(example.args[0] << " " << joined(options) << " on " << example.input);
         run_command(dir, example.args[0], options, dir / example.input, out);
         CHECK(read_values(out, output_type, example.sizes) == example.expected);
-        fs::remove(out);
+        fs::remove(utf8_path(out));
     }
 }
 
@@ -251,7 +251,7 @@ TEST_CASE("cli: vkdml reduce's other functions give exact results", "[gpu][cli]"
         write_c_order(in, c.type, c.sizes, c.values);
         run_command(dir, "reduce", c.options, in, out);
         CHECK(read_values(out, c.type, c.output_sizes) == c.expected);
-        fs::remove(out);
+        fs::remove(utf8_path(out));
     }
 }
 
@@ -292,7 +292,7 @@ TEST_CASE("cli: --axes none reduces no axis (AxisCount 0)", "[gpu][cli]") {
         options.insert(options.end(), {"--axes", "none"});
         run_command(dir, c.args[0], options, in, out);
         CHECK(read_values(out, c.output_type, sizes) == c.expected);
-        fs::remove(out);
+        fs::remove(utf8_path(out));
     }
 }
 

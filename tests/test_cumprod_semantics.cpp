@@ -140,7 +140,7 @@ TEST_CASE("cumprod: integer products are exact modulo 2^bits for every integer t
 
     CHECK(integer_product(i32, wrapped(i32, {46341, 46341})) == wrapped(i32, {46341, -2147479015}));
     CHECK(integer_product(i32, wrapped(i32, {65536, 65536})) == wrapped(i32, {65536, 0}));
-    CHECK(integer_product(i32, wrapped(i32, {-2147483648, -1})) == wrapped(i32, {-2147483648, -2147483648}));
+    CHECK(integer_product(i32, wrapped(i32, {INT32_MIN, -1})) == wrapped(i32, {INT32_MIN, INT32_MIN}));
     CHECK(integer_product(u32, {4294967295, 4294967295}) == std::vector<uint64_t>{4294967295, 1});
     CHECK(integer_product(u32, {100000, 100000}) == std::vector<uint64_t>{100000, 1410065408});
 

@@ -13,6 +13,9 @@
 #ifndef NOMINMAX
 #define NOMINMAX
 #endif
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
 #include <windows.h>
 // (after windows.h, which it needs)
 #include <psapi.h>
@@ -125,7 +128,11 @@ Outcome run_tool(const TempDir& dir, std::vector<std::string> args, Stdout out, 
         WaitForSingleObject(process.hProcess, INFINITE);
         FAIL("vkdml " << joined(args) << " still ran after " << timeout_s << " s (killed)");
     }
-    REQUIRE(waited == WAIT_OBJECT_0);
+    if (waited != WAIT_OBJECT_0) {  // WAIT_FAILED: do not leave the child running
+        const DWORD error = GetLastError();
+        TerminateProcess(process.hProcess, 1);
+        FAIL("waiting for vkdml " << joined(args) << " failed: error " << error);
+    }
     DWORD code = 0;
     REQUIRE(GetExitCodeProcess(process.hProcess, &code));
     PROCESS_MEMORY_COUNTERS memory{};

@@ -71,7 +71,7 @@ void reduce_sum(const Fibers& f, const typename Traits::Storage* in, typename Tr
                 for (uint64_t k = 0; k < f.len; ++k) acc += Traits::load(x[k]);
                 out[o] = Traits::store(acc);
             } else {
-                out[o] = std::accumulate(x, x + f.len, T{0}, std::plus<T>());
+                out[o] = std::accumulate(x, x + f.len, T{0}, [](T a, T b) { return static_cast<T>(a + b); });
             }
             continue;
         }
@@ -143,8 +143,9 @@ bool run_once(const Case& c, const std::byte* input, std::byte* output) {
             if (f.inner != 1) return false;
             logsumexp<Traits>(f, in);
             return true;
+        } else {
+            return false;
         }
-        return false;
     case Op::host_cumsum: return false;
     }
     return false;

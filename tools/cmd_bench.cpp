@@ -1,5 +1,6 @@
 // tools/cmd_bench.cpp — `vkdml bench`: the command's options, and the driver that runs each case (its
 // baseline first, then the operator, the check and the CPU loop) and writes the table, JSON and SVG.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>

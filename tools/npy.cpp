@@ -337,7 +337,7 @@ Result<Header> parse_header(std::string_view text, const std::string& name) {
     Header header;
     header.type = dtype->type;
     header.fortran_order = fields.fortran_order;
-    header.shape.assign(fields.shape.begin(), fields.shape.end());
+    for (uint64_t size : fields.shape) header.shape.push_back(static_cast<uint32_t>(size));  // checked above
     if (header.shape.empty()) header.shape.push_back(1);
     return header;
 }

@@ -84,10 +84,11 @@ unsigned long process_id() {
 }
 
 std::optional<std::string> replace_file(const std::string& from, const std::string& to) {
-    if (MoveFileExW(path_from_utf8(from).c_str(), path_from_utf8(to).c_str(),
-                    MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
+    const std::filesystem::path source = path_from_utf8(from), target = path_from_utf8(to);
+    if (MoveFileExW(source.c_str(), target.c_str(), MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
         return std::nullopt;
-    return error_text(errno_from_win32(GetLastError()));
+    const DWORD error = GetLastError();  // read before anything else can overwrite it
+    return error_text(errno_from_win32(error));
 }
 
 std::tm local_time(std::time_t t) {
