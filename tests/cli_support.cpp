@@ -43,10 +43,6 @@ std::string TempDir::operator/(std::string_view name) const {
     return vkdml::platform::utf8_from_path(path / vkdml::platform::path_from_utf8(std::string(name)));
 }
 
-std::filesystem::path utf8_path(const std::string& utf8) {
-    return vkdml::platform::path_from_utf8(utf8);
-}
-
 std::string read_text(const std::string& path) {
     std::ifstream in(vkdml::platform::path_from_utf8(path), std::ios::binary);
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());

@@ -24,10 +24,6 @@ struct TempDir {
     std::vector<std::string> entries() const;
 };
 
-/// The filesystem path of UTF-8 text (the tests' paths are UTF-8 strings; a narrow std::string handed to
-/// std::filesystem directly would be read in the ANSI code page on Windows).
-std::filesystem::path utf8_path(const std::string& utf8);
-
 std::string read_text(const std::string& path);
 void write_text(const std::string& path, std::string_view text);
 

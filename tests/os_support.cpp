@@ -10,7 +10,11 @@
 namespace vkdml_test {
 
 bool on_linux() {
-    return kLinux;
+#ifdef __linux__
+    return true;
+#else
+    return false;
+#endif
 }
 
 void make_fifo(const std::string& path) {

@@ -22,6 +22,7 @@
 #include "gpu_fixture.hpp"
 #include "npy.hpp"
 #include "os_support.hpp"
+#include "platform.hpp"
 #include "tensor_data.hpp"
 #include "vkdml/version.hpp"
 #include "vkdml/vkdml.hpp"
@@ -29,6 +30,8 @@
 namespace fs = std::filesystem;
 using namespace vkdml_test;
 using namespace vkdml_test::cli;
+// Paths are UTF-8 strings: std::filesystem gets them through path_from_utf8 (not the ANSI code page).
+using vkdml::platform::path_from_utf8;
 
 namespace {
 
@@ -63,7 +66,7 @@ void check_spec_examples(const TempDir& dir, const std::string& in, DML_TENSOR_D
         INFO(example.command << " " << joined(example.options));
         run_command(dir, example.command, example.options, in, out);
         CHECK(read_values(out, type, kSpecSizes) == stored_values(type, example.expected));
-        fs::remove(utf8_path(out));
+        fs::remove(path_from_utf8(out));
     }
 }
 
@@ -329,7 +332,7 @@ TEST_CASE("cli: errors give one line, the right exit code and no output", "[gpu]
     }
     SECTION("output into a nonexistent directory") {
         check_error(dir, {"cumsum", "--axis", "3", in, dir / "no-such-dir/out.npy"}, 1, "no-such-dir");
-        CHECK_FALSE(fs::exists(utf8_path(dir / "no-such-dir")));
+        CHECK_FALSE(fs::exists(path_from_utf8(dir / "no-such-dir")));
     }
     SECTION("unknown device") {
         check_error(dir, {"cumsum", "--device", "no-such-gpu", "--axis", "3", in, out}, 1, "no-such-gpu");
@@ -530,7 +533,7 @@ TEST_CASE("cli: missing, unreadable and unwritable files", "[cli]") {
     TempDir dir;
     const std::string in = dir / "in.npy", out = dir / "out.npy", sub = dir / "sub";
     write_c_order(in, DML_TENSOR_DATA_TYPE_FLOAT32, {3, 4}, std::vector<double>(12, 1.0));
-    fs::create_directory(utf8_path(sub));
+    fs::create_directory(path_from_utf8(sub));
     const std::string fifo = dir / "fifo";
 
     SECTION("a missing input file") {
@@ -557,12 +560,12 @@ TEST_CASE("cli: missing, unreadable and unwritable files", "[cli]") {
         for (const std::string& target : {dir / "no-such-dir/out.npy", in + "/out.npy"}) {
             // The C library's words: Windows reports a path through a file as not found.
             const std::string reason =
-                target == in + "/out.npy" && kLinux ? "Not a directory" : "No such file or directory";
+                target == in + "/out.npy" && on_linux() ? "Not a directory" : "No such file or directory";
             for (const auto& args : file_commands(in, target))
                 check_error_parts(dir, args, 1,
                                   {target + ": cannot create '" + target + ".tmp.", "': " + reason});
         }
-        CHECK_FALSE(fs::exists(utf8_path(dir / "no-such-dir")));
+        CHECK_FALSE(fs::exists(path_from_utf8(dir / "no-such-dir")));
     }
     SECTION("an output in a directory where nothing can be created") {
         VKDML_LINUX_ONLY("permission bits, /sys and /proc");
@@ -573,14 +576,14 @@ TEST_CASE("cli: missing, unreadable and unwritable files", "[cli]") {
         for (const auto& args : file_commands(in, target))
             check_error_parts(dir, args, 1,
                               {target + ": cannot create '" + target + ".tmp.", "': " + reason});
-        CHECK_FALSE(fs::exists(utf8_path(target)));
-        if (directory != "/sys" && directory != "/proc") CHECK(fs::is_empty(utf8_path(directory)));
+        CHECK_FALSE(fs::exists(path_from_utf8(target)));
+        if (directory != "/sys" && directory != "/proc") CHECK(fs::is_empty(path_from_utf8(directory)));
 #endif
     }
     SECTION("an output that is a directory is left alone") {
         for (const auto& args : file_commands(in, sub))
             check_error(dir, args, 1, sub + ": cannot write: it is a directory");
-        CHECK(fs::is_empty(utf8_path(sub)));
+        CHECK(fs::is_empty(path_from_utf8(sub)));
     }
     SECTION("an output that is a device or a pipe is left alone") {
         VKDML_LINUX_ONLY("/dev/null and FIFOs");
@@ -589,7 +592,7 @@ TEST_CASE("cli: missing, unreadable and unwritable files", "[cli]") {
             for (const auto& args : file_commands(in, target))
                 check_error(dir, args, 1, target + ": cannot write: it exists and is not a regular file");
         CHECK(fs::is_character_file("/dev/null"));
-        CHECK(fs::is_fifo(utf8_path(fifo)));
+        CHECK(fs::is_fifo(path_from_utf8(fifo)));
     }
     SECTION("an unwritable output is found before the device is opened") {
         check_error(dir, {"cumsum", "--device", "no-such-gpu", "--axis", "0", in, sub}, 1,
@@ -602,7 +605,7 @@ TEST_CASE("cli: missing, unreadable and unwritable files", "[cli]") {
         const std::string odd = dir / "odd\nname.npy";
         check_error(dir, {"show", odd}, 1, dir / "odd\\x0aname.npy: cannot open: No such file or directory");
     }
-    fs::remove(utf8_path(fifo));
+    fs::remove(path_from_utf8(fifo));
     auto entries = dir.entries();
     std::sort(entries.begin(), entries.end());
     CHECK(entries == std::vector<std::string>{"in.npy", "sub"});
@@ -613,7 +616,7 @@ TEST_CASE("cli: a failing standard output is an error, never SIGPIPE", "[cli]") 
     const std::string in = dir / "in.npy";
     write_c_order(in, DML_TENSOR_DATA_TYPE_INT32, {3, 4}, std::vector<double>(12, 7.0));
     std::vector<Stdout> targets = {Stdout::closed_pipe};
-    if (kLinux)
+    if (on_linux())
         targets.push_back(Stdout::full_device);
     else
         WARN("skipped the /dev/full part: Linux only");

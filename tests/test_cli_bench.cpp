@@ -10,9 +10,12 @@
 
 #include "cli_support.hpp"
 #include "json_check.hpp"
+#include "platform.hpp"
 
 namespace fs = std::filesystem;
 using namespace vkdml_test::cli;
+// Paths are UTF-8 strings: std::filesystem gets them through path_from_utf8 (not the ANSI code page).
+using vkdml::platform::path_from_utf8;
 namespace json = vkdml_test::json;
 
 namespace {
@@ -169,7 +172,7 @@ TEST_CASE("cli: vkdml bench --passes lists a time per pass", "[gpu][cli]") {
 TEST_CASE("cli: vkdml bench argument errors", "[cli]") {
     TempDir dir;
     const std::string sub = dir / "sub";
-    fs::create_directory(utf8_path(sub));
+    fs::create_directory(path_from_utf8(sub));
     check_error(dir, {"bench", "--suite", "huge"}, 2, "unknown suite 'huge' (use quick, default or full)");
     check_error(dir, {"bench", "--case", "scan-1d", "--case", "scan-2d"}, 2,
                 "unknown case 'scan-2d'; the cases are: scan-1d, scan-rows-short, scan-rows-medium, ");

@@ -14,11 +14,14 @@
 #include <vector>
 
 #include "cli_support.hpp"
+#include "platform.hpp"
 #include "tensor_data.hpp"
 
 namespace fs = std::filesystem;
 using namespace vkdml_test;
 using namespace vkdml_test::cli;
+// Paths are UTF-8 strings: std::filesystem gets them through path_from_utf8 (not the ANSI code page).
+using vkdml::platform::path_from_utf8;
 
 namespace {
 
@@ -95,7 +98,7 @@ void check_reduce_examples(const TempDir& dir, DML_TENSOR_DATA_TYPE type, size_t
         INFO(example.args[0] << " " << joined(options) << " on " << example.input);
         run_command(dir, example.args[0], options, dir / example.input, out);
         CHECK(read_values(out, output_type, example.sizes) == example.expected);
-        fs::remove(utf8_path(out));
+        fs::remove(path_from_utf8(out));
     }
 }
 
@@ -251,7 +254,7 @@ TEST_CASE("cli: vkdml reduce's other functions give exact results", "[gpu][cli]"
         write_c_order(in, c.type, c.sizes, c.values);
         run_command(dir, "reduce", c.options, in, out);
         CHECK(read_values(out, c.type, c.output_sizes) == c.expected);
-        fs::remove(utf8_path(out));
+        fs::remove(path_from_utf8(out));
     }
 }
 
@@ -292,7 +295,7 @@ TEST_CASE("cli: --axes none reduces no axis (AxisCount 0)", "[gpu][cli]") {
         options.insert(options.end(), {"--axes", "none"});
         run_command(dir, c.args[0], options, in, out);
         CHECK(read_values(out, c.output_type, sizes) == c.expected);
-        fs::remove(utf8_path(out));
+        fs::remove(path_from_utf8(out));
     }
 }
 
