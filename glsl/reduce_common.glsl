@@ -60,9 +60,6 @@ layout(set = 0, binding = 1) writeonly buffer Dst { STORE_T dst[]; };
 layout(set = 0, binding = 1) writeonly buffer DstWords { uint dst_words[]; };
 
 // ---- arithmetic type facts -------------------------------------------------------------------
-#if defined(STORAGE_F16) || defined(STORAGE_F32) || defined(STORAGE_F64)
-#define ACC_IS_FLOAT 1
-#endif
 #if defined(STORAGE_F64) || defined(STORAGE_U64)
 const uint ACC_WORDS = 2u;
 #else

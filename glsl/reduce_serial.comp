@@ -5,6 +5,7 @@
 // reductions (many tiny outputs), and every shape on CPU devices, run best this way too. With blocks
 // (VEC_K > 0, reduce_common.glsl) each position loads VEC_K whole vectors and folds their elements in
 // the same order as element by element.
+#extension GL_EXT_control_flow_attributes : require
 #extension GL_GOOGLE_include_directive : require
 #include "reduce_common.glsl"
 
@@ -15,9 +16,10 @@ const uint STEPS = BLOCK_VECS * VEC_W / LANES;     // reduced elements per outpu
 // Folds the block at `at` (reduced position q) into st; `first`: st holds nothing yet.
 void fold_block(inout State st[LANES], uint at, uint q, bool first) {
     WIDE_V v[BLOCK_VECS];
-    for (uint b = 0u; b < BLOCK_VECS; ++b) v[b] = UNPACK_V(srcv[at + b]);
-    // One flat loop (fully unrolled by the compiler: every index below is then a constant).
-    for (uint j = 0u; j < BLOCK_VECS * VEC_W; ++j) {
+    [[unroll]] for (uint b = 0u; b < BLOCK_VECS; ++b) v[b] = UNPACK_V(srcv[at + b]);
+    // One flat loop (fully unrolled, [[unroll]]: every index below is then a constant, and lavapipe, which ends a loop after
+    // 65,535 trips counted over nested loops too, sees only the outer loop).
+    [[unroll]] for (uint j = 0u; j < BLOCK_VECS * VEC_W; ++j) {
         uint lane = j / STEPS, s = j % STEPS;
         State e = element_state(element_value(v[j / VEC_W][j % VEC_W]), q * STEPS + s);
         st[lane] = (first && s == 0u) ? e : combine(st[lane], e);

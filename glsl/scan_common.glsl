@@ -6,6 +6,7 @@
 #define SCAN_COMMON_GLSL
 
 #include "storage_types.glsl"
+#include "compensated.glsl"
 
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint OP = 0;         // 0: sum, 1: product
@@ -48,7 +49,7 @@ layout(push_constant, std430) uniform Params {
 
 layout(set = 0, binding = 0) readonly buffer Src { STORE_T src[]; };
 layout(set = 0, binding = 1) writeonly buffer Dst { STORE_T dst[]; };
-layout(set = 0, binding = 2) buffer Partials { ACC_T partials[]; };
+layout(set = 0, binding = 2) buffer Partials { ACC_T partials[]; };  // one Pair per slot for floats
 layout(set = 0, binding = 0) readonly buffer SrcV { STORE_V srcv[]; };
 layout(set = 0, binding = 1) writeonly buffer DstV { STORE_V dstv[]; };
 
@@ -64,8 +65,43 @@ ACC_T identity() {
 
 // What an exclusive scan writes at logical position k given the combine of the elements before it: at
 // k = 0 nothing was combined, which reads 0 (not -0) for sums and 1 for products.
-ACC_T exclusive_value(ACC_T carry, uint k) { return (OP == 0u && k == 0u) ? ACC_T(0) : carry; }
+Pair exclusive_value(Pair before, uint k) { return (OP == 0u && k == 0u) ? pair_of(ACC_T(0)) : before; }
 ACC_T combine(ACC_T a, ACC_T b) { return OP == 0u ? a + b : a * b; }
+
+// A running combine (compensated for floats, compensated.glsl) and one more value or pair.
+Pair combine_value(Pair run, ACC_T x) { return OP == 0u ? pair_add_value(run, x) : pair_mul_value(run, x); }
+Pair combine_pair(Pair run, Pair x) { return OP == 0u ? pair_add(run, x) : pair_mul(run, x); }
+
+// Partial slot i (already offset by base_part): a pair for floats, one accumulator for integers.
+Pair load_partial(uint i) {
+#if defined(ACC_IS_FLOAT)
+    return Pair(partials[2u * i], partials[2u * i + 1u]);
+#else
+    return pair_of(partials[i]);
+#endif
+}
+void store_partial(uint i, Pair a) {
+#if defined(ACC_IS_FLOAT)
+    Pair n = pair_normalized(a);
+    partials[2u * i] = n.hi;
+    partials[2u * i + 1u] = n.lo;
+#else
+    partials[i] = a.hi;
+#endif
+}
+
+// A running combine and one more stored element, and a pair as the element to store (rounded once;
+// pair storage keeps both words).
+#if defined(PAIR_STORAGE)
+Pair combine_element(Pair run, STORE_T v) { return combine_pair(run, Pair(v.x, v.y)); }
+STORE_T stored_value(Pair a) {
+    Pair n = pair_normalized(a);
+    return STORE_T(n.hi, n.lo);
+}
+#else
+Pair combine_element(Pair run, STORE_T v) { return combine_value(run, TO_ACC(v)); }
+STORE_T stored_value(Pair a) { return FROM_ACC(pair_value(a)); }
+#endif
 
 // Chunks per fiber.
 uint chunk_count() { return (p.len - 1u) / p.chunk_len + 1u; }

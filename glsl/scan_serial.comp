@@ -4,9 +4,12 @@
 // memory (outer-axis scans) their loads are coalesced; short inner rows also run best this way, and on
 // CPU devices every shape does. With blocks (VEC_K > 0, scan_common.glsl) each position loads and
 // stores VEC_K whole vectors and scans their elements in the same order as element by element.
-// Chunk 0 of a fiber starts from the identity, later chunks from their carry in partials.
+// Chunk 0 of a fiber starts from the identity, later chunks from their carry in partials. Float sums
+// and products are compensated (compensated.glsl); the partials of float scans are pairs, and the
+// pass that scans them reads and writes pairs (the f32x2 and f64x2 variants).
 // MODE_REDUCE folds the chunk into partials[fiber * chunks + chunk] (VEC_F slots per fiber block) for
 // reduce-then-scan.
+#extension GL_EXT_control_flow_attributes : require
 #extension GL_GOOGLE_include_directive : require
 #include "scan_common.glsl"
 
@@ -30,50 +33,49 @@ void main() {
     uint end = start + min(p.chunk_len, p.len - start);
     uvec2 base = fiber_base(fiber);
 
-    // The chunk's carry stays apart from the running combine of its own elements (`local`), so that each
-    // element meets the (possibly large) carry once: a float sum of 32,768 positive elements onto a
-    // carry of millions would otherwise round at the carry's magnitude every step.
-    ACC_T carry[LANES], local[LANES];
-    for (uint lane = 0u; lane < LANES; ++lane) {
-        carry[lane] = (MODE == MODE_SCAN && HAS_CARRY && chunk > 0u) ? partials[p.base_part + slot + lane] : identity();
-        local[lane] = identity();
-    }
+    // The running combine starts from the chunk's carry and is compensated (float types): each element's
+    // rounding error is kept, so a long chunk onto a large carry loses nothing.
+    Pair run[LANES];
+    for (uint lane = 0u; lane < LANES; ++lane)
+        run[lane] = (MODE == MODE_SCAN && HAS_CARRY && chunk > 0u) ? load_partial(p.base_part + slot + lane)
+                                                                   : pair_of(identity());
     if (VEC_K == 0u) {
         for (uint k = start; k < end; ++k) {
             uint pos = axis_pos(k);
-            ACC_T next = combine(local[0], TO_ACC(src[base.x + pos * p.axis_in]));
-            if (MODE == MODE_SCAN)
-                dst[base.y + pos * p.axis_out] =
-                    FROM_ACC(EXCLUSIVE ? exclusive_value(combine(carry[0], local[0]), k) : combine(carry[0], next));
-            local[0] = next;
+            Pair next = combine_element(run[0], src[base.x + pos * p.axis_in]);
+            if (MODE == MODE_SCAN) dst[base.y + pos * p.axis_out] = stored_value(EXCLUSIVE ? exclusive_value(run[0], k) : next);
+            run[0] = next;
         }
-    } else {
+    }
+#if !defined(PAIR_STORAGE)
+    else {
         for (uint k = start; k < end; ++k) {
             uint pos = axis_pos(k);
             uint at_in = base.x + pos * p.axis_in;
             uint at_out = base.y + pos * p.axis_out;
             WIDE_V v[BLOCK_VECS];
             WIDE_V y[BLOCK_VECS];
-            for (uint b = 0u; b < BLOCK_VECS; ++b) v[b] = UNPACK_V(srcv[at_in + b]);
+            [[unroll]] for (uint b = 0u; b < BLOCK_VECS; ++b) v[b] = UNPACK_V(srcv[at_in + b]);
             // One flat loop over the block's elements, backwards when REVERSE, so each fiber's steps
-            // come in scan order (fully unrolled by the compiler: every index below is then a constant).
-            for (uint t = 0u; t < BLOCK_VECS * VEC_W; ++t) {
+            // come in scan order (fully unrolled, [[unroll]]: every index below is then a constant, and lavapipe, which ends a loop after
+            // 65,535 trips counted over nested loops too, sees only the outer loop).
+            [[unroll]] for (uint t = 0u; t < BLOCK_VECS * VEC_W; ++t) {
                 uint j = REVERSE ? BLOCK_VECS * VEC_W - 1u - t : t;
                 uint lane = VEC_AXIS_INNER ? j / STEPS : j % LANES;
                 uint step = VEC_AXIS_INNER ? j % STEPS : j / LANES;
                 uint s = REVERSE ? STEPS - 1u - step : step;  // steps of this fiber done before
-                ACC_T next = combine(local[lane], TO_ACC(v[j / VEC_W][j % VEC_W]));
+                Pair next = combine_value(run[lane], TO_ACC(v[j / VEC_W][j % VEC_W]));
                 if (MODE == MODE_SCAN) {
-                    ACC_T value = EXCLUSIVE ? exclusive_value(combine(carry[lane], local[lane]), k * STEPS + s)
-                                            : combine(carry[lane], next);
-                    y[j / VEC_W][j % VEC_W] = FROM_ACC_WIDE(value);
+                    Pair value = EXCLUSIVE ? exclusive_value(run[lane], k * STEPS + s) : next;
+                    y[j / VEC_W][j % VEC_W] = FROM_ACC_WIDE(pair_value(value));
                 }
-                local[lane] = next;
+                run[lane] = next;
             }
             if (MODE == MODE_SCAN)
-                for (uint b = 0u; b < BLOCK_VECS; ++b) dstv[at_out + b] = PACK_V(y[b]);
+                [[unroll]] for (uint b = 0u; b < BLOCK_VECS; ++b) dstv[at_out + b] = PACK_V(y[b]);
         }
     }
+#endif
     if (MODE == MODE_REDUCE)
-        for (uint lane = 0u; lane < LANES; ++lane) partials[p.base_part + slot + lane] = local[lane];
+        for (uint lane = 0u; lane < LANES; ++lane) store_partial(p.base_part + slot + lane, run[lane]);
 }

@@ -2,9 +2,11 @@
 // Cooperative chunk scan: one workgroup per (fiber, chunk). The chunk is walked in tiles of
 // WG_SIZE * ITEMS elements; each subgroup owns a contiguous segment of the tile, which it scans with
 // ITEMS subgroup-wide steps (contiguous loads, subgroup inclusive/exclusive scan, running segment
-// total). Segment totals meet in shared memory and are combined in subgroup order, so the float
-// summation (or multiplication) order is fixed (bit-identical run to run). MODE_REDUCE instead folds the chunk into one
-// value in partials[fiber * chunks + chunk], the first pass of reduce-then-scan for long fibers.
+// total). Segment totals meet in shared memory and are combined in subgroup order into the chunk's
+// carry, compensated for floats (compensated.glsl: the carry runs over the whole chunk, a segment's
+// ITEMS·subgroup elements do not), so the float summation (or multiplication) order is fixed
+// (bit-identical run to run). MODE_REDUCE instead folds the chunk into one value (a pair for floats)
+// in partials[fiber * chunks + chunk], the first pass of reduce-then-scan for long fibers.
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 
@@ -35,7 +37,8 @@ void main() {
     uint segment_len = gl_SubgroupSize * ITEMS;
     uint tile_len = gl_WorkGroupSize.x * ITEMS;
     uint tiles = (len - 1u) / tile_len + 1u;
-    ACC_T carry = (MODE == MODE_SCAN && HAS_CARRY && chunk > 0u) ? partials[p.base_part + id] : identity();
+    // The carry across segments and tiles runs long: it is compensated (float types).
+    Pair carry = (MODE == MODE_SCAN && HAS_CARRY && chunk > 0u) ? load_partial(p.base_part + id) : pair_of(identity());
 
     for (uint tile = 0u; tile < tiles; ++tile) {
         uint seg = tile * tile_len + gl_SubgroupID * segment_len + gl_SubgroupInvocationID;
@@ -52,20 +55,20 @@ void main() {
         }
         if (subgroupElect()) segment_total[gl_SubgroupID] = run;
         barrier();
-        ACC_T before = carry;
+        Pair before = carry;
         for (uint s = 0u; s < gl_NumSubgroups; ++s) {
             if (s == gl_SubgroupID) before = carry;
-            carry = combine(carry, segment_total[s]);
+            carry = combine_value(carry, segment_total[s]);
         }
         barrier();
         if (MODE == MODE_SCAN) {
             for (uint j = 0u; j < ITEMS; ++j) {
                 uint k = seg + j * gl_SubgroupSize;
-                ACC_T value = combine(before, y[j]);
+                Pair value = combine_value(before, y[j]);
                 if (EXCLUSIVE) value = exclusive_value(value, start + k);
-                if (k < len) dst[base.y + axis_pos(start + k) * p.axis_out] = FROM_ACC(value);
+                if (k < len) dst[base.y + axis_pos(start + k) * p.axis_out] = stored_value(value);
             }
         }
     }
-    if (MODE == MODE_REDUCE && gl_LocalInvocationIndex == 0u) partials[p.base_part + id] = carry;
+    if (MODE == MODE_REDUCE && gl_LocalInvocationIndex == 0u) store_partial(p.base_part + id, carry);
 }

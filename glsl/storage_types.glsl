@@ -82,6 +82,24 @@ uint f32_to_f16_bits(float f) {
 #define FROM_ACC_WIDE(a) (a)
 #define UNPACK_V(u_) (u_)
 #define PACK_V(p_) (p_)
+#elif defined(STORAGE_F32X2) || defined(STORAGE_F64X2)
+// Compensated pairs (hi, lo) of float32 or float64 accumulators (compensated.glsl): the partials a scan
+// keeps between its passes. Only scan_serial's element path reads them (LOAD_PAIR, STORE_PAIR).
+#define PAIR_STORAGE 1
+#if defined(STORAGE_F64X2)
+#extension GL_EXT_shader_explicit_arithmetic_types_float64 : require
+#define STORE_T f64vec2
+#define ACC_T double
+#else
+#define STORE_T vec2
+#define ACC_T float
+#endif
+#define STORE_V STORE_T
+#define VEC_W 1u
+#define WIDE_V STORE_T
+#define WIDE_T ACC_T
+#define UNPACK_V(u_) (u_)
+#define PACK_V(p_) (p_)
 #elif defined(STORAGE_U8)
 #extension GL_EXT_shader_8bit_storage : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int8 : require
@@ -137,7 +155,14 @@ uint f32_to_f16_bits(float f) {
 #define UNPACK_V(u_) (u_)
 #define PACK_V(p_) (p_)
 #else
-#error "compile with -DSTORAGE_<F16|F32|F64|U8|U16|U32|U64>=1"
+#error "compile with -DSTORAGE_<F16|F32|F64|F32X2|F64X2|U8|U16|U32|U64>=1"
+#endif
+
+#if defined(STORAGE_F16) || defined(STORAGE_F32) || defined(STORAGE_F64) || defined(PAIR_STORAGE)
+#define ACC_IS_FLOAT 1
+#endif
+#if defined(STORAGE_F64) || defined(STORAGE_F64X2)
+#define ACC_IS_F64 1
 #endif
 
 #endif

@@ -7,17 +7,25 @@ namespace vkdml::detail {
 
 StorageVariant storage_variant(DML_TENSOR_DATA_TYPE t) {
     switch (t) {
-    case DML_TENSOR_DATA_TYPE_FLOAT16: return {"f16", 2, 4};
-    case DML_TENSOR_DATA_TYPE_FLOAT32: return {"f32", 4, 4};
-    case DML_TENSOR_DATA_TYPE_FLOAT64: return {"f64", 8, 8};
+    case DML_TENSOR_DATA_TYPE_FLOAT16: return {"f16", 2, 4, 8};
+    case DML_TENSOR_DATA_TYPE_FLOAT32: return {"f32", 4, 4, 8};
+    case DML_TENSOR_DATA_TYPE_FLOAT64: return {"f64", 8, 8, 16};
     case DML_TENSOR_DATA_TYPE_INT8:
-    case DML_TENSOR_DATA_TYPE_UINT8: return {"u8", 1, 4};
+    case DML_TENSOR_DATA_TYPE_UINT8: return {"u8", 1, 4, 4};
     case DML_TENSOR_DATA_TYPE_INT16:
-    case DML_TENSOR_DATA_TYPE_UINT16: return {"u16", 2, 4};
+    case DML_TENSOR_DATA_TYPE_UINT16: return {"u16", 2, 4, 4};
     case DML_TENSOR_DATA_TYPE_INT32:
-    case DML_TENSOR_DATA_TYPE_UINT32: return {"u32", 4, 4};
-    default: return {"u64", 8, 8};
+    case DML_TENSOR_DATA_TYPE_UINT32: return {"u32", 4, 4, 4};
+    default: return {"u64", 8, 8, 8};
     }
+}
+
+StorageVariant pair_variant(DML_TENSOR_DATA_TYPE t) {
+    return t == DML_TENSOR_DATA_TYPE_FLOAT64 ? StorageVariant{"f64x2", 16, 8, 16} : StorageVariant{"f32x2", 8, 4, 8};
+}
+
+bool is_float(DML_TENSOR_DATA_TYPE t) {
+    return t == DML_TENSOR_DATA_TYPE_FLOAT16 || t == DML_TENSOR_DATA_TYPE_FLOAT32 || t == DML_TENSOR_DATA_TYPE_FLOAT64;
 }
 
 uint32_t vector_width(const StorageVariant& v) {

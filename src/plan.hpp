@@ -80,13 +80,22 @@ struct Plan {
 };
 
 /// How elements of a data type are held by the kernels: the storage variant compiled for it (signed
-/// and unsigned integers share one), its element size and the size of its accumulator.
+/// and unsigned integers share one), its element size, the size of its accumulator and of a scan's
+/// partial (float types: a compensated pair of accumulators, compensated.glsl).
 struct StorageVariant {
-    const char* name;  ///< "f16", "f32", "f64", "u8", "u16", "u32" or "u64"
+    const char* name;  ///< "f16", "f32", "f64", "u8", "u16", "u32", "u64", "f32x2" or "f64x2"
     uint32_t element_bytes;
     uint32_t accumulator_bytes;
+    uint32_t partial_bytes;
 };
 StorageVariant storage_variant(DML_TENSOR_DATA_TYPE type);
+
+/// The variant whose elements are compensated pairs of `type`'s accumulators (FLOAT32 or FLOAT64):
+/// how a float scan's partials are scanned.
+StorageVariant pair_variant(DML_TENSOR_DATA_TYPE type);
+
+/// FLOAT16, FLOAT32 or FLOAT64.
+bool is_float(DML_TENSOR_DATA_TYPE type);
 
 /// Elements per vector of the serial kernels' blocks (STORE_V in storage_types.glsl): 16 bytes for
 /// 64-bit types, 4 elements otherwise.

@@ -1,15 +1,11 @@
 // SPEC §2 rules 7–8 and the §4 function/type table for REDUCE, ARGMIN and ARGMAX (see validation.hpp).
 #include "errors.hpp"
+#include "plan.hpp"
 #include "validation.hpp"
 
 namespace vkdml::detail {
 
 namespace {
-
-bool is_float(DML_TENSOR_DATA_TYPE t) {
-    return t == DML_TENSOR_DATA_TYPE_FLOAT16 || t == DML_TENSOR_DATA_TYPE_FLOAT32 ||
-           t == DML_TENSOR_DATA_TYPE_FLOAT64;
-}
 
 bool is_index_type(DML_TENSOR_DATA_TYPE t) {
     return t == DML_TENSOR_DATA_TYPE_INT32 || t == DML_TENSOR_DATA_TYPE_INT64 ||

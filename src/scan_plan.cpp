@@ -217,15 +217,16 @@ struct Builder {
     }
 
     Status scan(const ScanRequest& r, Endpoints ends) {
-        StorageVariant v = storage_variant(r.type);
+        StorageVariant v = r.pairs ? pair_variant(r.type) : storage_variant(r.type);
         // scan_tile needs subgroup arithmetic in compute shaders; without it every shape runs serially.
-        bool tile = !device.serial_kernels && device.info.subgroup_arithmetic &&
+        // Pairs (partials) run serially, element by element.
+        bool tile = !r.pairs && !device.serial_kernels && device.info.subgroup_arithmetic &&
                     r.layout.len >= kTileMinLength && r.layout.axis_innermost();
         Blocks blocks;
         blocks.layout = r.layout;
         // float16 blocks of one vector: the conversion back from float32, unrolled over larger blocks,
         // runs slower (measured on lavapipe).
-        if (!tile)
+        if (!tile && !r.pairs)
             blocks = block_layout(r.layout, vector_width(v), r.type == DML_TENSOR_DATA_TYPE_FLOAT16 ? 1 : 4);
         const ScanLayout& l = blocks.layout;
         const uint32_t width = blocks.k == 0 ? 1 : vector_width(v);  // elements per kernel index
@@ -282,10 +283,10 @@ struct Builder {
             return add_pass(r, blocks, tile, v, 0, false, {src, dst, unused}, w, chunk_len, chunks);
         }
 
-        uint64_t partial_bytes = fibers * lanes * chunks * v.accumulator_bytes;
+        uint64_t partial_bytes = fibers * lanes * chunks * v.partial_bytes;
         PassBinding partials{
-            Slot::temporary,     0,        allocate_scratch(device.info, plan, partial_bytes), partial_bytes,
-            v.accumulator_bytes, kBasePart};
+            Slot::temporary, 0, allocate_scratch(device.info, plan, partial_bytes), partial_bytes,
+            v.partial_bytes, kBasePart};
         PassBinding unused_dst = dst;
         unused_dst.base_word = -1;
         unused_dst.unused = true;
@@ -299,6 +300,7 @@ struct Builder {
         carry.op = r.op;
         carry.type = accumulator_type(r.type);
         carry.exclusive = true;
+        carry.pairs = is_float(r.type);
         carry.layout.len = static_cast<uint32_t>(chunks);
         carry.layout.axis_in = carry.layout.axis_out = lanes;
         const auto fiber_stride = static_cast<uint32_t>(chunks * lanes);
