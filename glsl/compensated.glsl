@@ -67,10 +67,11 @@ Pair pair_mul_value(Pair a, ACC_T b) {
     return Pair(p, lo);
 }
 
-// a · b for pairs: the error of hi·hi, and the cross terms (lo·lo is below the precision kept).
+// a · b for pairs: the error of hi·hi, and the cross terms. lo·lo stays: a long product's hi drifts
+// from the exact value by n·u (biased rounding), so lo is not always small next to hi.
 Pair pair_mul(Pair a, Pair b) {
     precise ACC_T p = a.hi * b.hi;
-    precise ACC_T lo = (a.lo * b.hi + a.hi * b.lo) + two_product_error(a.hi, b.hi, p);
+    precise ACC_T lo = ((a.lo * b.hi + a.hi * b.lo) + a.lo * b.lo) + two_product_error(a.hi, b.hi, p);
     return Pair(p, lo);
 }
 

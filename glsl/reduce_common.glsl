@@ -14,6 +14,7 @@
 #define REDUCE_COMMON_GLSL
 
 #include "storage_types.glsl"
+#include "compensated.glsl"
 #if defined(STORAGE_F64)
 #include "float64_math.glsl"
 #endif
@@ -38,6 +39,13 @@ const uint F_ARGMAX = 0u, F_ARGMIN = 1u, F_AVERAGE = 2u, F_L1 = 3u, F_L2 = 4u, F
            F_COPY = 12u;  // AxisCount 0: output = input
 const bool IS_ARG = FUNCTION == F_ARGMAX || FUNCTION == F_ARGMIN;
 const bool IS_LSE = FUNCTION == F_LOG_SUM_EXP;
+// Float sums and products (and LOG_SUM_EXP's scaled sum) are compensated: the State carries their
+// rounding error (compensated.glsl). Must match is_compensated() in src/operator_state.hpp.
+#if defined(ACC_IS_FLOAT)
+const bool COMPENSATED = !IS_ARG && FUNCTION != F_MIN && FUNCTION != F_MAX && FUNCTION != F_COPY;
+#else
+const bool COMPENSATED = false;
+#endif
 const uint NO_INDEX = 0xFFFFFFFFu;  // an empty arg state (indices are < 2^32 - 1)
 
 // Must match the Word enum in src/reduce_plan.cpp (128 bytes, the minimum every device allows).
@@ -65,7 +73,7 @@ const uint ACC_WORDS = 2u;
 #else
 const uint ACC_WORDS = 1u;
 #endif
-const uint STATE_WORDS = ACC_WORDS * (IS_LSE ? 2u : 1u) + (IS_ARG ? 1u : 0u);
+const uint STATE_WORDS = ACC_WORDS * (1u + (IS_LSE ? 1u : 0u) + (COMPENSATED ? 1u : 0u)) + (IS_ARG ? 1u : 0u);
 
 #if defined(STORAGE_F64)
 ACC_T acc_inf() { return f64_inf(); }
@@ -162,12 +170,14 @@ ACC_T load_element(uint index) { return element_value(WIDE_T(src[index])); }
 struct State {
     ACC_T v;  // the folded value; LOG_SUM_EXP: the running maximum m
     ACC_T s;  // LOG_SUM_EXP: Σ e^(x - m)
+    ACC_T c;  // COMPENSATED: the rounding error of v (LOG_SUM_EXP: of s) so far
     uint i;   // arg functions: index of v among the reduced elements (NO_INDEX: empty)
 };
 
 State empty_state() {
     State st;
     st.s = ACC_T(0);
+    st.c = ACC_T(0);
     st.i = NO_INDEX;
     if (FUNCTION == F_MULTIPLY) st.v = ACC_T(1);
     else if (FUNCTION == F_MIN) st.v = acc_highest();
@@ -180,6 +190,7 @@ State element_state(ACC_T x, uint index) {
     State st;
     st.v = x;
     st.s = ACC_T(1);
+    st.c = ACC_T(0);
     st.i = index;
     if (FUNCTION == F_L1) st.v = acc_abs(x);
     else if (FUNCTION == F_SUM_SQUARE || FUNCTION == F_L2) st.v = x * x;
@@ -204,17 +215,25 @@ State combine(State a, State b) {
 #if defined(ACC_IS_FLOAT)
     if (IS_LSE) {
         // (m, S) pairs: the larger maximum stays, the other sum is rescaled by e^(m_small - m_large).
+        // The sums are compensated pairs (s, c); a rescaled one is rounded at the scale's precision.
         if (acc_isnan(a.v) || acc_isnan(b.v)) {
             r.v = a.v + b.v;
             r.s = ACC_T(1);
+            r.c = ACC_T(0);
         } else if (a.v == b.v) {
-            r.s = a.s + b.s;
+            Pair sum = pair_add(Pair(a.s, a.c), Pair(b.s, b.c));
+            r.s = sum.hi;
+            r.c = sum.lo;
         } else {
             State hi = a.v > b.v ? a : b;
             State lo = a.v > b.v ? b : a;
             ACC_T d = lo.v - hi.v;  // < 0; -inf when lo.v is -inf or hi.v is +inf
+            ACC_T scale = acc_exp(d);
+            Pair sum = d == -acc_inf() ? Pair(hi.s, hi.c)
+                                       : pair_add(Pair(hi.s, hi.c), Pair(lo.s * scale, lo.c * scale));
             r.v = hi.v;
-            r.s = d == -acc_inf() ? hi.s : hi.s + lo.s * acc_exp(d);
+            r.s = sum.hi;
+            r.c = sum.lo;
         }
         return r;
     }
@@ -226,20 +245,25 @@ State combine(State a, State b) {
         bool b_beyond = FUNCTION == F_MIN ? acc_less(b.v, a.v) : acc_less(a.v, b.v);
         return b_beyond ? b : a;
     }
-    if (FUNCTION == F_MULTIPLY) r.v = a.v * b.v;
-    else r.v = a.v + b.v;
+    Pair folded = FUNCTION == F_MULTIPLY ? pair_mul(Pair(a.v, a.c), Pair(b.v, b.c))
+                                         : pair_add(Pair(a.v, a.c), Pair(b.v, b.c));
+    r.v = folded.hi;
+    r.c = COMPENSATED ? folded.lo : ACC_T(0);
     return r;
 }
 
 // The result of a complete fold, in the arithmetic type.
 ACC_T finish(State st) {
 #if defined(ACC_IS_FLOAT)
-    if (FUNCTION == F_AVERAGE) return st.v / ACC_T(p.n_total);
-    if (FUNCTION == F_L2) return sqrt(st.v);
-    if (FUNCTION == F_LOG_SUM) return acc_log(st.v);
-    if (IS_LSE) return (isinf(st.v) || acc_isnan(st.v)) ? st.v : st.v + acc_log(st.s);
-#endif
+    ACC_T v = IS_LSE ? st.v : pair_value(Pair(st.v, st.c));  // the compensated fold, rounded once
+    if (FUNCTION == F_AVERAGE) return v / ACC_T(p.n_total);
+    if (FUNCTION == F_L2) return sqrt(v);
+    if (FUNCTION == F_LOG_SUM) return acc_log(v);
+    if (IS_LSE) return (isinf(st.v) || acc_isnan(st.v)) ? st.v : st.v + acc_log(pair_value(Pair(st.s, st.c)));
+    return v;
+#else
     return st.v;
+#endif
 }
 
 // ---- states as 32-bit words (partials between passes) ------------------------------------------
@@ -273,8 +297,15 @@ ACC_T acc_from_words(uint w) {
 
 void write_state(uint slot, State st) {
     uint w = p.base_out + slot * STATE_WORDS;
+    if (COMPENSATED) {  // normalized: hi the rounded value, lo what is left
+        Pair n = pair_normalized(IS_LSE ? Pair(st.s, st.c) : Pair(st.v, st.c));
+        if (IS_LSE) st.s = n.hi;
+        else st.v = n.hi;
+        st.c = n.lo;
+    }
     acc_to_words(st.v, w);
     if (IS_LSE) acc_to_words(st.s, w + ACC_WORDS);
+    if (COMPENSATED) acc_to_words(st.c, w + (IS_LSE ? 2u : 1u) * ACC_WORDS);
     if (IS_ARG) dst_words[w + ACC_WORDS] = st.i;
 }
 
@@ -283,6 +314,7 @@ State read_state(uint slot) {
     State st;
     st.v = acc_from_words(w);
     st.s = IS_LSE ? acc_from_words(w + ACC_WORDS) : ACC_T(1);
+    st.c = COMPENSATED ? acc_from_words(w + (IS_LSE ? 2u : 1u) * ACC_WORDS) : ACC_T(0);
     st.i = IS_ARG ? src_words[w + ACC_WORDS] : 0u;
     return st;
 }

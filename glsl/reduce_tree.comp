@@ -3,8 +3,8 @@
 // elements start + t, start + t + WG_SIZE, ... (contiguous loads across the workgroup when the reduced
 // dimensions are the inner ones in memory); each subgroup then folds its invocations' states by a
 // butterfly of shuffles and invocation 0 folds the subgroup states in subgroup order. The
-// order is fixed, so float results are bit-identical run to run, with a rounding error growing like
-// chunk_len / WG_SIZE + log2(WG_SIZE) per pass.
+// order is fixed, so float results are bit-identical run to run; float sums and products fold
+// compensated states (value and rounding error, compensated.glsl) at every step.
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 
@@ -14,6 +14,7 @@
 // One slot per subgroup: sized for subgroups of a single lane.
 shared ACC_T folded_v[gl_WorkGroupSize.x];
 shared ACC_T folded_s[IS_LSE ? gl_WorkGroupSize.x : 1u];
+shared ACC_T folded_c[COMPENSATED ? gl_WorkGroupSize.x : 1u];
 shared uint folded_i[IS_ARG ? gl_WorkGroupSize.x : 1u];
 
 State subgroup_fold(State st) {
@@ -21,6 +22,7 @@ State subgroup_fold(State st) {
         State other;
         other.v = subgroupShuffleXor(st.v, mask);
         other.s = IS_LSE ? subgroupShuffleXor(st.s, mask) : st.s;
+        other.c = COMPENSATED ? subgroupShuffleXor(st.c, mask) : st.c;
         other.i = IS_ARG ? subgroupShuffleXor(st.i, mask) : st.i;
         st = combine(st, other);
     }
@@ -47,6 +49,7 @@ void main() {
     if (gl_SubgroupInvocationID == 0u) {
         folded_v[gl_SubgroupID] = st.v;
         if (IS_LSE) folded_s[gl_SubgroupID] = st.s;
+        if (COMPENSATED) folded_c[gl_SubgroupID] = st.c;
         if (IS_ARG) folded_i[gl_SubgroupID] = st.i;
     }
     barrier();
@@ -55,6 +58,7 @@ void main() {
             State other;
             other.v = folded_v[k];
             other.s = IS_LSE ? folded_s[k] : st.s;
+            other.c = COMPENSATED ? folded_c[k] : st.c;
             other.i = IS_ARG ? folded_i[k] : st.i;
             st = combine(st, other);
         }

@@ -40,6 +40,13 @@ inline bool is_arg_function(uint32_t function) {
     return function == DML_REDUCE_FUNCTION_ARGMAX || function == DML_REDUCE_FUNCTION_ARGMIN;
 }
 
+/// A function whose float fold is a sum or a product, compensated by the kernels (reduce_common.glsl's
+/// COMPENSATED): all but ARGMAX, ARGMIN, MIN and MAX (a kernel FUNCTION constant; not F_COPY).
+inline bool is_compensated(uint32_t function) {
+    return !is_arg_function(function) && function != DML_REDUCE_FUNCTION_MIN &&
+           function != DML_REDUCE_FUNCTION_MAX && function <= DML_REDUCE_FUNCTION_SUM_SQUARE;
+}
+
 /// REDUCE, ARGMIN and ARGMAX read through one shape: the standalone arg operators are REDUCE's arg
 /// functions with a tie rule.
 struct ReductionDesc {

@@ -121,7 +121,11 @@ struct Builder {
     const ReduceRequest& r;
     bool cpu = device.info.physical.type == VK_PHYSICAL_DEVICE_TYPE_CPU;
     StorageVariant v = storage_variant(r.type);
-    uint32_t state_words = v.accumulator_bytes / 4 * (r.function == DML_REDUCE_FUNCTION_LOG_SUM_EXP ? 2 : 1) +
+    /// Words of a fold state between passes (reduce_common.glsl's STATE_WORDS): the value, LOG_SUM_EXP's
+    /// scaled sum, the compensation of float sums and products, the arg functions' index.
+    uint32_t state_words = v.accumulator_bytes / 4 *
+                               (1 + (r.function == DML_REDUCE_FUNCTION_LOG_SUM_EXP ? 1 : 0) +
+                                (is_float(r.type) && is_compensated(r.function) ? 1 : 0)) +
                            (is_arg_function(r.function) ? 1 : 0);
     std::array<uint32_t, kWordCount> words = layout_words(r.layout);
 
