@@ -55,10 +55,10 @@ layout(set = 0, binding = 1) writeonly buffer DstV { STORE_V dstv[]; };
 
 // The identity of the combine: for float sums -0 (x + -0 = x for every x, -0 included), else 0 or 1.
 ACC_T identity() {
-#if defined(STORAGE_F16) || defined(STORAGE_F32)
-    if (OP == 0u) return uintBitsToFloat(0x80000000u);
-#elif defined(STORAGE_F64)
+#if defined(ACC_IS_F64)
     if (OP == 0u) return packDouble2x32(uvec2(0u, 0x80000000u));
+#elif defined(ACC_IS_FLOAT)
+    if (OP == 0u) return uintBitsToFloat(0x80000000u);
 #endif
     return OP == 0u ? ACC_T(0) : ACC_T(1);
 }
@@ -90,17 +90,18 @@ void store_partial(uint i, Pair a) {
 #endif
 }
 
-// A running combine and one more stored element, and a pair as the element to store (rounded once;
-// pair storage keeps both words).
+// A running combine and one more element, src[i]; a pair stored as the element dst[i] (rounded once;
+// pair storage keeps both words). (Narrow elements never pass through a function: an 8- or 16-bit
+// parameter would need the shaderInt8/shaderInt16 arithmetic features.)
 #if defined(PAIR_STORAGE)
-Pair combine_element(Pair run, STORE_T v) { return combine_pair(run, Pair(v.x, v.y)); }
-STORE_T stored_value(Pair a) {
+Pair combine_element(Pair run, uint i) { return combine_pair(run, Pair(src[i].x, src[i].y)); }
+void store_element(uint i, Pair a) {
     Pair n = pair_normalized(a);
-    return STORE_T(n.hi, n.lo);
+    dst[i] = STORE_T(n.hi, n.lo);
 }
 #else
-Pair combine_element(Pair run, STORE_T v) { return combine_value(run, TO_ACC(v)); }
-STORE_T stored_value(Pair a) { return FROM_ACC(pair_value(a)); }
+Pair combine_element(Pair run, uint i) { return combine_value(run, TO_ACC(src[i])); }
+void store_element(uint i, Pair a) { dst[i] = FROM_ACC(pair_value(a)); }
 #endif
 
 // Chunks per fiber.

@@ -42,8 +42,8 @@ void main() {
     if (VEC_K == 0u) {
         for (uint k = start; k < end; ++k) {
             uint pos = axis_pos(k);
-            Pair next = combine_element(run[0], src[base.x + pos * p.axis_in]);
-            if (MODE == MODE_SCAN) dst[base.y + pos * p.axis_out] = stored_value(EXCLUSIVE ? exclusive_value(run[0], k) : next);
+            Pair next = combine_element(run[0], base.x + pos * p.axis_in);
+            if (MODE == MODE_SCAN) store_element(base.y + pos * p.axis_out, EXCLUSIVE ? exclusive_value(run[0], k) : next);
             run[0] = next;
         }
     }

@@ -3,23 +3,56 @@
 // WG_SIZE * ITEMS elements; each subgroup owns a contiguous segment of the tile, which it scans with
 // ITEMS subgroup-wide steps (contiguous loads, subgroup inclusive/exclusive scan, running segment
 // total). Segment totals meet in shared memory and are combined in subgroup order into the chunk's
-// carry, compensated for floats (compensated.glsl: the carry runs over the whole chunk, a segment's
-// ITEMS·subgroup elements do not), so the float summation (or multiplication) order is fixed
-// (bit-identical run to run). MODE_REDUCE instead folds the chunk into one value (a pair for floats)
-// in partials[fiber * chunks + chunk], the first pass of reduce-then-scan for long fibers.
+// carry, so the float summation (or multiplication) order is fixed (bit-identical run to run).
+// Float scans are compensated at every step (compensated.glsl): the subgroup scan is a Hillis-Steele
+// scan of (value, error) pairs over shuffles, and segment totals, carry and outputs are pairs rounded
+// once; integer scans use the subgroup arithmetic built-ins (exact). MODE_REDUCE instead folds the
+// chunk into one value (a pair for floats) in partials[fiber * chunks + chunk], the first pass of
+// reduce-then-scan for long fibers.
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_shuffle : require
 
 #extension GL_GOOGLE_include_directive : require
 #include "scan_common.glsl"
 
 const uint ITEMS = 4u;
 
-shared ACC_T segment_total[gl_WorkGroupSize.x];  // one per subgroup; sized for subgroups of a single lane
+// One per subgroup; sized for subgroups of a single lane.
+shared ACC_T segment_hi[gl_WorkGroupSize.x];
+shared ACC_T segment_lo[gl_WorkGroupSize.x];
 
-ACC_T subgroup_inclusive(ACC_T x) { return OP == 0u ? subgroupInclusiveAdd(x) : subgroupInclusiveMul(x); }
-ACC_T subgroup_exclusive(ACC_T x) { return OP == 0u ? subgroupExclusiveAdd(x) : subgroupExclusiveMul(x); }
-ACC_T subgroup_total(ACC_T x) { return OP == 0u ? subgroupAdd(x) : subgroupMul(x); }
+// The inclusive and exclusive scans of x over the subgroup, and its total.
+struct SubgroupScan {
+    Pair inclusive, exclusive, total;
+};
+
+#if defined(ACC_IS_FLOAT)
+Pair shuffle_pair(Pair a, uint lane) { return Pair(subgroupShuffle(a.hi, lane), subgroupShuffle(a.lo, lane)); }
+
+SubgroupScan subgroup_scan(ACC_T x) {
+    uint lane = gl_SubgroupInvocationID;
+    Pair run = pair_of(x);
+    for (uint d = 1u; d < gl_SubgroupSize; d <<= 1u) {
+        Pair before = shuffle_pair(run, max(lane, d) - d);
+        if (lane >= d) run = combine_pair(before, run);
+    }
+    SubgroupScan s;
+    s.inclusive = run;
+    s.exclusive = shuffle_pair(run, max(lane, 1u) - 1u);
+    if (lane == 0u) s.exclusive = pair_of(identity());
+    s.total = shuffle_pair(run, gl_SubgroupSize - 1u);
+    return s;
+}
+#else
+SubgroupScan subgroup_scan(ACC_T x) {
+    SubgroupScan s;
+    s.inclusive = pair_of(OP == 0u ? subgroupInclusiveAdd(x) : subgroupInclusiveMul(x));
+    s.exclusive = pair_of(OP == 0u ? subgroupExclusiveAdd(x) : subgroupExclusiveMul(x));
+    s.total = pair_of(OP == 0u ? subgroupAdd(x) : subgroupMul(x));
+    return s;
+}
+#endif
 
 void main() {
     // Items are numbered fiber-major (id = fiber * chunks + chunk); positions are kept relative to
@@ -37,36 +70,36 @@ void main() {
     uint segment_len = gl_SubgroupSize * ITEMS;
     uint tile_len = gl_WorkGroupSize.x * ITEMS;
     uint tiles = (len - 1u) / tile_len + 1u;
-    // The carry across segments and tiles runs long: it is compensated (float types).
     Pair carry = (MODE == MODE_SCAN && HAS_CARRY && chunk > 0u) ? load_partial(p.base_part + id) : pair_of(identity());
 
     for (uint tile = 0u; tile < tiles; ++tile) {
         uint seg = tile * tile_len + gl_SubgroupID * segment_len + gl_SubgroupInvocationID;
-        ACC_T run = identity();
-        ACC_T y[ITEMS];
+        Pair run = pair_of(identity());
+        Pair y[ITEMS];
         for (uint j = 0u; j < ITEMS; ++j) {
             uint k = seg + j * gl_SubgroupSize;  // relative to start
             ACC_T x = k < len ? TO_ACC(src[base.x + axis_pos(start + k) * p.axis_in]) : identity();
-            if (MODE == MODE_SCAN) {
-                ACC_T s = EXCLUSIVE ? subgroup_exclusive(x) : subgroup_inclusive(x);
-                y[j] = combine(run, s);
-            }
-            run = combine(run, subgroup_total(x));
+            SubgroupScan s = subgroup_scan(x);
+            if (MODE == MODE_SCAN) y[j] = combine_pair(run, EXCLUSIVE ? s.exclusive : s.inclusive);
+            run = combine_pair(run, s.total);
         }
-        if (subgroupElect()) segment_total[gl_SubgroupID] = run;
+        if (subgroupElect()) {
+            segment_hi[gl_SubgroupID] = run.hi;
+            segment_lo[gl_SubgroupID] = run.lo;
+        }
         barrier();
         Pair before = carry;
         for (uint s = 0u; s < gl_NumSubgroups; ++s) {
             if (s == gl_SubgroupID) before = carry;
-            carry = combine_value(carry, segment_total[s]);
+            carry = combine_pair(carry, Pair(segment_hi[s], segment_lo[s]));
         }
         barrier();
         if (MODE == MODE_SCAN) {
             for (uint j = 0u; j < ITEMS; ++j) {
                 uint k = seg + j * gl_SubgroupSize;
-                Pair value = combine_value(before, y[j]);
+                Pair value = combine_pair(before, y[j]);
                 if (EXCLUSIVE) value = exclusive_value(value, start + k);
-                if (k < len) dst[base.y + axis_pos(start + k) * p.axis_out] = stored_value(value);
+                if (k < len) store_element(base.y + axis_pos(start + k) * p.axis_out, value);
             }
         }
     }

@@ -218,9 +218,10 @@ struct Builder {
 
     Status scan(const ScanRequest& r, Endpoints ends) {
         StorageVariant v = r.pairs ? pair_variant(r.type) : storage_variant(r.type);
-        // scan_tile needs subgroup arithmetic in compute shaders; without it every shape runs serially.
-        // Pairs (partials) run serially, element by element.
-        bool tile = !r.pairs && !device.serial_kernels && device.info.subgroup_arithmetic &&
+        // scan_tile needs subgroup arithmetic (integers) or shuffles (floats, compensated) in compute
+        // shaders; without them every shape runs serially. Pairs (partials) run serially.
+        const bool subgroup_ops = is_float(r.type) ? device.info.subgroup_shuffle : device.info.subgroup_arithmetic;
+        bool tile = !r.pairs && !device.serial_kernels && subgroup_ops &&
                     r.layout.len >= kTileMinLength && r.layout.axis_innermost();
         Blocks blocks;
         blocks.layout = r.layout;

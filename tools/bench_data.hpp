@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cmath>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -26,12 +27,21 @@ struct Sample {
     double tolerance = 0;  ///< allowed |got - value| (floats)
 };
 
-/// The elements to check (a few fibers, and for scans a few positions along each) with their expected
-/// values.
+/// The elements to check (the first, middle and last fibers; for scans the first and last positions
+/// along each and both sides of every multiple of a power-of-two step, where chunk, tile and block
+/// boundaries fall) with their expected values: exact integers, and float references computed in
+/// double-double (about 106 bits) from the stored inputs.
 std::vector<Sample> reference_samples(const Case& c, std::span<const std::byte> input);
 
+/// What the check of a case found.
+struct Check {
+    std::string mismatch;   ///< empty when every sample agrees, else the first that does not
+    double max_rel_err = NAN;  ///< float outputs: the largest |got - exact| / |exact| over the samples
+};
+
 /// Compares the downloaded elements (element_size(output_type(c)) bytes per sample, in order) with the
-/// samples. Returns an empty string when all agree, else a description of the first that does not.
-std::string check_samples(const Case& c, const std::vector<Sample>& samples, std::span<const std::byte> got);
+/// samples: integers and indices exactly, floats within the accuracy contract (1e-6 relative for
+/// float32, 1e-14 for float64, half an ulp for float16 outputs).
+Check check_samples(const Case& c, const std::vector<Sample>& samples, std::span<const std::byte> got);
 
 }  // namespace vkdml::cli::bench

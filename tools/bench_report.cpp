@@ -97,6 +97,7 @@ std::string result_json(const Result& r) {
     o.str("timing", r.gpu_timing ? "gpu" : "wall");
     o.str("check", r.check_ok ? "ok" : "mismatch");
     if (!r.check_ok) o.str("check_detail", r.check_detail);
+    if (!std::isnan(r.max_rel_err)) o.num("max_rel_err", r.max_rel_err);
     if (r.has_passes) {
         std::string list;
         for (double ms : r.passes) list += (list.empty() ? "" : ", ") + number(ms);
@@ -137,10 +138,10 @@ std::string device_line(const Report& report) {
 
 std::string table(const Report& report) {
     char line[512];
-    const char* row = "%-18s %-11s %-8s %-12s %-4s %9s %10s %10s %10s %8s %8s %7s %8s  %s\n";
+    const char* row = "%-18s %-11s %-8s %-12s %-4s %9s %10s %10s %10s %8s %8s %7s %8s %8s  %s\n";
     std::string text;
     std::snprintf(line, sizeof line, row, "case", "op", "dtype", "shape", "axes", "MB", "median ms", "min",
-                  "max", "GB/s", "copy", "ratio", "cpu", "check");
+                  "max", "GB/s", "copy", "ratio", "cpu", "rel err", "check");
     text += line;
     std::string notes;
     for (const Result& r : report.results) {
@@ -160,7 +161,9 @@ std::string table(const Report& report) {
                       shape.c_str(), axes.c_str(), mb.c_str(), cell("%.3f", r.median_ms).c_str(),
                       cell("%.3f", r.min_ms).c_str(), cell("%.3f", r.max_ms).c_str(),
                       cell("%.2f", r.gbps).c_str(), is_host(r) ? "-" : cell("%.2f", r.baseline_gbps).c_str(),
-                      ratio.c_str(), cell("%.2f", r.cpu_gbps).c_str(), r.check_ok ? "ok" : "MISMATCH");
+                      ratio.c_str(), cell("%.2f", r.cpu_gbps).c_str(),
+                      std::isnan(r.max_rel_err) ? "-" : format("%.1e", r.max_rel_err).c_str(),
+                      r.check_ok ? "ok" : "MISMATCH");
         text += line;
         if (is_host(r))
             notes += "  " + r.c.name + ": HostExecution::run() " + format("%.4f", r.median_ms) +

@@ -2,6 +2,7 @@
 // JSON file and the SVG chart.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -26,6 +27,7 @@ struct Result {
     std::vector<double> passes;  ///< median ms per pass (with --passes)
     bool check_ok = true;
     std::string check_detail;  ///< the first mismatching element
+    double max_rel_err = NAN;  ///< float outputs: the largest relative error over the checked elements
 };
 
 /// The device the results come from.

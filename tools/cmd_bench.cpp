@@ -122,8 +122,10 @@ double gbps(uint64_t bytes, double ms) {
 }
 
 void check_result(Result& r, const std::vector<Sample>& samples, std::span<const std::byte> got) {
-    r.check_detail = check_samples(r.c, samples, got);
-    r.check_ok = r.check_detail.empty();
+    const Check check = check_samples(r.c, samples, got);
+    r.check_detail = check.mismatch;
+    r.check_ok = check.mismatch.empty();
+    r.max_rel_err = check.max_rel_err;
 }
 
 // The host case: a small cumsum through HostExecution::run() against an empty submit.
