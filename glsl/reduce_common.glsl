@@ -182,7 +182,11 @@ State empty_state() {
     if (FUNCTION == F_MULTIPLY) st.v = ACC_T(1);
     else if (FUNCTION == F_MIN) st.v = acc_highest();
     else if (FUNCTION == F_MAX || IS_LSE || IS_ARG) st.v = acc_lowest();
+#if defined(ACC_IS_FLOAT)
+    else st.v = -ACC_T(0);  // x + -0 = x for every x, -0 included
+#else
     else st.v = ACC_T(0);
+#endif
     return st;
 }
 
@@ -250,6 +254,32 @@ State combine(State a, State b) {
     r.v = folded.hi;
     r.c = COMPENSATED ? folded.lo : ACC_T(0);
     return r;
+}
+
+// combine(st, element_state(x, index)), cheaper for the compensated functions: one plain value joins
+// the pair (no second error term), and LOG_SUM_EXP rescales with one exponential and no branch.
+State fold_element(State st, ACC_T x, uint index) {
+    if (!COMPENSATED) return combine(st, element_state(x, index));
+#if defined(ACC_IS_FLOAT)
+    if (IS_LSE) {
+        if (acc_isnan(x) || acc_isnan(st.v)) return combine(st, element_state(x, index));
+        // A larger x becomes the maximum and the sum so far is scaled by e^(m - x); else e^(x - m) joins
+        // the sum. (Equal values, infinities among them: e^0.)
+        bool up = x > st.v;
+        ACC_T scale = acc_exp(x == st.v ? ACC_T(0) : (up ? st.v - x : x - st.v));
+        Pair sum = up ? Pair(st.s * scale, st.c * scale) : Pair(st.s, st.c);
+        sum = pair_add_value(sum, up ? ACC_T(1) : scale);
+        st.v = up ? x : st.v;
+        st.s = sum.hi;
+        st.c = sum.lo;
+        return st;
+    }
+#endif
+    State e = element_state(x, index);
+    Pair r = FUNCTION == F_MULTIPLY ? pair_mul_value(Pair(st.v, st.c), e.v) : pair_add_value(Pair(st.v, st.c), e.v);
+    st.v = r.hi;
+    st.c = r.lo;
+    return st;
 }
 
 // The result of a complete fold, in the arithmetic type.
@@ -377,6 +407,12 @@ uint reduced_offset(uint r) {
 State load_state(uint o, uint in_base, uint r) {
     if (SRC_PARTIALS) return read_state(o * p.n + r);
     return element_state(load_element(p.base_in + in_base + reduced_offset(r)), r);
+}
+
+// st folded with element r of output o (in_base = output_base(o).x).
+State fold_at(State st, uint o, uint in_base, uint r) {
+    if (SRC_PARTIALS) return combine(st, read_state(o * p.n + r));
+    return fold_element(st, load_element(p.base_in + in_base + reduced_offset(r)), r);
 }
 
 // Writes output o's state (DST_PARTIALS) or finished result.

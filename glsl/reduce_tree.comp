@@ -43,7 +43,7 @@ void main() {
     uint t = gl_LocalInvocationIndex;
 
     State st = empty_state();
-    for (uint k = t; k < len; k += gl_WorkGroupSize.x) st = combine(st, load_state(o, base.x, start + k));
+    for (uint k = t; k < len; k += gl_WorkGroupSize.x) st = fold_at(st, o, base.x, start + k);
 
     st = subgroup_fold(st);
     if (gl_SubgroupInvocationID == 0u) {

@@ -67,14 +67,17 @@ TEST_CASE("reduce plans: one pass for short folds, chunk-state passes for long o
     auto big = compile(R, SUM, {1u << 24}, {0});
     CHECK(big.pass_count() >= 2);
     CHECK(big.binding_properties().TemporaryResourceSize >= 1024 * 4);
-    // LOG_SUM_EXP's state is (maximum, sum), an arg state (value, index): twice the scratch of SUM's.
+    // A float SUM's state is (sum, rounding error), LOG_SUM_EXP's (maximum, sum, error): 3/2 of SUM's
+    // scratch; an arg state is (value, index), as large as SUM's; an integer SUM's (sum) half of it.
     auto lse = compile(R, DML_REDUCE_FUNCTION_LOG_SUM_EXP, {1u << 24}, {0});
     auto arg = compile(R, DML_REDUCE_FUNCTION_ARGMAX, {1u << 24}, {0}, DML_TENSOR_DATA_TYPE_FLOAT32,
                        DML_TENSOR_DATA_TYPE_INT64);
+    auto integer = compile(R, SUM, {1u << 24}, {0}, DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_INT32);
     CHECK(lse.pass_count() == big.pass_count());
-    CHECK(lse.binding_properties().TemporaryResourceSize >=
-          2 * big.binding_properties().TemporaryResourceSize - 64);
-    CHECK(arg.binding_properties().TemporaryResourceSize == lse.binding_properties().TemporaryResourceSize);
+    const uint64_t sum_bytes = big.binding_properties().TemporaryResourceSize;
+    CHECK(lse.binding_properties().TemporaryResourceSize >= sum_bytes * 3 / 2 - 64);
+    CHECK(arg.binding_properties().TemporaryResourceSize == sum_bytes);
+    CHECK(integer.binding_properties().TemporaryResourceSize <= sum_bytes / 2 + 64);
 }
 
 TEST_CASE("reduce plans: REDUCE's arg functions and ARGMIN/ARGMAX share pipelines", "[gpu][reduce]") {
