@@ -75,11 +75,11 @@ Pair pair_mul(Pair a, Pair b) {
     return Pair(p, lo);
 }
 
-// The pair rounded once. hi alone where adding lo would be wrong: lo = 0 (hi may be -0), or lo not
-// finite (hi is then inf or NaN, or an error term overflowed).
+// The pair rounded once; hi alone where hi + lo is 0 (hi may be -0: |lo| < |hi| unless both are 0) or
+// NaN (hi is then inf or NaN: an error term of an infinite step is NaN).
 ACC_T pair_value(Pair a) {
     precise ACC_T v = a.hi + a.lo;
-    return (a.lo != ACC_T(0) && abs(a.lo) < acc_infinity()) ? v : a.hi;
+    return abs(v) > ACC_T(0) ? v : a.hi;
 }
 
 // The same value as a normalized pair (|lo| at most half an ulp of hi), for storing between passes;
