@@ -276,7 +276,8 @@ State fold_element(State st, ACC_T x, uint index) {
     }
 #endif
     State e = element_state(x, index);
-    Pair r = FUNCTION == F_MULTIPLY ? pair_mul_value(Pair(st.v, st.c), e.v) : pair_add_value(Pair(st.v, st.c), e.v);
+    Pair r = FUNCTION == F_MULTIPLY ? pair_mul_value(Pair(st.v, st.c), e.v)
+                                    : pair_add_value(Pair(st.v, st.c), e.v);
     st.v = r.hi;
     st.c = r.lo;
     return st;

@@ -45,7 +45,8 @@ void fold_block(inout State st[LANES], uint at, uint q, bool first) {
     [[unroll]] for (uint j = 0u; j < BLOCK_VECS * VEC_W; ++j) {
         uint lane = j / STEPS, s = j % STEPS;
         ACC_T x = element_value(v[j / VEC_W][j % VEC_W]);
-        st[lane] = (first && s == 0u) ? element_state(x, q * STEPS) : fold_element(st[lane], x, q * STEPS + s);
+        st[lane] = (first && s == 0u) ? element_state(x, q * STEPS)
+                                      : fold_element(st[lane], x, q * STEPS + s);
     }
 }
 

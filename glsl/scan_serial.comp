@@ -43,7 +43,8 @@ void main() {
         for (uint k = start; k < end; ++k) {
             uint pos = axis_pos(k);
             Pair next = combine_element(run[0], base.x + pos * p.axis_in);
-            if (MODE == MODE_SCAN) store_element(base.y + pos * p.axis_out, EXCLUSIVE ? exclusive_value(run[0], k) : next);
+            if (MODE == MODE_SCAN)
+                store_element(base.y + pos * p.axis_out, EXCLUSIVE ? exclusive_value(run[0], k) : next);
             run[0] = next;
         }
     }
@@ -57,8 +58,9 @@ void main() {
             WIDE_V y[BLOCK_VECS];
             [[unroll]] for (uint b = 0u; b < BLOCK_VECS; ++b) v[b] = UNPACK_V(srcv[at_in + b]);
             // One flat loop over the block's elements, backwards when REVERSE, so each fiber's steps
-            // come in scan order (fully unrolled, [[unroll]]: every index below is then a constant, and lavapipe, which ends a loop after
-            // 65,535 trips counted over nested loops too, sees only the outer loop).
+            // come in scan order (fully unrolled, [[unroll]]: every index below is then a constant, and
+            // lavapipe, which ends a loop after 65,535 trips counted over nested loops too, sees only
+            // the outer loop).
             [[unroll]] for (uint t = 0u; t < BLOCK_VECS * VEC_W; ++t) {
                 uint j = REVERSE ? BLOCK_VECS * VEC_W - 1u - t : t;
                 uint lane = VEC_AXIS_INNER ? j / STEPS : j % LANES;

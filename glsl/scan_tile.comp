@@ -28,7 +28,9 @@ struct SubgroupScan {
 };
 
 #if defined(ACC_IS_FLOAT)
-Pair shuffle_pair(Pair a, uint lane) { return Pair(subgroupShuffle(a.hi, lane), subgroupShuffle(a.lo, lane)); }
+Pair shuffle_pair(Pair a, uint lane) {
+    return Pair(subgroupShuffle(a.hi, lane), subgroupShuffle(a.lo, lane));
+}
 
 SubgroupScan subgroup_scan(ACC_T x) {
     uint lane = gl_SubgroupInvocationID;
@@ -70,7 +72,8 @@ void main() {
     uint segment_len = gl_SubgroupSize * ITEMS;
     uint tile_len = gl_WorkGroupSize.x * ITEMS;
     uint tiles = (len - 1u) / tile_len + 1u;
-    Pair carry = (MODE == MODE_SCAN && HAS_CARRY && chunk > 0u) ? load_partial(p.base_part + id) : pair_of(identity());
+    Pair carry =
+        (MODE == MODE_SCAN && HAS_CARRY && chunk > 0u) ? load_partial(p.base_part + id) : pair_of(identity());
 
     for (uint tile = 0u; tile < tiles; ++tile) {
         uint seg = tile * tile_len + gl_SubgroupID * segment_len + gl_SubgroupInvocationID;

@@ -21,11 +21,13 @@ StorageVariant storage_variant(DML_TENSOR_DATA_TYPE t) {
 }
 
 StorageVariant pair_variant(DML_TENSOR_DATA_TYPE t) {
-    return t == DML_TENSOR_DATA_TYPE_FLOAT64 ? StorageVariant{"f64x2", 16, 8, 16} : StorageVariant{"f32x2", 8, 4, 8};
+    return t == DML_TENSOR_DATA_TYPE_FLOAT64 ? StorageVariant{"f64x2", 16, 8, 16}
+                                             : StorageVariant{"f32x2", 8, 4, 8};
 }
 
 bool is_float(DML_TENSOR_DATA_TYPE t) {
-    return t == DML_TENSOR_DATA_TYPE_FLOAT16 || t == DML_TENSOR_DATA_TYPE_FLOAT32 || t == DML_TENSOR_DATA_TYPE_FLOAT64;
+    return t == DML_TENSOR_DATA_TYPE_FLOAT16 || t == DML_TENSOR_DATA_TYPE_FLOAT32 ||
+           t == DML_TENSOR_DATA_TYPE_FLOAT64;
 }
 
 uint32_t vector_width(const StorageVariant& v) {

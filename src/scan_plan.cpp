@@ -220,9 +220,10 @@ struct Builder {
         StorageVariant v = r.pairs ? pair_variant(r.type) : storage_variant(r.type);
         // scan_tile needs subgroup arithmetic (integers) or shuffles (floats, compensated) in compute
         // shaders; without them every shape runs serially. Pairs (partials) run serially.
-        const bool subgroup_ops = is_float(r.type) ? device.info.subgroup_shuffle : device.info.subgroup_arithmetic;
-        bool tile = !r.pairs && !device.serial_kernels && subgroup_ops &&
-                    r.layout.len >= kTileMinLength && r.layout.axis_innermost();
+        const bool subgroup_ops =
+            is_float(r.type) ? device.info.subgroup_shuffle : device.info.subgroup_arithmetic;
+        bool tile = !r.pairs && !device.serial_kernels && subgroup_ops && r.layout.len >= kTileMinLength &&
+                    r.layout.axis_innermost();
         Blocks blocks;
         blocks.layout = r.layout;
         // float16 blocks of one vector: the conversion back from float32, unrolled over larger blocks,
@@ -286,7 +287,7 @@ struct Builder {
 
         uint64_t partial_bytes = fibers * lanes * chunks * v.partial_bytes;
         PassBinding partials{
-            Slot::temporary, 0, allocate_scratch(device.info, plan, partial_bytes), partial_bytes,
+            Slot::temporary, 0,        allocate_scratch(device.info, plan, partial_bytes), partial_bytes,
             v.partial_bytes, kBasePart};
         PassBinding unused_dst = dst;
         unused_dst.base_word = -1;

@@ -14,7 +14,8 @@ struct ScanRequest {
     DML_TENSOR_DATA_TYPE type = DML_TENSOR_DATA_TYPE_FLOAT32;
     bool reverse = false;
     bool exclusive = false;
-    bool pairs = false;  ///< elements are compensated pairs of `type` (how a float scan's partials are scanned)
+    bool pairs =
+        false;  ///< elements are compensated pairs of `type` (how a float scan's partials are scanned)
     ScanLayout layout;
 };
 

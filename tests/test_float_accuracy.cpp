@@ -44,7 +44,8 @@ struct Errors {
         max_rel = std::max(max_rel, rel);
         if (!(rel <= bound)) {  // NaN counts
             if (over++ < 3)
-                first += " [" + std::to_string(at) + "] " + std::to_string(got) + " vs " + std::to_string(exact);
+                first +=
+                    " [" + std::to_string(at) + "] " + std::to_string(got) + " vs " + std::to_string(exact);
         }
     }
 };
@@ -57,8 +58,10 @@ std::vector<double> exact_scan(const TestTensor& in, const ScanSpec& spec) {
     for (uint64_t step = 0; step < n; ++step) {
         const uint64_t k = spec.decreasing ? n - 1 - step : step;
         if (spec.exclusive) out[k] = run.value();
-        if (spec.op == ScanOp::product) run.multiply(in.get_double(k));
-        else run.add(in.get_double(k));
+        if (spec.op == ScanOp::product)
+            run.multiply(in.get_double(k));
+        else
+            run.add(in.get_double(k));
         if (!spec.exclusive) out[k] = run.value();
     }
     return out;
@@ -78,8 +81,10 @@ void check_scan(const TestTensor& in, const ScanSpec& spec, double bound) {
     const std::vector<double> rounded = stored_values(in.type, exact);
     Errors e;
     for (uint64_t k = 0; k < exact.size(); ++k) {
-        if (bound == 0) e.add(k, out.get_double(k), rounded[k], 0);
-        else e.add(k, out.get_double(k), exact[k], bound);
+        if (bound == 0)
+            e.add(k, out.get_double(k), rounded[k], 0);
+        else
+            e.add(k, out.get_double(k), exact[k], bound);
     }
     INFO("max relative error " << e.max_rel << "; outside the bound:" << e.first);
     CHECK(e.over == 0);
@@ -107,9 +112,10 @@ TestTensor near_one(DML_TENSOR_DATA_TYPE type, uint32_t n, uint64_t seed) {
 
 }  // namespace
 
-TEST_CASE("float cumsums and cumprods within two ulps of the exact result across chunk, tile and block "
-          "boundaries",
-          "[gpu][accuracy][cumsum][cumprod]") {
+TEST_CASE(
+    "float cumsums and cumprods within two ulps of the exact result across chunk, tile and block "
+    "boundaries",
+    "[gpu][accuracy][cumsum][cumprod]") {
     // 1,000,003 elements (odd: element by element) and 2^20 (blocks): many serial chunks (131,072
     // elements at most on CPU devices, 2,048 on GPUs) and cooperative tiles (1,024 elements).
     for (DML_TENSOR_DATA_TYPE type : {F16, F32, F64}) {
@@ -117,7 +123,8 @@ TEST_CASE("float cumsums and cumprods within two ulps of the exact result across
         for (uint32_t n : {1000003u, 1u << 20}) {
             for (int combo : {0, 3}) {  // increasing inclusive, decreasing exclusive
                 check_scan(uniform(type, n, n + combo), scan_spec(ScanOp::sum, 0, combo), two_ulps(type));
-                check_scan(near_one(type, n, n + combo), scan_spec(ScanOp::product, 0, combo), two_ulps(type));
+                check_scan(near_one(type, n, n + combo), scan_spec(ScanOp::product, 0, combo),
+                           two_ulps(type));
             }
         }
     }
@@ -197,9 +204,9 @@ TEST_CASE("alternating large and small magnitudes, and products that cross binad
 TEST_CASE("compensated reductions: sums, products and the functions built on sums within two ulps",
           "[gpu][accuracy][reduce]") {
     using F = DML_REDUCE_FUNCTION;
-    const F functions[] = {DML_REDUCE_FUNCTION_SUM,        DML_REDUCE_FUNCTION_AVERAGE,
-                           DML_REDUCE_FUNCTION_L1,         DML_REDUCE_FUNCTION_L2,
-                           DML_REDUCE_FUNCTION_SUM_SQUARE, DML_REDUCE_FUNCTION_LOG_SUM,
+    const F functions[] = {DML_REDUCE_FUNCTION_SUM,         DML_REDUCE_FUNCTION_AVERAGE,
+                           DML_REDUCE_FUNCTION_L1,          DML_REDUCE_FUNCTION_L2,
+                           DML_REDUCE_FUNCTION_SUM_SQUARE,  DML_REDUCE_FUNCTION_LOG_SUM,
                            DML_REDUCE_FUNCTION_LOG_SUM_EXP, DML_REDUCE_FUNCTION_MULTIPLY};
     for (DML_TENSOR_DATA_TYPE type : {F16, F32, F64}) {
         if (!test_device().supports(DML_OPERATOR_REDUCE, type).supported) continue;
@@ -235,11 +242,14 @@ TEST_CASE("compensated reductions: sums, products and the functions built on sum
                     for (uint64_t k = 0; k < len; ++k) top = std::max(top, in.get_double(first + k * stride));
                     for (uint64_t k = 0; k < len; ++k) {
                         const double x = in.get_double(first + k * stride);
-                        if (product) acc.multiply(x);
+                        if (product)
+                            acc.multiply(x);
                         else if (f == DML_REDUCE_FUNCTION_L2 || f == DML_REDUCE_FUNCTION_SUM_SQUARE)
                             acc.add_product(x, x);
-                        else if (f == DML_REDUCE_FUNCTION_LOG_SUM_EXP) acc.add(std::exp(x - top));
-                        else acc.add(std::fabs(x) * (f == DML_REDUCE_FUNCTION_L1 ? 1 : (x < 0 ? -1 : 1)));
+                        else if (f == DML_REDUCE_FUNCTION_LOG_SUM_EXP)
+                            acc.add(std::exp(x - top));
+                        else
+                            acc.add(std::fabs(x) * (f == DML_REDUCE_FUNCTION_L1 ? 1 : (x < 0 ? -1 : 1)));
                     }
                     double exact = acc.value();
                     if (f == DML_REDUCE_FUNCTION_AVERAGE) exact /= static_cast<double>(len);
@@ -265,8 +275,8 @@ TEST_CASE("large: issue 18's accuracy table at 16 Mi float32 elements, each with
     check_scan(u, scan_spec(ScanOp::sum, 0, 0), two_ulps(F32));
     check_scan(u, scan_spec(ScanOp::sum, 0, 3), two_ulps(F32));
     check_scan(f, scan_spec(ScanOp::product, 0, 0), two_ulps(F32));
-    for (DML_REDUCE_FUNCTION fn : {DML_REDUCE_FUNCTION_MULTIPLY, DML_REDUCE_FUNCTION_SUM, DML_REDUCE_FUNCTION_AVERAGE,
-                                   DML_REDUCE_FUNCTION_LOG_SUM_EXP}) {
+    for (DML_REDUCE_FUNCTION fn : {DML_REDUCE_FUNCTION_MULTIPLY, DML_REDUCE_FUNCTION_SUM,
+                                   DML_REDUCE_FUNCTION_AVERAGE, DML_REDUCE_FUNCTION_LOG_SUM_EXP}) {
         const bool product = fn == DML_REDUCE_FUNCTION_MULTIPLY;
         const TestTensor& in = product ? f : u;
         TestTensor out = make_packed(F32, {1});
@@ -274,8 +284,10 @@ TEST_CASE("large: issue 18's accuracy table at 16 Mi float32 elements, each with
         DoubleDouble acc{product ? 1.0 : 0.0, 0.0};
         for (uint32_t i = 0; i < n; ++i) {
             const double x = in.get_double(i);
-            if (product) acc.multiply(x);
-            else acc.add(fn == DML_REDUCE_FUNCTION_LOG_SUM_EXP ? std::exp(x - 1.0) : x);
+            if (product)
+                acc.multiply(x);
+            else
+                acc.add(fn == DML_REDUCE_FUNCTION_LOG_SUM_EXP ? std::exp(x - 1.0) : x);
         }
         // (U[0,1) has its maximum just below 1; the exact LOG_SUM_EXP does not depend on the shift.)
         double exact = acc.value();

@@ -61,32 +61,34 @@ TEST_CASE("DeviceOptions::kernels chooses the family: one serial pass or coopera
           compile_cumsum(cpu ? *serial : *cooperative, 4096).pass_count());
 }
 
-TEST_CASE("serial float cumsums keep signed zeros: -0 sums to -0, an exclusive scan starts at +0",
-          "[gpu][cumsum]") {
-    // (The cooperative family's sums go through the driver's subgroup arithmetic, whose identity may be
-    // +0: lavapipe's is.)
-    auto serial = device_with(vkdml::DeviceOptions::Kernels::serial);
-    for (DML_TENSOR_DATA_TYPE type :
-         {DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT64}) {
-        INFO(type_name(type));
-        // Lengths for element by element (5), one block (8) and chunks with carries (300,000).
-        for (uint32_t n : {5u, 8u, 300000u}) {
-            INFO("length " << n);
-            TestTensor in = make_packed(type, {n});
-            for (uint32_t i = 0; i < n; ++i) in.set_double(i, -0.0);
-            for (bool exclusive : {false, true}) {
-                TestTensor out = make_packed(type, {n});
-                const vkdml::Status st =
-                    execute_scan({ScanOp::sum, 0, false, exclusive}, in, &out, serial.get());
-                INFO((st ? std::string() : st.error().message));
-                REQUIRE(st);
-                uint32_t wrong = 0;
-                for (uint32_t i = 0; i < n; ++i) {
-                    const bool positive = exclusive && i == 0;
-                    const double y = out.get_double(i);
-                    if (y != 0.0 || std::signbit(y) == positive) ++wrong;
+TEST_CASE("float cumsums keep signed zeros: -0 sums to -0, an exclusive scan starts at +0", "[gpu][cumsum]") {
+    // (Both families: the cooperative one's float scans are compensated shuffles that start from -0, not
+    // the driver's subgroup arithmetic, whose identity may be +0 (lavapipe's is).)
+    for (auto kernels : {vkdml::DeviceOptions::Kernels::serial, vkdml::DeviceOptions::Kernels::cooperative}) {
+        auto device = device_with(kernels);
+        INFO((kernels == vkdml::DeviceOptions::Kernels::serial ? "serial" : "cooperative"));
+        for (DML_TENSOR_DATA_TYPE type :
+             {DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT64}) {
+            INFO(type_name(type));
+            // Lengths for element by element (5), one block (8) and chunks with carries (300,000).
+            for (uint32_t n : {5u, 8u, 300000u}) {
+                INFO("length " << n);
+                TestTensor in = make_packed(type, {n});
+                for (uint32_t i = 0; i < n; ++i) in.set_double(i, -0.0);
+                for (bool exclusive : {false, true}) {
+                    TestTensor out = make_packed(type, {n});
+                    const vkdml::Status st =
+                        execute_scan({ScanOp::sum, 0, false, exclusive}, in, &out, device.get());
+                    INFO((st ? std::string() : st.error().message));
+                    REQUIRE(st);
+                    uint32_t wrong = 0;
+                    for (uint32_t i = 0; i < n; ++i) {
+                        const bool positive = exclusive && i == 0;
+                        const double y = out.get_double(i);
+                        if (y != 0.0 || std::signbit(y) == positive) ++wrong;
+                    }
+                    CHECK(wrong == 0);
                 }
-                CHECK(wrong == 0);
             }
         }
     }

@@ -179,7 +179,8 @@ std::vector<Sample> reference_samples(const Case& c, std::span<const std::byte> 
             }
         }
         if (is_scan(c.op)) continue;
-        Sample s{o * f.inner + i, !is_float(c.type), bits & mask, sum.value(), tolerance(c.type, sum.value())};
+        Sample s{o * f.inner + i, !is_float(c.type), bits & mask, sum.value(),
+                 tolerance(c.type, sum.value())};
         if (c.op == Op::argmax) {
             s.exact = true;
             s.bits = best_index;

@@ -2,8 +2,8 @@
 // downloaded output elements against a reference computed on the host in double / 64-bit integers.
 #pragma once
 
-#include <cstddef>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -35,7 +35,7 @@ std::vector<Sample> reference_samples(const Case& c, std::span<const std::byte> 
 
 /// What the check of a case found.
 struct Check {
-    std::string mismatch;   ///< empty when every sample agrees, else the first that does not
+    std::string mismatch;      ///< empty when every sample agrees, else the first that does not
     double max_rel_err = NAN;  ///< float outputs: the largest |got - exact| / |exact| over the samples
 };
 
