@@ -115,7 +115,7 @@ TestTensor near_one(DML_TENSOR_DATA_TYPE type, uint32_t n, uint64_t seed) {
 TEST_CASE(
     "float cumsums and cumprods within two ulps of the exact result across chunk, tile and block "
     "boundaries",
-    "[gpu][accuracy][cumsum][cumprod]") {
+    "[gpu][accuracy][cumsum][cumprod][long]") {
     // 1,000,003 elements (odd: element by element) and 2^20 (blocks): many serial chunks (131,072
     // elements at most on CPU devices, 2,048 on GPUs) and cooperative tiles (1,024 elements).
     for (DML_TENSOR_DATA_TYPE type : {F16, F32, F64}) {
@@ -131,7 +131,7 @@ TEST_CASE(
 }
 
 TEST_CASE("cancellation: sums whose exact value every naive loop loses come out exactly rounded",
-          "[gpu][accuracy][cumsum]") {
+          "[gpu][accuracy][cumsum][long]") {
     // Triples (L, s, -L): L large, s a multiple of 2^-4 below 1. A float running sum absorbs s into L
     // and loses it; the exact prefix sums are small multiples of 2^-4 (exactly representable), and the
     // ones inside a triple are L + (prefix), rounded once. Every partial sum and every rounding error
@@ -156,7 +156,7 @@ TEST_CASE("cancellation: sums whose exact value every naive loop loses come out 
 }
 
 TEST_CASE("alternating large and small magnitudes, and products that cross binades at every step",
-          "[gpu][accuracy][cumsum][cumprod]") {
+          "[gpu][accuracy][cumsum][cumprod][long]") {
     for (DML_TENSOR_DATA_TYPE type : {F16, F32, F64}) {
         if (!test_device().supports(DML_OPERATOR_CUMULATIVE_SUMMATION, type).supported) continue;
         const uint32_t n = 300001;
@@ -202,7 +202,7 @@ TEST_CASE("alternating large and small magnitudes, and products that cross binad
 }
 
 TEST_CASE("compensated reductions: sums, products and the functions built on sums within two ulps",
-          "[gpu][accuracy][reduce]") {
+          "[gpu][accuracy][reduce][long]") {
     using F = DML_REDUCE_FUNCTION;
     const F functions[] = {DML_REDUCE_FUNCTION_SUM,         DML_REDUCE_FUNCTION_AVERAGE,
                            DML_REDUCE_FUNCTION_L1,          DML_REDUCE_FUNCTION_L2,
