@@ -10,7 +10,7 @@ file(MAKE_DIRECTORY ${VKDML_KERNEL_DIR})
 # vkdml_kernel(<name> TYPES <t>...) — compile glsl/<name>.comp for each storage type t (f16 f32 f64 u8 ...).
 function(vkdml_kernel name)
   cmake_parse_arguments(K "" "" "TYPES" ${ARGN})
-  file(GLOB includes CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/glsl/*.glsl)
+  file(GLOB includes CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/glsl/*.glsl ${PROJECT_SOURCE_DIR}/glsl/*.h)
   foreach(t IN LISTS K_TYPES)
     string(TOUPPER ${t} T)
     set(var spv_${name}_${t})

@@ -13,52 +13,58 @@
 #ifndef REDUCE_COMMON_GLSL
 #define REDUCE_COMMON_GLSL
 
+#include "kernel_abi.h"
 #include "storage_types.glsl"
 #include "compensated.glsl"
 #if defined(STORAGE_F64)
 #include "float64_math.glsl"
 #endif
 
-layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const uint FUNCTION = 10u;       // DML_REDUCE_FUNCTION, or F_COPY
-layout(constant_id = 2) const bool SRC_PARTIALS = false;  // read states of a previous pass
-layout(constant_id = 3) const bool DST_PARTIALS = false;  // write states for a next pass
-layout(constant_id = 4) const bool TIE_LAST = false;      // arg functions: last index among ties
-layout(constant_id = 5) const bool SIGNED = false;        // integer data is two's complement signed
-layout(constant_id = 6) const bool INDEX64 = false;       // arg functions: 64-bit output indices
+layout(local_size_x_id = ABI_SPEC_WORKGROUP) in;
+layout(constant_id = REDUCE_SPEC_FUNCTION) const uint FUNCTION = 10u;  // DML_REDUCE_FUNCTION, or F_COPY
+layout(constant_id = REDUCE_SPEC_SRC_PARTIALS) const bool SRC_PARTIALS = false;  // read previous states
+layout(constant_id = REDUCE_SPEC_DST_PARTIALS) const bool DST_PARTIALS = false;  // write states
+layout(constant_id = REDUCE_SPEC_TIE_LAST) const bool TIE_LAST = false;  // arg: last index among ties
+layout(constant_id = REDUCE_SPEC_SIGNED) const bool SIGNED = false;      // integers are signed
+layout(constant_id = REDUCE_SPEC_INDEX64) const bool INDEX64 = false;    // arg: 64-bit output indices
 // Blocks (reduce_serial's input only): VEC_K > 0 makes each reduced position one block of VEC_K vectors
 // of VEC_W input elements, consecutive in memory, holding A = VEC_K·VEC_W / VEC_F consecutive reduced
 // elements of each of VEC_F neighbouring outputs (element j: reduced element q·A + j % A of output
 // lane j / A). n, chunk_len, the input strides and base_in then count blocks and vectors, and an item
 // is VEC_F outputs, 1 element (or VEC_F slots) apart (the planner's block layout).
-layout(constant_id = 7) const uint VEC_K = 0u;
-layout(constant_id = 8) const uint VEC_F = 1u;
+layout(constant_id = REDUCE_SPEC_VEC_K) const uint VEC_K = 0u;
+layout(constant_id = REDUCE_SPEC_VEC_F) const uint VEC_F = 1u;
 
-const uint F_ARGMAX = 0u, F_ARGMIN = 1u, F_AVERAGE = 2u, F_L1 = 3u, F_L2 = 4u, F_LOG_SUM = 5u,
-           F_LOG_SUM_EXP = 6u, F_MAX = 7u, F_MIN = 8u, F_MULTIPLY = 9u, F_SUM = 10u, F_SUM_SQUARE = 11u,
-           F_COPY = 12u;  // AxisCount 0: output = input
-const bool IS_ARG = FUNCTION == F_ARGMAX || FUNCTION == F_ARGMIN;
+const uint F_ARGMAX = REDUCE_F_ARGMAX, F_ARGMIN = REDUCE_F_ARGMIN, F_AVERAGE = REDUCE_F_AVERAGE,
+           F_L1 = REDUCE_F_L1, F_L2 = REDUCE_F_L2, F_LOG_SUM = REDUCE_F_LOG_SUM,
+           F_LOG_SUM_EXP = REDUCE_F_LOG_SUM_EXP, F_MAX = REDUCE_F_MAX, F_MIN = REDUCE_F_MIN,
+           F_MULTIPLY = REDUCE_F_MULTIPLY, F_SUM = REDUCE_F_SUM, F_SUM_SQUARE = REDUCE_F_SUM_SQUARE,
+           F_COPY = REDUCE_F_COPY;  // AxisCount 0: output = input
+const bool IS_ARG = REDUCE_IS_ARG(FUNCTION);
 const bool IS_LSE = FUNCTION == F_LOG_SUM_EXP;
 // Float sums and products (and LOG_SUM_EXP's scaled sum) are compensated: the State carries their
-// rounding error (compensated.glsl). Must match is_compensated() in src/operator_state.hpp.
+// rounding error (compensated.glsl).
 #if defined(ACC_IS_FLOAT)
-const bool COMPENSATED = !IS_ARG && FUNCTION != F_MIN && FUNCTION != F_MAX && FUNCTION != F_COPY;
+const bool COMPENSATED = REDUCE_IS_COMPENSATED(FUNCTION);
 #else
 const bool COMPENSATED = false;
 #endif
 const uint NO_INDEX = 0xFFFFFFFFu;  // an empty arg state (indices are < 2^32 - 1)
 
-// Must match the Word enum in src/reduce_plan.cpp (128 bytes, the minimum every device allows).
+// Word offsets from kernel_abi.h (128 bytes, the minimum every device allows).
 layout(push_constant, std430) uniform Params {
-    uint n;          // elements folded per output by this pass
-    uint chunk_len;  // elements per chunk
-    uint item_end;   // one past the last item (output, chunk) of this dispatch
-    uint base_in;    // element (SRC_PARTIALS: word) offset of the source in its window, modulo 2^32
-    uint base_out;   // element (DST_PARTIALS: word) offset of the destination in its window, mod 2^32
-    uint item_begin; // the first item of this dispatch
-    uint dims;       // kept dimensions | reduced dimensions << 8
-    uint n_total;    // N, the elements folded into each output over all passes (AVERAGE)
-    uint dim[24];    // kept: size, stride_in, stride_out each; then reduced: size, stride_in each
+    layout(offset = 4 * REDUCE_W_N) uint n;                // elements folded per output by this pass
+    layout(offset = 4 * REDUCE_W_CHUNK_LEN) uint chunk_len;  // elements per chunk
+    layout(offset = 4 * REDUCE_W_ITEM_END) uint item_end;  // one past the last item of this dispatch
+    // Element (SRC_PARTIALS, DST_PARTIALS: word) offsets of the source and destination in their windows,
+    // modulo 2^32.
+    layout(offset = 4 * REDUCE_W_BASE_IN) uint base_in;
+    layout(offset = 4 * REDUCE_W_BASE_OUT) uint base_out;
+    layout(offset = 4 * REDUCE_W_ITEM_BEGIN) uint item_begin;  // the first item of this dispatch
+    layout(offset = 4 * REDUCE_W_DIMS) uint dims;  // kept dimensions | reduced dimensions << 8
+    layout(offset = 4 * REDUCE_W_N_TOTAL) uint n_total;  // N over all passes (AVERAGE)
+    // Kept: size, stride_in, stride_out each; then reduced: size, stride_in each.
+    layout(offset = 4 * REDUCE_W_DIM) uint dim[REDUCE_MAX_DIM_WORDS];
 } p;
 
 layout(set = 0, binding = 0) readonly buffer Src { STORE_T src[]; };
@@ -73,7 +79,7 @@ const uint ACC_WORDS = 2u;
 #else
 const uint ACC_WORDS = 1u;
 #endif
-const uint STATE_WORDS = ACC_WORDS * (1u + (IS_LSE ? 1u : 0u) + (COMPENSATED ? 1u : 0u)) + (IS_ARG ? 1u : 0u);
+const uint STATE_WORDS = REDUCE_STATE_WORDS(ACC_WORDS, FUNCTION, COMPENSATED);
 
 #if defined(STORAGE_F64)
 ACC_T acc_inf() { return f64_inf(); }

@@ -5,46 +5,47 @@
 #ifndef SCAN_COMMON_GLSL
 #define SCAN_COMMON_GLSL
 
+#include "kernel_abi.h"
 #include "storage_types.glsl"
 #include "compensated.glsl"
 
-layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const uint OP = 0;         // 0: sum, 1: product
-layout(constant_id = 2) const bool REVERSE = false; // DECREASING direction
-layout(constant_id = 3) const bool EXCLUSIVE = false;
-layout(constant_id = 4) const uint MODE = 0;        // 0: scan chunks, 1: reduce chunks to partials
-layout(constant_id = 5) const bool HAS_CARRY = false; // scan mode: add the chunk's carry from partials
+layout(local_size_x_id = ABI_SPEC_WORKGROUP) in;
+layout(constant_id = SCAN_SPEC_OP) const uint OP = 0;         // 0: sum, 1: product
+layout(constant_id = SCAN_SPEC_REVERSE) const bool REVERSE = false; // DECREASING direction
+layout(constant_id = SCAN_SPEC_EXCLUSIVE) const bool EXCLUSIVE = false;
+layout(constant_id = SCAN_SPEC_MODE) const uint MODE = 0;        // 0: scan chunks, 1: reduce chunks
+layout(constant_id = SCAN_SPEC_HAS_CARRY) const bool HAS_CARRY = false; // add the chunk's carry
 // Blocks (scan_serial only): VEC_K > 0 makes each position of a chunk one block of VEC_K vectors of
 // VEC_W elements, consecutive in memory, holding A = VEC_K·VEC_W / VEC_F steps along the axis of VEC_F
 // fibers; VEC_AXIS_INNER: element j of the block is step j % A of fiber j / A (whole short rows, or
 // steps along a contiguous axis when VEC_F is 1), else step j / VEC_F of fiber j % VEC_F (neighbouring
 // fibers). len, chunk_len, fibers, sizes, strides and bases then count blocks and vectors (the planner's
 // block layout), and the partials of a (fiber block, chunk) item are VEC_F consecutive slots.
-layout(constant_id = 6) const uint VEC_K = 0u;
-layout(constant_id = 7) const uint VEC_F = 1u;
-layout(constant_id = 8) const bool VEC_AXIS_INNER = true;
+layout(constant_id = SCAN_SPEC_VEC_K) const uint VEC_K = 0u;
+layout(constant_id = SCAN_SPEC_VEC_F) const uint VEC_F = 1u;
+layout(constant_id = SCAN_SPEC_VEC_AXIS_INNER) const bool VEC_AXIS_INNER = true;
 
-const uint MODE_SCAN = 0u;
-const uint MODE_REDUCE = 1u;
-const uint MAX_OTHER_DIMS = 7u;
+const uint MODE_SCAN = SCAN_MODE_SCAN;
+const uint MODE_REDUCE = SCAN_MODE_REDUCE;
+const uint MAX_OTHER_DIMS = SCAN_MAX_OTHER_DIMS;
 
-
-// Must match the Word enum in src/scan_plan.cpp (128 bytes, the minimum every device allows).
+// Word offsets from kernel_abi.h (128 bytes, the minimum every device allows).
 layout(push_constant, std430) uniform Params {
-    uint fibers;      // number of fibers (product of the non-axis sizes)
-    uint len;         // fiber length L
-    uint chunk_len;   // elements per chunk
-    uint item_end;    // one past the last item (fiber, chunk) of this dispatch
-    uint axis_in;     // input stride along the axis, in elements (0: broadcast)
-    uint axis_out;    // output stride along the axis
-    uint base_in;     // element offset of the input tensor inside its window, modulo 2^32
-    uint base_out;    // element offset of the output tensor inside its window, modulo 2^32
-    uint base_part;   // element offset of the partials inside their window, modulo 2^32
-    uint other_dims;  // number of non-axis dimensions (<= 7)
-    uint item_begin;  // the first item of this dispatch
-    uint size[MAX_OTHER_DIMS];
-    uint stride_in[MAX_OTHER_DIMS];
-    uint stride_out[MAX_OTHER_DIMS];
+    layout(offset = 4 * SCAN_W_FIBERS) uint fibers;  // number of fibers (product of the non-axis sizes)
+    layout(offset = 4 * SCAN_W_LEN) uint len;              // fiber length L
+    layout(offset = 4 * SCAN_W_CHUNK_LEN) uint chunk_len;  // elements per chunk
+    layout(offset = 4 * SCAN_W_ITEM_END) uint item_end;    // one past the last item of this dispatch
+    layout(offset = 4 * SCAN_W_AXIS_IN) uint axis_in;  // input stride along the axis (0: broadcast)
+    layout(offset = 4 * SCAN_W_AXIS_OUT) uint axis_out;  // output stride along the axis
+    // Element offsets of the input, the output and the partials inside their windows, modulo 2^32.
+    layout(offset = 4 * SCAN_W_BASE_IN) uint base_in;
+    layout(offset = 4 * SCAN_W_BASE_OUT) uint base_out;
+    layout(offset = 4 * SCAN_W_BASE_PART) uint base_part;
+    layout(offset = 4 * SCAN_W_OTHER_DIMS) uint other_dims;  // non-axis dimensions (<= 7)
+    layout(offset = 4 * SCAN_W_ITEM_BEGIN) uint item_begin;  // the first item of this dispatch
+    layout(offset = 4 * SCAN_W_SIZE) uint size[MAX_OTHER_DIMS];
+    layout(offset = 4 * SCAN_W_STRIDE_IN) uint stride_in[MAX_OTHER_DIMS];
+    layout(offset = 4 * SCAN_W_STRIDE_OUT) uint stride_out[MAX_OTHER_DIMS];
 } p;
 
 layout(set = 0, binding = 0) readonly buffer Src { STORE_T src[]; };

@@ -16,7 +16,7 @@
 #extension GL_GOOGLE_include_directive : require
 #include "scan_common.glsl"
 
-const uint ITEMS = 4u;
+const uint ITEMS = SCAN_TILE_ITEMS;
 
 // One per subgroup; sized for subgroups of a single lane.
 shared ACC_T segment_hi[gl_WorkGroupSize.x];

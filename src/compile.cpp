@@ -1,6 +1,8 @@
-// Device::compile_operator: from a validated operator to a plan of passes with their pipelines.
+// Device::compile_operator: a validated operator lowered to its problem, planned for the device, the
+// plan's pipelines made.
 #include "errors.hpp"
-#include "plan.hpp"
+#include "operator_state.hpp"
+#include "pipeline_cache.hpp"
 #include "reduce_plan.hpp"
 #include "scan_plan.hpp"
 
@@ -9,21 +11,21 @@ namespace vkdml {
 namespace {
 
 // Both cumulative operators: one plan builder, the operation (sum or product) a parameter of it.
-Status compile_cumulative(DeviceState& device, const OperatorState& op, detail::Plan& plan) {
+Status compile_cumulative(const detail::PlanTarget& target, const OperatorState& op, detail::Plan& plan) {
     const TensorCopy& in = *op.inputs[0];
     const TensorCopy& out = *op.outputs[0];
     const CumulativeDesc d = op.cumulative();
     detail::ScanRequest r;
-    r.op = op.desc.Type == DML_OPERATOR_CUMULATIVE_PRODUCT ? detail::ScanOp::product : detail::ScanOp::sum;
+    r.op = op.desc.Type == DML_OPERATOR_CUMULATIVE_PRODUCT ? SCAN_OP_PRODUCT : SCAN_OP_SUM;
     r.type = in.buffer.DataType;
     r.reverse = d.AxisDirection == DML_AXIS_DIRECTION_DECREASING;
     r.exclusive = d.HasExclusive != 0;
-    r.layout = detail::make_scan_layout(in.sizes, in.strides, out.strides, d.Axis);
-    return detail::plan_scan(device, r, plan);
+    r.problem = detail::lower_scan(in.sizes, in.strides, out.strides, d.Axis);
+    return detail::plan_scan(target, r, plan);
 }
 
 // REDUCE, ARGMIN and ARGMAX: one plan builder; AxisCount 0 copies (arg functions write zeros).
-Status compile_reduction(DeviceState& device, const OperatorState& op, detail::Plan& plan) {
+Status compile_reduction(const detail::PlanTarget& target, const OperatorState& op, detail::Plan& plan) {
     const TensorCopy& in = *op.inputs[0];
     const TensorCopy& out = *op.outputs[0];
     const ReductionDesc d = op.reduction();
@@ -35,9 +37,9 @@ Status compile_reduction(DeviceState& device, const OperatorState& op, detail::P
     r.type = in.buffer.DataType;
     r.output_type = out.buffer.DataType;
     r.tie_last = d.AxisDirection == DML_AXIS_DIRECTION_DECREASING;
-    r.layout = detail::make_reduce_layout(in.sizes, in.strides, out.strides,
-                                          std::span<const bool>(reduced, in.sizes.size()));
-    return detail::plan_reduce(device, r, plan);
+    r.problem = detail::lower_reduce(in.sizes, in.strides, out.strides,
+                                     std::span<const bool>(reduced, in.sizes.size()));
+    return detail::plan_reduce(target, r, plan);
 }
 
 }  // namespace
@@ -58,15 +60,17 @@ Result<CompiledOperator> Device::compile_operator(const Operator& op, DML_EXECUT
     auto state = std::make_shared<CompiledState>();
     state->op = op.state();
     const OperatorState& o = *op.state();
+    const detail::PlanTarget target{s_->info, s_->serial_kernels};
     Status st;
     switch (o.desc.Type) {
     case DML_OPERATOR_CUMULATIVE_SUMMATION:
-    case DML_OPERATOR_CUMULATIVE_PRODUCT: st = compile_cumulative(*s_, o, state->plan); break;
+    case DML_OPERATOR_CUMULATIVE_PRODUCT: st = compile_cumulative(target, o, state->plan); break;
     case DML_OPERATOR_REDUCE:
     case DML_OPERATOR_ARGMIN:
-    case DML_OPERATOR_ARGMAX: st = compile_reduction(*s_, o, state->plan); break;
+    case DML_OPERATOR_ARGMAX: st = compile_reduction(target, o, state->plan); break;
     default: st = detail::make_error(ErrorCode::invalid_argument, "compile_operator: unknown operator type");
     }
+    if (st) st = s_->pipelines->materialize(state->plan);
     if (!st) return st.error();
     return CompiledOperator(std::move(state));
 }

@@ -2,7 +2,7 @@
 // (the same with a copy from and to the caller's arrays).
 #include "errors.hpp"
 #include "host_buffer.hpp"
-#include "plan.hpp"
+#include "operator_state.hpp"
 
 #include <cstring>
 #include <optional>

@@ -2,6 +2,8 @@
 #pragma once
 
 #include "device_state.hpp"
+#include "kernel_abi.hpp"
+#include "plan.hpp"
 
 #include <memory>
 #include <vector>
@@ -35,17 +37,7 @@ inline CumulativeDesc as_cumulative(const DML_CUMULATIVE_PRODUCT_OPERATOR_DESC& 
     return {d.InputTensor, d.OutputTensor, d.Axis, d.AxisDirection, d.HasExclusiveProduct};
 }
 
-/// ARGMAX or ARGMIN (a DML_REDUCE_FUNCTION value, or a kernel FUNCTION constant).
-inline bool is_arg_function(uint32_t function) {
-    return function == DML_REDUCE_FUNCTION_ARGMAX || function == DML_REDUCE_FUNCTION_ARGMIN;
-}
-
-/// A function whose float fold is a sum or a product, compensated by the kernels (reduce_common.glsl's
-/// COMPENSATED): all but ARGMAX, ARGMIN, MIN and MAX (a kernel FUNCTION constant; not F_COPY).
-inline bool is_compensated(uint32_t function) {
-    return !is_arg_function(function) && function != DML_REDUCE_FUNCTION_MIN &&
-           function != DML_REDUCE_FUNCTION_MAX && function <= DML_REDUCE_FUNCTION_SUM_SQUARE;
-}
+using detail::is_arg_function;
 
 /// REDUCE, ARGMIN and ARGMAX read through one shape: the standalone arg operators are REDUCE's arg
 /// functions with a tie rule.
@@ -90,6 +82,12 @@ struct OperatorState {
 
     /// The cumulative description of either cumulative operator, read from the kept copy.
     CumulativeDesc cumulative() const;
+};
+
+/// A compiled operator: its operator and the plan of passes, pipelines made.
+struct CompiledState {
+    std::shared_ptr<const OperatorState> op;
+    detail::Plan plan;
 };
 
 }  // namespace vkdml

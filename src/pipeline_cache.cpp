@@ -59,6 +59,15 @@ Result<VkShaderModule> PipelineCache::module_for(const std::string& kernel, cons
     return m;
 }
 
+Status PipelineCache::materialize(Plan& plan) {
+    for (Pass& pass : plan.passes) {
+        auto pipeline = get(pass.key);
+        if (!pipeline) return pipeline.error();
+        pass.pipeline = *pipeline;
+    }
+    return {};
+}
+
 Result<VkPipeline> PipelineCache::get(const PipelineKey& key) {
     std::lock_guard lock(mutex_);
     if (auto it = pipelines_.find(key); it != pipelines_.end()) return it->second;

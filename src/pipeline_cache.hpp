@@ -5,24 +5,12 @@
 #pragma once
 
 #include "device_state.hpp"
+#include "plan.hpp"
 
-#include <array>
 #include <map>
 #include <string>
-#include <tuple>
 
 namespace vkdml::detail {
-
-constexpr uint32_t kBindingCount = 3;
-constexpr uint32_t kPushConstantBytes = 128;
-constexpr uint32_t kSpecConstantCount = 9;
-
-struct PipelineKey {
-    std::string kernel;
-    std::string storage;
-    std::array<uint32_t, kSpecConstantCount> spec{};  ///< constant_id 0..8; id 0 is the workgroup size
-    auto operator<=>(const PipelineKey&) const = default;
-};
 
 class PipelineCache {
 public:
@@ -33,6 +21,8 @@ public:
 
     /// The pipeline for a key, created on first use. Thread-safe.
     Result<VkPipeline> get(const PipelineKey& key);
+    /// Sets the pipeline of every pass of a finished plan.
+    Status materialize(Plan& plan);
     VkPipelineLayout layout() const noexcept { return layout_; }
     size_t size() const;
 

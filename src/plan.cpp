@@ -1,49 +1,51 @@
 // Helpers every planner shares (see plan.hpp).
 #include "plan.hpp"
 
+#include "errors.hpp"
+#include "window.hpp"
+
 #include <algorithm>
 
 namespace vkdml::detail {
-
-StorageVariant storage_variant(DML_TENSOR_DATA_TYPE t) {
-    switch (t) {
-    case DML_TENSOR_DATA_TYPE_FLOAT16: return {"f16", 2, 4, 8};
-    case DML_TENSOR_DATA_TYPE_FLOAT32: return {"f32", 4, 4, 8};
-    case DML_TENSOR_DATA_TYPE_FLOAT64: return {"f64", 8, 8, 16};
-    case DML_TENSOR_DATA_TYPE_INT8:
-    case DML_TENSOR_DATA_TYPE_UINT8: return {"u8", 1, 4, 4};
-    case DML_TENSOR_DATA_TYPE_INT16:
-    case DML_TENSOR_DATA_TYPE_UINT16: return {"u16", 2, 4, 4};
-    case DML_TENSOR_DATA_TYPE_INT32:
-    case DML_TENSOR_DATA_TYPE_UINT32: return {"u32", 4, 4, 4};
-    default: return {"u64", 8, 8, 8};
-    }
-}
-
-StorageVariant pair_variant(DML_TENSOR_DATA_TYPE t) {
-    return t == DML_TENSOR_DATA_TYPE_FLOAT64 ? StorageVariant{"f64x2", 16, 8, 16}
-                                             : StorageVariant{"f32x2", 8, 4, 8};
-}
-
-bool is_float(DML_TENSOR_DATA_TYPE t) {
-    return t == DML_TENSOR_DATA_TYPE_FLOAT16 || t == DML_TENSOR_DATA_TYPE_FLOAT32 ||
-           t == DML_TENSOR_DATA_TYPE_FLOAT64;
-}
-
-uint32_t vector_width(const StorageVariant& v) {
-    return v.element_bytes == 8 ? 2 : 4;
-}
-
-bool is_signed_integer(DML_TENSOR_DATA_TYPE t) {
-    return t == DML_TENSOR_DATA_TYPE_INT8 || t == DML_TENSOR_DATA_TYPE_INT16 ||
-           t == DML_TENSOR_DATA_TYPE_INT32 || t == DML_TENSOR_DATA_TYPE_INT64;
-}
 
 uint64_t allocate_scratch(const DeviceInfo& info, Plan& plan, uint64_t bytes) {
     uint64_t align = std::max<uint64_t>(16, info.min_storage_buffer_offset_alignment);
     uint64_t offset = ceil_div(plan.temporary_bytes, align) * align;
     plan.temporary_bytes = offset + bytes;
     return offset;
+}
+
+PassBinding unused_binding(PassBinding like) {
+    like.base_word = -1;
+    like.unused = true;
+    return like;
+}
+
+Status check_item_count(const char* what, uint64_t lines, uint64_t lanes, uint64_t chunks) {
+    if (lines * lanes * chunks > 0xFFFFFFFFull)
+        return make_error(ErrorCode::unsupported_device, "the ", what, " has ", lines * lanes * chunks,
+                          " chunks, more than 32-bit indexing allows");
+    return {};
+}
+
+Status append_pass(const DeviceInfo& info, PassSpec spec, Plan& plan) {
+    Pass pass;
+    pass.groups = spec.lines;
+    pass.chunks = spec.chunks;
+    pass.chunk_len = spec.chunk_len;
+    pass.line_length = spec.line_length;
+    pass.chunk_major = !spec.cooperative;
+    pass.items_per_workgroup = spec.cooperative ? 1 : spec.key.spec[ABI_SPEC_WORKGROUP];
+    pass.access = std::move(spec.access);
+    pass.bindings = spec.bindings;
+    pass.item_begin_word = spec.item_begin_word;
+    pass.item_end_word = spec.item_end_word;
+    pass.key = std::move(spec.key);
+    pass.push = spec.push;
+    pass.push[spec.chunk_len_word] = static_cast<uint32_t>(std::min(spec.chunk_len, spec.line_length));
+    if (auto st = cut_into_segments(info, pass); !st) return st;
+    plan.passes.push_back(std::move(pass));
+    return {};
 }
 
 bool fold_groups(const DeviceInfo& info, uint64_t groups, uint32_t& x, uint32_t& y) {

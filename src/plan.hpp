@@ -1,11 +1,13 @@
-// A compiled operator's plan: the passes record() emits, each with its pipeline, its three buffer
-// bindings, its push constants and the map of which elements its work items touch, plus the temporary
-// scratch the passes share. Operator-specific planners (scan_plan.cpp, ...) build these; cutting a pass
-// into dispatches that fit the device (window.cpp) and recording are generic.
+// A compiled operator's plan: the passes record() emits, each with its kernel (a pipeline key), its
+// three buffer bindings, its push constants and the map of which elements its work items touch, plus
+// the temporary scratch the passes share. The planners (scan_plan.cpp, reduce_plan.cpp) build plans
+// without a device; append_pass cuts each pass into dispatches that fit the device's limits
+// (window.cpp); the pipeline cache then materialises the plan's pipelines, and record() emits it.
 #pragma once
 
-#include "operator_state.hpp"
-#include "pipeline_cache.hpp"
+#include "data_types.hpp"
+#include "kernel_abi.hpp"
+#include "policy.hpp"
 
 #include <array>
 #include <vector>
@@ -60,9 +62,9 @@ struct Segment {
 
 struct Pass {
     PipelineKey key;
-    VkPipeline pipeline = VK_NULL_HANDLE;
+    VkPipeline pipeline = VK_NULL_HANDLE;  ///< set when the plan is materialised (PipelineCache)
     std::array<PassBinding, kBindingCount> bindings{};
-    std::array<uint32_t, kPushConstantBytes / 4> push{};
+    PushWords push{};
     /// The work: groups × chunks items, numbered g-major (g·chunks + c) or, with chunk_major,
     /// c-major (c·groups + g); a workgroup takes items_per_workgroup consecutive items.
     uint64_t groups = 1, chunks = 1, chunk_len = 1, line_length = 1;
@@ -74,44 +76,23 @@ struct Pass {
     std::vector<Segment> segments;  ///< filled by cut_into_segments
 };
 
+/// A pass as a planner describes it; append_pass derives the rest.
+struct PassSpec {
+    PipelineKey key;  ///< spec[ABI_SPEC_WORKGROUP] is the workgroup size
+    /// A workgroup per item (scan_tile, reduce_tree), items numbered line-major; else an invocation
+    /// per item, chunk-major (neighbouring invocations on neighbouring lines).
+    bool cooperative = false;
+    uint64_t lines = 1, chunks = 1, chunk_len = 1, line_length = 1;
+    std::array<PassBinding, kBindingCount> bindings{};
+    std::array<Access, kBindingCount> access{};
+    PushWords push{};  ///< without the chunk and dispatch words, which append_pass fills
+    uint32_t chunk_len_word = 0, item_begin_word = 0, item_end_word = 0;
+};
+
 struct Plan {
     std::vector<Pass> passes;
     uint64_t temporary_bytes = 0;
 };
-
-/// How elements of a data type are held by the kernels: the storage variant compiled for it (signed
-/// and unsigned integers share one), its element size, the size of its accumulator and of a scan's
-/// partial (float types: a compensated pair of accumulators, compensated.glsl).
-struct StorageVariant {
-    const char* name;  ///< "f16", "f32", "f64", "u8", "u16", "u32", "u64", "f32x2" or "f64x2"
-    uint32_t element_bytes;
-    uint32_t accumulator_bytes;
-    uint32_t partial_bytes;
-};
-StorageVariant storage_variant(DML_TENSOR_DATA_TYPE type);
-
-/// The variant whose elements are compensated pairs of `type`'s accumulators (FLOAT32 or FLOAT64):
-/// how a float scan's partials are scanned.
-StorageVariant pair_variant(DML_TENSOR_DATA_TYPE type);
-
-/// FLOAT16, FLOAT32 or FLOAT64.
-bool is_float(DML_TENSOR_DATA_TYPE type);
-
-/// Elements per vector of the serial kernels' blocks (STORE_V in storage_types.glsl): 16 bytes for
-/// 64-bit types, 4 elements otherwise.
-uint32_t vector_width(const StorageVariant& v);
-
-/// The largest k of {4, 3, 2, 1} up to max_k (3 only with `three`) for which ok(k) holds, 0 if none:
-/// how many vectors a serial kernel's block holds.
-template <class F>
-uint32_t largest_k(uint32_t max_k, bool three, F&& ok) {
-    for (uint32_t k : {4u, 3u, 2u, 1u})
-        if (k <= max_k && (k != 3 || three) && ok(k)) return k;
-    return 0;
-}
-
-/// True for INT8, INT16, INT32 and INT64.
-bool is_signed_integer(DML_TENSOR_DATA_TYPE type);
 
 constexpr uint64_t ceil_div(uint64_t a, uint64_t b) {
     return (a + b - 1) / b;
@@ -121,17 +102,20 @@ constexpr uint64_t ceil_div(uint64_t a, uint64_t b) {
 /// region's offset.
 uint64_t allocate_scratch(const DeviceInfo& info, Plan& plan, uint64_t bytes);
 
+/// A binding the kernel declares but the pass never accesses: `like`'s range, so that any valid range
+/// is bound.
+PassBinding unused_binding(PassBinding like);
+
+/// Fails with unsupported_device when a pass of `lines` × `lanes` lines in `chunks` chunks has more
+/// items than 32-bit kernel indices reach; `what` names the operation ("scan", "reduction").
+Status check_item_count(const char* what, uint64_t lines, uint64_t lanes, uint64_t chunks);
+
+/// Builds the pass `spec` describes, cuts it into dispatches that fit the device (cut_into_segments)
+/// and appends it to the plan.
+Status append_pass(const DeviceInfo& info, PassSpec spec, Plan& plan);
+
 /// Folds a 1-D count of workgroups into an x*y grid within the device limits; returns false if even
 /// that does not fit. Kernels unfold it with gl_NumWorkGroups.x.
 bool fold_groups(const DeviceInfo& info, uint64_t groups, uint32_t& x, uint32_t& y);
 
 }  // namespace vkdml::detail
-
-namespace vkdml {
-
-struct CompiledState {
-    std::shared_ptr<const OperatorState> op;
-    detail::Plan plan;
-};
-
-}  // namespace vkdml

@@ -2,7 +2,8 @@
 // plan's dispatches with push descriptors: one per segment of a pass, each binding bound through
 // its window (window.hpp), with a barrier between consecutive passes only.
 #include "errors.hpp"
-#include "plan.hpp"
+#include "operator_state.hpp"
+#include "pipeline_cache.hpp"
 
 #include <algorithm>
 

@@ -1,24 +1,21 @@
-// Planning a reduction (REDUCE's 12 functions, ARGMIN, ARGMAX) for a device: kernel per shape, the
-// split of long reductions into chunks folded by further passes, and the scratch they need.
+// Planning a reduction (REDUCE's 12 functions, ARGMIN, ARGMAX): kernel per shape, the split of long
+// reductions into chunks folded by further passes, and the scratch they need. Pure: no device calls.
 #pragma once
 
 #include "plan.hpp"
-#include "reduce_layout.hpp"
+#include "problem.hpp"
 
 namespace vkdml::detail {
 
-/// The kernels' FUNCTION: DML_REDUCE_FUNCTION values, plus a copy for AxisCount 0 (output = input).
-constexpr uint32_t kReduceCopy = 12;
-
 struct ReduceRequest {
-    uint32_t function = DML_REDUCE_FUNCTION_SUM;               ///< DML_REDUCE_FUNCTION or kReduceCopy
+    uint32_t function = REDUCE_F_SUM;                          ///< a REDUCE_F_* code (kernel_abi.h)
     DML_TENSOR_DATA_TYPE type = DML_TENSOR_DATA_TYPE_FLOAT32;  ///< input type
     DML_TENSOR_DATA_TYPE output_type = DML_TENSOR_DATA_TYPE_FLOAT32;
     bool tie_last = false;  ///< arg functions: the last index among equal extremes
-    ReduceLayout layout;
+    Problem problem;        ///< lines: the outputs; line dimensions: the reduced axes
 };
 
-/// Appends the passes reducing input 0 into output 0 to `plan`, creating the pipelines.
-Status plan_reduce(DeviceState& device, const ReduceRequest& request, Plan& plan);
+/// Appends the passes reducing input 0 into output 0 to `plan`.
+Status plan_reduce(const PlanTarget& target, const ReduceRequest& request, Plan& plan);
 
 }  // namespace vkdml::detail

@@ -1,6 +1,6 @@
 // SPEC §2 rules 7–8 and the §4 function/type table for REDUCE, ARGMIN and ARGMAX (see validation.hpp).
 #include "errors.hpp"
-#include "plan.hpp"
+#include "operator_state.hpp"
 #include "validation.hpp"
 
 namespace vkdml::detail {

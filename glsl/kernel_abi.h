@@ -1,0 +1,94 @@
+// The kernel ABI: what the planners (src/) and the kernels (glsl/) must agree on — push-constant word
+// indices, specialization-constant ids, reduce function codes and the scan tile's items per invocation.
+// Included by both C++ and GLSL, so it holds preprocessor definitions only. The kernels place their
+// push-block members with layout(offset = 4 * word) and their constants with these ids;
+// tests/unit/test_kernel_abi.cpp reads every embedded SPIR-V module and checks that they sit there.
+#ifndef VKDML_KERNEL_ABI_H
+#define VKDML_KERNEL_ABI_H
+
+// ---- every kernel ----------------------------------------------------------------------------------
+#define ABI_BINDINGS 3         // storage buffers 0 (source), 1 (destination), 2 (partials)
+#define ABI_PUSH_WORDS 32      // 128 bytes: the minimum maxPushConstantsSize
+#define ABI_SPEC_COUNT 9       // constant ids 0..8
+#define ABI_SPEC_WORKGROUP 0   // local_size_x_id
+
+// ---- scan_serial, scan_tile (scan_common.glsl) ------------------------------------------------------
+#define SCAN_SPEC_OP 1              // SCAN_OP_SUM or SCAN_OP_PRODUCT
+#define SCAN_SPEC_REVERSE 2         // DECREASING direction
+#define SCAN_SPEC_EXCLUSIVE 3       // exclusive scan
+#define SCAN_SPEC_MODE 4            // SCAN_MODE_SCAN or SCAN_MODE_REDUCE
+#define SCAN_SPEC_HAS_CARRY 5       // scan mode: start each chunk from its carry in the partials
+#define SCAN_SPEC_VEC_K 6           // scan_serial blocks: vectors per block (0: elements)
+#define SCAN_SPEC_VEC_F 7           // scan_serial blocks: fibers per block
+#define SCAN_SPEC_VEC_AXIS_INNER 8  // scan_serial blocks: steps along the axis are the inner index
+
+#define SCAN_OP_SUM 0
+#define SCAN_OP_PRODUCT 1
+#define SCAN_MODE_SCAN 0    // scan each chunk
+#define SCAN_MODE_REDUCE 1  // fold each chunk into its partial
+
+#define SCAN_MAX_OTHER_DIMS 7
+#define SCAN_W_FIBERS 0
+#define SCAN_W_LEN 1
+#define SCAN_W_CHUNK_LEN 2
+#define SCAN_W_ITEM_END 3
+#define SCAN_W_AXIS_IN 4
+#define SCAN_W_AXIS_OUT 5
+#define SCAN_W_BASE_IN 6
+#define SCAN_W_BASE_OUT 7
+#define SCAN_W_BASE_PART 8
+#define SCAN_W_OTHER_DIMS 9
+#define SCAN_W_ITEM_BEGIN 10
+#define SCAN_W_SIZE 11                                      // SCAN_MAX_OTHER_DIMS words
+#define SCAN_W_STRIDE_IN (SCAN_W_SIZE + SCAN_MAX_OTHER_DIMS)      // 18
+#define SCAN_W_STRIDE_OUT (SCAN_W_STRIDE_IN + SCAN_MAX_OTHER_DIMS)  // 25; ends at word 32
+
+#define SCAN_TILE_ITEMS 4  // scan_tile: elements per invocation and tile
+
+// ---- reduce_serial, reduce_tree (reduce_common.glsl) ----------------------------------------------
+#define REDUCE_SPEC_FUNCTION 1      // a REDUCE_F_* code
+#define REDUCE_SPEC_SRC_PARTIALS 2  // read fold states of a previous pass
+#define REDUCE_SPEC_DST_PARTIALS 3  // write fold states for a next pass
+#define REDUCE_SPEC_TIE_LAST 4      // arg functions: the last index among ties
+#define REDUCE_SPEC_SIGNED 5        // integer data is two's complement signed
+#define REDUCE_SPEC_INDEX64 6       // arg functions: 64-bit output indices
+#define REDUCE_SPEC_VEC_K 7         // reduce_serial blocks: vectors per block (0: elements)
+#define REDUCE_SPEC_VEC_F 8         // reduce_serial blocks: outputs per block
+
+// DML_REDUCE_FUNCTION's values, plus a copy (AxisCount 0: output = input).
+#define REDUCE_F_ARGMAX 0
+#define REDUCE_F_ARGMIN 1
+#define REDUCE_F_AVERAGE 2
+#define REDUCE_F_L1 3
+#define REDUCE_F_L2 4
+#define REDUCE_F_LOG_SUM 5
+#define REDUCE_F_LOG_SUM_EXP 6
+#define REDUCE_F_MAX 7
+#define REDUCE_F_MIN 8
+#define REDUCE_F_MULTIPLY 9
+#define REDUCE_F_SUM 10
+#define REDUCE_F_SUM_SQUARE 11
+#define REDUCE_F_COPY 12
+
+#define REDUCE_IS_ARG(f) ((f) == REDUCE_F_ARGMAX || (f) == REDUCE_F_ARGMIN)
+// A function whose float fold is a sum or a product, which the kernels compensate (compensated.glsl).
+#define REDUCE_IS_COMPENSATED(f) \
+    (!REDUCE_IS_ARG(f) && (f) != REDUCE_F_MIN && (f) != REDUCE_F_MAX && (f) != REDUCE_F_COPY)
+// 32-bit words of a fold state between passes: the value, LOG_SUM_EXP's scaled sum and the compensation
+// of a compensated float fold (acc_words each), and the arg functions' index.
+#define REDUCE_STATE_WORDS(acc_words, f, compensated)                                      \
+    ((acc_words) * (1u + ((f) == REDUCE_F_LOG_SUM_EXP ? 1u : 0u) + ((compensated) ? 1u : 0u)) + \
+     (REDUCE_IS_ARG(f) ? 1u : 0u))
+
+#define REDUCE_MAX_DIM_WORDS 24
+#define REDUCE_W_N 0
+#define REDUCE_W_CHUNK_LEN 1
+#define REDUCE_W_ITEM_END 2
+#define REDUCE_W_BASE_IN 3
+#define REDUCE_W_BASE_OUT 4
+#define REDUCE_W_ITEM_BEGIN 5
+#define REDUCE_W_DIMS 6     // kept dimensions | reduced dimensions << 8
+#define REDUCE_W_N_TOTAL 7  // N over all passes (AVERAGE)
+#define REDUCE_W_DIM 8      // REDUCE_MAX_DIM_WORDS words; ends at word 32
+
+#endif

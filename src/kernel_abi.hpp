@@ -1,0 +1,52 @@
+// The kernel ABI (glsl/kernel_abi.h) seen from C++: the shared word indices, constant ids and function
+// codes, and the pipeline key a pass names its kernel by.
+#pragma once
+
+#include "kernel_abi.h"
+
+#include <array>
+#include <compare>
+#include <cstdint>
+#include <string>
+
+namespace vkdml::detail {
+
+constexpr uint32_t kBindingCount = ABI_BINDINGS;
+constexpr uint32_t kPushWords = ABI_PUSH_WORDS;
+constexpr uint32_t kPushConstantBytes = 4 * kPushWords;
+constexpr uint32_t kSpecConstantCount = ABI_SPEC_COUNT;
+constexpr uint32_t kTileItems = SCAN_TILE_ITEMS;
+constexpr uint32_t kReduceCopy = REDUCE_F_COPY;
+
+static_assert(SCAN_W_STRIDE_OUT + SCAN_MAX_OTHER_DIMS == ABI_PUSH_WORDS, "scan push block fills 128 bytes");
+static_assert(REDUCE_W_DIM + REDUCE_MAX_DIM_WORDS == ABI_PUSH_WORDS, "reduce push block fills 128 bytes");
+static_assert(REDUCE_F_SUM_SQUARE == 11 && REDUCE_F_ARGMAX == 0, "function codes are DML_REDUCE_FUNCTION's");
+
+/// One pass's push constants, indexed by the *_W_* words of kernel_abi.h.
+using PushWords = std::array<uint32_t, kPushWords>;
+
+/// A compute pipeline: kernel file, storage variant and specialization constants, indexed by the
+/// *_SPEC_* ids of kernel_abi.h (id 0, ABI_SPEC_WORKGROUP, is the workgroup size).
+struct PipelineKey {
+    std::string kernel;
+    std::string storage;
+    std::array<uint32_t, kSpecConstantCount> spec{};
+    auto operator<=>(const PipelineKey&) const = default;
+};
+
+/// ARGMAX or ARGMIN (a DML_REDUCE_FUNCTION value, or a kernel function code).
+constexpr bool is_arg_function(uint32_t function) {
+    return REDUCE_IS_ARG(function);
+}
+
+/// A function whose float fold is a sum or a product, compensated by the kernels.
+constexpr bool is_compensated(uint32_t function) {
+    return REDUCE_IS_COMPENSATED(function);
+}
+
+/// 32-bit words of a fold state between reduce passes (reduce_common.glsl's STATE_WORDS).
+constexpr uint32_t state_words(uint32_t accumulator_bytes, uint32_t function, bool float_type) {
+    return REDUCE_STATE_WORDS(accumulator_bytes / 4, function, float_type && is_compensated(function));
+}
+
+}  // namespace vkdml::detail

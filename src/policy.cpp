@@ -1,0 +1,60 @@
+// The policy tables (see policy.hpp).
+#include "policy.hpp"
+
+#include "kernel_abi.hpp"
+
+#include <algorithm>
+
+namespace vkdml::detail {
+
+namespace {
+
+constexpr uint64_t kTileLength = 256 * kTileItems;  // one tile of scan_tile's full workgroup
+
+// Serial chunks. CPU devices: up to 8,192 positions per invocation, lines under 1,024 never split, a
+// few hundred (scans) or thousand (reductions) invocations are plenty. GPUs: short chunks, many items.
+constexpr ChunkPolicy kScanSerialCpu{.target_items = 256, .min_len = 1024, .max_len = 8192};
+constexpr ChunkPolicy kScanSerialGpu{.target_items = 65536, .min_len = 32, .max_len = 512};
+constexpr ChunkPolicy kReduceSerialCpu{.target_items = 2048, .min_len = 1024, .max_len = 8192};
+constexpr ChunkPolicy kReduceSerialGpu{.target_items = 131072, .min_len = 64, .max_len = 256};
+
+// Cooperative kernels: scan_tile chunks of 1 to 16 tiles (about 1,200 loop trips per invocation at
+// most); a few workgroups fill a CPU device, hundreds or thousands a GPU.
+constexpr ScanPolicy scan_policy(ChunkPolicy serial, uint64_t tiles_target) {
+    return {.serial = serial,
+            .tile = {.target_items = tiles_target,
+                     .min_len = kTileLength,
+                     .max_len = 16 * kTileLength,
+                     .quantum = kTileLength}};
+}
+constexpr ReducePolicy reduce_policy(ChunkPolicy serial, uint64_t tree_target) {
+    return {.serial = serial, .tree_target_items = tree_target};
+}
+
+constexpr Policy kPolicies[] = {
+    {"serial-cpu", false, scan_policy(kScanSerialCpu, 8), reduce_policy(kReduceSerialCpu, 8)},
+    {"serial-gpu", false, scan_policy(kScanSerialGpu, 512), reduce_policy(kReduceSerialGpu, 2048)},
+    {"cooperative-cpu", true, scan_policy(kScanSerialCpu, 8), reduce_policy(kReduceSerialCpu, 8)},
+    {"cooperative-gpu", true, scan_policy(kScanSerialGpu, 512), reduce_policy(kReduceSerialGpu, 2048)},
+};
+
+}  // namespace
+
+uint64_t chunk_length(const ChunkPolicy& c, uint64_t positions, uint64_t lines) {
+    const uint64_t want_chunks = (c.target_items + lines - 1) / std::max<uint64_t>(lines, 1);
+    const uint64_t even = (positions + want_chunks - 1) / want_chunks;
+    const uint64_t rounded = (even + c.quantum - 1) / c.quantum * c.quantum;
+    return std::clamp(rounded, c.min_len, c.max_len);
+}
+
+DeviceClass device_class(const PlanTarget& t) {
+    const bool cpu = t.info.physical.type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+    if (t.serial_kernels) return cpu ? DeviceClass::serial_cpu : DeviceClass::serial_gpu;
+    return cpu ? DeviceClass::cooperative_cpu : DeviceClass::cooperative_gpu;
+}
+
+const Policy& policy(DeviceClass c) {
+    return kPolicies[static_cast<size_t>(c)];
+}
+
+}  // namespace vkdml::detail

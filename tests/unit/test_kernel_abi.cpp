@@ -1,0 +1,129 @@
+// The kernel ABI (glsl/kernel_abi.h) as the embedded SPIR-V has it: in every kernel variant, each
+// specialization constant carries the id kernel_abi.h gives its name, and each push-constant member sits
+// at 4 × its word index. Read straight from the modules (OpName, OpMemberName, OpDecorate SpecId,
+// OpMemberDecorate Offset), so a kernel edited without the header fails here.
+#include <catch2/catch.hpp>
+
+#include "kernel_abi.hpp"
+#include "kernel_registry.hpp"
+
+#include <map>
+#include <string>
+
+using namespace vkdml::detail;
+
+namespace {
+
+struct Reflection {
+    std::map<uint32_t, std::string> names;                         // id -> OpName
+    std::map<std::pair<uint32_t, uint32_t>, std::string> members;  // (struct, member) -> OpMemberName
+    std::map<uint32_t, uint32_t> spec_ids;                         // id -> SpecId
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> offsets;     // (struct, member) -> Offset
+    uint32_t push_struct = 0;
+};
+
+std::string literal(const uint32_t* words, size_t count) {
+    std::string s;
+    for (size_t i = 0; i < count * 4; ++i) {
+        const char c = static_cast<char>((words[i / 4] >> (8 * (i % 4))) & 0xFF);
+        if (c == 0) break;
+        s += c;
+    }
+    return s;
+}
+
+Reflection reflect(const KernelBinary& k) {
+    constexpr uint32_t OpName = 5, OpMemberName = 6, OpDecorate = 71, OpMemberDecorate = 72, OpVariable = 59,
+                       OpTypePointer = 32;
+    constexpr uint32_t SpecId = 1, Offset = 35, PushConstant = 9;
+    Reflection r;
+    std::map<uint32_t, uint32_t> pointee;  // push-constant pointer type -> struct
+    const size_t n = k.bytes / 4;
+    REQUIRE(n > 5);
+    REQUIRE(k.words[0] == 0x07230203u);
+    for (size_t i = 5; i < n;) {
+        const uint32_t op = k.words[i] & 0xFFFF, len = k.words[i] >> 16;
+        REQUIRE(len > 0);
+        const uint32_t* w = k.words + i;
+        if (op == OpName) r.names[w[1]] = literal(w + 2, len - 2);
+        if (op == OpMemberName) r.members[{w[1], w[2]}] = literal(w + 3, len - 3);
+        if (op == OpDecorate && w[2] == SpecId) r.spec_ids[w[1]] = w[3];
+        if (op == OpMemberDecorate && w[3] == Offset) r.offsets[{w[1], w[2]}] = w[4];
+        if (op == OpTypePointer && w[2] == PushConstant) pointee[w[1]] = w[3];
+        if (op == OpVariable && w[3] == PushConstant) r.push_struct = pointee[w[1]];
+        i += len;
+    }
+    return r;
+}
+
+const std::map<std::string, uint32_t> kScanSpec = {{"OP", SCAN_SPEC_OP},
+                                                   {"REVERSE", SCAN_SPEC_REVERSE},
+                                                   {"EXCLUSIVE", SCAN_SPEC_EXCLUSIVE},
+                                                   {"MODE", SCAN_SPEC_MODE},
+                                                   {"HAS_CARRY", SCAN_SPEC_HAS_CARRY},
+                                                   {"VEC_K", SCAN_SPEC_VEC_K},
+                                                   {"VEC_F", SCAN_SPEC_VEC_F},
+                                                   {"VEC_AXIS_INNER", SCAN_SPEC_VEC_AXIS_INNER}};
+const std::map<std::string, uint32_t> kScanWords = {
+    {"fibers", SCAN_W_FIBERS},         {"len", SCAN_W_LEN},
+    {"chunk_len", SCAN_W_CHUNK_LEN},   {"item_end", SCAN_W_ITEM_END},
+    {"axis_in", SCAN_W_AXIS_IN},       {"axis_out", SCAN_W_AXIS_OUT},
+    {"base_in", SCAN_W_BASE_IN},       {"base_out", SCAN_W_BASE_OUT},
+    {"base_part", SCAN_W_BASE_PART},   {"other_dims", SCAN_W_OTHER_DIMS},
+    {"item_begin", SCAN_W_ITEM_BEGIN}, {"size", SCAN_W_SIZE},
+    {"stride_in", SCAN_W_STRIDE_IN},   {"stride_out", SCAN_W_STRIDE_OUT}};
+const std::map<std::string, uint32_t> kReduceSpec = {{"FUNCTION", REDUCE_SPEC_FUNCTION},
+                                                     {"SRC_PARTIALS", REDUCE_SPEC_SRC_PARTIALS},
+                                                     {"DST_PARTIALS", REDUCE_SPEC_DST_PARTIALS},
+                                                     {"TIE_LAST", REDUCE_SPEC_TIE_LAST},
+                                                     {"SIGNED", REDUCE_SPEC_SIGNED},
+                                                     {"INDEX64", REDUCE_SPEC_INDEX64},
+                                                     {"VEC_K", REDUCE_SPEC_VEC_K},
+                                                     {"VEC_F", REDUCE_SPEC_VEC_F}};
+const std::map<std::string, uint32_t> kReduceWords = {{"n", REDUCE_W_N},
+                                                      {"chunk_len", REDUCE_W_CHUNK_LEN},
+                                                      {"item_end", REDUCE_W_ITEM_END},
+                                                      {"base_in", REDUCE_W_BASE_IN},
+                                                      {"base_out", REDUCE_W_BASE_OUT},
+                                                      {"item_begin", REDUCE_W_ITEM_BEGIN},
+                                                      {"dims", REDUCE_W_DIMS},
+                                                      {"n_total", REDUCE_W_N_TOTAL},
+                                                      {"dim", REDUCE_W_DIM}};
+
+}  // namespace
+
+TEST_CASE("every kernel's specialization constants and push block match kernel_abi.h", "[unit]") {
+    REQUIRE(kKernelBinaryCount >= 30);
+    for (size_t i = 0; i < kKernelBinaryCount; ++i) {
+        const KernelBinary& k = kKernelBinaries[i];
+        const bool scan = std::string(k.kernel).rfind("scan_", 0) == 0;
+        INFO(k.kernel << " " << k.storage);
+        const Reflection r = reflect(k);
+        const auto& spec = scan ? kScanSpec : kReduceSpec;
+        const auto& words = scan ? kScanWords : kReduceWords;
+        size_t named_constants = 0;
+        for (const auto& [id, spec_id] : r.spec_ids) {
+            auto name = r.names.find(id);
+            if (name == r.names.end()) {  // the workgroup size (local_size_x_id) has no name
+                CHECK(spec_id == ABI_SPEC_WORKGROUP);
+                continue;
+            }
+            INFO(name->second);
+            REQUIRE(spec.count(name->second) == 1);
+            CHECK(spec_id == spec.at(name->second));
+            ++named_constants;
+        }
+        CHECK(named_constants >= 5);
+        REQUIRE(r.push_struct != 0);
+        size_t members = 0;
+        for (const auto& [key, offset] : r.offsets) {
+            if (key.first != r.push_struct) continue;
+            const std::string& name = r.members.at(key);
+            INFO(name);
+            REQUIRE(words.count(name) == 1);
+            CHECK(offset == 4 * words.at(name));
+            ++members;
+        }
+        CHECK(members == words.size());
+    }
+}

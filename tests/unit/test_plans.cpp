@@ -1,0 +1,209 @@
+// The planners without a device (src/scan_plan.cpp, src/reduce_plan.cpp, src/policy.cpp): chunk
+// lengths from the policy tables, the kernel per shape and device class, the passes of long lines, and
+// for every plan the invariants record() relies on — every item in exactly one dispatch, every window
+// within the device's range, chunks within the loop-trip bound.
+#include <catch2/catch.hpp>
+
+#include "device_classes.hpp"
+#include "reduce_plan.hpp"
+#include "scan_plan.hpp"
+#include "window.hpp"
+
+#include <string>
+#include <vector>
+
+using namespace vkdml::detail;
+using vkdml_unit::cpu_info;
+using vkdml_unit::gpu_info;
+
+namespace {
+
+Problem packed(std::vector<uint32_t> sizes, uint32_t axis, bool reduce) {
+    std::vector<uint32_t> in(sizes.size()), out(sizes.size());
+    uint32_t s = 1, o = 1;
+    for (size_t i = sizes.size(); i-- > 0;) {
+        in[i] = s;
+        out[i] = reduce ? o : s;
+        s *= sizes[i];
+        if (!reduce || i != axis) o *= sizes[i];
+    }
+    if (!reduce) return lower_scan(sizes, in, out, axis);
+    bool reduced[8] = {};
+    reduced[axis] = true;
+    return lower_reduce(sizes, in, out, std::span<const bool>(reduced, sizes.size()));
+}
+
+/// What record() relies on, for every pass: dispatches cover the items in order, each within the
+/// device's workgroup counts, each binding's window within maxStorageBufferRange; and no invocation
+/// loops more than 8,192 positions (serial) or 16 tiles (scan_tile).
+void check_plan(const Plan& plan, const vkdml::DeviceInfo& info) {
+    for (const Pass& pass : plan.passes) {
+        INFO(pass.key.kernel << " " << pass.key.storage);
+        uint64_t next = 0;
+        for (const Segment& s : pass.segments) {
+            CHECK(s.item_begin == next);
+            CHECK(s.item_end > s.item_begin);
+            next = s.item_end;
+            CHECK(s.groups_x <= info.max_workgroup_count[0]);
+            CHECK(s.groups_y <= info.max_workgroup_count[1]);
+            for (uint32_t b = 0; b < kBindingCount; ++b)
+                if (!pass.bindings[b].unused)
+                    CHECK(uint64_t(s.window[b].hi - s.window[b].lo + 1) * pass.bindings[b].element_bytes <=
+                          window_bytes(info));
+        }
+        CHECK(next == pass.groups * pass.chunks);
+        CHECK(pass.chunks == (pass.line_length + pass.chunk_len - 1) / pass.chunk_len);
+        if (pass.key.kernel == "scan_tile") CHECK(pass.chunk_len <= 16 * 256 * kTileItems);
+        if (pass.key.kernel == "scan_serial" || pass.key.kernel == "reduce_serial")
+            CHECK(pass.chunk_len <= 8192);
+    }
+}
+
+Plan scan_plan(const PlanTarget& t, std::vector<uint32_t> sizes, uint32_t axis,
+               DML_TENSOR_DATA_TYPE type = DML_TENSOR_DATA_TYPE_FLOAT32) {
+    ScanRequest r;
+    r.type = type;
+    r.problem = packed(std::move(sizes), axis, false);
+    Plan plan;
+    REQUIRE(plan_scan(t, r, plan));
+    check_plan(plan, t.info);
+    return plan;
+}
+
+Plan reduce_plan(const PlanTarget& t, std::vector<uint32_t> sizes, uint32_t axis,
+                 uint32_t function = REDUCE_F_SUM, DML_TENSOR_DATA_TYPE type = DML_TENSOR_DATA_TYPE_FLOAT32) {
+    ReduceRequest r;
+    r.function = function;
+    r.type = type;
+    r.output_type = is_arg_function(function) ? DML_TENSOR_DATA_TYPE_UINT32 : type;
+    r.problem = packed(std::move(sizes), axis, true);
+    Plan plan;
+    REQUIRE(plan_reduce(t, r, plan));
+    check_plan(plan, t.info);
+    return plan;
+}
+
+std::vector<std::string> kernels(const Plan& plan) {
+    std::vector<std::string> k;
+    for (const Pass& p : plan.passes) k.push_back(p.key.kernel + "/" + p.key.storage);
+    return k;
+}
+
+}  // namespace
+
+TEST_CASE("chunk lengths follow the policy tables", "[unit]") {
+    const ChunkPolicy serial_cpu = policy(DeviceClass::serial_cpu).scan.serial;
+    CHECK(chunk_length(serial_cpu, 1 << 20, 1) == 4096);  // 256 invocations' worth
+    CHECK(chunk_length(serial_cpu, 1 << 30, 1) == 8192);  // capped: loop trips per invocation
+    CHECK(chunk_length(serial_cpu, 5000, 1) == 1024);     // short lines are split little
+    CHECK(chunk_length(serial_cpu, 5000, 1000) == 5000);  // enough fibers: lines stay whole
+    const ChunkPolicy tile_gpu = policy(DeviceClass::cooperative_gpu).scan.tile;
+    CHECK(chunk_length(tile_gpu, 1 << 20, 1) == 2048);   // 512 workgroups, whole tiles of 1,024
+    CHECK(chunk_length(tile_gpu, 1000, 1) == 1024);      // at least one tile
+    CHECK(chunk_length(tile_gpu, 1 << 30, 1) == 16384);  // at most 16 tiles
+    const ChunkPolicy reduce_gpu = policy(DeviceClass::serial_gpu).reduce.serial;
+    CHECK(chunk_length(reduce_gpu, 1 << 24, 1) == 128);
+    CHECK(chunk_length(reduce_gpu, 100, 1) == 64);
+    CHECK(std::string(policy(DeviceClass::cooperative_cpu).name) == "cooperative-cpu");
+    CHECK(device_class({cpu_info(), true}) == DeviceClass::serial_cpu);
+    CHECK(device_class({cpu_info(), false}) == DeviceClass::cooperative_cpu);
+    CHECK(device_class({gpu_info(), true}) == DeviceClass::serial_gpu);
+    CHECK(device_class({gpu_info(), false}) == DeviceClass::cooperative_gpu);
+}
+
+TEST_CASE("scan plans: kernel per shape and device class, reduce-then-scan for long fibers", "[unit]") {
+    const auto cpu = cpu_info(), gpu = gpu_info();
+    const PlanTarget serial_cpu{cpu, true}, coop_gpu{gpu, false};
+    // Short fibers: one pass; float32 rows of 64 read in blocks of 4 vectors.
+    Plan shortp = scan_plan(serial_cpu, {3, 64}, 1);
+    REQUIRE(shortp.passes.size() == 1);
+    CHECK(shortp.passes[0].key.spec[SCAN_SPEC_VEC_K] == 4);
+    CHECK(shortp.temporary_bytes == 0);
+    // One fiber of 2^20 on lavapipe: blocks of 16 elements, 2^16 of them in chunks of 1,024 (the CPU
+    // minimum); the partials are scanned as compensated pairs (f32x2), then the chunks with their carries.
+    Plan longp = scan_plan(serial_cpu, {1 << 20}, 0);
+    CHECK(kernels(longp) ==
+          std::vector<std::string>{"scan_serial/f32", "scan_serial/f32x2", "scan_serial/f32"});
+    CHECK(longp.passes[0].key.spec[SCAN_SPEC_MODE] == SCAN_MODE_REDUCE);
+    CHECK(longp.passes[2].key.spec[SCAN_SPEC_HAS_CARRY] == 1);
+    CHECK(longp.passes[0].chunks == 64);
+    CHECK(longp.temporary_bytes == 64 * 8);
+    // A GPU: inner-axis fibers take scan_tile with 256 invocations; outer-axis ones scan_serial.
+    Plan tile = scan_plan(coop_gpu, {1 << 20}, 0);
+    CHECK(tile.passes[0].key.kernel == "scan_tile");
+    CHECK(tile.passes[0].key.spec[ABI_SPEC_WORKGROUP] == 256);
+    CHECK(tile.passes[0].chunk_len == 2048);
+    CHECK(scan_plan(coop_gpu, {1000, 100}, 0).passes[0].key.kernel == "scan_serial");
+    // Integer partials accumulate in 32 or 64 bits; 8-bit data keeps 32-bit partials.
+    Plan bytes = scan_plan(serial_cpu, {1 << 20}, 0, DML_TENSOR_DATA_TYPE_INT8);
+    CHECK(kernels(bytes) == std::vector<std::string>{"scan_serial/u8", "scan_serial/u32", "scan_serial/u8"});
+    // Without subgroup operations the cooperative class falls back to serial kernels.
+    auto plain = gpu;
+    plain.subgroup_arithmetic = plain.subgroup_shuffle = false;
+    CHECK(scan_plan({plain, false}, {1 << 20}, 0).passes[0].key.kernel == "scan_serial");
+}
+
+TEST_CASE("reduce plans: tree workgroups by length and subgroup size, state passes", "[unit]") {
+    for (uint32_t subgroup : {4u, 8u, 16u, 32u, 64u}) {
+        INFO("subgroup " << subgroup);
+        const auto gpu = gpu_info(subgroup);
+        const PlanTarget coop{gpu, false};
+        // About n/8 invocations per output, a power of two, at least 32 and a subgroup, at most 256.
+        const Plan mid = reduce_plan(coop, {10, 1000}, 1);
+        CHECK(mid.passes[0].key.kernel == "reduce_tree");
+        CHECK(mid.passes[0].key.spec[ABI_SPEC_WORKGROUP] == std::max(128u, subgroup));
+        const Plan small = reduce_plan(coop, {10, 100}, 1);
+        CHECK(small.passes[0].key.spec[ABI_SPEC_WORKGROUP] == std::max(32u, subgroup));
+        const Plan big = reduce_plan(coop, {1u << 24}, 0);
+        CHECK(big.passes[0].key.spec[ABI_SPEC_WORKGROUP] == 256);
+        CHECK(big.passes.size() >= 2);
+        CHECK(big.passes[0].key.spec[REDUCE_SPEC_DST_PARTIALS] == 1);
+        CHECK(big.passes.back().key.spec[REDUCE_SPEC_SRC_PARTIALS] == 1);
+    }
+    // Serial reductions of 2^24 elements on lavapipe: blocks of 16 (float64: 8), chunks of 1,024 blocks,
+    // so 1,024 (2,048) chunk states. A float SUM's state is (sum, error), LOG_SUM_EXP's (max, sum,
+    // error), an arg function's (value, index), an integer sum's (sum); float64 words count twice.
+    const auto cpu = cpu_info();
+    const PlanTarget serial{cpu, true};
+    const uint64_t sum = reduce_plan(serial, {1u << 24}, 0).temporary_bytes;
+    CHECK(sum == 1024 * 2 * 4);
+    CHECK(reduce_plan(serial, {1u << 24}, 0, REDUCE_F_LOG_SUM_EXP).temporary_bytes == 1024 * 3 * 4);
+    CHECK(reduce_plan(serial, {1u << 24}, 0, REDUCE_F_ARGMAX).temporary_bytes == 1024 * 2 * 4);
+    CHECK(reduce_plan(serial, {1u << 24}, 0, REDUCE_F_SUM, DML_TENSOR_DATA_TYPE_INT32).temporary_bytes ==
+          1024 * 4);
+    // float64: its 2,048 states take two chunks of 1,024 again, two more states (a third pass).
+    const Plan f64 = reduce_plan(serial, {1u << 24}, 0, REDUCE_F_SUM, DML_TENSOR_DATA_TYPE_FLOAT64);
+    CHECK(f64.passes.size() == 3);
+    CHECK(f64.temporary_bytes == 2048 * 4 * 4 + 2 * 4 * 4);
+    // Outer-axis reductions: blocks across 16 outputs.
+    const Plan outer = reduce_plan(serial, {1000, 64}, 0);
+    CHECK(outer.passes[0].key.spec[REDUCE_SPEC_VEC_F] == 16);
+}
+
+TEST_CASE("plans through small windows: more dispatches, same invariants", "[unit]") {
+    for (bool serial : {true, false}) {
+        auto info = serial ? cpu_info() : gpu_info();
+        info.max_storage_buffer_range = 1 << 16;  // 64 KiB windows
+        const PlanTarget t{info, serial};
+        const Plan scan = scan_plan(t, {300, 700}, 1);
+        const Plan outer = scan_plan(t, {700, 300}, 0);
+        const Plan reduce = reduce_plan(t, {300, 700}, 1);
+        const Plan across = reduce_plan(t, {700, 300}, 0);
+        CHECK(scan.passes.back().segments.size() > 1);
+        CHECK(reduce.passes.front().segments.size() > 1);
+        CHECK(outer.passes.size() >= 1);
+        CHECK(across.passes.size() >= 1);
+    }
+}
+
+TEST_CASE("plans past 32-bit item indices fail with unsupported_device", "[unit]") {
+    const auto cpu = cpu_info();
+    ReduceRequest r;
+    r.problem.kept = {{0xFFFFFFFFu, 1, 1}, {4, 0xFFFFFFFFu, 0}};
+    r.problem.line = {{2, 0, 0}};
+    Plan plan;
+    const vkdml::Status st = plan_reduce({cpu, true}, r, plan);
+    REQUIRE_FALSE(st);
+    CHECK(st.error().code == vkdml::ErrorCode::unsupported_device);
+    CHECK(st.error().message.find("more than 32-bit indexing allows") != std::string::npos);
+}
