@@ -14,6 +14,7 @@
 #define REDUCE_COMMON_GLSL
 
 #include "kernel_abi.h"
+#include "work_items.glsl"
 #include "storage_types.glsl"
 #include "compensated.glsl"
 #if defined(STORAGE_F64)
@@ -358,10 +359,7 @@ State read_state(uint slot) {
 
 // ---- addressing ----------------------------------------------------------------------------------
 // Chunks per output.
-uint chunk_count() { return (p.n - 1u) / p.chunk_len + 1u; }
-
-// This workgroup's index in the folded 2-D dispatch.
-uint workgroup_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
+uint chunk_count() { return chunks_of(p.n, p.chunk_len); }
 
 uint kept_dims() { return p.dims & 0xFFu; }
 uint reduced_dims() { return (p.dims >> 8) & 0xFFu; }

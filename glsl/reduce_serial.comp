@@ -51,18 +51,9 @@ void fold_block(inout State st[LANES], uint at, uint q, bool first) {
 }
 
 void main() {
-    // Items are numbered chunk-major (id = chunk * outputs + o); no arithmetic below passes 2^32 - 1.
-    uint items = p.item_end - p.item_begin;
-    uint group = workgroup_index();
-    if (group >= items / gl_WorkGroupSize.x + (items % gl_WorkGroupSize.x != 0u ? 1u : 0u)) return;
-    uint first = group * gl_WorkGroupSize.x;
-    if (gl_LocalInvocationIndex >= items - first) return;
-    uint id = p.item_begin + first + gl_LocalInvocationIndex;
-    bool one_chunk = p.chunk_len >= p.n;
-    uint chunk = one_chunk ? 0u : id / output_count();
-    uint o = one_chunk ? id : id - chunk * output_count();
-    uint start = chunk * p.chunk_len;
-    uint end = start + min(p.chunk_len, p.n - start);  // never past 2^32 - 1
+    SerialItem it;
+    if (!serial_item(p.item_begin, p.item_end, output_count(), p.n, p.chunk_len, it)) return;
+    uint chunk = it.chunk, o = it.line, start = it.start, end = it.end;
     uvec2 base = output_base(o);
     if (FUNCTION == F_COPY) {  // AxisCount 0: the stored bits, NaN payloads and all
         dst[p.base_out + base.y] = src[p.base_in + base.x];

@@ -30,10 +30,8 @@ State subgroup_fold(State st) {
 }
 
 void main() {
-    // Items are numbered output-major (id = o * chunks + chunk).
-    uint group = workgroup_index();
-    if (group >= p.item_end - p.item_begin) return;  // uniform across the workgroup
-    uint id = p.item_begin + group;
+    uint id;
+    if (!workgroup_item(p.item_begin, p.item_end, id)) return;
     uint chunks = chunk_count();
     uint o = id / chunks;
     uint chunk = id - o * chunks;

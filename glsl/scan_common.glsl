@@ -6,6 +6,7 @@
 #define SCAN_COMMON_GLSL
 
 #include "kernel_abi.h"
+#include "work_items.glsl"
 #include "storage_types.glsl"
 #include "compensated.glsl"
 
@@ -106,10 +107,7 @@ void store_element(uint i, Pair a) { dst[i] = FROM_ACC(pair_value(a)); }
 #endif
 
 // Chunks per fiber.
-uint chunk_count() { return (p.len - 1u) / p.chunk_len + 1u; }
-
-// This workgroup's index in the folded 2-D dispatch.
-uint workgroup_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
+uint chunk_count() { return chunks_of(p.len, p.chunk_len); }
 
 // Element offsets of the first element of fiber f in the input and output. Offsets are computed
 // modulo 2^32: the base words wrap them back into the window the dispatch binds (src/window.hpp).

@@ -18,19 +18,10 @@ const uint LANES = VEC_K == 0u ? 1u : VEC_F;  // fibers carried per invocation
 const uint STEPS = BLOCK_VECS * VEC_W / LANES;  // axis steps per block
 
 void main() {
-    // Items are numbered chunk-major (id = chunk * fibers + fiber); no arithmetic below passes 2^32 - 1.
-    uint items = p.item_end - p.item_begin;
-    uint group = workgroup_index();
-    if (group >= items / gl_WorkGroupSize.x + (items % gl_WorkGroupSize.x != 0u ? 1u : 0u)) return;
-    uint first = group * gl_WorkGroupSize.x;
-    if (gl_LocalInvocationIndex >= items - first) return;
-    uint id = p.item_begin + first + gl_LocalInvocationIndex;
-    bool one_chunk = p.chunk_len >= p.len;
-    uint chunk = one_chunk ? 0u : id / p.fibers;
-    uint fiber = id - chunk * p.fibers;
-    uint slot = (one_chunk ? fiber : fiber * chunk_count() + chunk) * LANES;
-    uint start = chunk * p.chunk_len;
-    uint end = start + min(p.chunk_len, p.len - start);
+    SerialItem it;
+    if (!serial_item(p.item_begin, p.item_end, p.fibers, p.len, p.chunk_len, it)) return;
+    uint chunk = it.chunk, fiber = it.line, start = it.start, end = it.end;
+    uint slot = (p.chunk_len >= p.len ? fiber : fiber * chunk_count() + chunk) * LANES;
     uvec2 base = fiber_base(fiber);
 
     // The running combine starts from the chunk's carry and is compensated (float types): each element's

@@ -57,11 +57,9 @@ SubgroupScan subgroup_scan(ACC_T x) {
 #endif
 
 void main() {
-    // Items are numbered fiber-major (id = fiber * chunks + chunk); positions are kept relative to
-    // the chunk start, so nothing below passes 2^32 - 1.
-    uint group = workgroup_index();
-    if (group >= p.item_end - p.item_begin) return;  // uniform across the workgroup
-    uint id = p.item_begin + group;
+    // Positions are kept relative to the chunk start, so nothing below passes 2^32 - 1.
+    uint id;
+    if (!workgroup_item(p.item_begin, p.item_end, id)) return;
     uint chunks = chunk_count();
     uint fiber = id / chunks;
     uint chunk = id - fiber * chunks;
