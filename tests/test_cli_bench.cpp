@@ -45,16 +45,16 @@ const Keys kQuickCases = {"scan-1d",           "scan-rows-short", "scan-rows-med
 
 std::vector<double> numbers(const json::Value& array) {
     std::vector<double> values;
-    for (const json::Value& item : array.items) values.push_back(item.number);
+    for (const json::Value& item : array) values.push_back(item.get<double>());
     return values;
 }
 
 void check_device(const json::Value& doc) {
-    CHECK(doc.keys() == Keys{"device", "suite", "repeat", "results"});
-    const json::Value& device = doc["device"];
-    CHECK(device.keys() == Keys{"name", "driver", "driver_info", "type", "subgroup_size", "vulkan"});
-    CHECK_FALSE(device["name"].string.empty());
-    CHECK(device["subgroup_size"].number >= 1);
+    CHECK(json::keys(doc) == Keys{"device", "suite", "repeat", "results"});
+    const json::Value& device = doc.at("device");
+    CHECK(json::keys(device) == Keys{"name", "driver", "driver_info", "type", "subgroup_size", "vulkan"});
+    CHECK_FALSE(device.at("name").get<std::string>().empty());
+    CHECK(device.at("subgroup_size").get<double>() >= 1);
 }
 
 // The accuracy contract the bench checks float cases against (relative to the exact result).
@@ -64,29 +64,30 @@ double rel_err_bound(const std::string& dtype) {
 
 // The timing fields of a case that ran: positive, ordered, finite; its output check passed.
 void check_times(const json::Value& r) {
-    INFO("case " << r["case"].string);
-    CHECK(r["median_ms"].number > 0);
-    CHECK(r["min_ms"].number <= r["median_ms"].number);
-    CHECK(r["median_ms"].number <= r["max_ms"].number);
-    CHECK(r["gbps"].number > 0);
-    CHECK(r["cpu_gbps"].number > 0);
-    CHECK(r["check"].string == "ok");
-    if (r["dtype"].string.rfind("float", 0) == 0 && r["op"].string != "argmax") {
+    INFO("case " << r.at("case").get<std::string>());
+    CHECK(r.at("median_ms").get<double>() > 0);
+    CHECK(r.at("min_ms").get<double>() <= r.at("median_ms").get<double>());
+    CHECK(r.at("median_ms").get<double>() <= r.at("max_ms").get<double>());
+    CHECK(r.at("gbps").get<double>() > 0);
+    CHECK(r.at("cpu_gbps").get<double>() > 0);
+    CHECK(r.at("check").get<std::string>() == "ok");
+    if (r.at("dtype").get<std::string>().rfind("float", 0) == 0 &&
+        r.at("op").get<std::string>() != "argmax") {
         // float results: the measured error, within the contract
-        REQUIRE(r.has("max_rel_err"));
-        CHECK(r["max_rel_err"].number >= 0);
-        CHECK(r["max_rel_err"].number <= rel_err_bound(r["dtype"].string));
+        REQUIRE(r.contains("max_rel_err"));
+        CHECK(r.at("max_rel_err").get<double>() >= 0);
+        CHECK(r.at("max_rel_err").get<double>() <= rel_err_bound(r.at("dtype").get<std::string>()));
     } else {
-        CHECK_FALSE(r.has("max_rel_err"));
+        CHECK_FALSE(r.contains("max_rel_err"));
     }
-    if (r.has("copy_gbps")) {
-        CHECK(r["copy_gbps"].number > 0);
-        CHECK(r["ratio_to_copy"].number > 0);
-        CHECK((r["timing"].string == "gpu" || r["timing"].string == "wall"));
+    if (r.contains("copy_gbps")) {
+        CHECK(r.at("copy_gbps").get<double>() > 0);
+        CHECK(r.at("ratio_to_copy").get<double>() > 0);
+        CHECK((r.at("timing").get<std::string>() == "gpu" || r.at("timing").get<std::string>() == "wall"));
     } else {
-        CHECK(r["submit_ms"].number > 0);
-        CHECK(r["ratio_to_submit"].number > 0);
-        CHECK(r["timing"].string == "wall");
+        CHECK(r.at("submit_ms").get<double>() > 0);
+        CHECK(r.at("ratio_to_submit").get<double>() > 0);
+        CHECK(r.at("timing").get<std::string>() == "wall");
     }
 }
 
@@ -117,38 +118,38 @@ TEST_CASE("cli: vkdml bench writes the table, the JSON and the SVG of the cases 
 
     const json::Value doc = json::parse(read_text(json_path));
     check_device(doc);
-    CHECK(doc["suite"].string == "quick");
-    CHECK(doc["repeat"].number == 2);
-    const auto& results = doc["results"].items;
+    CHECK(doc.at("suite").get<std::string>() == "quick");
+    CHECK(doc.at("repeat").get<double>() == 2);
+    const json::Value& results = doc.at("results");
     REQUIRE(results.size() == 3);
 
     const json::Value& scan = results[0];
-    CHECK(scan.keys() == with_rel_err(kGpuKeys));
-    CHECK(scan["case"].string == "scan-1d");
-    CHECK(scan["op"].string == "cumsum");
-    CHECK(scan["dtype"].string == "float32");
-    CHECK(numbers(scan["shape"]) == std::vector<double>{4194304});
-    CHECK(numbers(scan["axes"]) == std::vector<double>{0});
-    CHECK(scan["bytes"].number == 4194304.0 * 4 * 2);
-    CHECK(scan["baseline"].string == "copy");
+    CHECK(json::keys(scan) == with_rel_err(kGpuKeys));
+    CHECK(scan.at("case").get<std::string>() == "scan-1d");
+    CHECK(scan.at("op").get<std::string>() == "cumsum");
+    CHECK(scan.at("dtype").get<std::string>() == "float32");
+    CHECK(numbers(scan.at("shape")) == std::vector<double>{4194304});
+    CHECK(numbers(scan.at("axes")) == std::vector<double>{0});
+    CHECK(scan.at("bytes").get<double>() == 4194304.0 * 4 * 2);
+    CHECK(scan.at("baseline").get<std::string>() == "copy");
 
     const json::Value& reduce = results[1];
-    CHECK(reduce.keys() == with_rel_err(kGpuKeys));
-    CHECK(reduce["case"].string == "reduce-1d");
-    CHECK(reduce["op"].string == "reduce-sum");
-    CHECK(reduce["dtype"].string == "float32");
-    CHECK(numbers(reduce["shape"]) == std::vector<double>{4194304});
-    CHECK(numbers(reduce["axes"]) == std::vector<double>{0});
-    CHECK(reduce["bytes"].number == 4194304.0 * 4);
-    CHECK(reduce["baseline"].string == "read");
+    CHECK(json::keys(reduce) == with_rel_err(kGpuKeys));
+    CHECK(reduce.at("case").get<std::string>() == "reduce-1d");
+    CHECK(reduce.at("op").get<std::string>() == "reduce-sum");
+    CHECK(reduce.at("dtype").get<std::string>() == "float32");
+    CHECK(numbers(reduce.at("shape")) == std::vector<double>{4194304});
+    CHECK(numbers(reduce.at("axes")) == std::vector<double>{0});
+    CHECK(reduce.at("bytes").get<double>() == 4194304.0 * 4);
+    CHECK(reduce.at("baseline").get<std::string>() == "read");
 
     const json::Value& host = results[2];
-    CHECK(host.keys() == with_rel_err(kHostKeys));
-    CHECK(host["case"].string == "host-cumsum-1k");
-    CHECK(host["op"].string == "host-cumsum");
-    CHECK(numbers(host["shape"]) == std::vector<double>{1024});
-    CHECK(host["bytes"].number == 1024.0 * 4 * 2);
-    CHECK(host["baseline"].string == "submit");
+    CHECK(json::keys(host) == with_rel_err(kHostKeys));
+    CHECK(host.at("case").get<std::string>() == "host-cumsum-1k");
+    CHECK(host.at("op").get<std::string>() == "host-cumsum");
+    CHECK(numbers(host.at("shape")) == std::vector<double>{1024});
+    CHECK(host.at("bytes").get<double>() == 1024.0 * 4 * 2);
+    CHECK(host.at("baseline").get<std::string>() == "submit");
     for (const json::Value& r : results) check_times(r);
 
     const std::string svg = read_text(svg_path);
@@ -166,14 +167,14 @@ TEST_CASE("cli: vkdml bench --passes lists a time per pass", "[gpu][cli]") {
     INFO("stdout: " << run.out << "\nstderr: " << run.err);
     REQUIRE(run.exit_code == 0);
     const json::Value doc = json::parse(read_text(json_path));
-    REQUIRE(doc["results"].items.size() == 1);
-    const json::Value& r = doc["results"].items[0];
-    CHECK(numbers(r["shape"]) == std::vector<double>{65536, 3});
-    CHECK(numbers(r["axes"]) == std::vector<double>{1});
-    CHECK(r["bytes"].number == 65536.0 * 3 * 4);
-    if (r["timing"].string == "gpu") {
-        CHECK_FALSE(r["passes"].items.empty());
-        for (double ms : numbers(r["passes"])) CHECK(ms >= 0);
+    REQUIRE(doc.at("results").size() == 1);
+    const json::Value& r = doc.at("results")[0];
+    CHECK(numbers(r.at("shape")) == std::vector<double>{65536, 3});
+    CHECK(numbers(r.at("axes")) == std::vector<double>{1});
+    CHECK(r.at("bytes").get<double>() == 65536.0 * 3 * 4);
+    if (r.at("timing").get<std::string>() == "gpu") {
+        CHECK_FALSE(r.at("passes").empty());
+        for (double ms : numbers(r.at("passes"))) CHECK(ms >= 0);
     }
     CHECK(run.out.find("reduce-many-tiny passes (ms):") != std::string::npos);
 }
@@ -218,21 +219,21 @@ TEST_CASE("cli: vkdml bench --suite quick runs every case and its JSON is comple
     check_no_validation_message(run.err);
     const json::Value doc = json::parse(read_text(json_path));
     check_device(doc);
-    CHECK(doc["suite"].string == "quick");
-    CHECK(doc["repeat"].number == 5);
+    CHECK(doc.at("suite").get<std::string>() == "quick");
+    CHECK(doc.at("repeat").get<double>() == 5);
     Keys names;
-    for (const json::Value& r : doc["results"].items) {
-        names.push_back(r["case"].string);
+    for (const json::Value& r : doc.at("results")) {
+        names.push_back(r.at("case").get<std::string>());
         INFO("case " << names.back());
-        CHECK_FALSE(r.has("error"));
-        if (r.has("skipped")) {
-            CHECK(r.keys() == Keys{"case", "op", "dtype", "shape", "axes", "bytes", "skipped"});
+        CHECK_FALSE(r.contains("error"));
+        if (r.contains("skipped")) {
+            CHECK(json::keys(r) == Keys{"case", "op", "dtype", "shape", "axes", "bytes", "skipped"});
             continue;
         }
-        Keys keys = r.keys();
+        Keys keys = json::keys(r);
         if (!keys.empty() && keys.back() == "max_rel_err") keys.pop_back();   // float cases (check_times)
         if (!keys.empty() && keys.back() == "check_detail") keys.pop_back();  // a mismatch's description
-        CHECK(keys == (r["baseline"].string == "submit" ? kHostKeys : kGpuKeys));
+        CHECK(keys == (r.at("baseline").get<std::string>() == "submit" ? kHostKeys : kGpuKeys));
         check_times(r);
     }
     CHECK(names == kQuickCases);

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <string>
 
-#include "args.hpp"
+#include "cli.hpp"
 #include "spv_bench_copy.h"
 #include "spv_bench_read.h"
 

@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 namespace vkdml::cli::bench {
 namespace {
@@ -32,78 +34,51 @@ std::string cell(const char* pattern, double value) {
 
 // ---- JSON -----------------------------------------------------------------------------------
 
-std::string quoted(const std::string& text) {
-    std::string out = "\"";
-    for (char ch : text) {
-        const auto byte = static_cast<unsigned char>(ch);
-        if (ch == '"' || ch == '\\') {
-            out += '\\';
-            out += ch;
-        } else if (byte < 0x20) {
-            char escape[8];
-            std::snprintf(escape, sizeof escape, "\\u%04x", byte);
-            out += escape;
-        } else {
-            out += ch;
-        }
-    }
-    return out + "\"";
+using Json = nlohmann::ordered_json;  // keys in the order written: the tests and readers compare them
+
+// A measurement to 6 significant digits (what the timings carry), or null when it is not finite.
+Json number(double value) {
+    if (!std::isfinite(value)) return nullptr;
+    char text[32];
+    const auto written = std::to_chars(text, text + sizeof text, value, std::chars_format::general, 6);
+    double rounded = value;  // kept if the digits do not read back (they always do)
+    static_cast<void>(std::from_chars(text, written.ptr, rounded));
+    return rounded;
 }
 
-std::string number(double value) {
-    return std::isfinite(value) ? format("%.6g", value) : "null";
-}
-
-// Accumulates "key": value pairs of one object.
-struct Object {
-    std::string text;
-    void raw(const char* key, const std::string& value) {
-        text += (text.empty() ? "" : ", ") + quoted(key) + ": " + value;
-    }
-    void str(const char* key, const std::string& value) { raw(key, quoted(value)); }
-    void num(const char* key, double value) { raw(key, number(value)); }
-    std::string done() const { return "{" + text + "}"; }
-};
-
-std::string result_json(const Result& r) {
-    Object o;
-    o.str("case", r.c.name);
-    o.str("op", op_name(r.c.op));
-    o.str("dtype", dtype_name(r.c.type));
-    o.raw("shape", "[" + join(r.c.shape, ", ") + "]");
-    o.raw("axes", "[" + std::to_string(r.c.axis) + "]");
-    o.raw("bytes", std::to_string(r.bytes));
+Json result_json(const Result& r) {
+    Json o = {{"case", r.c.name},   {"op", op_name(r.c.op)},           {"dtype", dtype_name(r.c.type)},
+              {"shape", r.c.shape}, {"axes", Json::array({r.c.axis})}, {"bytes", r.bytes}};
     if (!r.skipped.empty()) {
-        o.str("skipped", r.skipped);
-        return o.done();
+        o["skipped"] = r.skipped;
+        return o;
     }
     if (!r.error.empty()) {
-        o.str("error", r.error);
-        return o.done();
+        o["error"] = r.error;
+        return o;
     }
-    o.num("median_ms", r.median_ms);
-    o.num("min_ms", r.min_ms);
-    o.num("max_ms", r.max_ms);
-    o.num("gbps", r.gbps);
+    o["median_ms"] = number(r.median_ms);
+    o["min_ms"] = number(r.min_ms);
+    o["max_ms"] = number(r.max_ms);
+    o["gbps"] = number(r.gbps);
     if (is_host(r)) {
-        o.num("submit_ms", r.submit_ms);
-        o.num("ratio_to_submit", r.median_ms / r.submit_ms);
+        o["submit_ms"] = number(r.submit_ms);
+        o["ratio_to_submit"] = number(r.median_ms / r.submit_ms);
     } else {
-        o.num("copy_gbps", r.baseline_gbps);
-        o.num("ratio_to_copy", r.ratio);
+        o["copy_gbps"] = number(r.baseline_gbps);
+        o["ratio_to_copy"] = number(r.ratio);
     }
-    o.num("cpu_gbps", r.cpu_gbps);
-    o.str("baseline", baseline_name(baseline_of(r.c.op)));
-    o.str("timing", r.gpu_timing ? "gpu" : "wall");
-    o.str("check", r.check_ok ? "ok" : "mismatch");
-    if (!r.check_ok) o.str("check_detail", r.check_detail);
-    if (!std::isnan(r.max_rel_err)) o.num("max_rel_err", r.max_rel_err);
+    o["cpu_gbps"] = number(r.cpu_gbps);
+    o["baseline"] = baseline_name(baseline_of(r.c.op));
+    o["timing"] = r.gpu_timing ? "gpu" : "wall";
+    o["check"] = r.check_ok ? "ok" : "mismatch";
+    if (!r.check_ok) o["check_detail"] = r.check_detail;
+    if (!std::isnan(r.max_rel_err)) o["max_rel_err"] = number(r.max_rel_err);
     if (r.has_passes) {
-        std::string list;
-        for (double ms : r.passes) list += (list.empty() ? "" : ", ") + number(ms);
-        o.raw("passes", "[" + list + "]");
+        Json& passes = o["passes"] = Json::array();
+        for (double ms : r.passes) passes.push_back(number(ms));
     }
-    return o.done();
+    return o;
 }
 
 // ---- SVG ------------------------------------------------------------------------------------
@@ -183,23 +158,21 @@ std::string table(const Report& report) {
 }
 
 std::string json(const Report& report) {
-    Object device;
-    device.str("name", report.device.name);
-    device.str("driver", report.device.driver);
-    device.str("driver_info", report.device.driver_info);
-    device.str("type", report.device.type);
-    device.raw("subgroup_size", std::to_string(report.device.subgroup_size));
-    device.str("vulkan", report.device.vulkan);
-    std::string results;
-    for (const Result& r : report.results)
-        results += (results.empty() ? "\n    " : ",\n    ") + result_json(r);
-    Object top;
-    top.raw("device", device.done());
-    top.str("suite", report.suite);
-    top.raw("repeat", std::to_string(report.repeat));
-    top.raw("results", "[" + results + "\n  ]");
-    std::string text = top.done();
-    return text + "\n";
+    const DeviceSummary& d = report.device;
+    Json doc = {{"device",
+                 {{"name", d.name},
+                  {"driver", d.driver},
+                  {"driver_info", d.driver_info},
+                  {"type", d.type},
+                  {"subgroup_size", d.subgroup_size},
+                  {"vulkan", d.vulkan}}},
+                {"suite", report.suite},
+                {"repeat", report.repeat},
+                {"results", Json::array()}};
+    for (const Result& r : report.results) doc["results"].push_back(result_json(r));
+    // Indented by one space, as tools/bench_torch.py writes it; bytes that are not UTF-8 (a driver's
+    // string, say) become U+FFFD rather than failing the run.
+    return doc.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
 std::string svg(const Report& report) {

@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config libvulkan-dev libvulkan-volk-dev glslang-tools spirv-tools catch2
-          mesa-vulkan-drivers vulkan-validationlayers)
+          libcli11-dev nlohmann-json3-dev mesa-vulkan-drivers vulkan-validationlayers)
 if [ "${1:-}" = "test" ]; then
   packages+=(clang-14 libclang-rt-14-dev)                      # libFuzzer, clang's sanitizers, clang build
   packages+=(python3-numpy)                                    # tools/numpy_check.py

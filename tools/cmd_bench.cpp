@@ -65,13 +65,7 @@ Settings parse_settings(const Args& args) {
                 s.cases.push_back(*it);
         }
     }
-    s.repeat = s.suite == "quick" ? 5 : 10;
-    if (const auto repeat = args.integer("--repeat")) {
-        if (*repeat < 1 || *repeat > 100000)
-            usage_error("option '--repeat' expects an integer from 1 to 100000, got '" +
-                        *args.value("--repeat") + "'");
-        s.repeat = static_cast<uint32_t>(*repeat);
-    }
+    s.repeat = static_cast<uint32_t>(args.integer("--repeat").value_or(s.suite == "quick" ? 5 : 10));
     s.passes = args.has("--passes");
     s.json_path = args.value("--json");
     s.plot_path = args.value("--plot");
@@ -244,24 +238,27 @@ void run_bench(const Args& args) {
     if (s.plot_path) write(*s.plot_path, svg(report));
 }
 
-constexpr OptionSpec kBenchOptions[] = {
-    {"--suite", "S", "quick (1/16 of the elements), default or full (more types); default: default"},
-    {"--case", "NAME", "run only this case (repeatable; any case of the full suite)", false, true},
-    {"--json", "FILE", "also write the results as JSON"},
-    {"--plot", "FILE.svg", "also write an SVG chart of GB/s against the baselines"},
-    {"--repeat", "N", "timed runs per case, after 2 warm-up runs (default 10; quick: 5)"},
-    {"--passes", "", "time each of the operator's passes too (GPU timestamps)"},
-    kDeviceOption,
-    kValidationOption,
-};
+void define_bench(CLI::App& app) {
+    add_value(app, "--suite", "S",
+              "quick (1/16 of the elements), default or full (more types); default: default");
+    add_repeatable(app, "--case", "NAME", "run only this case (repeatable; any case of the full suite)");
+    add_value(app, "--json", "FILE", "also write the results as JSON");
+    add_value(app, "--plot", "FILE.svg", "also write an SVG chart of GB/s against the baselines");
+    add_integer(app, "--repeat", "N", "timed runs per case, after 2 warm-up runs (default 10; quick: 5)")
+        ->check(integer_check([](int64_t n) { return n >= 1 && n <= 100000; },
+                              "option '--repeat' expects an integer from 1 to 100000"));
+    add_switch(app, "--passes", "time each of the operator's passes too (GPU timestamps)");
+    add_device_option(app);
+    add_validation_option(app);
+}
 
 }  // namespace
 
 extern const Command kBenchCommand = {
-    {"bench",
-     "Time the operators on standard cases against vec4 copy/read baselines and a CPU loop.",
-     kBenchOptions,
-     {}},
+    "bench",
+    "Time the operators on standard cases against vec4 copy/read baselines and a CPU loop.",
+    {},
+    define_bench,
     run_bench};
 
 }  // namespace vkdml::cli

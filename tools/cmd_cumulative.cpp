@@ -6,14 +6,16 @@
 namespace vkdml::cli {
 namespace {
 
-constexpr OptionSpec kCumulativeOptions[] = {
-    {"--axis", "N", "axis to scan along; negative counts from the last (-1: the last axis)", true},
-    {"--exclusive", "",
-     "leave each element's own value out (the first is the identity: 0 for a sum, 1 for a product)"},
-    {"--reverse", "", "scan from the end of the axis (DML_AXIS_DIRECTION_DECREASING)"},
-    kDeviceOption,
-    kValidationOption,
-};
+void define_cumulative(CLI::App& app) {
+    add_integer(app, "--axis", "N", "axis to scan along; negative counts from the last (-1: the last axis)")
+        ->required();
+    add_switch(
+        app, "--exclusive",
+        "leave each element's own value out (the first is the identity: 0 for a sum, 1 for a product)");
+    add_switch(app, "--reverse", "scan from the end of the axis (DML_AXIS_DIRECTION_DECREASING)");
+    add_device_option(app);
+    add_validation_option(app);
+}
 constexpr std::string_view kInOut[] = {"IN.npy", "OUT.npy"};
 
 // DML_CUMULATIVE_SUMMATION_OPERATOR_DESC and DML_CUMULATIVE_PRODUCT_OPERATOR_DESC share one layout.
@@ -40,13 +42,12 @@ void run_cumulative(const Args& args) {
 }  // namespace
 
 extern const Command kCumsumCommand = {
-    {"cumsum", "Cumulative sum of IN.npy along an axis, written to OUT.npy (C order).", kCumulativeOptions,
-     kInOut},
+    "cumsum", "Cumulative sum of IN.npy along an axis, written to OUT.npy (C order).", kInOut,
+    define_cumulative,
     run_cumulative<DML_CUMULATIVE_SUMMATION_OPERATOR_DESC, DML_OPERATOR_CUMULATIVE_SUMMATION>};
 
 extern const Command kCumprodCommand = {
-    {"cumprod", "Cumulative product of IN.npy along an axis, written to OUT.npy (C order).",
-     kCumulativeOptions, kInOut},
-    run_cumulative<DML_CUMULATIVE_PRODUCT_OPERATOR_DESC, DML_OPERATOR_CUMULATIVE_PRODUCT>};
+    "cumprod", "Cumulative product of IN.npy along an axis, written to OUT.npy (C order).", kInOut,
+    define_cumulative, run_cumulative<DML_CUMULATIVE_PRODUCT_OPERATOR_DESC, DML_OPERATOR_CUMULATIVE_PRODUCT>};
 
 }  // namespace vkdml::cli

@@ -90,15 +90,13 @@ void run_info(const Args& args) {
     print_type_support(**device);
 }
 
-constexpr OptionSpec kInfoOptions[] = {kDeviceOption};
-
 }  // namespace
 
 extern const Command kInfoCommand = {
-    {"info",
-     "List the Vulkan devices, the chosen one's limits and its types per operator.",
-     kInfoOptions,
-     {}},
+    "info",
+    "List the Vulkan devices, the chosen one's limits and its types per operator.",
+    {},
+    add_device_option,
     run_info};
 
 }  // namespace vkdml::cli

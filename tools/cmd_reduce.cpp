@@ -52,52 +52,53 @@ T lookup(const Named<T> (&table)[N], std::string_view option, const std::string&
     usage_error("unknown " + std::string(option) + " '" + value + "' (one of: " + names + ")");
 }
 
-// --axes as `reduce` and as `argmax` / `argmin` describe it (the same grammar; see written_axes).
-constexpr OptionSpec kReduceAxesOption{
-    "--axes", "A[,B...]",
-    "axes to reduce, comma-separated; negative counts from the last (-1: the last axis); 'none' reduces no "
-    "axis (the output is the input; argmax/argmin: all 0). This or --axis is required"};
-constexpr OptionSpec kArgAxesOption{
-    "--axes", "A[,B...]",
-    "axes to search, comma-separated; negative counts from the last (-1: the last axis); 'none' searches no "
-    "axis (every index is 0). This or --axis is required"};
-constexpr OptionSpec kAxisOption{"--axis", "N", "the same as --axes N: one axis"};
-constexpr OptionSpec kOutputTypeOption{"--output-type", "T",
-                                       "type of the indices: int32, int64 (default), uint32 or uint64"};
+// The options `reduce` and `argmax` / `argmin` share: --axes (as each describes it), --axis, --output-type
+// (as each describes it), --device and --validation.
+void add_axes_options(CLI::App& app, const std::string& axes_help) {
+    add_value(app, "--axes", "A[,B...]", axes_help);
+    add_integer(app, "--axis", "N", "the same as --axes N: one axis");
+}
+void add_last_options(CLI::App& app, const std::string& output_type_help) {
+    add_value(app, "--output-type", "T", output_type_help);
+    add_device_option(app);
+    add_validation_option(app);
+}
 
-constexpr OptionSpec kReduceOptions[] = {
-    {"--function", "F",
-     "the fold: argmax, argmin, average, l1, l2, log_sum, log_sum_exp, max, min, multiply, sum or "
-     "sum_square (argmax/argmin: the first index among ties)",
-     true},
-    kReduceAxesOption,
-    kAxisOption,
-    {kOutputTypeOption.name, kOutputTypeOption.value_name,
-     "only with --function argmax/argmin: type of the indices: int32, int64 (default), uint32 or uint64"},
-    kDeviceOption,
-    kValidationOption,
-};
+void define_reduce(CLI::App& app) {
+    add_value(app, "--function", "F",
+              "the fold: argmax, argmin, average, l1, l2, log_sum, log_sum_exp, max, min, multiply, sum or "
+              "sum_square (argmax/argmin: the first index among ties)")
+        ->required();
+    add_axes_options(
+        app,
+        "axes to reduce, comma-separated; negative counts from the last (-1: the last axis); 'none' "
+        "reduces no axis (the output is the input; argmax/argmin: all 0). This or --axis is required");
+    add_last_options(
+        app,
+        "only with --function argmax/argmin: type of the indices: int32, int64 (default), uint32 or "
+        "uint64");
+}
 
-constexpr OptionSpec kArgOptions[] = {
-    kArgAxesOption,
-    kAxisOption,
-    {"--select-last-index", "",
-     "the last index among ties (DML_AXIS_DIRECTION_DECREASING); by default the first"},
-    kOutputTypeOption,
-    kDeviceOption,
-    kValidationOption,
-};
+void define_arg(CLI::App& app) {
+    add_axes_options(
+        app,
+        "axes to search, comma-separated; negative counts from the last (-1: the last axis); 'none' "
+        "searches no axis (every index is 0). This or --axis is required");
+    add_switch(app, "--select-last-index",
+               "the last index among ties (DML_AXIS_DIRECTION_DECREASING); by default the first");
+    add_last_options(app, "type of the indices: int32, int64 (default), uint32 or uint64");
+}
 
 constexpr std::string_view kInOut[] = {"IN.npy", "OUT.npy"};
 
 // The axes of --axes or --axis as written (not yet checked against the input's rank); empty for
 // "--axes none".
 std::vector<int64_t> written_axes(const Args& args) {
-    const bool has_axes = args.has(kReduceAxesOption.name), has_axis = args.has(kAxisOption.name);
+    const bool has_axes = args.has("--axes"), has_axis = args.has("--axis");
     if (has_axes && has_axis) usage_error("give the axes with --axes or with --axis, not both");
     if (!has_axes && !has_axis) usage_error("give the axes to reduce with --axes A[,B...] (or --axis N)");
-    if (has_axis) return {*args.integer(kAxisOption.name)};
-    const std::string text = args.value(kReduceAxesOption.name).value_or("");
+    if (has_axis) return {*args.integer("--axis")};
+    const std::string text = args.value("--axes").value_or("");
     if (text == "none") return {};
     if (text.empty()) usage_error("option '--axes' is empty (write '--axes none' to reduce no axis)");
     std::vector<int64_t> axes;
@@ -134,8 +135,8 @@ std::vector<uint32_t> resolve_axes(const std::vector<int64_t>& written, size_t r
 
 // --output-type, INT64 when absent.
 DML_TENSOR_DATA_TYPE index_type(const Args& args) {
-    const auto name = args.value(kOutputTypeOption.name);
-    return name ? lookup(kIndexTypes, kOutputTypeOption.name, *name) : DML_TENSOR_DATA_TYPE_INT64;
+    const auto name = args.value("--output-type");
+    return name ? lookup(kIndexTypes, "--output-type", *name) : DML_TENSOR_DATA_TYPE_INT64;
 }
 
 // What the three operator descriptions share.
@@ -173,7 +174,7 @@ void run_reduce(const Args& args) {
     const std::string function_name = args.value("--function").value_or("");
     const DML_REDUCE_FUNCTION function = lookup(kFunctions, "--function", function_name);
     const bool is_arg = function == DML_REDUCE_FUNCTION_ARGMAX || function == DML_REDUCE_FUNCTION_ARGMIN;
-    if (!is_arg && args.has(kOutputTypeOption.name))
+    if (!is_arg && args.has("--output-type"))
         usage_error("option '--output-type' is only for --function argmax and argmin (--function " +
                     function_name + " gives the input's type)");
     const auto written = written_axes(args);
@@ -198,20 +199,16 @@ void run_arg(const Args& args) {
 }  // namespace
 
 extern const Command kReduceCommand = {
-    {"reduce", "Fold IN.npy over the given axes (DML_OPERATOR_REDUCE), written to OUT.npy (C order).",
-     kReduceOptions, kInOut},
-    run_reduce};
+    "reduce", "Fold IN.npy over the given axes (DML_OPERATOR_REDUCE), written to OUT.npy (C order).", kInOut,
+    define_reduce, run_reduce};
 
 extern const Command kArgmaxCommand = {
-    {"argmax",
-     "Index of the largest element of IN.npy over the given axes (row-major over them), to OUT.npy.",
-     kArgOptions, kInOut},
-    run_arg<DML_ARGMAX_OPERATOR_DESC, DML_OPERATOR_ARGMAX>};
+    "argmax", "Index of the largest element of IN.npy over the given axes (row-major over them), to OUT.npy.",
+    kInOut, define_arg, run_arg<DML_ARGMAX_OPERATOR_DESC, DML_OPERATOR_ARGMAX>};
 
 extern const Command kArgminCommand = {
-    {"argmin",
-     "Index of the smallest element of IN.npy over the given axes (row-major over them), to OUT.npy.",
-     kArgOptions, kInOut},
-    run_arg<DML_ARGMIN_OPERATOR_DESC, DML_OPERATOR_ARGMIN>};
+    "argmin",
+    "Index of the smallest element of IN.npy over the given axes (row-major over them), to OUT.npy.", kInOut,
+    define_arg, run_arg<DML_ARGMIN_OPERATOR_DESC, DML_OPERATOR_ARGMIN>};
 
 }  // namespace vkdml::cli

@@ -16,9 +16,11 @@ namespace {
 
 constexpr int64_t kDefaultLimit = 1000;
 
-constexpr OptionSpec kShowOptions[] = {
-    {"--limit", "N", "show at most N values, then '...' (default 1000)"},
-};
+void define_show(CLI::App& app) {
+    add_integer(app, "--limit", "N", "show at most N values, then '...' (default 1000)")
+        ->check(integer_check([](int64_t n) { return n >= 0; },
+                              "option '--limit' expects a non-negative integer"));
+}
 constexpr std::string_view kFile[] = {"FILE.npy"};
 
 template <class T>
@@ -103,8 +105,6 @@ private:
 
 void run_show(const Args& args) {
     const int64_t limit = args.integer("--limit").value_or(kDefaultLimit);
-    if (limit < 0)
-        usage_error("option '--limit' expects a non-negative integer, got '" + *args.value("--limit") + "'");
     const npy::Array array = take(npy::read(args.operands()[0]));
 
     std::string text = to_string(array.type);
@@ -120,8 +120,7 @@ void run_show(const Args& args) {
 }  // namespace
 
 extern const Command kShowCommand = {
-    {"show", "Print the type, shape and values of FILE.npy (C order, NumPy-like brackets).", kShowOptions,
-     kFile},
-    run_show};
+    "show", "Print the type, shape and values of FILE.npy (C order, NumPy-like brackets).", kFile,
+    define_show, run_show};
 
 }  // namespace vkdml::cli

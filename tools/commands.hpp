@@ -1,15 +1,11 @@
-// tools/commands.hpp — the vkdml tool's commands: each is a CommandSpec and the function that runs it.
-// A command reports failure by throwing CliError (see args.hpp); returning means success.
+// tools/commands.hpp — the vkdml tool's commands: each is a Command (cli.hpp): its options, declared on a
+// CLI::App, and the function that runs it. A command reports failure by throwing CliError; returning means
+// success.
 #pragma once
 
-#include "args.hpp"
+#include "cli.hpp"
 
 namespace vkdml::cli {
-
-struct Command {
-    CommandSpec spec;
-    void (*run)(const Args& args);
-};
 
 extern const Command kCumsumCommand;   // cmd_cumulative.cpp
 extern const Command kCumprodCommand;  // cmd_cumulative.cpp

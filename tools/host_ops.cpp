@@ -21,10 +21,19 @@ uint64_t packed_bytes(const HostTensor& tensor) {
 
 }  // namespace
 
+void add_device_option(CLI::App& app) {
+    add_value(app, "--device", "D",
+              "device index or case-insensitive name substring (default: $VKDML_DEVICE, else the best)");
+}
+
+void add_validation_option(CLI::App& app) {
+    add_switch(app, "--validation", "enable the Vulkan validation layer, its messages on stderr");
+}
+
 DeviceOptions device_options(const Args& args) {
     DeviceOptions options;
-    options.selector = args.value(kDeviceOption.name).value_or("");
-    options.validation = args.has(kValidationOption.name);
+    options.selector = args.value("--device").value_or("");
+    options.validation = args.has("--validation");
     if (options.validation)
         options.on_validation_message = [](std::string_view message) {
             std::cerr << "vkdml: validation: " << message << '\n';

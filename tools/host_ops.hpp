@@ -10,16 +10,15 @@
 
 #include "npy.hpp"
 
-#include "args.hpp"
+#include "cli.hpp"
 #include "vkdml/vkdml.hpp"
 
 namespace vkdml::cli {
 
-inline constexpr OptionSpec kDeviceOption{
-    "--device", "D",
-    "device index or case-insensitive name substring (default: $VKDML_DEVICE, else the best)"};
-inline constexpr OptionSpec kValidationOption{"--validation", "",
-                                              "enable the Vulkan validation layer, its messages on stderr"};
+/// Declares --device D (the device to run on).
+void add_device_option(CLI::App& app);
+/// Declares --validation (the Vulkan validation layer).
+void add_validation_option(CLI::App& app);
 
 /// Device options from --device and --validation (validation messages go to stderr).
 DeviceOptions device_options(const Args& args);

@@ -29,9 +29,9 @@ std::string tool_usage() {
         "\n"
         "commands:\n";
     for (const Command* command : kCommands) {
-        std::string name(command->spec.name);
+        std::string name(command->name);
         name.resize(10, ' ');
-        text += "  " + name + std::string(command->spec.summary) + "\n";
+        text += "  " + name + std::string(command->summary) + "\n";
     }
     return text + "\nRun 'vkdml <command> --help' for a command's options.\n";
 }
@@ -56,10 +56,10 @@ int run(const std::vector<std::string_view>& words) {
         return 0;
     }
     for (const Command* command : kCommands) {
-        if (command->spec.name != words[0]) continue;
-        const Args args = Args::parse(command->spec, std::span(words).subspan(1));
+        if (command->name != words[0]) continue;
+        const Args args = Args::parse(*command, std::span(words).subspan(1));
         if (args.help())
-            print(usage(command->spec));
+            print(args.usage());
         else
             command->run(args);
         return 0;

@@ -3,7 +3,8 @@
 #   cmake -B build/windows -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/mingw-w64-x86_64.cmake
 # Target headers and libraries come from the MinGW sysroot only. Debian's host /usr/include is never on the
 # include path (its glibc headers would be taken for Windows ones); the architecture-independent headers the
-# build needs from it (Vulkan, volk, Catch2 v2's single header) are copied into the build tree instead.
+# build needs from it (Vulkan, volk, Catch2 v2's single header, CLI11, nlohmann-json) are copied into the
+# build tree instead.
 set(CMAKE_SYSTEM_NAME Windows)
 set(CMAKE_SYSTEM_PROCESSOR x86_64)
 set(VKDML_MINGW_TRIPLE x86_64-w64-mingw32)
@@ -22,16 +23,18 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 # The host's architecture-independent headers, staged once per build tree (try_compile projects skip it).
 if(NOT CMAKE_PROJECT_NAME STREQUAL "CMAKE_TRY_COMPILE")
   set(staged ${CMAKE_BINARY_DIR}/mingw-staged-headers)
-  foreach(item vulkan vk_video volk.h volk.c catch2)
+  foreach(item vulkan vk_video volk.h volk.c catch2 CLI nlohmann)
     if(NOT EXISTS /usr/include/${item})
       message(FATAL_ERROR "mingw-w64 toolchain: /usr/include/${item} is missing (Debian packages libvulkan-dev, "
-                          "libvulkan-volk-dev, catch2)")
+                          "libvulkan-volk-dev, catch2, libcli11-dev, nlohmann-json3-dev)")
     endif()
     file(COPY /usr/include/${item} DESTINATION ${staged})
   endforeach()
   set(Vulkan_INCLUDE_DIR ${staged} CACHE PATH "Vulkan headers (staged from Debian's /usr/include)")
   set(VOLK_SOURCE_DIR ${staged} CACHE PATH "volk.c and volk.h (staged from Debian's /usr/include)")
   set(CATCH2_INCLUDE_DIR ${staged} CACHE PATH "catch2/catch.hpp (staged from Debian's /usr/include)")
+  set(CLI11_INCLUDE_DIR ${staged} CACHE PATH "CLI/CLI.hpp (staged from Debian's /usr/include)")
+  set(NLOHMANN_JSON_INCLUDE_DIR ${staged} CACHE PATH "nlohmann/json.hpp (staged from Debian's /usr/include)")
 endif()
 
 # Run the built programs (ctest, tests that run the tool) under Wine.
