@@ -14,7 +14,6 @@
 #define REDUCE_COMMON_GLSL
 
 #include "kernel_abi.h"
-#include "work_items.glsl"
 #include "storage_types.glsl"
 #include "compensated.glsl"
 #if defined(STORAGE_F64)
@@ -22,6 +21,7 @@
 #endif
 
 layout(local_size_x_id = ABI_SPEC_WORKGROUP) in;
+#include "work_items.glsl"  // after the workgroup size: it reads gl_WorkGroupSize
 layout(constant_id = REDUCE_SPEC_FUNCTION) const uint FUNCTION = 10u;  // DML_REDUCE_FUNCTION, or F_COPY
 layout(constant_id = REDUCE_SPEC_SRC_PARTIALS) const bool SRC_PARTIALS = false;  // read previous states
 layout(constant_id = REDUCE_SPEC_DST_PARTIALS) const bool DST_PARTIALS = false;  // write states

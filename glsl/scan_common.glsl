@@ -6,11 +6,11 @@
 #define SCAN_COMMON_GLSL
 
 #include "kernel_abi.h"
-#include "work_items.glsl"
 #include "storage_types.glsl"
 #include "compensated.glsl"
 
 layout(local_size_x_id = ABI_SPEC_WORKGROUP) in;
+#include "work_items.glsl"  // after the workgroup size: it reads gl_WorkGroupSize
 layout(constant_id = SCAN_SPEC_OP) const uint OP = 0;         // 0: sum, 1: product
 layout(constant_id = SCAN_SPEC_REVERSE) const bool REVERSE = false; // DECREASING direction
 layout(constant_id = SCAN_SPEC_EXCLUSIVE) const bool EXCLUSIVE = false;

@@ -2,7 +2,8 @@
 // dispatch runs the items [item_begin, item_end) of it, below 2^32. Cooperative kernels (scan_tile,
 // reduce_tree) give a workgroup one item, numbered line-major; serial kernels (scan_serial,
 // reduce_serial) give an invocation one, numbered chunk-major (item = chunk · lines + line), so that
-// neighbouring invocations work on neighbouring lines.
+// neighbouring invocations work on neighbouring lines. Include it after the kernel's local_size
+// declaration: gl_WorkGroupSize read before that is (1, 1, 1).
 #ifndef WORK_ITEMS_GLSL
 #define WORK_ITEMS_GLSL
 
