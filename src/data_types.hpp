@@ -1,23 +1,14 @@
-// What the library needs to know of each DirectML data type, in one place: its class (float, signed or
-// unsigned integer), the storage variant of the kernels that hold it, and the type its partials are
-// accumulated in. element_size() and to_string() are public (vkdml.hpp).
+// What the library needs to know of each DirectML data type, in one place: the storage variant of the
+// kernels that hold it and the type its partials are accumulated in. Its size, name and class (float,
+// signed integer) are public (vkdml.hpp: element_size, to_string, is_float_type, is_signed_integer_type).
 #pragma once
 
 #include "vkdml/vkdml.hpp"
 
 namespace vkdml::detail {
 
-/// FLOAT16, FLOAT32 or FLOAT64.
-constexpr bool is_float(DML_TENSOR_DATA_TYPE t) {
-    return t == DML_TENSOR_DATA_TYPE_FLOAT16 || t == DML_TENSOR_DATA_TYPE_FLOAT32 ||
-           t == DML_TENSOR_DATA_TYPE_FLOAT64;
-}
-
-/// INT8, INT16, INT32 or INT64.
-constexpr bool is_signed_integer(DML_TENSOR_DATA_TYPE t) {
-    return t == DML_TENSOR_DATA_TYPE_INT8 || t == DML_TENSOR_DATA_TYPE_INT16 ||
-           t == DML_TENSOR_DATA_TYPE_INT32 || t == DML_TENSOR_DATA_TYPE_INT64;
-}
+using vkdml::is_float_type;
+using vkdml::is_signed_integer_type;
 
 /// How elements of a data type are held by the kernels: the storage variant compiled for it (signed
 /// and unsigned integers share one), its element size, the size of its accumulator and of a scan's

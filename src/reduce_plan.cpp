@@ -173,7 +173,7 @@ struct Planner {
         p.key.spec[REDUCE_SPEC_SRC_PARTIALS] = src.partials;
         p.key.spec[REDUCE_SPEC_DST_PARTIALS] = dst_partials;
         p.key.spec[REDUCE_SPEC_TIE_LAST] = arg && r.tie_last;
-        p.key.spec[REDUCE_SPEC_SIGNED] = sign_matters && is_signed_integer(r.type);
+        p.key.spec[REDUCE_SPEC_SIGNED] = sign_matters && is_signed_integer_type(r.type);
         p.key.spec[REDUCE_SPEC_INDEX64] = arg && !dst_partials && element_size(r.output_type) == 8;
         p.key.spec[REDUCE_SPEC_VEC_K] = s.blocks.k;
         p.key.spec[REDUCE_SPEC_VEC_F] = s.blocks.f;
@@ -224,7 +224,7 @@ Status plan_reduce(const PlanTarget& target, const ReduceRequest& request, Plan&
     const StorageVariant v = storage_variant(request.type);
     Planner p{target,  policy(device_class(target)).reduce,
               request, plan,
-              v,       state_words(v.accumulator_bytes, request.function, is_float(request.type))};
+              v,       state_words(v.accumulator_bytes, request.function, is_float_type(request.type))};
     PassBinding src{Slot::input, 0};
     src.element_bytes = v.element_bytes;
     return p.fold({src, false, request.problem.line_length()});

@@ -69,7 +69,7 @@ Status validate_reduction(const DeviceState& device, DML_OPERATOR_TYPE op, const
         return fail("AxisDirection is ", static_cast<int>(d.AxisDirection),
                     " (must be DML_AXIS_DIRECTION_INCREASING (0) or DML_AXIS_DIRECTION_DECREASING (1))");
     const char* function = to_string(d.Function);
-    if (float_only(d.Function) && !is_float(in.DataType))
+    if (float_only(d.Function) && !is_float_type(in.DataType))
         return fail_type("InputTensor.DataType is ", to_string(in.DataType), " but ", function,
                          " takes FLOAT16, FLOAT32 or FLOAT64 only (SPEC §4)");
     bool arg = is_arg_function(d.Function);

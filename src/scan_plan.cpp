@@ -88,7 +88,7 @@ struct Planner {
         // scan_tile needs subgroup arithmetic (integers) or shuffles (floats, compensated); pairs
         // (partials) run serially.
         const DeviceInfo& info = target.info;
-        const bool subgroup_ops = is_float(r.type) ? info.subgroup_shuffle : info.subgroup_arithmetic;
+        const bool subgroup_ops = is_float_type(r.type) ? info.subgroup_shuffle : info.subgroup_arithmetic;
         s.tile = !r.pairs && !target.serial_kernels && subgroup_ops &&
                  r.problem.line[0].size >= policy.tile_min_length && r.problem.axis_innermost();
         s.blocks.layout = r.problem;
@@ -151,7 +151,7 @@ struct Planner {
         carry.op = r.op;
         carry.type = accumulator_type(r.type);
         carry.exclusive = true;
-        carry.pairs = is_float(r.type);
+        carry.pairs = is_float_type(r.type);
         carry.problem.line = {{static_cast<uint32_t>(s.chunks), lanes, lanes}};
         const auto fiber_stride = static_cast<uint32_t>(s.chunks * lanes);
         if (fibers > 1)

@@ -68,7 +68,7 @@ std::string_view bytes_view(const TestTensor& t) {
 }
 
 std::string descr_of(DML_TENSOR_DATA_TYPE type) {
-    const char kind = is_float_type(type) ? 'f' : is_signed_int_type(type) ? 'i' : 'u';
+    const char kind = is_float_type(type) ? 'f' : is_signed_integer_type(type) ? 'i' : 'u';
     return std::string(type_size(type) == 1 ? "|" : "<") + kind + std::to_string(type_size(type));
 }
 

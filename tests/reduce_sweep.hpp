@@ -86,8 +86,6 @@ TestTensor run_reduce_case(const ReduceCase& c, SweepStats& stats);
 extern const std::vector<DML_TENSOR_DATA_TYPE> kIndexTypes;
 /// The twelve REDUCE functions, in enum order.
 extern const std::vector<DML_REDUCE_FUNCTION> kReduceFunctions;
-/// AVERAGE, L2, LOG_SUM, LOG_SUM_EXP: defined on FLOAT16/32/64 only.
-bool is_float_only_function(DML_REDUCE_FUNCTION f);
 /// The input types a REDUCE function accepts (SPEC §4).
 std::vector<DML_TENSOR_DATA_TYPE> types_of(DML_REDUCE_FUNCTION f);
 

@@ -124,11 +124,6 @@ bool is_square_like(DML_REDUCE_FUNCTION f) {
     return f == DML_REDUCE_FUNCTION_SUM_SQUARE || f == DML_REDUCE_FUNCTION_L2;
 }
 
-bool is_float_only(DML_REDUCE_FUNCTION f) {
-    return f == DML_REDUCE_FUNCTION_AVERAGE || f == DML_REDUCE_FUNCTION_L2 ||
-           f == DML_REDUCE_FUNCTION_LOG_SUM || f == DML_REDUCE_FUNCTION_LOG_SUM_EXP;
-}
-
 bool is_min_max(DML_REDUCE_FUNCTION f) {
     return f == DML_REDUCE_FUNCTION_MIN || f == DML_REDUCE_FUNCTION_MAX;
 }
@@ -180,7 +175,7 @@ public:
             case DML_REDUCE_FUNCTION_MULTIPLY: int_result_ *= x; break;
             case DML_REDUCE_FUNCTION_SUM_SQUARE: int_result_ += x * x; break;
             case DML_REDUCE_FUNCTION_L1: {
-                if (!is_signed_int_type(type_)) {  // unsigned: |x| = x (UINT64 values >= 2^63 included)
+                if (!is_signed_integer_type(type_)) {  // unsigned: |x| = x (UINT64 values >= 2^63 included)
                     int_result_ += x;
                     break;
                 }
@@ -248,7 +243,7 @@ private:
 
     long double integer_value(uint64_t bits) const {
         const uint64_t v = bits & type_mask(type_);
-        if (is_signed_int_type(type_)) {
+        if (is_signed_integer_type(type_)) {
             const uint32_t n = type_bits(type_);
             const int64_t s = (n < 64 && ((v >> (n - 1)) & 1u)) ? static_cast<int64_t>(v | ~type_mask(type_))
                                                                 : static_cast<int64_t>(v);
@@ -276,7 +271,7 @@ private:
             if (x == 0) (std::signbit(x) ? has_neg_zero_ : has_pos_zero_) = true;
             if (!take) take = better(x, best_f_, std::isnan(x), std::isnan(best_f_));
             if (take) best_f_ = x;
-        } else if (is_signed_int_type(type_)) {
+        } else if (is_signed_integer_type(type_)) {
             const int64_t x = input.get_int(offset);
             if (!take) take = better(x, best_s_, false, false);
             if (take) best_s_ = x;
@@ -296,7 +291,7 @@ private:
         uint64_t best_bits = 0;
         if (is_float_type(type_)) {
             best = best_f_;
-        } else if (is_signed_int_type(type_)) {
+        } else if (is_signed_integer_type(type_)) {
             best = static_cast<long double>(best_s_);
             best_bits = static_cast<uint64_t>(best_s_);
         } else {
@@ -379,7 +374,7 @@ private:
         e.count = count_;
         e.scale = abs_sum_.get();  // over the finite terms: what the tolerance of a finite result needs
         e.inner_exact = sum_exact();
-        e.exact = e.inner_exact && !is_float_only(f);
+        e.exact = e.inner_exact && !is_float_only_function(f);
         e.either_zero_sign = f == DML_REDUCE_FUNCTION_SUM;
         const long double t = inner_tolerance(f, acc_, e);
         // The inner sum, with IEEE specials: the terms of L1, SUM_SQUARE and L2 are never negative.
@@ -482,6 +477,11 @@ private:
 
 }  // namespace
 
+bool is_float_only_function(DML_REDUCE_FUNCTION f) {
+    return f == DML_REDUCE_FUNCTION_AVERAGE || f == DML_REDUCE_FUNCTION_L2 ||
+           f == DML_REDUCE_FUNCTION_LOG_SUM || f == DML_REDUCE_FUNCTION_LOG_SUM_EXP;
+}
+
 std::vector<ReduceElement> reference_reduce(const TestTensor& input, const ReduceSpec& spec) {
     const uint32_t rank = input.rank();
     std::vector<bool> reduced(rank, false);
@@ -490,7 +490,7 @@ std::vector<ReduceElement> reference_reduce(const TestTensor& input, const Reduc
         if (reduced[axis]) throw std::invalid_argument("reference_reduce: duplicate axis");
         reduced[axis] = true;
     }
-    if (!is_float_type(input.type) && is_float_only(spec.function))
+    if (!is_float_type(input.type) && is_float_only_function(spec.function))
         throw std::invalid_argument(std::string("reference_reduce: ") + to_string(spec.function) +
                                     " needs a float input");
     const DML_TENSOR_DATA_TYPE out_type = reduce_output_type(spec, input.type);
@@ -527,7 +527,7 @@ std::vector<ReduceElement> reference_reduce(const TestTensor& input, const Reduc
                 e.inner_exact = true;
             } else {
                 e.value = static_cast<long double>(input.get_int(offset));
-                if (!is_signed_int_type(input.type)) e.value = static_cast<long double>(e.bits);
+                if (!is_signed_integer_type(input.type)) e.value = static_cast<long double>(e.bits);
             }
             out.push_back(e);
         } while (next_index(out_index, out_sizes));
@@ -653,7 +653,7 @@ std::string format_expected(const ReduceSpec& spec, DML_TENSOR_DATA_TYPE input_t
     }
     if (!is_float_type(out_type)) {
         // value holds the wrapped integer exactly (a long double has a 64-bit significand).
-        if (is_signed_int_type(out_type))
+        if (is_signed_integer_type(out_type))
             s << static_cast<int64_t>(e.value);
         else
             s << static_cast<uint64_t>(e.value);

@@ -52,6 +52,10 @@ std::string to_string(const ReduceSpec& spec);
 /// ARGMAX or ARGMIN.
 bool is_arg_function(DML_REDUCE_FUNCTION function);
 
+/// AVERAGE, L2, LOG_SUM, LOG_SUM_EXP: defined on FLOAT16/32/64 only (SPEC §4). The tests' own reading
+/// of the spec, kept apart from the library's (src/reduce_validation.cpp) on purpose: an oracle.
+bool is_float_only_function(DML_REDUCE_FUNCTION f);
+
 /// The spec of a standalone DML_OPERATOR_ARGMAX / DML_OPERATOR_ARGMIN: the REDUCE arg function with
 /// ties going to the last index when `direction` is DECREASING.
 ReduceSpec standalone_arg_spec(DML_OPERATOR_TYPE op, std::vector<uint32_t> axes, DML_AXIS_DIRECTION direction,

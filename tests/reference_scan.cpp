@@ -258,7 +258,7 @@ std::string format_expected(ScanOp op, DML_TENSOR_DATA_TYPE type, const ScanElem
     std::ostringstream s;
     if (!is_float_type(type)) {
         const uint64_t v = e.bits & type_mask(type);
-        if (is_signed_int_type(type)) {
+        if (is_signed_integer_type(type)) {
             const uint32_t n = type_bits(type);
             const int64_t sv = (n < 64 && ((v >> (n - 1)) & 1u)) ? static_cast<int64_t>(v | ~type_mask(type))
                                                                  : static_cast<int64_t>(v);

@@ -19,16 +19,6 @@ uint32_t type_size(DML_TENSOR_DATA_TYPE type) {
     return vkdml::element_size(type);
 }
 
-bool is_float_type(DML_TENSOR_DATA_TYPE type) {
-    return type == DML_TENSOR_DATA_TYPE_FLOAT16 || type == DML_TENSOR_DATA_TYPE_FLOAT32 ||
-           type == DML_TENSOR_DATA_TYPE_FLOAT64;
-}
-
-bool is_signed_int_type(DML_TENSOR_DATA_TYPE type) {
-    return type == DML_TENSOR_DATA_TYPE_INT8 || type == DML_TENSOR_DATA_TYPE_INT16 ||
-           type == DML_TENSOR_DATA_TYPE_INT32 || type == DML_TENSOR_DATA_TYPE_INT64;
-}
-
 const char* type_name(DML_TENSOR_DATA_TYPE type) {
     switch (type) {
     case DML_TENSOR_DATA_TYPE_FLOAT32: return "FLOAT32";
@@ -123,7 +113,7 @@ void TestTensor::set_bits(uint64_t offset, uint64_t value) {
 int64_t TestTensor::get_int(uint64_t offset) const {
     const uint64_t bits = get_bits(offset);
     const uint32_t nbits = type_bits(type);
-    if (is_signed_int_type(type) && nbits < 64 && (bits >> (nbits - 1)) & 1u)
+    if (is_signed_integer_type(type) && nbits < 64 && (bits >> (nbits - 1)) & 1u)
         return static_cast<int64_t>(bits | ~type_mask(type));
     return static_cast<int64_t>(bits);
 }
@@ -179,7 +169,7 @@ std::string TestTensor::format_element(uint64_t offset) const {
     if (is_float_type(type)) {
         s << std::setprecision(17) << get_double(offset);
         s << " (0x" << std::hex << get_bits(offset) << ")";
-    } else if (is_signed_int_type(type)) {
+    } else if (is_signed_integer_type(type)) {
         s << get_int(offset);
     } else {
         s << get_bits(offset);

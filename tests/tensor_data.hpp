@@ -9,6 +9,7 @@
 #pragma once
 
 #include "vkdml/directml.h"
+#include "vkdml/vkdml.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -26,10 +27,9 @@ uint32_t type_size(DML_TENSOR_DATA_TYPE type);
 inline uint32_t type_bits(DML_TENSOR_DATA_TYPE type) {
     return 8 * type_size(type);
 }
-/// FLOAT16, FLOAT32 or FLOAT64.
-bool is_float_type(DML_TENSOR_DATA_TYPE type);
-/// INT8, INT16, INT32 or INT64.
-bool is_signed_int_type(DML_TENSOR_DATA_TYPE type);
+/// Float and signed-integer types: the library's public traits (vkdml.hpp).
+using vkdml::is_float_type;
+using vkdml::is_signed_integer_type;
 /// DirectML suffix: "FLOAT32", "INT8", ...
 const char* type_name(DML_TENSOR_DATA_TYPE type);
 /// The 11 numeric types, in DML_TENSOR_DATA_TYPE order.

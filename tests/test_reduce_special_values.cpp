@@ -191,7 +191,7 @@ TEST_CASE("reduce: integer SUM, MULTIPLY, L1 and SUM_SQUARE wrap modulo 2^bits",
         const uint64_t mask = type_mask(type);
         const uint64_t top = uint64_t{1} << (b - 1);  // bit pattern of the most negative signed value
         const uint64_t half = uint64_t{1} << (b / 2);
-        const bool is_signed = is_signed_int_type(type);
+        const bool is_signed = is_signed_integer_type(type);
         INFO(type_name(type));
         check1(DML_REDUCE_FUNCTION_SUM, type, {mask, 1}, 0);          // −1 + 1, or max + 1
         check1(DML_REDUCE_FUNCTION_SUM, type, {top - 1, 1}, top);     // max signed + 1
@@ -225,7 +225,7 @@ TEST_CASE("reduce: MIN, MAX, L1, SUM and the arg functions compare signed or uns
         const uint64_t mask = type_mask(type);
         const uint64_t top = uint64_t{1} << (type_bits(type) - 1);
         const std::vector<uint64_t> x = {top, top - 1, 1, mask};
-        const bool s = is_signed_int_type(type);
+        const bool s = is_signed_integer_type(type);
         INFO(type_name(type));
         const auto run1 = [&](DML_REDUCE_FUNCTION f) {
             const TestTensor out = run_bits(reduce_case(f, type, {4}, {0}, DML_TENSOR_DATA_TYPE_UINT64), x);

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "gpu_fixture.hpp"
+#include "reference_reduce.hpp"
 
 #include <cstdint>
 #include <cstring>
@@ -121,16 +122,6 @@ const std::vector<DML_TENSOR_DATA_TYPE> kAllTypes = {
 const std::vector<DML_TENSOR_DATA_TYPE> kIndexTypes = {DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_INT64,
                                                        DML_TENSOR_DATA_TYPE_UINT32,
                                                        DML_TENSOR_DATA_TYPE_UINT64};
-
-bool is_float_only(DML_REDUCE_FUNCTION f) {
-    return f == DML_REDUCE_FUNCTION_AVERAGE || f == DML_REDUCE_FUNCTION_L2 ||
-           f == DML_REDUCE_FUNCTION_LOG_SUM || f == DML_REDUCE_FUNCTION_LOG_SUM_EXP;
-}
-
-bool is_float(DML_TENSOR_DATA_TYPE t) {
-    return t == DML_TENSOR_DATA_TYPE_FLOAT16 || t == DML_TENSOR_DATA_TYPE_FLOAT32 ||
-           t == DML_TENSOR_DATA_TYPE_FLOAT64;
-}
 
 /// Whether the test device can do `type` at all (else creation fails with unsupported_device, which the
 /// sweeps check).
@@ -333,12 +324,12 @@ TEST_CASE("reduce validation: AxisDirection of the standalone operators", "[gpu]
 
 TEST_CASE("reduce validation: float-only functions refuse integer inputs", "[gpu][validation][reduce]") {
     for (DML_REDUCE_FUNCTION f : kFunctions) {
-        if (!is_float_only(f)) continue;
+        if (!is_float_only_function(f)) continue;
         for (DML_TENSOR_DATA_TYPE type : kAllTypes) {
             Desc d(DML_OPERATOR_REDUCE, f);
             d.in.DataType = d.out.DataType = type;
             INFO("function " << static_cast<int>(f) << " on type " << static_cast<int>(type));
-            if (is_float(type)) {
+            if (vkdml::is_float_type(type)) {
                 if (device_has(DML_OPERATOR_REDUCE, type)) accept(d);
             } else {
                 check(d, ErrorCode::unsupported_type,
@@ -380,7 +371,7 @@ TEST_CASE("reduce validation: non-arg REDUCE outputs keep the input type", "[gpu
     for (DML_REDUCE_FUNCTION f :
          {DML_REDUCE_FUNCTION_SUM, DML_REDUCE_FUNCTION_MAX, DML_REDUCE_FUNCTION_AVERAGE}) {
         for (const auto& [in_type, out_type] : pairs) {
-            if (is_float_only(f) && !is_float(in_type)) continue;
+            if (is_float_only_function(f) && !vkdml::is_float_type(in_type)) continue;
             Desc d(DML_OPERATOR_REDUCE, f);
             d.in.DataType = in_type;
             d.out.DataType = out_type;

@@ -244,7 +244,7 @@ TEST_CASE("reference reduce: AxisCount 0 reduces nothing; arg functions give 0",
                     CHECK_FALSE(reduce_element_matches(spec, type, r[i], t.get_bits(i) + 1, stored[i] + 1));
                 }
             }
-            if (is_float_type(type) || is_signed_int_type(type))
+            if (is_float_type(type) || is_signed_integer_type(type))
                 CHECK(values_of(r) == std::vector<long double>{-1, 2, -3, 4, -5, 6});
         }
         const std::vector<ReduceElement> arg =

@@ -26,16 +26,6 @@ struct Rng {
     double unit53() { return static_cast<double>(next() >> 11) * 0x1p-53; }
 };
 
-bool is_float(DML_TENSOR_DATA_TYPE type) {
-    return type == DML_TENSOR_DATA_TYPE_FLOAT16 || type == DML_TENSOR_DATA_TYPE_FLOAT32 ||
-           type == DML_TENSOR_DATA_TYPE_FLOAT64;
-}
-
-bool is_signed_int(DML_TENSOR_DATA_TYPE type) {
-    return type == DML_TENSOR_DATA_TYPE_INT8 || type == DML_TENSOR_DATA_TYPE_INT16 ||
-           type == DML_TENSOR_DATA_TYPE_INT32 || type == DML_TENSOR_DATA_TYPE_INT64;
-}
-
 uint64_t load_bits(const std::byte* p, uint32_t size) {
     uint64_t bits = 0;
     std::memcpy(&bits, p, size);  // little-endian host
@@ -52,11 +42,12 @@ double load_value(DML_TENSOR_DATA_TYPE type, const std::byte* p) {
     case DML_TENSOR_DATA_TYPE_FLOAT64: return std::bit_cast<double>(bits);
     default: break;
     }
-    if (is_signed_int(type) && size < 8) {
+    if (vkdml::is_signed_integer_type(type) && size < 8) {
         const uint64_t sign = uint64_t{1} << (size * 8 - 1);
         return static_cast<double>(static_cast<int64_t>((bits ^ sign) - sign));
     }
-    return is_signed_int(type) ? static_cast<double>(static_cast<int64_t>(bits)) : static_cast<double>(bits);
+    return vkdml::is_signed_integer_type(type) ? static_cast<double>(static_cast<int64_t>(bits))
+                                               : static_cast<double>(bits);
 }
 
 void store(std::byte* p, DML_TENSOR_DATA_TYPE type, double value) {
@@ -86,7 +77,7 @@ double input_value(const Case& c, Rng& rng) {
         const double step = static_cast<double>(rng.next() % 3) - 1.0;  // -1, 0, 1
         return product ? 1.0 + step * 0x1p-10 : step;
     }
-    if (is_float(c.type)) {
+    if (vkdml::is_float_type(c.type)) {
         const double u = c.type == DML_TENSOR_DATA_TYPE_FLOAT64 ? rng.unit53() : rng.unit24();
         return product ? 1.0 + (u - 0.5) * 0x1p-12 : u;
     }
@@ -158,7 +149,7 @@ std::vector<Sample> reference_samples(const Case& c, std::span<const std::byte> 
         size_t next = 0;
         for (uint64_t k = 0; k < f.len; ++k) {
             const double x = load_value(c.type, at(k));
-            if (!is_float(c.type)) {
+            if (!vkdml::is_float_type(c.type)) {
                 const uint64_t b = load_bits(at(k), size);
                 bits = c.op == Op::cumprod ? bits * b : bits + b;
             }
@@ -173,13 +164,13 @@ std::vector<Sample> reference_samples(const Case& c, std::span<const std::byte> 
                 sum.add(x);
             }
             if (is_scan(c.op) && next < positions.size() && positions[next] == k) {
-                samples.push_back({out_fiber + k * f.inner, !is_float(c.type), bits & mask, sum.value(),
-                                   tolerance(c.type, sum.value())});
+                samples.push_back({out_fiber + k * f.inner, !vkdml::is_float_type(c.type), bits & mask,
+                                   sum.value(), tolerance(c.type, sum.value())});
                 ++next;
             }
         }
         if (is_scan(c.op)) continue;
-        Sample s{o * f.inner + i, !is_float(c.type), bits & mask, sum.value(),
+        Sample s{o * f.inner + i, !vkdml::is_float_type(c.type), bits & mask, sum.value(),
                  tolerance(c.type, sum.value())};
         if (c.op == Op::argmax) {
             s.exact = true;
@@ -199,7 +190,7 @@ Check check_samples(const Case& c, const std::vector<Sample>& samples, std::span
     const DML_TENSOR_DATA_TYPE type = output_type(c);
     const uint32_t size = element_size(type);
     Check check;
-    if (is_float(type)) check.max_rel_err = 0;
+    if (vkdml::is_float_type(type)) check.max_rel_err = 0;
     for (size_t n = 0; n < samples.size(); ++n) {
         const Sample& s = samples[n];
         const std::byte* p = got.data() + n * size;

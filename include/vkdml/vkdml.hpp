@@ -592,6 +592,16 @@ VKDML_API Status execute(const Device& device, const DML_OPERATOR_DESC& desc,
 
 /// Size in bytes of one element (0 for UNKNOWN or an out-of-range value).
 VKDML_API uint32_t element_size(DML_TENSOR_DATA_TYPE type) noexcept;
+/// True for FLOAT16, FLOAT32 and FLOAT64.
+constexpr bool is_float_type(DML_TENSOR_DATA_TYPE type) noexcept {
+    return type == DML_TENSOR_DATA_TYPE_FLOAT16 || type == DML_TENSOR_DATA_TYPE_FLOAT32 ||
+           type == DML_TENSOR_DATA_TYPE_FLOAT64;
+}
+/// True for INT8, INT16, INT32 and INT64 (two's complement).
+constexpr bool is_signed_integer_type(DML_TENSOR_DATA_TYPE type) noexcept {
+    return type == DML_TENSOR_DATA_TYPE_INT8 || type == DML_TENSOR_DATA_TYPE_INT16 ||
+           type == DML_TENSOR_DATA_TYPE_INT32 || type == DML_TENSOR_DATA_TYPE_INT64;
+}
 /// Upper-case DirectML suffix ("FLOAT32", "INT8", ...), or "UNKNOWN" for UNKNOWN or an out-of-range value.
 VKDML_API const char* to_string(DML_TENSOR_DATA_TYPE type) noexcept;
 /// DirectML operator name ("CUMULATIVE_SUMMATION", ...), or "INVALID" for a type vkdml does not implement.
