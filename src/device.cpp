@@ -292,7 +292,7 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions& options) {
     s->features = {info.shader_int64, info.shader_float64, info.storage_buffer_8bit,
                    info.storage_buffer_16bit, info.subgroup_extended_types};
     if (auto st = finish_setup(*s); !st) return st.error();
-    return std::make_shared<Device>(std::move(s));
+    return detail::ApiAccess::make_device(std::move(s));
 }
 
 Result<std::shared_ptr<Device>> Device::adopt(VkInstance instance, VkPhysicalDevice physical_device,
@@ -360,7 +360,7 @@ Result<std::shared_ptr<Device>> Device::adopt(VkInstance instance, VkPhysicalDev
         }
     }
     if (auto st = finish_setup(*s); !st) return st.error();
-    return std::make_shared<Device>(std::move(s));
+    return detail::ApiAccess::make_device(std::move(s));
 }
 
 }  // namespace vkdml

@@ -121,7 +121,7 @@ struct HostExecution::State {
     std::unique_ptr<Commands> commands;
 
     Status record() {
-        DeviceState& d = *compiled.state()->op->device;
+        DeviceState& d = *detail::ApiAccess::state(compiled)->op->device;
         auto whole = [](const HostBuffer& b) {
             return BufferBinding{b.buffer(), 0, b.size(), b.size(), HostBuffer::kUsage};
         };
@@ -154,8 +154,8 @@ Result<HostExecution> HostExecution::create(const Device& device, const DML_OPER
     if (!op) return op.error();
     auto compiled = device.compile_operator(*op, flags);
     if (!compiled) return compiled.error();
-    const OperatorState& o = *op->state();
-    DeviceState& d = *device.state();
+    const OperatorState& o = *detail::ApiAccess::state(*op);
+    DeviceState& d = *detail::ApiAccess::state(device);
     const uint64_t temp_bytes = compiled->binding_properties().TemporaryResourceSize;
     if (auto st = check_memory(d.info, o, temp_bytes); !st) return st.error();
     auto s = std::make_unique<State>(State{std::move(*compiled), {}, {}, std::nullopt, {}, {}});
@@ -199,7 +199,7 @@ std::span<std::byte> HostExecution::output(size_t i) const noexcept {
 }
 
 Status HostExecution::run() {
-    DeviceState& d = *s_->compiled.state()->op->device;
+    DeviceState& d = *detail::ApiAccess::state(s_->compiled)->op->device;
     if (auto st = detail::check_not_lost(d); !st) return st;
     // Host writes to the mapped inputs before vkQueueSubmit are visible to the device (the submit's
     // implicit host-write ordering), so the recorded commands need nothing more.

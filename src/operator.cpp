@@ -124,7 +124,7 @@ Result<Operator> Device::create_operator(const DML_OPERATOR_DESC& desc) const {
             "CUMULATIVE_SUMMATION (105), ARGMIN (137), ARGMAX (138) and CUMULATIVE_PRODUCT (145))");
     }
     if (!st) return st.error();
-    return Operator(std::move(s));
+    return detail::ApiAccess::make_operator(std::move(s));
 }
 
 }  // namespace vkdml
