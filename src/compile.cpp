@@ -52,14 +52,14 @@ Result<CompiledOperator> Device::compile_operator(const Operator& op, DML_EXECUT
     if (static_cast<uint32_t>(flags) & ~known)
         return detail::make_error(ErrorCode::invalid_argument, "compile_operator: DML_EXECUTION_FLAGS ",
                                   static_cast<uint32_t>(flags), " has unknown bits (known: 0x7)");
-    if (!op.state() || op.state()->device != s_)
+    if (!detail::ApiAccess::state(op) || detail::ApiAccess::state(op)->device != s_)
         return detail::make_error(ErrorCode::invalid_argument,
                                   "compile_operator: the operator was created on another device");
     // ALLOW_HALF_PRECISION_COMPUTATION: float16 still accumulates in float32 (SPEC §3); the other two
     // flags change nothing here (no meta commands; descriptors are pushed at record time).
     auto state = std::make_shared<CompiledState>();
-    state->op = op.state();
-    const OperatorState& o = *op.state();
+    state->op = detail::ApiAccess::state(op);
+    const OperatorState& o = *detail::ApiAccess::state(op);
     const detail::PlanTarget target{s_->info, s_->serial_kernels};
     Status st;
     switch (o.desc.Type) {
@@ -72,7 +72,7 @@ Result<CompiledOperator> Device::compile_operator(const Operator& op, DML_EXECUT
     }
     if (st) st = s_->pipelines->materialize(state->plan);
     if (!st) return st.error();
-    return CompiledOperator(std::move(state));
+    return detail::ApiAccess::make_compiled(std::move(state));
 }
 
 DML_BINDING_PROPERTIES CompiledOperator::binding_properties() const noexcept {

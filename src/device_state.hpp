@@ -3,6 +3,7 @@
 
 #include "vkdml/vkdml.hpp"
 
+#include "api_access.hpp"
 #include "faults.hpp"
 
 #include "volk_private.h"

@@ -50,11 +50,11 @@ Error device_vk_error(DeviceState& device, VkResult result, const char* call) {
 namespace testing {
 
 void fail_vulkan_call(const Device& device, VulkanCall call, VkResult result, uint32_t skip) {
-    device.state()->faults.arm(call, result, skip);
+    detail::ApiAccess::state(device)->faults.arm(call, result, skip);
 }
 
 void clear_vulkan_faults(const Device& device) {
-    device.state()->faults.clear();
+    detail::ApiAccess::state(device)->faults.clear();
 }
 
 }  // namespace testing

@@ -72,33 +72,45 @@ uint64_t buffer_bytes(const TensorCopy& t) {
     return (t.buffer.TotalTensorSizeInBytes + 15) / 16 * 16;
 }
 
-/// Refuses, before allocating anything, buffers the device cannot hold: one larger than maxBufferSize
-/// or maxMemoryAllocationSize, or all of them together larger than the host-visible heap.
-Status check_memory(const DeviceInfo& info, const OperatorState& o, uint64_t temporary_bytes) {
-    struct Need {
-        std::string what;
-        uint64_t bytes;
-    };
+/// One buffer the host path allocates: what it is for (in messages) and its size.
+struct Need {
+    std::string what;
+    uint64_t bytes;
+};
+
+/// The buffers the host path allocates for an operator: inputs, outputs, then the temporary one.
+std::vector<Need> buffer_needs(const OperatorState& o, uint64_t temporary_bytes) {
     std::vector<Need> needs;
     for (size_t i = 0; i < o.inputs.size(); ++i)
         needs.push_back({"input " + std::to_string(i), buffer_bytes(*o.inputs[i])});
     for (size_t i = 0; i < o.outputs.size(); ++i)
         needs.push_back({"output " + std::to_string(i), buffer_bytes(*o.outputs[i])});
     if (temporary_bytes > 0) needs.push_back({"the temporary buffer", temporary_bytes});
+    return needs;
+}
+
+/// One buffer larger than maxBufferSize or maxMemoryAllocationSize is refused (`op` names the operator).
+Status check_buffer_limits(const DeviceInfo& info, const char* op, const Need& n) {
+    if (n.bytes > info.max_buffer_size)
+        return make_error(ErrorCode::out_of_memory, "execute: ", op, ": ", n.what, " needs a buffer of ",
+                          n.bytes, " bytes, more than this device's maxBufferSize (", info.max_buffer_size,
+                          "); bind your own buffers with CompiledOperator::record instead");
+    if (n.bytes > info.max_memory_allocation_size)
+        return make_error(ErrorCode::out_of_memory, "execute: ", op, ": ", n.what, " needs an allocation of ",
+                          n.bytes, " bytes, more than this device's maxMemoryAllocationSize (",
+                          info.max_memory_allocation_size,
+                          "); bind your own buffers with CompiledOperator::record instead");
+    return {};
+}
+
+/// Refuses, before allocating anything, buffers the device cannot hold: one larger than maxBufferSize
+/// or maxMemoryAllocationSize, or all of them together larger than the host-visible heap.
+Status check_memory(const DeviceInfo& info, const OperatorState& o, uint64_t temporary_bytes) {
     const char* op = to_string(o.desc.Type);
     uint64_t total = 0;
     std::string list;
-    for (const Need& n : needs) {
-        if (n.bytes > info.max_buffer_size)
-            return make_error(ErrorCode::out_of_memory, "execute: ", op, ": ", n.what, " needs a buffer of ",
-                              n.bytes, " bytes, more than this device's maxBufferSize (",
-                              info.max_buffer_size,
-                              "); bind your own buffers with CompiledOperator::record instead");
-        if (n.bytes > info.max_memory_allocation_size)
-            return make_error(
-                ErrorCode::out_of_memory, "execute: ", op, ": ", n.what, " needs an allocation of ", n.bytes,
-                " bytes, more than this device's maxMemoryAllocationSize (", info.max_memory_allocation_size,
-                "); bind your own buffers with CompiledOperator::record instead");
+    for (const Need& n : buffer_needs(o, temporary_bytes)) {
+        if (auto st = check_buffer_limits(info, op, n); !st) return st;
         total += n.bytes;
         list += (list.empty() ? "" : ", ") + n.what + " " + std::to_string(n.bytes);
     }
@@ -107,6 +119,34 @@ Status check_memory(const DeviceInfo& info, const OperatorState& o, uint64_t tem
                           " bytes of host-visible device memory (", list,
                           "), more than this device's largest host-visible heap (", info.host_visible_heap,
                           ")");
+    return {};
+}
+
+/// One host buffer per tensor, each TotalTensorSizeInBytes rounded up to 16; their byte counts in `bytes`.
+Status allocate_tensor_buffers(DeviceState& d, const std::vector<std::unique_ptr<TensorCopy>>& tensors,
+                               std::vector<HostBuffer>& buffers, std::vector<uint64_t>& bytes) {
+    for (const auto& t : tensors) {
+        auto b = HostBuffer::create(d, buffer_bytes(*t));
+        if (!b) return b.error();
+        buffers.push_back(std::move(*b));
+        bytes.push_back(t->buffer.TotalTensorSizeInBytes);
+    }
+    return {};
+}
+
+/// The caller gave one non-null array per input and per output of `run`.
+Status check_arrays(const HostExecution& run, DML_OPERATOR_TYPE type, std::span<const void* const> inputs,
+                    std::span<void* const> outputs) {
+    if (inputs.size() != run.input_count() || outputs.size() != run.output_count())
+        return make_error(ErrorCode::invalid_argument, "execute: ", to_string(type), " takes ",
+                          run.input_count(), " input and ", run.output_count(), " output arrays, got ",
+                          inputs.size(), " and ", outputs.size());
+    for (size_t i = 0; i < inputs.size(); ++i)
+        if (!inputs[i])
+            return make_error(ErrorCode::invalid_argument, "execute: input array ", i, " is null");
+    for (size_t i = 0; i < outputs.size(); ++i)
+        if (!outputs[i])
+            return make_error(ErrorCode::invalid_argument, "execute: output array ", i, " is null");
     return {};
 }
 
@@ -120,8 +160,20 @@ struct HostExecution::State {
     /// The operator and the barrier to the host, recorded once over these buffers: run() only submits.
     std::unique_ptr<Commands> commands;
 
+    /// The buffers of the operator's tensors and, when the plan needs one, the temporary buffer.
+    Status allocate(DeviceState& d, const OperatorState& o, uint64_t temp_bytes) {
+        if (auto st = allocate_tensor_buffers(d, o.inputs, inputs, input_bytes); !st) return st;
+        if (auto st = allocate_tensor_buffers(d, o.outputs, outputs, output_bytes); !st) return st;
+        if (temp_bytes > 0) {
+            auto b = HostBuffer::create(d, temp_bytes);
+            if (!b) return b.error();
+            temporary.emplace(std::move(*b));
+        }
+        return {};
+    }
+
     Status record() {
-        DeviceState& d = *compiled.state()->op->device;
+        DeviceState& d = *detail::ApiAccess::state(compiled)->op->device;
         auto whole = [](const HostBuffer& b) {
             return BufferBinding{b.buffer(), 0, b.size(), b.size(), HostBuffer::kUsage};
         };
@@ -154,28 +206,12 @@ Result<HostExecution> HostExecution::create(const Device& device, const DML_OPER
     if (!op) return op.error();
     auto compiled = device.compile_operator(*op, flags);
     if (!compiled) return compiled.error();
-    const OperatorState& o = *op->state();
-    DeviceState& d = *device.state();
+    const OperatorState& o = *detail::ApiAccess::state(*op);
+    DeviceState& d = *detail::ApiAccess::state(device);
     const uint64_t temp_bytes = compiled->binding_properties().TemporaryResourceSize;
     if (auto st = check_memory(d.info, o, temp_bytes); !st) return st.error();
     auto s = std::make_unique<State>(State{std::move(*compiled), {}, {}, std::nullopt, {}, {}});
-    for (const auto& t : o.inputs) {
-        auto b = HostBuffer::create(d, buffer_bytes(*t));
-        if (!b) return b.error();
-        s->inputs.push_back(std::move(*b));
-        s->input_bytes.push_back(t->buffer.TotalTensorSizeInBytes);
-    }
-    for (const auto& t : o.outputs) {
-        auto b = HostBuffer::create(d, buffer_bytes(*t));
-        if (!b) return b.error();
-        s->outputs.push_back(std::move(*b));
-        s->output_bytes.push_back(t->buffer.TotalTensorSizeInBytes);
-    }
-    if (temp_bytes > 0) {
-        auto b = HostBuffer::create(d, temp_bytes);
-        if (!b) return b.error();
-        s->temporary.emplace(std::move(*b));
-    }
+    if (auto st = s->allocate(d, o, temp_bytes); !st) return st.error();
     if (auto st = s->record(); !st) return st.error();
     return HostExecution(std::move(s));
 }
@@ -199,7 +235,7 @@ std::span<std::byte> HostExecution::output(size_t i) const noexcept {
 }
 
 Status HostExecution::run() {
-    DeviceState& d = *s_->compiled.state()->op->device;
+    DeviceState& d = *detail::ApiAccess::state(s_->compiled)->op->device;
     if (auto st = detail::check_not_lost(d); !st) return st;
     // Host writes to the mapped inputs before vkQueueSubmit are visible to the device (the submit's
     // implicit host-write ordering), so the recorded commands need nothing more.
@@ -210,16 +246,7 @@ Status execute(const Device& device, const DML_OPERATOR_DESC& desc, std::span<co
                std::span<void* const> outputs, DML_EXECUTION_FLAGS flags) {
     auto run = HostExecution::create(device, desc, flags);
     if (!run) return run.error();
-    if (inputs.size() != run->input_count() || outputs.size() != run->output_count())
-        return make_error(ErrorCode::invalid_argument, "execute: ", to_string(desc.Type), " takes ",
-                          run->input_count(), " input and ", run->output_count(), " output arrays, got ",
-                          inputs.size(), " and ", outputs.size());
-    for (size_t i = 0; i < inputs.size(); ++i)
-        if (!inputs[i])
-            return make_error(ErrorCode::invalid_argument, "execute: input array ", i, " is null");
-    for (size_t i = 0; i < outputs.size(); ++i)
-        if (!outputs[i])
-            return make_error(ErrorCode::invalid_argument, "execute: output array ", i, " is null");
+    if (auto st = check_arrays(*run, desc.Type, inputs, outputs); !st) return st;
     for (size_t i = 0; i < inputs.size(); ++i)
         std::memcpy(run->input(i).data(), inputs[i], run->input(i).size());
     for (size_t i = 0; i < outputs.size(); ++i)

@@ -63,6 +63,25 @@ Status create_reduction(const DeviceState& device, DML_OPERATOR_TYPE type, const
     return {};
 }
 
+/// Validates the description of any implemented operator type and keeps its deep copy in `s`.
+Status create_description(const DeviceState& device, const DML_OPERATOR_DESC& desc, OperatorState& s) {
+    switch (desc.Type) {
+    case DML_OPERATOR_CUMULATIVE_SUMMATION:
+        return create_cumulative(device, desc.Type, desc.Desc, s, s.cumsum);
+    case DML_OPERATOR_CUMULATIVE_PRODUCT:
+        return create_cumulative(device, desc.Type, desc.Desc, s, s.cumprod);
+    case DML_OPERATOR_REDUCE: return create_reduction(device, desc.Type, desc.Desc, s, s.reduce);
+    case DML_OPERATOR_ARGMIN: return create_reduction(device, desc.Type, desc.Desc, s, s.argmin);
+    case DML_OPERATOR_ARGMAX: return create_reduction(device, desc.Type, desc.Desc, s, s.argmax);
+    default:
+        return detail::make_error(
+            ErrorCode::invalid_descriptor, "DML_OPERATOR_DESC.Type is ", static_cast<int>(desc.Type), " (",
+            to_string(desc.Type),
+            "), which this vkdml does not implement (it implements REDUCE (55), "
+            "CUMULATIVE_SUMMATION (105), ARGMIN (137), ARGMAX (138) and CUMULATIVE_PRODUCT (145))");
+    }
+}
+
 }  // namespace
 
 CumulativeDesc OperatorState::cumulative() const {
@@ -105,26 +124,8 @@ Result<Operator> Device::create_operator(const DML_OPERATOR_DESC& desc) const {
     auto s = std::make_shared<OperatorState>();
     s->device = s_;
     s->desc.Type = desc.Type;
-    Status st;
-    switch (desc.Type) {
-    case DML_OPERATOR_CUMULATIVE_SUMMATION:
-        st = create_cumulative(*s_, desc.Type, desc.Desc, *s, s->cumsum);
-        break;
-    case DML_OPERATOR_CUMULATIVE_PRODUCT:
-        st = create_cumulative(*s_, desc.Type, desc.Desc, *s, s->cumprod);
-        break;
-    case DML_OPERATOR_REDUCE: st = create_reduction(*s_, desc.Type, desc.Desc, *s, s->reduce); break;
-    case DML_OPERATOR_ARGMIN: st = create_reduction(*s_, desc.Type, desc.Desc, *s, s->argmin); break;
-    case DML_OPERATOR_ARGMAX: st = create_reduction(*s_, desc.Type, desc.Desc, *s, s->argmax); break;
-    default:
-        return make_error(
-            ErrorCode::invalid_descriptor, "DML_OPERATOR_DESC.Type is ", static_cast<int>(desc.Type), " (",
-            to_string(desc.Type),
-            "), which this vkdml does not implement (it implements REDUCE (55), "
-            "CUMULATIVE_SUMMATION (105), ARGMIN (137), ARGMAX (138) and CUMULATIVE_PRODUCT (145))");
-    }
-    if (!st) return st.error();
-    return Operator(std::move(s));
+    if (auto st = create_description(*s_, desc, *s); !st) return st.error();
+    return detail::ApiAccess::make_operator(std::move(s));
 }
 
 }  // namespace vkdml

@@ -61,32 +61,39 @@ uint64_t alignment_of(const TensorCopy& t) {
     return std::max<uint64_t>(16, t.buffer.GuaranteedBaseOffsetAlignment);
 }
 
-Status validate_bindings(const CompiledState& s, const Bindings& b) {
-    const OperatorState& op = *s.op;
-    const DeviceState& d = *op.device;
-    const char* name = to_string(op.desc.Type);
+/// Rule 9, first part: one binding per input and output tensor.
+Status check_counts(const OperatorState& op, const char* name, const Bindings& b) {
     if (b.inputs.size() != op.inputs.size() || b.outputs.size() != op.outputs.size())
         return make_error(ErrorCode::invalid_binding, name, ": got ", b.inputs.size(), " input and ",
                           b.outputs.size(), " output bindings, the operator has ", op.inputs.size(), " and ",
                           op.outputs.size());
-    for (uint32_t i = 0; i < b.inputs.size(); ++i)
-        if (auto st = check_binding(d, name, "input", i, b.inputs[i],
-                                    op.inputs[i]->buffer.TotalTensorSizeInBytes, alignment_of(*op.inputs[i]));
+    return {};
+}
+
+/// check_binding for each binding of `bindings` against its tensor in `tensors` (`what`: input or output).
+Status check_tensor_bindings(const DeviceState& d, const char* name, const char* what,
+                             std::span<const BufferBinding> bindings,
+                             const std::vector<std::unique_ptr<TensorCopy>>& tensors) {
+    for (uint32_t i = 0; i < bindings.size(); ++i)
+        if (auto st = check_binding(d, name, what, i, bindings[i], tensors[i]->buffer.TotalTensorSizeInBytes,
+                                    alignment_of(*tensors[i]));
             !st)
             return st;
-    for (uint32_t i = 0; i < b.outputs.size(); ++i)
-        if (auto st =
-                check_binding(d, name, "output", i, b.outputs[i],
-                              op.outputs[i]->buffer.TotalTensorSizeInBytes, alignment_of(*op.outputs[i]));
-            !st)
-            return st;
-    uint64_t temp = s.plan.temporary_bytes;
-    if (temp > 0) {
-        if (!b.temporary)
-            return make_error(ErrorCode::invalid_binding, name, ": the plan needs a temporary buffer of ",
-                              temp, " bytes (binding_properties().TemporaryResourceSize) but none was bound");
-        if (auto st = check_binding(d, name, "temporary", 0, *b.temporary, temp, 16); !st) return st;
-    }
+    return {};
+}
+
+/// The temporary binding, when the plan needs `temp` bytes of it.
+Status check_temporary(const DeviceState& d, const char* name, const Bindings& b, uint64_t temp) {
+    if (temp == 0) return {};
+    if (!b.temporary)
+        return make_error(ErrorCode::invalid_binding, name, ": the plan needs a temporary buffer of ", temp,
+                          " bytes (binding_properties().TemporaryResourceSize) but none was bound");
+    return check_binding(d, name, "temporary", 0, *b.temporary, temp, 16);
+}
+
+/// No input range overlaps an output range (but a cumulative operator's byte-identical in-place pair
+/// with equal strides), and the temporary range (when `has_temporary`) overlaps none.
+Status check_overlaps(const OperatorState& op, const char* name, const Bindings& b, bool has_temporary) {
     const bool may_run_in_place =
         op.desc.Type == DML_OPERATOR_CUMULATIVE_SUMMATION || op.desc.Type == DML_OPERATOR_CUMULATIVE_PRODUCT;
     for (uint32_t o = 0; o < b.outputs.size(); ++o) {
@@ -102,13 +109,26 @@ Status validate_bindings(const CompiledState& s, const Bindings& b) {
                                   ") overlap (rule 9: only the cumulative operators run in place, on "
                                   "byte-identical ranges with equal strides)");
         }
-        if (temp > 0 && overlaps(*b.temporary, b.outputs[o]))
+        if (has_temporary && overlaps(*b.temporary, b.outputs[o]))
             return make_error(ErrorCode::invalid_binding, name, ": the temporary buffer overlaps output ", o);
     }
-    for (uint32_t i = 0; i < b.inputs.size() && temp > 0; ++i)
+    for (uint32_t i = 0; i < b.inputs.size() && has_temporary; ++i)
         if (overlaps(*b.temporary, b.inputs[i]))
             return make_error(ErrorCode::invalid_binding, name, ": the temporary buffer overlaps input ", i);
     return {};
+}
+
+/// SPEC §2 rule 9 for the caller's bindings, in this order: counts, inputs, outputs, temporary, overlaps.
+Status validate_bindings(const CompiledState& s, const Bindings& b) {
+    const OperatorState& op = *s.op;
+    const DeviceState& d = *op.device;
+    const char* name = to_string(op.desc.Type);
+    const uint64_t temp = s.plan.temporary_bytes;
+    if (auto st = check_counts(op, name, b); !st) return st;
+    if (auto st = check_tensor_bindings(d, name, "input", b.inputs, op.inputs); !st) return st;
+    if (auto st = check_tensor_bindings(d, name, "output", b.outputs, op.outputs); !st) return st;
+    if (auto st = check_temporary(d, name, b, temp); !st) return st;
+    return check_overlaps(op, name, b, temp > 0);
 }
 
 /// The caller's range a pass binding refers to: a tensor's bytes, or a region of the temporary buffer.
@@ -130,42 +150,52 @@ struct Dispatch {
     std::array<uint32_t, detail::kPushConstantBytes / 4> push{};
 };
 
+/// The descriptor of an unused binding: a few bytes at the start of its region, aligned down to `align`.
+VkDescriptorBufferInfo unused_descriptor(const BufferBinding& region, uint64_t align) {
+    uint64_t start = region.offset / align * align;
+    return {region.buffer, start, region.offset - start + std::min<uint64_t>(region.size, 4)};
+}
+
+/// Binding i of a dispatch, seen through the window `window` of its region (in elements from the
+/// region's start), its start aligned down to `align`; adds the window's shift to the push-constant word
+/// the kernel reads it from. Fails when the window exceeds maxStorageBufferRange.
+Status bind_window(const OperatorState& op, const detail::PassBinding& pb, const BufferBinding& region,
+                   const detail::ElementRange& window, uint64_t align, uint32_t i, Dispatch& dispatch) {
+    const DeviceState& d = *op.device;
+    const uint64_t esize = pb.element_bytes;
+    const uint64_t first = region.offset + uint64_t(window.lo) * esize;
+    const uint64_t start = first / align * align;
+    const uint64_t bytes = region.offset + uint64_t(window.hi + 1) * esize - start;
+    if (bytes > d.info.max_storage_buffer_range)
+        return make_error(ErrorCode::unsupported_device, to_string(op.desc.Type), ": the ",
+                          slot_name(pb.slot), " window spans ", bytes,
+                          " bytes, more than maxStorageBufferRange (", d.info.max_storage_buffer_range, ")");
+    // The kernel adds this (modulo 2^32) to the offsets it computes from the tensor's start.
+    if (pb.base_word >= 0) {
+        int64_t shift = (int64_t(region.offset) - int64_t(start)) / int64_t(esize);
+        dispatch.push[pb.base_word] += static_cast<uint32_t>(static_cast<uint64_t>(shift));
+    }
+    dispatch.infos[i] = {region.buffer, start, bytes};
+    return {};
+}
+
 /// The dispatch of one segment of a pass, each binding seen through the window its items touch
 /// (window.hpp); fails when a window would exceed maxStorageBufferRange.
 Result<Dispatch> make_dispatch(const OperatorState& op, const detail::Pass& pass,
                                const std::array<BufferBinding, detail::kBindingCount>& regions,
                                const detail::Segment& seg) {
-    const DeviceState& d = *op.device;
     // Window starts are aligned for the descriptor and to whole elements (at most 8 bytes).
-    const uint64_t align = std::max<uint64_t>(16, d.info.min_storage_buffer_offset_alignment);
+    const uint64_t align = std::max<uint64_t>(16, op.device->info.min_storage_buffer_offset_alignment);
     Dispatch dispatch;
     dispatch.push = pass.push;
     dispatch.push[pass.item_begin_word] = seg.item_begin;
     dispatch.push[pass.item_end_word] = seg.item_end;
     for (uint32_t i = 0; i < detail::kBindingCount; ++i) {
-        const detail::PassBinding& pb = pass.bindings[i];
-        const BufferBinding& region = regions[i];
-        if (pb.unused) {
-            uint64_t start = region.offset / align * align;
-            dispatch.infos[i] = {region.buffer, start,
-                                 region.offset - start + std::min<uint64_t>(region.size, 4)};
-            continue;
-        }
-        const uint64_t esize = pb.element_bytes;
-        const uint64_t first = region.offset + uint64_t(seg.window[i].lo) * esize;
-        const uint64_t start = first / align * align;
-        const uint64_t bytes = region.offset + uint64_t(seg.window[i].hi + 1) * esize - start;
-        if (bytes > d.info.max_storage_buffer_range)
-            return make_error(ErrorCode::unsupported_device, to_string(op.desc.Type), ": the ",
-                              slot_name(pb.slot), " window spans ", bytes,
-                              " bytes, more than maxStorageBufferRange (", d.info.max_storage_buffer_range,
-                              ")");
-        // The kernel adds this (modulo 2^32) to the offsets it computes from the tensor's start.
-        if (pb.base_word >= 0) {
-            int64_t shift = (int64_t(region.offset) - int64_t(start)) / int64_t(esize);
-            dispatch.push[pb.base_word] += static_cast<uint32_t>(static_cast<uint64_t>(shift));
-        }
-        dispatch.infos[i] = {region.buffer, start, bytes};
+        if (pass.bindings[i].unused)
+            dispatch.infos[i] = unused_descriptor(regions[i], align);
+        else if (auto st = bind_window(op, pass.bindings[i], regions[i], seg.window[i], align, i, dispatch);
+                 !st)
+            return st.error();
     }
     return dispatch;
 }
@@ -189,6 +219,74 @@ Status for_each_dispatch(const CompiledState& s, const Bindings& bindings, F&& f
     return {};
 }
 
+/// Records a plan's dispatches, one call per dispatch in order (for_each_dispatch): when the pass
+/// changes, the previous pass's timestamp and a barrier (between consecutive passes only), then the
+/// pass's pipeline; then each dispatch's descriptors, push constants and workgroups.
+class Recorder {
+public:
+    Recorder(const DeviceState& d, VkCommandBuffer cmd, const detail::Plan& plan,
+             const PassTimestamps& timestamps)
+        : vk_(d.vk), cmd_(cmd), layout_(d.pipelines->layout()), plan_(plan), timestamps_(timestamps) {}
+
+    void operator()(size_t pass, const detail::Segment& seg, const Dispatch& dispatch) {
+        if (pass != bound_) enter_pass(pass);
+        push_and_dispatch(seg, dispatch);
+    }
+
+    /// The timestamp after the last pass (none when nothing was recorded).
+    void finish() const {
+        if (bound_ != SIZE_MAX) stamp(bound_);
+    }
+
+private:
+    void stamp(size_t pass) const {
+        if (timestamps_.pool)
+            vk_.vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, timestamps_.pool,
+                                    timestamps_.first_query + static_cast<uint32_t>(pass));
+    }
+
+    void barrier() const {
+        VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+        barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+        vk_.vkCmdPipelineBarrier(cmd_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, nullptr, 0,
+                                 nullptr);
+    }
+
+    void enter_pass(size_t pass) {
+        if (bound_ != SIZE_MAX) {
+            stamp(bound_);
+            barrier();
+        }
+        vk_.vkCmdBindPipeline(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, plan_.passes[pass].pipeline);
+        bound_ = pass;
+    }
+
+    void push_and_dispatch(const detail::Segment& seg, const Dispatch& dispatch) const {
+        std::array<VkWriteDescriptorSet, detail::kBindingCount> writes{};
+        for (uint32_t i = 0; i < detail::kBindingCount; ++i) {
+            writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+            writes[i].dstBinding = i;
+            writes[i].descriptorCount = 1;
+            writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+            writes[i].pBufferInfo = &dispatch.infos[i];
+        }
+        vk_.vkCmdPushDescriptorSetKHR(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, detail::kBindingCount,
+                                      writes.data());
+        vk_.vkCmdPushConstants(cmd_, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, detail::kPushConstantBytes,
+                               dispatch.push.data());
+        vk_.vkCmdDispatch(cmd_, seg.groups_x, seg.groups_y, 1);
+    }
+
+    const VolkDeviceTable& vk_;
+    VkCommandBuffer cmd_;
+    VkPipelineLayout layout_;
+    const detail::Plan& plan_;
+    const PassTimestamps& timestamps_;
+    size_t bound_ = SIZE_MAX;  ///< the pass whose pipeline is bound (SIZE_MAX: none yet)
+};
+
 }  // namespace
 
 Status CompiledOperator::record(VkCommandBuffer cmd, const Bindings& bindings) const {
@@ -205,44 +303,9 @@ Status CompiledOperator::record(VkCommandBuffer cmd, const Bindings& bindings,
     if (auto st = for_each_dispatch(*s_, bindings, [](size_t, const detail::Segment&, const Dispatch&) {});
         !st)
         return st;
-    const VolkDeviceTable& vk = d.vk;
-    const VkPipelineLayout layout = d.pipelines->layout();
-    size_t bound = SIZE_MAX;
-    auto stamp = [&](size_t pass) {
-        if (timestamps.pool)
-            vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, timestamps.pool,
-                                   timestamps.first_query + static_cast<uint32_t>(pass));
-    };
-    auto recorded =
-        for_each_dispatch(*s_, bindings, [&](size_t p, const detail::Segment& seg, const Dispatch& dispatch) {
-            if (p != bound) {
-                if (bound != SIZE_MAX) stamp(bound);
-                if (bound != SIZE_MAX) {  // a barrier between consecutive passes only
-                    VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-                    barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-                    barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-                    vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, nullptr,
-                                            0, nullptr);
-                }
-                vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s_->plan.passes[p].pipeline);
-                bound = p;
-            }
-            std::array<VkWriteDescriptorSet, detail::kBindingCount> writes{};
-            for (uint32_t i = 0; i < detail::kBindingCount; ++i) {
-                writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-                writes[i].dstBinding = i;
-                writes[i].descriptorCount = 1;
-                writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-                writes[i].pBufferInfo = &dispatch.infos[i];
-            }
-            vk.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0,
-                                         detail::kBindingCount, writes.data());
-            vk.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, detail::kPushConstantBytes,
-                                  dispatch.push.data());
-            vk.vkCmdDispatch(cmd, seg.groups_x, seg.groups_y, 1);
-        });
-    if (recorded && bound != SIZE_MAX) stamp(bound);
+    Recorder recorder(d, cmd, s_->plan, timestamps);
+    auto recorded = for_each_dispatch(*s_, bindings, recorder);
+    if (recorded) recorder.finish();
     return recorded;
 }
 

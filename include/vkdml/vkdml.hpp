@@ -268,7 +268,14 @@ struct DeviceOptions {
 
 class Operator;
 class CompiledOperator;
+/// The implementation's state behind a Device (opaque here: defined in the library's sources).
 struct DeviceState;
+
+namespace detail {
+/// The implementation's one way into the private parts of Device, Operator and CompiledOperator
+/// (opaque here: defined in the library's sources, not installed). Applications never need it.
+struct ApiAccess;
+}  // namespace detail
 
 /// The Vulkan objects behind a Device: for an application that creates its own buffers, command
 /// buffers and query pools on a device vkdml created (or adopted). Plain handles: holding them keeps
@@ -396,19 +403,17 @@ public:
     /// recursive: do not call vkdml's host path while holding it on the same thread.
     [[nodiscard]] VKDML_API std::unique_lock<std::mutex> lock_queue() const;
 
-    /// Internal state (for the implementation).
-    const std::shared_ptr<DeviceState>& state() const noexcept { return s_; }
-
-    /// Internal: wraps a state made by create() or adopt(); applications use those instead.
-    VKDML_API explicit Device(std::shared_ptr<DeviceState> s);
-
 private:
+    friend struct detail::ApiAccess;
+    /// Wraps a state made by create() or adopt(), the only ways to make a Device.
+    explicit Device(std::shared_ptr<DeviceState> s);
     std::shared_ptr<DeviceState> s_;
 };
 
 // ----------------------------------------------------------------------------------------------
 // Operators
 
+/// The implementation's state behind an Operator and a CompiledOperator (opaque here).
 struct OperatorState;
 struct CompiledState;
 
@@ -424,12 +429,11 @@ public:
     /// Strides (null where the caller gave null), Axes (null when AxisCount is 0)) points into this
     /// Operator's own storage, valid while any copy of it or a CompiledOperator made from it lives.
     VKDML_API const DML_OPERATOR_DESC& desc() const noexcept;
-    /// Internal state (for the implementation).
-    const std::shared_ptr<const OperatorState>& state() const noexcept { return s_; }
-    /// Internal: applications get Operators from Device::create_operator.
-    explicit Operator(std::shared_ptr<const OperatorState> s) : s_(std::move(s)) {}
 
 private:
+    friend struct detail::ApiAccess;
+    /// Wraps a validated state; applications get Operators from Device::create_operator.
+    explicit Operator(std::shared_ptr<const OperatorState> s) : s_(std::move(s)) {}
     std::shared_ptr<const OperatorState> s_;
 };
 
@@ -513,12 +517,10 @@ public:
     VKDML_API Status record(VkCommandBuffer command_buffer, const Bindings& bindings,
                             const PassTimestamps& timestamps) const;
 
-    /// Internal state (for the implementation).
-    const std::shared_ptr<const CompiledState>& state() const noexcept { return s_; }
-    /// Internal: applications get CompiledOperators from Device::compile_operator.
-    explicit CompiledOperator(std::shared_ptr<const CompiledState> s) : s_(std::move(s)) {}
-
 private:
+    friend struct detail::ApiAccess;
+    /// Wraps a plan; applications get CompiledOperators from Device::compile_operator.
+    explicit CompiledOperator(std::shared_ptr<const CompiledState> s) : s_(std::move(s)) {}
     std::shared_ptr<const CompiledState> s_;
 };
 
@@ -570,7 +572,9 @@ public:
     VKDML_API Status run();
 
 private:
+    /// The buffers, command buffer and fence (defined in the library's sources).
     struct State;
+    /// Takes over a recorded state; applications get HostExecutions from create().
     explicit HostExecution(std::unique_ptr<State> s);
     std::unique_ptr<State> s_;
 };

@@ -1,0 +1,36 @@
+// detail::ApiAccess: the library's one way into the private parts of the public classes (vkdml.hpp
+// declares it their friend). Not installed; tests that need internals include it from src/.
+#pragma once
+
+#include "vkdml/vkdml.hpp"
+
+#include <memory>
+#include <utility>
+
+namespace vkdml::detail {
+
+struct ApiAccess {
+    /// The state behind a Device (never null).
+    static const std::shared_ptr<DeviceState>& state(const Device& device) noexcept { return device.s_; }
+    /// The state behind an Operator (null once moved from).
+    static const std::shared_ptr<const OperatorState>& state(const Operator& op) noexcept { return op.s_; }
+    /// The state behind a CompiledOperator (null once moved from).
+    static const std::shared_ptr<const CompiledState>& state(const CompiledOperator& compiled) noexcept {
+        return compiled.s_;
+    }
+
+    /// A Device over a state made by Device::create or Device::adopt.
+    static std::shared_ptr<Device> make_device(std::shared_ptr<DeviceState> state) {
+        return std::shared_ptr<Device>(new Device(std::move(state)));
+    }
+    /// An Operator over a validated, deep-copied description (Device::create_operator).
+    static Operator make_operator(std::shared_ptr<const OperatorState> state) {
+        return Operator(std::move(state));
+    }
+    /// A CompiledOperator over a plan with its pipelines (Device::compile_operator).
+    static CompiledOperator make_compiled(std::shared_ptr<const CompiledState> state) {
+        return CompiledOperator(std::move(state));
+    }
+};
+
+}  // namespace vkdml::detail
