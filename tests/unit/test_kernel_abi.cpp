@@ -20,6 +20,8 @@ struct Reflection {
     std::map<uint32_t, uint32_t> spec_ids;                         // id -> SpecId
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> offsets;     // (struct, member) -> Offset
     uint32_t push_struct = 0;
+    uint32_t workgroup_size = 0;      // the id decorated BuiltIn WorkgroupSize
+    size_t workgroup_size_reads = 0;  // instructions taking it as an operand (its definition aside)
 };
 
 std::string literal(const uint32_t* words, size_t count) {
@@ -35,7 +37,8 @@ std::string literal(const uint32_t* words, size_t count) {
 Reflection reflect(const KernelBinary& k) {
     constexpr uint32_t OpName = 5, OpMemberName = 6, OpDecorate = 71, OpMemberDecorate = 72, OpVariable = 59,
                        OpTypePointer = 32;
-    constexpr uint32_t SpecId = 1, Offset = 35, PushConstant = 9;
+    constexpr uint32_t SpecId = 1, Offset = 35, PushConstant = 9, BuiltIn = 11, WorkgroupSize = 25;
+    constexpr uint32_t OpSpecConstantComposite = 51;
     Reflection r;
     std::map<uint32_t, uint32_t> pointee;  // push-constant pointer type -> struct
     const size_t n = k.bytes / 4;
@@ -51,6 +54,17 @@ Reflection reflect(const KernelBinary& k) {
         if (op == OpMemberDecorate && w[3] == Offset) r.offsets[{w[1], w[2]}] = w[4];
         if (op == OpTypePointer && w[2] == PushConstant) pointee[w[1]] = w[3];
         if (op == OpVariable && w[3] == PushConstant) r.push_struct = pointee[w[1]];
+        if (op == OpDecorate && w[2] == BuiltIn && w[3] == WorkgroupSize) r.workgroup_size = w[1];
+        i += len;
+    }
+    for (size_t i = 5; i < n;) {  // a second walk: the readers of that id
+        const uint32_t op = k.words[i] & 0xFFFF, len = k.words[i] >> 16;
+        const bool about_it = op == OpName || op == OpDecorate || op == OpSpecConstantComposite;
+        for (uint32_t j = 1; j < len && !about_it && r.workgroup_size != 0; ++j)
+            if (k.words[i + j] == r.workgroup_size) {
+                ++r.workgroup_size_reads;
+                break;
+            }
         i += len;
     }
     return r;
@@ -125,5 +139,12 @@ TEST_CASE("every kernel's specialization constants and push block match kernel_a
             ++members;
         }
         CHECK(members == words.size());
+        // The serial kernels size their items by the workgroup (work_items.glsl): the specialised size
+        // must be what they read. (GLSL read before the local_size declaration sees (1, 1, 1), a
+        // constant, and the serial kernels then skipped most items of large dispatches.)
+        if (std::string(k.kernel).find("_serial") != std::string::npos) {
+            REQUIRE(r.workgroup_size != 0);
+            CHECK(r.workgroup_size_reads > 0);
+        }
     }
 }
