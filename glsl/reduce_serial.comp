@@ -51,9 +51,12 @@ void fold_block(inout State st[LANES], uint at, uint q, bool first) {
 }
 
 void main() {
-    SerialItem it;
-    if (!serial_item(p.item_begin, p.item_end, output_count(), p.n, p.chunk_len, it)) return;
-    uint chunk = it.chunk, o = it.line, start = it.start, end = it.end;
+    uint id = serial_item(p.item_begin, p.item_end);
+    if (id == NO_ITEM) return;
+    uint chunk = chunk_of_item(id, output_count(), p.n, p.chunk_len);
+    uint o = line_of_item(id, chunk, output_count());
+    uint start = chunk * p.chunk_len;
+    uint end = start + min(p.chunk_len, p.n - start);  // never past 2^32 - 1
     uvec2 base = output_base(o);
     if (FUNCTION == F_COPY) {  // AxisCount 0: the stored bits, NaN payloads and all
         dst[p.base_out + base.y] = src[p.base_in + base.x];

@@ -30,8 +30,8 @@ State subgroup_fold(State st) {
 }
 
 void main() {
-    uint id;
-    if (!workgroup_item(p.item_begin, p.item_end, id)) return;
+    uint id = workgroup_item(p.item_begin, p.item_end);
+    if (id == NO_ITEM) return;
     uint chunks = chunk_count();
     uint o = id / chunks;
     uint chunk = id - o * chunks;

@@ -18,9 +18,12 @@ const uint LANES = VEC_K == 0u ? 1u : VEC_F;  // fibers carried per invocation
 const uint STEPS = BLOCK_VECS * VEC_W / LANES;  // axis steps per block
 
 void main() {
-    SerialItem it;
-    if (!serial_item(p.item_begin, p.item_end, p.fibers, p.len, p.chunk_len, it)) return;
-    uint chunk = it.chunk, fiber = it.line, start = it.start, end = it.end;
+    uint id = serial_item(p.item_begin, p.item_end);
+    if (id == NO_ITEM) return;
+    uint chunk = chunk_of_item(id, p.fibers, p.len, p.chunk_len);
+    uint fiber = line_of_item(id, chunk, p.fibers);
+    uint start = chunk * p.chunk_len;
+    uint end = start + min(p.chunk_len, p.len - start);
     uint slot = (p.chunk_len >= p.len ? fiber : fiber * chunk_count() + chunk) * LANES;
     uvec2 base = fiber_base(fiber);
 

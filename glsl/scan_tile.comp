@@ -58,8 +58,8 @@ SubgroupScan subgroup_scan(ACC_T x) {
 
 void main() {
     // Positions are kept relative to the chunk start, so nothing below passes 2^32 - 1.
-    uint id;
-    if (!workgroup_item(p.item_begin, p.item_end, id)) return;
+    uint id = workgroup_item(p.item_begin, p.item_end);
+    if (id == NO_ITEM) return;
     uint chunks = chunk_count();
     uint fiber = id / chunks;
     uint chunk = id - fiber * chunks;

@@ -13,34 +13,30 @@ uint workgroup_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkG
 // Chunks of chunk_len positions in a line of len.
 uint chunks_of(uint len, uint chunk_len) { return (len - 1u) / chunk_len + 1u; }
 
-// A cooperative kernel's item: false for a workgroup past the dispatch's items (uniform across it).
-bool workgroup_item(uint item_begin, uint item_end, out uint id) {
+const uint NO_ITEM = 0xFFFFFFFFu;  // item ids are below item_end <= 2^32 - 1
+
+// A cooperative kernel's item, or NO_ITEM for a workgroup past the dispatch's items (uniform across it).
+uint workgroup_item(uint item_begin, uint item_end) {
     uint group = workgroup_index();
-    id = item_begin + group;
-    return group < item_end - item_begin;
+    return group < item_end - item_begin ? item_begin + group : NO_ITEM;
 }
 
-// One chunk of one line: positions [start, end).
-struct SerialItem {
-    uint line, chunk, start, end;
-};
-
-// A serial kernel's item, or false for an invocation past the dispatch's items. No arithmetic here
-// passes 2^32 - 1.
-bool serial_item(uint item_begin, uint item_end, uint lines, uint len, uint chunk_len, out SerialItem it) {
+// A serial kernel's item, or NO_ITEM for an invocation past the dispatch's items. Its chunk of its line:
+// chunk_of_item and line_of_item. No arithmetic here passes 2^32 - 1.
+uint serial_item(uint item_begin, uint item_end) {
     uint items = item_end - item_begin;
     uint group = workgroup_index();
-    it = SerialItem(0u, 0u, 0u, 0u);
-    if (group >= items / gl_WorkGroupSize.x + (items % gl_WorkGroupSize.x != 0u ? 1u : 0u)) return false;
+    uint groups = items / gl_WorkGroupSize.x + (items % gl_WorkGroupSize.x != 0u ? 1u : 0u);
+    if (group >= groups) return NO_ITEM;
     uint first = group * gl_WorkGroupSize.x;
-    if (gl_LocalInvocationIndex >= items - first) return false;
-    uint id = item_begin + first + gl_LocalInvocationIndex;
-    bool one_chunk = chunk_len >= len;
-    it.chunk = one_chunk ? 0u : id / lines;
-    it.line = one_chunk ? id : id - it.chunk * lines;
-    it.start = it.chunk * chunk_len;
-    it.end = it.start + min(chunk_len, len - it.start);
-    return true;
+    if (gl_LocalInvocationIndex >= items - first) return NO_ITEM;
+    return item_begin + first + gl_LocalInvocationIndex;
 }
+
+// The chunk and the line of a serial item (numbered chunk-major), for lines of len positions.
+uint chunk_of_item(uint id, uint lines, uint len, uint chunk_len) {
+    return chunk_len >= len ? 0u : id / lines;
+}
+uint line_of_item(uint id, uint chunk, uint lines) { return id - chunk * lines; }
 
 #endif
