@@ -7,10 +7,10 @@
 #define VKDML_KERNEL_ABI_H
 
 // ---- every kernel ----------------------------------------------------------------------------------
-#define ABI_BINDINGS 3         // storage buffers 0 (source), 1 (destination), 2 (partials)
-#define ABI_PUSH_WORDS 32      // 128 bytes: the minimum maxPushConstantsSize
-#define ABI_SPEC_COUNT 9       // constant ids 0..8
-#define ABI_SPEC_WORKGROUP 0   // local_size_x_id
+#define ABI_BINDINGS 3        // storage buffers 0 (source), 1 (destination), 2 (partials)
+#define ABI_PUSH_WORDS 32     // 128 bytes: the minimum maxPushConstantsSize
+#define ABI_SPEC_COUNT 9      // constant ids 0..8
+#define ABI_SPEC_WORKGROUP 0  // local_size_x_id
 
 // ---- scan_serial, scan_tile (scan_common.glsl) ------------------------------------------------------
 #define SCAN_SPEC_OP 1              // SCAN_OP_SUM or SCAN_OP_PRODUCT
@@ -39,8 +39,8 @@
 #define SCAN_W_BASE_PART 8
 #define SCAN_W_OTHER_DIMS 9
 #define SCAN_W_ITEM_BEGIN 10
-#define SCAN_W_SIZE 11                                      // SCAN_MAX_OTHER_DIMS words
-#define SCAN_W_STRIDE_IN (SCAN_W_SIZE + SCAN_MAX_OTHER_DIMS)      // 18
+#define SCAN_W_SIZE 11                                              // SCAN_MAX_OTHER_DIMS words
+#define SCAN_W_STRIDE_IN (SCAN_W_SIZE + SCAN_MAX_OTHER_DIMS)        // 18
 #define SCAN_W_STRIDE_OUT (SCAN_W_STRIDE_IN + SCAN_MAX_OTHER_DIMS)  // 25; ends at word 32
 
 #define SCAN_TILE_ITEMS 4  // scan_tile: elements per invocation and tile
@@ -76,7 +76,7 @@
     (!REDUCE_IS_ARG(f) && (f) != REDUCE_F_MIN && (f) != REDUCE_F_MAX && (f) != REDUCE_F_COPY)
 // 32-bit words of a fold state between passes: the value, LOG_SUM_EXP's scaled sum and the compensation
 // of a compensated float fold (acc_words each), and the arg functions' index.
-#define REDUCE_STATE_WORDS(acc_words, f, compensated)                                      \
+#define REDUCE_STATE_WORDS(acc_words, f, compensated)                                           \
     ((acc_words) * (1u + ((f) == REDUCE_F_LOG_SUM_EXP ? 1u : 0u) + ((compensated) ? 1u : 0u)) + \
      (REDUCE_IS_ARG(f) ? 1u : 0u))
 

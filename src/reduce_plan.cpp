@@ -99,14 +99,12 @@ struct Planner {
         if (!s.tree) return;
         const uint32_t cap = std::min(policy.tree_max_workgroup, info.max_workgroup_invocations);
         const uint32_t floor = std::max(policy.tree_min_workgroup, info.subgroup_size);
-        const auto wg = static_cast<uint32_t>(std::bit_ceil(ceil_div(src.n, 8)));
+        const uint32_t wg =
+            std::clamp(static_cast<uint32_t>(std::bit_ceil(ceil_div(src.n, 8))), std::min(floor, cap), cap);
         const Access source = source_access(r.problem, src.partials, src.n);
-        if (max_chunk_in_window(source.line, src.binding.element_bytes, source.extent, window_bytes(info)) <
-            std::clamp(wg, std::min(floor, cap), cap)) {
-            s.tree = false;
-            return;
-        }
-        s.workgroup = std::clamp(wg, std::min(floor, cap), cap);
+        s.tree = max_chunk_in_window(source.line, src.binding.element_bytes, source.extent,
+                                     window_bytes(info)) >= wg;
+        if (s.tree) s.workgroup = wg;
     }
 
     /// Positions and chunks of the fold with `blocks`.
