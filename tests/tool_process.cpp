@@ -110,9 +110,19 @@ Outcome run_tool(const TempDir& dir, std::vector<std::string> args, Stdout out, 
     startup.hStdOutput = stdout_handle.h;
     startup.hStdError = err.h;
     PROCESS_INFORMATION process{};
-    const BOOL started = CreateProcessW(tool.c_str(), command_line.data(), nullptr, nullptr, TRUE, 0, nullptr,
-                                        nullptr, &startup, &process);
-    INFO("CreateProcessW " << vkdml::platform::utf8_from_path(tool) << ": error " << GetLastError());
+    // Wine reports ERROR_INTERNAL_ERROR (1359) when the new process died before its start-up finished,
+    // which happens now and then on a loaded machine (CI saw it once): a fault of the start, not of the
+    // tool, so the start is tried again, at most three times.
+    BOOL started = FALSE;
+    DWORD start_error = 0;
+    for (int attempt = 0; attempt < 3 && !started; ++attempt) {
+        if (attempt > 0) Sleep(200);
+        started = CreateProcessW(tool.c_str(), command_line.data(), nullptr, nullptr, TRUE, 0, nullptr,
+                                 nullptr, &startup, &process);
+        start_error = started ? 0 : GetLastError();
+        if (start_error != ERROR_INTERNAL_ERROR) break;
+    }
+    INFO("CreateProcessW " << vkdml::platform::utf8_from_path(tool) << ": error " << start_error);
     REQUIRE(started);
     Handle process_handle, thread_handle;
     process_handle.h = process.hProcess;
