@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""One report of a tools/gpu_check.sh run: the test runs, vkdml's benchmark and, when it ran, PyTorch's.
+
+Reads the JSON of `vkdml bench --json` (and of tools/bench_torch.py --json, same layout) and the test
+outcomes, and writes a JSON report and a Markdown table with a row per case: vkdml GB/s, its ratio to the
+same run's copy/read baseline, torch GB/s and vkdml/torch (above 1: vkdml is faster).
+
+usage: python3 tools/gpu_report.py --vkdml FILE [--torch FILE | --torch-skipped WHY]
+           [--test NAME=STATUS]... --json OUT.json --markdown OUT.md
+"""
+import argparse
+import json
+import sys
+
+
+def load(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError) as error:
+        sys.exit(f"gpu_report: cannot read {path}: {error}")
+    if not isinstance(data, dict) or not isinstance(data.get("results"), list):
+        sys.exit(f"gpu_report: {path} is not a bench JSON (no \"results\" list)")
+    return data
+
+
+def device_line(device):
+    if not device:
+        return "unknown device"
+    parts = [str(device.get("name", "?"))]
+    for key in ("driver_info", "driver"):
+        if device.get(key):
+            parts.append(str(device[key]))
+            break
+    if device.get("subgroup_size"):
+        parts.append(f"subgroup size {device['subgroup_size']}")
+    return ", ".join(parts)
+
+
+def rows(vkdml, torch):
+    by_case = {r["case"]: r for r in (torch or {}).get("results", [])}
+    out = []
+    for r in vkdml["results"]:
+        t = by_case.get(r["case"], {})
+        row = {"case": r["case"], "op": r.get("op"), "dtype": r.get("dtype"), "shape": r.get("shape"),
+               "vkdml_gbps": r.get("gbps"), "ratio_to_copy": r.get("ratio_to_copy"),
+               "ratio_to_submit": r.get("ratio_to_submit"), "check": r.get("check"),
+               "torch_gbps": t.get("gbps"), "torch_skipped": t.get("skipped")}
+        both = row["vkdml_gbps"] and row["torch_gbps"]
+        row["vkdml_over_torch"] = row["vkdml_gbps"] / row["torch_gbps"] if both else None
+        out.append(row)
+    return out
+
+
+def number(x, digits=2):
+    return "–" if x is None else f"{x:.{digits}f}"
+
+
+def markdown(report):
+    lines = [f"vkdml on {report['device']}", ""]
+    if report["tests"]:
+        lines += ["| test run | result |", "|---|---|"]
+        lines += [f"| {name} | {status} |" for name, status in report["tests"].items()]
+        lines.append("")
+    torch = report["torch"]
+    lines.append(f"PyTorch: {torch['device']}" if torch["ran"] else f"PyTorch: not run ({torch['skipped']})")
+    lines += ["", "| case | dtype | shape | vkdml GB/s | ratio to copy | torch GB/s | vkdml/torch |",
+              "|---|---|---|---:|---:|---:|---:|"]
+    for r in report["cases"]:
+        shape = "x".join(str(s) for s in r["shape"] or [])
+        ratio = number(r["ratio_to_copy"]) if r["ratio_to_copy"] is not None else (
+            f"{number(r['ratio_to_submit'])}× submit" if r["ratio_to_submit"] is not None else "–")
+        torch_gbps = number(r["torch_gbps"]) if r["torch_skipped"] is None else "skipped"
+        lines.append(f"| {r['case']} | {r['dtype']} | {shape} | {number(r['vkdml_gbps'])} | {ratio} | "
+                     f"{torch_gbps} | {number(r['vkdml_over_torch'])} |")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--vkdml", required=True, metavar="FILE")
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--torch", metavar="FILE")
+    group.add_argument("--torch-skipped", metavar="WHY")
+    parser.add_argument("--test", action="append", default=[], metavar="NAME=STATUS")
+    parser.add_argument("--json", required=True, metavar="OUT")
+    parser.add_argument("--markdown", required=True, metavar="OUT")
+    args = parser.parse_args()
+
+    tests = {}
+    for item in args.test:
+        name, sep, status = item.partition("=")
+        if not sep or not name:
+            parser.error(f"--test expects NAME=STATUS, got '{item}'")
+        tests[name] = status
+    vkdml = load(args.vkdml)
+    torch = load(args.torch) if args.torch else None
+    report = {
+        "device": device_line(vkdml.get("device")),
+        "vkdml_device": vkdml.get("device"),
+        "suite": vkdml.get("suite"),
+        "tests": tests,
+        "torch": {"ran": torch is not None,
+                  "device": device_line(torch.get("device")) if torch else None,
+                  "skipped": None if torch else (args.torch_skipped or "no --torch given")},
+        "cases": rows(vkdml, torch),
+    }
+    with open(args.json, "w", encoding="utf-8") as f:
+        json.dump(report, f, indent=2)
+        f.write("\n")
+    with open(args.markdown, "w", encoding="utf-8") as f:
+        f.write(markdown(report))
+
+
+if __name__ == "__main__":
+    main()
