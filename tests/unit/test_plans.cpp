@@ -1,7 +1,9 @@
 // The planners without a device (src/scan_plan.cpp, src/reduce_plan.cpp, src/policy.cpp): chunk
 // lengths from the policy tables, the kernel per shape and device class, the passes of long lines, and
 // for every plan the invariants record() relies on — every item in exactly one dispatch, every window
-// within the device's range, chunks within the loop-trip bound.
+// within the device's range, chunks within the loop-trip bound. At the GPU subgroup sizes (32: NVIDIA, 64:
+// AMD), random shapes: the passes' accesses read and write every element exactly once, and no workgroup
+// is smaller than a subgroup.
 #include <catch2/catch.hpp>
 
 #include "device_classes.hpp"
@@ -9,6 +11,8 @@
 #include "scan_plan.hpp"
 #include "window.hpp"
 
+#include <algorithm>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -206,4 +210,105 @@ TEST_CASE("plans past 32-bit item indices fail with unsupported_device", "[unit]
     REQUIRE_FALSE(st);
     CHECK(st.error().code == vkdml::ErrorCode::unsupported_device);
     CHECK(st.error().message.find("more than 32-bit indexing allows") != std::string::npos);
+}
+
+namespace {
+
+/// How many times each unit (element_bytes bytes) of binding b is touched by pass `pass`, from the
+/// pass's access description (what windows are cut from): items (group, chunk), the chunk's positions,
+/// `extent` units from each. Empty when some item touches a unit outside [0, units).
+std::vector<int> touches(const Pass& pass, uint32_t b, uint64_t units) {
+    const Access& a = pass.access[b];
+    std::vector<int> count(units, 0);
+    uint64_t group_count = 1;
+    for (const AccessDim& d : a.group) group_count *= d.size;
+    REQUIRE(group_count == pass.groups);
+    for (uint64_t g = 0; g < group_count; ++g) {
+        int64_t group_offset = a.origin;
+        uint64_t rest = g;
+        for (size_t i = a.group.size(); i-- > 0;) {
+            group_offset += int64_t(rest % a.group[i].size) * a.group[i].stride;
+            rest /= a.group[i].size;
+        }
+        for (uint64_t c = 0; c < pass.chunks; ++c) {
+            const uint64_t first = a.per_chunk ? c : c * pass.chunk_len;
+            const uint64_t last = a.per_chunk ? c + 1 : std::min((c + 1) * pass.chunk_len, pass.line_length);
+            for (uint64_t pos = first; pos < last; ++pos) {
+                int64_t offset = group_offset;
+                uint64_t r = pos;
+                for (size_t i = a.line.size(); i-- > 0;) {
+                    offset += int64_t(r % a.line[i].size) * a.line[i].stride;
+                    r /= a.line[i].size;
+                }
+                for (uint32_t e = 0; e < a.extent; ++e) {
+                    if (offset + e < 0 || uint64_t(offset + e) >= units) return {};  // outside the tensor
+                    ++count[uint64_t(offset + e)];
+                }
+            }
+        }
+    }
+    return count;
+}
+
+bool all_once(const std::vector<int>& count) {
+    return !count.empty() && std::all_of(count.begin(), count.end(), [](int n) { return n == 1; });
+}
+
+}  // namespace
+
+TEST_CASE(
+    "GPU plans at subgroup sizes 32 and 64: every element read and written once, workgroups of "
+    "at least a subgroup",
+    "[unit]") {
+    std::mt19937 engine(20261125);
+    auto rng = [&engine] { return static_cast<uint32_t>(engine()); };
+    const DML_TENSOR_DATA_TYPE types[] = {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16,
+                                          DML_TENSOR_DATA_TYPE_INT8, DML_TENSOR_DATA_TYPE_UINT64,
+                                          DML_TENSOR_DATA_TYPE_FLOAT64};
+    int plans = 0;
+    for (uint32_t subgroup : {32u, 64u}) {
+        for (bool serial : {false, true}) {
+            const auto info = gpu_info(subgroup);
+            const PlanTarget t{info, serial};
+            for (int round = 0; round < 60; ++round) {
+                // 1 to 3 dimensions of 1 to 40 elements, or one of up to 40,000 and the others up to 4.
+                const uint32_t rank = 1 + rng() % 3;
+                const bool one_long = rng() % 2 == 0;
+                std::vector<uint32_t> sizes(rank);
+                for (uint32_t& s : sizes) s = 1 + rng() % (one_long ? 4 : 40);
+                if (one_long) sizes[rng() % rank] = 1 + rng() % 40000;
+                const uint32_t axis = rng() % rank;
+                const DML_TENSOR_DATA_TYPE type = types[rng() % std::size(types)];
+                uint64_t elements = 1, outputs = 1;
+                for (uint32_t d = 0; d < rank; ++d) {
+                    elements *= sizes[d];
+                    if (d != axis) outputs *= sizes[d];
+                }
+                const uint64_t bytes = elements * vkdml::element_size(type);
+                INFO("subgroup " << subgroup << (serial ? " serial" : " cooperative") << ", type " << type
+                                 << ", axis " << axis << " of " << Catch::Detail::stringify(sizes));
+                for (bool reduce : {false, true}) {
+                    const Plan plan = reduce ? reduce_plan(t, sizes, axis, REDUCE_F_SUM, type)
+                                             : scan_plan(t, sizes, axis, type);
+                    ++plans;
+                    for (const Pass& pass : plan.passes) {
+                        INFO(pass.key.kernel);
+                        CHECK(pass.key.spec[ABI_SPEC_WORKGROUP] >= subgroup);
+                        CHECK(pass.key.spec[ABI_SPEC_WORKGROUP] <= info.max_workgroup_invocations);
+                        if (pass.items_per_workgroup == 1)  // cooperative: whole subgroups
+                            CHECK(pass.key.spec[ABI_SPEC_WORKGROUP] % subgroup == 0);
+                    }
+                    // The first pass reads every input element once; the last writes every output
+                    // element once (a scan's last pass also reads every input element once).
+                    const Pass& first = plan.passes.front();
+                    const Pass& last = plan.passes.back();
+                    CHECK(all_once(touches(first, 0, bytes / first.bindings[0].element_bytes)));
+                    const uint64_t out_bytes = (reduce ? outputs : elements) * vkdml::element_size(type);
+                    CHECK(all_once(touches(last, 1, out_bytes / last.bindings[1].element_bytes)));
+                    if (!reduce) CHECK(all_once(touches(last, 0, bytes / last.bindings[0].element_bytes)));
+                }
+            }
+        }
+    }
+    CHECK(plans == 480);
 }
