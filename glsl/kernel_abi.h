@@ -7,10 +7,11 @@
 #define VKDML_KERNEL_ABI_H
 
 // ---- every kernel ----------------------------------------------------------------------------------
-#define ABI_BINDINGS 3        // storage buffers 0 (source), 1 (destination), 2 (partials)
-#define ABI_PUSH_WORDS 32     // 128 bytes: the minimum maxPushConstantsSize
-#define ABI_SPEC_COUNT 9      // constant ids 0..8
-#define ABI_SPEC_WORKGROUP 0  // local_size_x_id
+#define ABI_BINDINGS 3         // storage buffers 0 (source), 1 (destination), 2 (partials)
+#define ABI_PUSH_WORDS 32      // 128 bytes: the minimum maxPushConstantsSize
+#define ABI_SPEC_COUNT 10      // constant ids 0..9
+#define ABI_SPEC_WORKGROUP 0   // local_size_x_id
+#define ABI_SPEC_LINE_MAJOR 9  // serial kernels: items numbered line-major, else chunk-major (work_items)
 
 // ---- scan_serial, scan_tile (scan_common.glsl) ------------------------------------------------------
 #define SCAN_SPEC_OP 1              // SCAN_OP_SUM or SCAN_OP_PRODUCT

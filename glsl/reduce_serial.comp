@@ -54,7 +54,7 @@ void main() {
     uint id = serial_item(p.item_begin, p.item_end);
     if (id == NO_ITEM) return;
     uint chunk = chunk_of_item(id, output_count(), p.n, p.chunk_len);
-    uint o = line_of_item(id, chunk, output_count());
+    uint o = line_of_item(id, chunk, output_count(), p.n, p.chunk_len);
     uint start = chunk * p.chunk_len;
     uint end = start + min(p.chunk_len, p.n - start);  // never past 2^32 - 1
     uvec2 base = output_base(o);

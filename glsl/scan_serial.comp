@@ -21,7 +21,7 @@ void main() {
     uint id = serial_item(p.item_begin, p.item_end);
     if (id == NO_ITEM) return;
     uint chunk = chunk_of_item(id, p.fibers, p.len, p.chunk_len);
-    uint fiber = line_of_item(id, chunk, p.fibers);
+    uint fiber = line_of_item(id, chunk, p.fibers, p.len, p.chunk_len);
     uint start = chunk * p.chunk_len;
     uint end = start + min(p.chunk_len, p.len - start);
     uint slot = (p.chunk_len >= p.len ? fiber : fiber * chunk_count() + chunk) * LANES;

@@ -2,8 +2,12 @@
 // dispatch runs the items [item_begin, item_end) of it, below 2^32. Cooperative kernels (scan_tile,
 // reduce_tree) give a workgroup one item, numbered line-major; serial kernels (scan_serial,
 // reduce_serial) give an invocation one, numbered chunk-major (item = chunk · lines + line), so that
-// neighbouring invocations work on neighbouring lines. Include it after the kernel's local_size
-// declaration: gl_WorkGroupSize read before that is (1, 1, 1).
+// neighbouring invocations work on neighbouring lines, whose elements are neighbours in memory when the
+// line is not the inner dimension; or, with LINE_MAJOR, line-major (item = line · chunks + chunk), so
+// that they work on neighbouring chunks of one line when lines are far apart in memory (lines of the
+// inner dimension, few and long: invocations spread over several lines ran 3-4 times slower on
+// lavapipe). Include it after the kernel's local_size declaration: gl_WorkGroupSize read before that is
+// (1, 1, 1).
 #ifndef WORK_ITEMS_GLSL
 #define WORK_ITEMS_GLSL
 
@@ -14,6 +18,7 @@ uint workgroup_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkG
 uint chunks_of(uint len, uint chunk_len) { return (len - 1u) / chunk_len + 1u; }
 
 const uint NO_ITEM = 0xFFFFFFFFu;  // item ids are below item_end <= 2^32 - 1
+layout(constant_id = ABI_SPEC_LINE_MAJOR) const bool LINE_MAJOR = false;  // serial items' numbering
 
 // A cooperative kernel's item, or NO_ITEM for a workgroup past the dispatch's items (uniform across it).
 uint workgroup_item(uint item_begin, uint item_end) {
@@ -33,10 +38,13 @@ uint serial_item(uint item_begin, uint item_end) {
     return item_begin + first + gl_LocalInvocationIndex;
 }
 
-// The chunk and the line of a serial item (numbered chunk-major), for lines of len positions.
+// The chunk and the line of a serial item, for lines of len positions.
 uint chunk_of_item(uint id, uint lines, uint len, uint chunk_len) {
-    return chunk_len >= len ? 0u : id / lines;
+    if (chunk_len >= len) return 0u;
+    return LINE_MAJOR ? id % chunks_of(len, chunk_len) : id / lines;
 }
-uint line_of_item(uint id, uint chunk, uint lines) { return id - chunk * lines; }
+uint line_of_item(uint id, uint chunk, uint lines, uint len, uint chunk_len) {
+    return LINE_MAJOR ? (id - chunk) / chunks_of(len, chunk_len) : id - chunk * lines;
+}
 
 #endif

@@ -34,7 +34,8 @@ Status append_pass(const DeviceInfo& info, PassSpec spec, Plan& plan) {
     pass.chunks = spec.chunks;
     pass.chunk_len = spec.chunk_len;
     pass.line_length = spec.line_length;
-    pass.chunk_major = !spec.cooperative;
+    pass.chunk_major = !spec.cooperative && !spec.line_major;
+    if (!spec.cooperative) spec.key.spec[ABI_SPEC_LINE_MAJOR] = spec.line_major;
     pass.items_per_workgroup = spec.cooperative ? 1 : spec.key.spec[ABI_SPEC_WORKGROUP];
     pass.access = std::move(spec.access);
     pass.bindings = spec.bindings;

@@ -80,8 +80,10 @@ struct Pass {
 struct PassSpec {
     PipelineKey key;  ///< spec[ABI_SPEC_WORKGROUP] is the workgroup size
     /// A workgroup per item (scan_tile, reduce_tree), items numbered line-major; else an invocation
-    /// per item, chunk-major (neighbouring invocations on neighbouring lines).
+    /// per item, chunk-major (neighbouring invocations on neighbouring lines) or, with line_major,
+    /// line-major (neighbouring invocations on neighbouring chunks: for lines far apart in memory).
     bool cooperative = false;
+    bool line_major = false;
     uint64_t lines = 1, chunks = 1, chunk_len = 1, line_length = 1;
     std::array<PassBinding, kBindingCount> bindings{};
     std::array<Access, kBindingCount> access{};

@@ -176,6 +176,8 @@ struct Planner {
         p.key.spec[REDUCE_SPEC_VEC_K] = s.blocks.k;
         p.key.spec[REDUCE_SPEC_VEC_F] = s.blocks.f;
         p.cooperative = s.tree;
+        // Outputs whose elements (or states) are far apart: chunks of one output side by side.
+        p.line_major = src.partials || s.layout().line_innermost();
         p.lines = s.layout().lines();
         p.chunks = s.chunks;
         p.chunk_len = s.chunk_len;

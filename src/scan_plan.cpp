@@ -130,6 +130,7 @@ struct Planner {
         p.key.spec[SCAN_SPEC_VEC_F] = s.blocks.f;
         p.key.spec[SCAN_SPEC_VEC_AXIS_INNER] = s.blocks.axis_inner;
         p.cooperative = s.tile;
+        p.line_major = s.layout().line_innermost();  // fibers far apart: chunks of one side by side
         p.lines = s.layout().lines();
         p.chunks = s.chunks;
         p.chunk_len = s.chunk_len;

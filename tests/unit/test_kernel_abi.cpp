@@ -77,7 +77,8 @@ const std::map<std::string, uint32_t> kScanSpec = {{"OP", SCAN_SPEC_OP},
                                                    {"HAS_CARRY", SCAN_SPEC_HAS_CARRY},
                                                    {"VEC_K", SCAN_SPEC_VEC_K},
                                                    {"VEC_F", SCAN_SPEC_VEC_F},
-                                                   {"VEC_AXIS_INNER", SCAN_SPEC_VEC_AXIS_INNER}};
+                                                   {"VEC_AXIS_INNER", SCAN_SPEC_VEC_AXIS_INNER},
+                                                   {"LINE_MAJOR", ABI_SPEC_LINE_MAJOR}};
 const std::map<std::string, uint32_t> kScanWords = {
     {"fibers", SCAN_W_FIBERS},         {"len", SCAN_W_LEN},
     {"chunk_len", SCAN_W_CHUNK_LEN},   {"item_end", SCAN_W_ITEM_END},
@@ -93,7 +94,8 @@ const std::map<std::string, uint32_t> kReduceSpec = {{"FUNCTION", REDUCE_SPEC_FU
                                                      {"SIGNED", REDUCE_SPEC_SIGNED},
                                                      {"INDEX64", REDUCE_SPEC_INDEX64},
                                                      {"VEC_K", REDUCE_SPEC_VEC_K},
-                                                     {"VEC_F", REDUCE_SPEC_VEC_F}};
+                                                     {"VEC_F", REDUCE_SPEC_VEC_F},
+                                                     {"LINE_MAJOR", ABI_SPEC_LINE_MAJOR}};
 const std::map<std::string, uint32_t> kReduceWords = {{"n", REDUCE_W_N},
                                                       {"chunk_len", REDUCE_W_CHUNK_LEN},
                                                       {"item_end", REDUCE_W_ITEM_END},
