@@ -86,7 +86,7 @@ struct BlockFinder {
         if (!contiguous_line()) return false;
         const uint32_t len = p.line[0].size;
         if (inner.stride_in != len || inner.stride_out != (rules.vector_out ? len : 1)) return false;
-        b.k = largest_k(rules.max_k, true,
+        b.k = largest_k(rules.max_k_rows, true,
                         [&](uint32_t k) { return (k * w) % len == 0 && inner.size % (k * w / len) == 0; });
         if (b.k == 0) return false;
         b.f = b.k * w / len;
@@ -99,7 +99,15 @@ struct BlockFinder {
     Blocks find() {
         b = Blocks{0, 1, true, p};
         if (p.line.empty()) return b;  // a copy (AxisCount 0): element by element
-        if (along_line()) return b;
+        if (along_line()) {
+            // A whole short line in one block: blocks of several such rows, where they fit, do the same
+            // work in fewer items.
+            const Blocks along = b;
+            b = Blocks{0, 1, true, p};
+            const bool rows = along.layout.line[0].size == 1 && !p.kept.empty() &&
+                              kept_divisible(p.kept.size() - 1) && whole_rows(p.kept.back()) && b.f > 1;
+            return rows ? b : along;
+        }
         b = Blocks{0, 1, true, p};
         if (p.kept.empty() || !kept_divisible(p.kept.size() - 1)) return b;
         const Dim inner = p.kept.back();

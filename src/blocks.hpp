@@ -12,6 +12,7 @@ namespace vkdml::detail {
 /// What the kernel reading the blocks allows.
 struct BlockRules {
     uint32_t max_k = 4;         ///< vectors per block at most
+    uint32_t max_k_rows = 4;    ///< vectors per block of whole rows at most (more rows: fewer items)
     bool vector_out = false;    ///< the output is written in the same blocks (scans); else one value per
                                 ///< line (reductions), whose output strides stay in elements
     bool side_by_side = false;  ///< the "few fibers side by side" kind (scans)
@@ -32,11 +33,12 @@ struct Blocks {
 /// The preferred blocks of w-element vectors `p` allows, or k = 0 (element by element).
 Blocks block_layout(const Problem& p, uint32_t w, const BlockRules& rules);
 
-/// The largest k of {4, 3, 2, 1} up to max_k (3 only with `three`) for which ok(k) holds, 0 if none.
+/// The largest k of {16, 12, 8, 6, 4, 3, 2, 1} up to max_k (multiples of 3 only with `three`) for which
+/// ok(k) holds, 0 if none.
 template <class F>
 uint32_t largest_k(uint32_t max_k, bool three, F&& ok) {
-    for (uint32_t k : {4u, 3u, 2u, 1u})
-        if (k <= max_k && (k != 3 || three) && ok(k)) return k;
+    for (uint32_t k : {16u, 12u, 8u, 6u, 4u, 3u, 2u, 1u})
+        if (k <= max_k && (k % 3 != 0 || three) && ok(k)) return k;
     return 0;
 }
 

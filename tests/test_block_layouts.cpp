@@ -35,6 +35,7 @@ const std::vector<Shape> kScanShapes = {
     {"whole rows of 3", {64, 3}, 1},
     {"whole rows of 2", {36, 2}, 1},
     {"whole rows of 6", {12, 6}, 1},
+    {"whole rows of 8, several per block (one block along a row would hold it whole)", {64, 8}, 1},
     {"rows of 5: element by element", {12, 5}, 1},
 };
 
@@ -53,6 +54,7 @@ const std::vector<ReduceShape> kReduceShapes = {
     {"whole rows of 3", {64, 3}, {1}},
     {"whole rows of 2", {36, 2}, {1}},
     {"whole rows of 6", {12, 6}, {1}},
+    {"whole rows of 8, several per block (one block along a row would hold it whole)", {64, 8}, {1}},
     {"rows of 5: element by element", {12, 5}, {1}},
 };
 

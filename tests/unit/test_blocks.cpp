@@ -16,8 +16,8 @@ using vkdml::detail::Problem;
 
 namespace {
 
-constexpr BlockRules kScan{4, true, true};
-constexpr BlockRules kReduce{4, false, false};
+constexpr BlockRules kScan{4, 16, true, true};
+constexpr BlockRules kReduce{4, 16, false, false};
 
 Problem packed_scan(std::vector<uint32_t> sizes, uint32_t axis) {
     std::vector<uint32_t> strides(sizes.size());
@@ -84,9 +84,12 @@ TEST_CASE("block kinds of scans: along the axis, across fibers, side by side, wh
     check_blocks(block_layout(packed_scan({3, 64}, 1), 4, kScan), 4, 1, true, {{3, 16, 16}}, {{4, 4, 4}});
     check_blocks(block_layout(packed_scan({40, 16}, 0), 4, kScan), 4, 16, false, {{1, 4, 4}}, {{40, 4, 4}});
     check_blocks(block_layout(packed_scan({300, 2}, 0), 4, kScan), 3, 2, false, {}, {{50, 3, 3}});
-    check_blocks(block_layout(packed_scan({64, 3}, 1), 4, kScan), 3, 4, true, {{16, 3, 3}}, {{1, 3, 3}});
+    // Whole rows: up to 16 vectors, 16 rows of 3 in 12 vectors.
+    check_blocks(block_layout(packed_scan({64, 3}, 1), 4, kScan), 12, 16, true, {{4, 12, 12}}, {{1, 12, 12}});
+    // A short row that one block along it would hold whole: blocks of 8 such rows instead.
+    check_blocks(block_layout(packed_scan({64, 8}, 1), 4, kScan), 16, 8, true, {{8, 16, 16}}, {{1, 16, 16}});
     // float16 scans: blocks of one vector.
-    check_blocks(block_layout(packed_scan({3, 64}, 1), 4, {1, true, true}), 1, 1, true, {{3, 16, 16}},
+    check_blocks(block_layout(packed_scan({3, 64}, 1), 4, {1, 1, true, true}), 1, 1, true, {{3, 16, 16}},
                  {{16, 1, 1}});
     // 64-bit types: vectors of 2.
     check_blocks(block_layout(packed_scan({3, 64}, 1), 2, kScan), 4, 1, true, {{3, 32, 32}}, {{8, 4, 4}});
@@ -99,7 +102,12 @@ TEST_CASE("block kinds of reductions: along the reduced axis, across outputs, wh
     check_blocks(block_layout(packed_reduce({3, 64}, 1), 4, kReduce), 4, 1, true, {{3, 16, 1}}, {{4, 4, 0}});
     check_blocks(block_layout(packed_reduce({40, 16}, 0), 4, kReduce), 4, 16, false, {{1, 4, 16}},
                  {{40, 4, 0}});
-    check_blocks(block_layout(packed_reduce({64, 3}, 1), 4, kReduce), 3, 4, true, {{16, 3, 4}}, {{1, 3, 0}});
+    // Whole rows: up to 16 vectors, 16 rows of 3 in 12 vectors (fewer, larger items).
+    check_blocks(block_layout(packed_reduce({64, 3}, 1), 4, kReduce), 12, 16, true, {{4, 12, 16}},
+                 {{1, 12, 0}});
+    // A short line that one block along it would hold whole: blocks of 8 such rows instead.
+    check_blocks(block_layout(packed_reduce({64, 8}, 1), 4, kReduce), 16, 8, true, {{8, 16, 8}},
+                 {{1, 16, 0}});
     // Reductions have no side-by-side kind: two outputs of 300 elements each, axis outside, run plainly.
     const Problem pair = packed_reduce({300, 2}, 0);
     check_blocks(block_layout(pair, 4, kReduce), 0, 1, true, pair.kept, pair.line);
