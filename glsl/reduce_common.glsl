@@ -263,9 +263,21 @@ State combine(State a, State b) {
     return r;
 }
 
-// combine(st, element_state(x, index)), cheaper for the compensated functions: one plain value joins
-// the pair (no second error term), and LOG_SUM_EXP rescales with one exponential and no branch.
+// combine(st, element_state(x, index)) for an element after every one st holds (index > st.i), cheaper:
+// the compensated functions join one plain value to the pair (no second error term), LOG_SUM_EXP
+// rescales with one exponential and no branch, and the arg functions take the later element on a tie
+// only with TIE_LAST.
 State fold_element(State st, ACC_T x, uint index) {
+    if (IS_ARG) {
+        bool xn = acc_isnan(x), sn = acc_isnan(st.v);
+        bool beyond = FUNCTION == F_ARGMAX ? acc_less(st.v, x) : acc_less(x, st.v);
+        bool tie = (xn && sn) || (!xn && !sn && x == st.v);
+        if (st.i == NO_INDEX || (xn && !sn) || (!sn && beyond) || (TIE_LAST && tie)) {
+            st.v = x;
+            st.i = index;
+        }
+        return st;
+    }
     if (!COMPENSATED) return combine(st, element_state(x, index));
 #if defined(ACC_IS_FLOAT)
     if (IS_LSE) {
