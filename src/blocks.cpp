@@ -7,6 +7,9 @@ namespace vkdml::detail {
 
 namespace {
 
+// Lines per block at most: the kernels keep a running state per line of a block.
+constexpr uint32_t kMaxLanes = 16;
+
 struct BlockFinder {
     const Problem& p;
     uint32_t w;
@@ -86,8 +89,9 @@ struct BlockFinder {
         if (!contiguous_line()) return false;
         const uint32_t len = p.line[0].size;
         if (inner.stride_in != len || inner.stride_out != (rules.vector_out ? len : 1)) return false;
-        b.k = largest_k(rules.max_k_rows, true,
-                        [&](uint32_t k) { return (k * w) % len == 0 && inner.size % (k * w / len) == 0; });
+        b.k = largest_k(rules.max_k_rows, true, [&](uint32_t k) {
+            return (k * w) % len == 0 && k * w / len <= kMaxLanes && inner.size % (k * w / len) == 0;
+        });
         if (b.k == 0) return false;
         b.f = b.k * w / len;
         divide_kept(p.kept.size() - 1);

@@ -20,22 +20,32 @@ constexpr ChunkPolicy kReduceSerialGpu{.target_items = 131072, .min_len = 64, .m
 
 // Cooperative kernels: scan_tile chunks of 1 to 16 tiles (about 1,200 loop trips per invocation at
 // most); a few workgroups fill a CPU device, hundreds or thousands a GPU.
-constexpr ScanPolicy scan_policy(ChunkPolicy serial, uint64_t tiles_target) {
-    return {.serial = serial,
+constexpr ScanPolicy scan_policy(ChunkPolicy serial, uint64_t tiles_target, uint32_t row_vectors) {
+    return {.row_block_vectors = row_vectors,
+            .serial = serial,
             .tile = {.target_items = tiles_target,
                      .min_len = kTileLength,
                      .max_len = 16 * kTileLength,
                      .quantum = kTileLength}};
 }
-constexpr ReducePolicy reduce_policy(ChunkPolicy serial, uint64_t tree_target) {
-    return {.serial = serial, .tree_target_items = tree_target};
+constexpr ReducePolicy reduce_policy(ChunkPolicy serial, uint64_t tree_target, uint32_t row_vectors) {
+    return {.row_block_vectors = row_vectors, .serial = serial, .tree_target_items = tree_target};
 }
 
+// Blocks of whole short rows: on CPU devices up to 16 vectors (an invocation's fixed cost outweighs a
+// tiny row's work: [1M, 3] sums ran 2x faster with 16 rows per item than with 4, [1M, 8] 3.6x); GPUs
+// keep 4 (each row's state lives in registers).
+constexpr uint32_t kCpuRowVectors = 16, kGpuRowVectors = 4;
+
 constexpr Policy kPolicies[] = {
-    {"serial-cpu", false, scan_policy(kScanSerialCpu, 8), reduce_policy(kReduceSerialCpu, 8)},
-    {"serial-gpu", false, scan_policy(kScanSerialGpu, 512), reduce_policy(kReduceSerialGpu, 2048)},
-    {"cooperative-cpu", true, scan_policy(kScanSerialCpu, 8), reduce_policy(kReduceSerialCpu, 8)},
-    {"cooperative-gpu", true, scan_policy(kScanSerialGpu, 512), reduce_policy(kReduceSerialGpu, 2048)},
+    {"serial-cpu", false, scan_policy(kScanSerialCpu, 8, kCpuRowVectors),
+     reduce_policy(kReduceSerialCpu, 8, kCpuRowVectors)},
+    {"serial-gpu", false, scan_policy(kScanSerialGpu, 512, kGpuRowVectors),
+     reduce_policy(kReduceSerialGpu, 2048, kGpuRowVectors)},
+    {"cooperative-cpu", true, scan_policy(kScanSerialCpu, 8, kCpuRowVectors),
+     reduce_policy(kReduceSerialCpu, 8, kCpuRowVectors)},
+    {"cooperative-gpu", true, scan_policy(kScanSerialGpu, 512, kGpuRowVectors),
+     reduce_policy(kReduceSerialGpu, 2048, kGpuRowVectors)},
 };
 
 }  // namespace

@@ -26,15 +26,17 @@ uint64_t chunk_length(const ChunkPolicy& policy, uint64_t positions, uint64_t li
 
 struct ScanPolicy {
     uint32_t serial_workgroup = 64;
-    ChunkPolicy serial;             ///< scan_serial: positions (elements or blocks) per invocation
-    uint32_t tile_workgroup = 256;  ///< scan_tile (at most maxComputeWorkGroupInvocations)
-    ChunkPolicy tile;               ///< scan_tile: elements per workgroup, whole tiles
-    uint32_t tile_min_length = 64;  ///< shorter lines run serially
+    uint32_t row_block_vectors = 4;  ///< scan_serial: vectors per block of whole short rows, at most
+    ChunkPolicy serial;              ///< scan_serial: positions (elements or blocks) per invocation
+    uint32_t tile_workgroup = 256;   ///< scan_tile (at most maxComputeWorkGroupInvocations)
+    ChunkPolicy tile;                ///< scan_tile: elements per workgroup, whole tiles
+    uint32_t tile_min_length = 64;   ///< shorter lines run serially
 };
 
 struct ReducePolicy {
     uint32_t serial_workgroup = 64;
-    ChunkPolicy serial;  ///< reduce_serial: positions (elements, blocks or states) per invocation
+    uint32_t row_block_vectors = 4;  ///< reduce_serial: vectors per block of whole short rows, at most
+    ChunkPolicy serial;              ///< reduce_serial: positions (elements, blocks or states) per invocation
     uint32_t tree_max_workgroup = 256;  ///< reduce_tree: about n / 8 invocations per output, up to this
     uint32_t tree_min_workgroup = 32;   ///< and at least this (or a subgroup)
     uint64_t tree_target_items = 1;     ///< reduce_tree: workgroups worth splitting lines for

@@ -133,8 +133,8 @@ struct Planner {
         choose_kernel(src, s);
         const Blocks plain{0, 1, true, r.problem};
         if (s.tree || src.partials) return chunked(src, s, plain);
-        // Blocks of up to 4 vectors; of whole rows up to 16 (many tiny outputs: fewer, larger items).
-        Shape blocked = chunked(src, s, block_layout(r.problem, vector_width(v), {4, 16, false, false}));
+        const BlockRules rules{4, policy.row_block_vectors, false, false};
+        Shape blocked = chunked(src, s, block_layout(r.problem, vector_width(v), rules));
         // Blocks across outputs write their states `chunks` slots apart: all of them must fit a window.
         const uint32_t lanes = blocked.blocks.lanes();
         if (lanes > 1 && blocked.chunks > 1 &&

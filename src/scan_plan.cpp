@@ -93,11 +93,11 @@ struct Planner {
                  r.problem.line[0].size >= policy.tile_min_length && r.problem.axis_innermost();
         s.blocks.layout = r.problem;
         // float16 blocks of one vector: the conversion back from float32, unrolled over larger blocks,
-        // runs slower (measured on lavapipe). Whole rows take up to 16 vectors: fewer, larger items.
+        // runs slower (measured on lavapipe).
         if (!s.tile && !r.pairs) {
             const bool f16 = r.type == DML_TENSOR_DATA_TYPE_FLOAT16;
-            s.blocks =
-                block_layout(r.problem, vector_width(s.v), {f16 ? 1u : 4u, f16 ? 1u : 16u, true, true});
+            const BlockRules rules{f16 ? 1u : 4u, f16 ? 1u : policy.row_block_vectors, true, true};
+            s.blocks = block_layout(r.problem, vector_width(s.v), rules);
         }
         s.workgroup = s.tile ? std::min(policy.tile_workgroup, info.max_workgroup_invocations)
                              : policy.serial_workgroup;

@@ -182,6 +182,24 @@ TEST_CASE("reduce plans: tree workgroups by length and subgroup size, state pass
     // Outer-axis reductions: blocks across 16 outputs.
     const Plan outer = reduce_plan(serial, {1000, 64}, 0);
     CHECK(outer.passes[0].key.spec[REDUCE_SPEC_VEC_F] == 16);
+    // Many tiny rows: a CPU device reads 16 rows of 3 in 12 vectors per item, a GPU 4 rows in 3.
+    const Plan rows_cpu = reduce_plan(serial, {1024, 3}, 1);
+    CHECK(rows_cpu.passes[0].key.spec[REDUCE_SPEC_VEC_K] == 12);
+    CHECK(rows_cpu.passes[0].key.spec[REDUCE_SPEC_VEC_F] == 16);
+    const auto gpu = gpu_info();
+    const Plan rows_gpu = reduce_plan({gpu, true}, {1024, 3}, 1);
+    CHECK(rows_gpu.passes[0].key.spec[REDUCE_SPEC_VEC_K] == 3);
+    CHECK(rows_gpu.passes[0].key.spec[REDUCE_SPEC_VEC_F] == 4);
+    // Items of serial passes are line-major where lines are far apart: a few long rows and the fold
+    // states; chunk-major across neighbouring outputs.
+    const Plan few = reduce_plan(serial, {4, 1u << 22}, 1);
+    REQUIRE(few.passes.size() >= 2);
+    CHECK(few.passes[0].key.spec[ABI_SPEC_LINE_MAJOR] == 1);
+    CHECK_FALSE(few.passes[0].chunk_major);
+    CHECK(few.passes[1].key.spec[ABI_SPEC_LINE_MAJOR] == 1);
+    const Plan across = reduce_plan(serial, {1u << 20, 64}, 0);
+    CHECK(across.passes[0].key.spec[ABI_SPEC_LINE_MAJOR] == 0);
+    CHECK(across.passes[0].chunk_major);
 }
 
 TEST_CASE("plans through small windows: more dispatches, same invariants", "[unit]") {
