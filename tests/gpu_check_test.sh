@@ -6,6 +6,16 @@
 set -euo pipefail
 source_dir=$1 build_dir=$2 out=$3
 rm -rf "$out"
+# Bad input: an unknown argument (exit 2) and a build folder without the programs (exit 1), each named.
+refused() {
+  local want=$1 text=$2 code=0
+  shift 2
+  msg=$(bash "$source_dir/tools/gpu_check.sh" "$@" 2>&1 >/dev/null) || code=$?
+  [ "$code" -eq "$want" ] && [[ "$msg" == *"$text"* ]] ||
+    { echo "gpu_check_test: '$*' gave exit $code and '$msg'" >&2; exit 1; }
+}
+refused 2 "unknown argument '--bogus'" --bogus
+refused 1 "$out/no-build has no tools/vkdml" --build "$out/no-build"
 bash "$source_dir/tools/gpu_check.sh" --build "$build_dir" --out "$out" --suite quick --case scan-1d \
   --case reduce-many-tiny --repeat 1 --tests "[spec]"
 report=$out/gpu_check.md
