@@ -9,7 +9,7 @@
 // ---- every kernel ----------------------------------------------------------------------------------
 #define ABI_BINDINGS 3         // storage buffers 0 (source), 1 (destination), 2 (partials)
 #define ABI_PUSH_WORDS 32      // 128 bytes: the minimum maxPushConstantsSize
-#define ABI_SPEC_COUNT 10      // constant ids 0..9
+#define ABI_SPEC_COUNT 11      // constant ids 0..10
 #define ABI_SPEC_WORKGROUP 0   // local_size_x_id
 #define ABI_SPEC_LINE_MAJOR 9  // serial kernels: items numbered line-major, else chunk-major (work_items)
 
@@ -22,6 +22,7 @@
 #define SCAN_SPEC_VEC_K 6           // scan_serial blocks: vectors per block (0: elements)
 #define SCAN_SPEC_VEC_F 7           // scan_serial blocks: fibers per block
 #define SCAN_SPEC_VEC_AXIS_INNER 8  // scan_serial blocks: steps along the axis are the inner index
+#define SCAN_SPEC_LOCKSTEP 10       // scan_serial: the workgroup walks its chunks together (barriers)
 
 #define SCAN_OP_SUM 0
 #define SCAN_OP_PRODUCT 1

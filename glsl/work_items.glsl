@@ -26,14 +26,18 @@ uint workgroup_item(uint item_begin, uint item_end) {
     return group < item_end - item_begin ? item_begin + group : NO_ITEM;
 }
 
+// Whether this workgroup holds any of a serial pass's items [item_begin, item_end) (uniform across it).
+bool workgroup_has_items(uint item_begin, uint item_end) {
+    uint items = item_end - item_begin;
+    return workgroup_index() < items / gl_WorkGroupSize.x + (items % gl_WorkGroupSize.x != 0u ? 1u : 0u);
+}
+
 // A serial kernel's item, or NO_ITEM for an invocation past the dispatch's items. Its chunk of its line:
 // chunk_of_item and line_of_item. No arithmetic here passes 2^32 - 1.
 uint serial_item(uint item_begin, uint item_end) {
+    if (!workgroup_has_items(item_begin, item_end)) return NO_ITEM;
     uint items = item_end - item_begin;
-    uint group = workgroup_index();
-    uint groups = items / gl_WorkGroupSize.x + (items % gl_WorkGroupSize.x != 0u ? 1u : 0u);
-    if (group >= groups) return NO_ITEM;
-    uint first = group * gl_WorkGroupSize.x;
+    uint first = workgroup_index() * gl_WorkGroupSize.x;
     if (gl_LocalInvocationIndex >= items - first) return NO_ITEM;
     return item_begin + first + gl_LocalInvocationIndex;
 }

@@ -27,10 +27,13 @@ uint64_t chunk_length(const ChunkPolicy& policy, uint64_t positions, uint64_t li
 struct ScanPolicy {
     uint32_t serial_workgroup = 64;
     uint32_t row_block_vectors = 4;  ///< scan_serial: vectors per block of whole short rows, at most
-    ChunkPolicy serial;              ///< scan_serial: positions (elements or blocks) per invocation
-    uint32_t tile_workgroup = 256;   ///< scan_tile (at most maxComputeWorkGroupInvocations)
-    ChunkPolicy tile;                ///< scan_tile: elements per workgroup, whole tiles
-    uint32_t tile_min_length = 64;   ///< shorter lines run serially
+    /// scan_serial: a workgroup of neighbouring fibers walks chunks of at least this many positions
+    /// together (LOCKSTEP; 0: never)
+    uint64_t lockstep_min_len = 0;
+    ChunkPolicy serial;             ///< scan_serial: positions (elements or blocks) per invocation
+    uint32_t tile_workgroup = 256;  ///< scan_tile (at most maxComputeWorkGroupInvocations)
+    ChunkPolicy tile;               ///< scan_tile: elements per workgroup, whole tiles
+    uint32_t tile_min_length = 64;  ///< shorter lines run serially
 };
 
 struct ReducePolicy {

@@ -89,6 +89,46 @@ TEST_CASE("blocks: cumulative sums and products of every block kind, type, direc
     CHECK(stats.failed == 0);
 }
 
+// Serial scans whose workgroup walks long chunks of neighbouring fibers together (scan_serial's
+// LOCKSTEP, CPU devices: chunks of 4,096 positions or more across 256 items or more): invocations past
+// the dispatch's items and past a shorter chunk's end still reach every barrier, and write nothing.
+TEST_CASE("blocks: scans walking in lockstep, with a partial workgroup and a shorter last chunk",
+          "[gpu][cumsum][cumprod][blocks]") {
+    const std::vector<Shape> shapes = {
+        {"element by element, 259 fibers (a last workgroup of 3)", {4100, 259}, 0},
+        {"vectors across 4 fibers, 257 items (a last workgroup of 1)", {4096, 1028}, 0},
+        {"two chunks, the second 1,808 positions", {10000, 257}, 0},
+    };
+    SweepStats stats;
+    uint64_t seed = 5000;
+    for (const Shape& s : shapes) {
+        INFO(s.what);
+        // Every direction and exclusivity, in place too; four types on the smallest shape, two after.
+        const bool small = s.sizes[0] * s.sizes[1] < 2000000;
+        for (ScanOp op : {ScanOp::sum, ScanOp::product}) {
+            for (DML_TENSOR_DATA_TYPE type : {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_INT32,
+                                              DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_INT64}) {
+                if (!small && (type == DML_TENSOR_DATA_TYPE_FLOAT16 || type == DML_TENSOR_DATA_TYPE_INT64))
+                    continue;
+                for (int combo = 0; combo < 2; ++combo) {
+                    ScanCase c;
+                    c.type = type;
+                    c.sizes = s.sizes;
+                    c.in_strides = c.out_strides = packed_strides(s.sizes);
+                    c.spec = scan_spec(op, s.axis, op == ScanOp::sum ? combo : 2 + combo);
+                    c.in_place = combo == 1;
+                    // Room for a row past each tensor: a position past a chunk's end would show there.
+                    c.in_extra_bytes = c.out_extra_bytes = 8ull * s.sizes[1];
+                    c.seed = seed++;
+                    run_scan_case(c, stats);
+                }
+            }
+        }
+    }
+    CHECK(stats.cases == 2 * 2 * (4 + 2 + 2));
+    CHECK(stats.failed == 0);
+}
+
 TEST_CASE("blocks: every reduce function and the arg operators on every block kind and type",
           "[gpu][reduce][argminmax][blocks]") {
     SweepStats stats;

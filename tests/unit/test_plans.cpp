@@ -147,6 +147,43 @@ TEST_CASE("scan plans: kernel per shape and device class, reduce-then-scan for l
     CHECK(scan_plan({plain, false}, {1 << 20}, 0).passes[0].key.kernel == "scan_serial");
 }
 
+TEST_CASE("scan plans: lockstep only for long chunks of neighbouring fibers on CPU devices", "[unit]") {
+    const auto cpu = cpu_info(), gpu = gpu_info();
+    const PlanTarget serial_cpu{cpu, true}, coop_cpu{cpu, false};
+    const auto lockstep = [](const Plan& plan) {
+        std::vector<uint32_t> flags;
+        for (const Pass& pass : plan.passes) flags.push_back(pass.key.spec[SCAN_SPEC_LOCKSTEP]);
+        return flags;
+    };
+    using Flags = std::vector<uint32_t>;
+    CHECK(policy(DeviceClass::serial_cpu).scan.lockstep_min_len == 4096);
+    CHECK(policy(DeviceClass::serial_gpu).scan.lockstep_min_len == 0);
+    // Chunks of 4,096 positions or more across 64 fibers (items) or more, both kernel families. (The
+    // CPU table splits fibers into chunks unless there are 256 items.)
+    CHECK(lockstep(scan_plan(serial_cpu, {4096, 4096}, 0)) == Flags{1});
+    CHECK(lockstep(scan_plan(coop_cpu, {4096, 4096}, 0)) == Flags{1});
+    const Plan elements = scan_plan(serial_cpu, {4100, 259}, 0);
+    CHECK(elements.passes[0].key.spec[SCAN_SPEC_VEC_K] == 0);
+    CHECK(lockstep(elements) == Flags{1});
+    const Plan vectors = scan_plan(serial_cpu, {4096, 1028}, 0);
+    CHECK(vectors.passes[0].key.spec[SCAN_SPEC_VEC_K] == 1);
+    CHECK(lockstep(vectors) == Flags{1});
+    // Two chunks (8,192 and 1,808 positions): the chunk passes walk in lockstep, the carries' do not.
+    const Plan two = scan_plan(serial_cpu, {10000, 257}, 0);
+    CHECK(two.passes[0].chunk_len == 8192);
+    CHECK(lockstep(two) == Flags{1, 0, 1});
+    // Not: chunks under 4,096 positions, fewer items than a workgroup, lines along the inner axis, GPUs.
+    const auto none = [&](const Plan& plan) {
+        CHECK(lockstep(plan) == Flags(plan.passes.size(), 0));
+        return !plan.passes.empty();
+    };
+    CHECK(none(scan_plan(serial_cpu, {4095, 4096}, 0)));
+    CHECK(none(scan_plan(serial_cpu, {4100, 75}, 0)));
+    CHECK(none(scan_plan(serial_cpu, {64, 1024, 1024}, 0)));
+    CHECK(none(scan_plan(serial_cpu, {4096, 4096}, 1)));
+    CHECK(none(scan_plan({gpu, true}, {4096, 4096}, 0)));
+}
+
 TEST_CASE("reduce plans: tree workgroups by length and subgroup size, state passes", "[unit]") {
     for (uint32_t subgroup : {4u, 8u, 16u, 32u, 64u}) {
         INFO("subgroup " << subgroup);
