@@ -1,5 +1,6 @@
 # Install rules: the library, the public headers, the `vkdml` tool, a CMake package (find_package(vkdml)
-# gives vkdml::vkdml) with its version file, and a pkg-config file. Components: vkdml_Runtime (the shared
+# gives vkdml::vkdml) with its version file, a pkg-config file, and the license, notice and changelog
+# (share/doc/vkdml). Components: vkdml_Runtime (the shared
 # library and the tool) and vkdml_Development (headers, the static library or the .so link, package files).
 include(CMakePackageConfigHelpers)
 
@@ -13,6 +14,7 @@ install(TARGETS vkdml EXPORT vkdmlTargets
 install(FILES include/vkdml/vkdml.hpp include/vkdml/directml.h include/vkdml/export.hpp include/vkdml/testing.hpp
               ${PROJECT_BINARY_DIR}/include/vkdml/version.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/vkdml COMPONENT vkdml_Development)
+install(FILES LICENSE NOTICE CHANGELOG.md DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT vkdml_Runtime)
 if(TARGET vkdml_cli)
   install(TARGETS vkdml_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT vkdml_Runtime)
 endif()

@@ -24,8 +24,8 @@ int main() {
 
     const float x[12] = {2, 1, 3, 5, 3, 8, 7, 3, 9, 6, 2, 4};
     float y[12] = {};
-    const void* inputs[] = {x};
-    void* outputs[] = {y};
+    const std::span<const std::byte> inputs[] = {std::as_bytes(std::span(x))};
+    const std::span<std::byte> outputs[] = {std::as_writable_bytes(std::span(y))};
     if (vkdml::Status status = vkdml::execute(**device, desc, inputs, outputs); !status)
         return std::fprintf(stderr, "%s\n", status.error().message.c_str()), 1;
 

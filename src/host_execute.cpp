@@ -135,18 +135,22 @@ Status allocate_tensor_buffers(DeviceState& d, const std::vector<std::unique_ptr
 }
 
 /// The caller gave one non-null array per input and per output of `run`.
-Status check_arrays(const HostExecution& run, DML_OPERATOR_TYPE type, std::span<const void* const> inputs,
-                    std::span<void* const> outputs) {
+Status check_arrays(const HostExecution& run, DML_OPERATOR_TYPE type,
+                    std::span<const std::span<const std::byte>> inputs,
+                    std::span<const std::span<std::byte>> outputs) {
     if (inputs.size() != run.input_count() || outputs.size() != run.output_count())
         return make_error(ErrorCode::invalid_argument, "execute: ", to_string(type), " takes ",
                           run.input_count(), " input and ", run.output_count(), " output arrays, got ",
                           inputs.size(), " and ", outputs.size());
+    const auto check = [](const char* what, size_t i, size_t have, size_t need) -> Status {
+        if (have >= need) return {};
+        return make_error(ErrorCode::invalid_argument, "execute: ", what, " array ", i, " holds ", have,
+                          " bytes; its tensor needs ", need, " (TotalTensorSizeInBytes)");
+    };
     for (size_t i = 0; i < inputs.size(); ++i)
-        if (!inputs[i])
-            return make_error(ErrorCode::invalid_argument, "execute: input array ", i, " is null");
+        if (auto st = check("input", i, inputs[i].size(), run.input(i).size()); !st) return st;
     for (size_t i = 0; i < outputs.size(); ++i)
-        if (!outputs[i])
-            return make_error(ErrorCode::invalid_argument, "execute: output array ", i, " is null");
+        if (auto st = check("output", i, outputs[i].size(), run.output(i).size()); !st) return st;
     return {};
 }
 
@@ -242,18 +246,19 @@ Status HostExecution::run() {
     return s_->commands->submit_and_wait();
 }
 
-Status execute(const Device& device, const DML_OPERATOR_DESC& desc, std::span<const void* const> inputs,
-               std::span<void* const> outputs, DML_EXECUTION_FLAGS flags) {
+Status execute(const Device& device, const DML_OPERATOR_DESC& desc,
+               std::span<const std::span<const std::byte>> inputs,
+               std::span<const std::span<std::byte>> outputs, DML_EXECUTION_FLAGS flags) {
     auto run = HostExecution::create(device, desc, flags);
     if (!run) return run.error();
     if (auto st = check_arrays(*run, desc.Type, inputs, outputs); !st) return st;
     for (size_t i = 0; i < inputs.size(); ++i)
-        std::memcpy(run->input(i).data(), inputs[i], run->input(i).size());
+        std::memcpy(run->input(i).data(), inputs[i].data(), run->input(i).size());
     for (size_t i = 0; i < outputs.size(); ++i)
-        std::memcpy(run->output(i).data(), outputs[i], run->output(i).size());
+        std::memcpy(run->output(i).data(), outputs[i].data(), run->output(i).size());
     if (auto st = run->run(); !st) return st;
     for (size_t i = 0; i < outputs.size(); ++i)
-        std::memcpy(outputs[i], run->output(i).data(), run->output(i).size());
+        std::memcpy(outputs[i].data(), run->output(i).data(), run->output(i).size());
     return {};
 }
 

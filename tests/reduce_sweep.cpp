@@ -183,8 +183,8 @@ vkdml::Status execute_reduce(DML_OPERATOR_TYPE op, DML_REDUCE_FUNCTION function,
     const void* desc = op == DML_OPERATOR_REDUCE   ? static_cast<const void*>(&reduce)
                        : op == DML_OPERATOR_ARGMIN ? static_cast<const void*>(&argmin)
                                                    : static_cast<const void*>(&argmax);
-    const void* inputs[] = {input.bytes.data()};
-    void* outputs[] = {output.bytes.data()};
+    const std::span<const std::byte> inputs[] = {input.bytes};
+    const std::span<std::byte> outputs[] = {output.bytes};
     return vkdml::execute(test_device(), DML_OPERATOR_DESC{op, desc}, inputs, outputs);
 }
 

@@ -77,8 +77,8 @@ vkdml::Status execute_scan(const ScanSpec& spec, TestTensor& input, TestTensor* 
     const DML_OPERATOR_DESC op_desc{operator_type(spec.op), spec.op == ScanOp::sum
                                                                 ? static_cast<const void*>(&sum_desc)
                                                                 : static_cast<const void*>(&product_desc)};
-    const void* inputs[] = {input.bytes.data()};
-    void* outputs[] = {output ? output->bytes.data() : input.bytes.data()};
+    const std::span<const std::byte> inputs[] = {input.bytes};
+    const std::span<std::byte> outputs[] = {output ? output->bytes : input.bytes};
     return vkdml::execute(device ? *device : test_device(), op_desc, inputs, outputs);
 }
 

@@ -55,8 +55,8 @@ std::vector<double> run_1234(const vkdml::Device& dev, const DML_OPERATOR_DESC& 
     for (uint64_t i = 0; i < 4; ++i) in.set_double(i, double(i + 1));
     in.bytes.resize(32);  // the TotalTensorSizeInBytes of OperatorSet's tensors
     out.bytes.resize(32);
-    const void* inputs[] = {in.bytes.data()};
-    void* outputs[] = {out.bytes.data()};
+    const std::span<const std::byte> inputs[] = {in.bytes};
+    const std::span<std::byte> outputs[] = {out.bytes};
     vkdml::Status st = vkdml::execute(dev, desc, inputs, outputs);
     INFO(vkdml::to_string(desc.Type) << " on " << vkdml::to_string(type) << ": "
                                      << (st ? std::string() : st.error().message));
@@ -138,8 +138,8 @@ TEST_CASE("index outputs need no 64-bit feature: ARGMAX into UINT64 without shad
     vkdml_test::OperatorSet ops(DML_TENSOR_DATA_TYPE_FLOAT32);
     const float x[8] = {3, 9, 1, 9, 0, 0, 0, 0};
     uint64_t index[2] = {77, 77};
-    const void* inputs[] = {x};
-    void* outputs[] = {index};
+    const std::span<const std::byte> inputs[] = {std::as_bytes(std::span(x))};
+    const std::span<std::byte> outputs[] = {std::as_writable_bytes(std::span(index))};
     REQUIRE(vkdml::execute(**dev, {DML_OPERATOR_ARGMAX, &ops.argmax}, inputs, outputs));
     CHECK(index[0] == 3);   // DECREASING: the last of the two 9s
     CHECK(index[1] == 77);  // padding of the 16-byte range is left alone

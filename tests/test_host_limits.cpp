@@ -55,8 +55,9 @@ vkdml::Status cumsum_u8(uint64_t n, const void* in, void* out) {
         DML_TENSOR_DATA_TYPE_UINT8, DML_TENSOR_FLAG_NONE, 1, sizes, nullptr, (n + 3) / 4 * 4, 0};
     DML_TENSOR_DESC t{DML_TENSOR_TYPE_BUFFER, &b};
     DML_CUMULATIVE_SUMMATION_OPERATOR_DESC d{&t, &t, 0, DML_AXIS_DIRECTION_INCREASING, 0};
-    const void* inputs[] = {in};
-    void* outputs[] = {out};
+    const size_t bytes = static_cast<size_t>(b.TotalTensorSizeInBytes);
+    const std::span<const std::byte> inputs[] = {{static_cast<const std::byte*>(in), bytes}};
+    const std::span<std::byte> outputs[] = {{static_cast<std::byte*>(out), bytes}};
     return vkdml::execute(test_device(), {DML_OPERATOR_CUMULATIVE_SUMMATION, &d}, inputs, outputs);
 }
 
@@ -101,6 +102,51 @@ TEST_CASE("DeviceOptions::limits lowers the planning limits and refuses values i
             "limits.max_storage_buffer_range is " + std::to_string(real.max_storage_buffer_range + 1));
     refused({0, 1}, "limits.max_workgroup_count is 1; it must be 0 or from 2");
     refused({0, real.max_workgroup_count[0] + 1}, "limits.max_workgroup_count is ");
+}
+
+TEST_CASE("execute refuses a host array shorter than its tensor, naming it, and takes a longer one",
+          "[gpu][host]") {
+    // A cumulative sum of [3, 1000] float32 (12,000 bytes each way) along axis 1.
+    const uint32_t sizes[] = {3, 1000};
+    DML_BUFFER_TENSOR_DESC b{DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 2, sizes, nullptr, 12000, 0};
+    DML_TENSOR_DESC t{DML_TENSOR_TYPE_BUFFER, &b};
+    DML_CUMULATIVE_SUMMATION_OPERATOR_DESC d{&t, &t, 1, DML_AXIS_DIRECTION_INCREASING, 0};
+    const DML_OPERATOR_DESC desc{DML_OPERATOR_CUMULATIVE_SUMMATION, &d};
+    const auto run = [&](std::vector<float>& x, std::vector<float>& y) {
+        const std::span<const std::byte> in[] = {std::as_bytes(std::span(x))};
+        const std::span<std::byte> out[] = {std::as_writable_bytes(std::span(y))};
+        return vkdml::execute(test_device(), desc, in, out);
+    };
+    const auto refused = [&](size_t in_floats, size_t out_floats, const std::string& message) {
+        std::vector<float> x(in_floats, 1.0f), y(out_floats, -7.0f);
+        const vkdml::Status st = run(x, y);
+        REQUIRE_FALSE(st);
+        CHECK(st.error().code == vkdml::ErrorCode::invalid_argument);
+        CHECK(st.error().message == message);
+        CHECK(y == std::vector<float>(out_floats, -7.0f));  // nothing written
+    };
+    refused(300, 3000,
+            "execute: input array 0 holds 1200 bytes; its tensor needs 12000 (TotalTensorSizeInBytes)");
+    refused(3000, 2999,
+            "execute: output array 0 holds 11996 bytes; its tensor needs 12000 (TotalTensorSizeInBytes)");
+    refused(0, 3000, "execute: input array 0 holds 0 bytes; its tensor needs 12000 (TotalTensorSizeInBytes)");
+    // Exactly the tensor's bytes, and more: the bytes past the tensor are neither read nor written.
+    std::vector<float> x(3002, 1.0f), y(3002, -7.0f);
+    REQUIRE(run(x, y));
+    for (size_t i = 0; i < 3000; ++i) CHECK(y[i] == float(i % 1000 + 1));
+    CHECK(y[3000] == -7.0f);
+    CHECK(y[3001] == -7.0f);
+    x.resize(3000);
+    y.assign(3000, 0.0f);
+    REQUIRE(run(x, y));
+    CHECK(y[2999] == 1000.0f);
+    // Array counts.
+    const std::span<const std::byte> none[] = {std::as_bytes(std::span(x))};
+    const vkdml::Status counts = vkdml::execute(test_device(), desc, none, {});
+    REQUIRE_FALSE(counts);
+    CHECK(counts.error().code == vkdml::ErrorCode::invalid_argument);
+    CHECK(counts.error().message ==
+          "execute: CUMULATIVE_SUMMATION takes 1 input and 1 output arrays, got 1 and 0");
 }
 
 TEST_CASE("execute refuses buffers the device cannot hold before allocating anything", "[gpu][host]") {

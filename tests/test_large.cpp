@@ -151,7 +151,7 @@ TEST_CASE("large: reductions over 2^32 - 1 elements", "[gpu][large][reduce][argm
     rows[65536] = 5;  // the largest value: the last row
     rows[0] = -9;     // the smallest: the first row
     Desc in(DML_TENSOR_DATA_TYPE_INT32, sizes, strides);
-    const void* inputs[] = {rows.data()};
+    const std::span<const std::byte> inputs[] = {std::as_bytes(std::span(rows))};
 
     timed("int32 SUM over 2^32 - 1 broadcast elements", [&] {
         Desc out(DML_TENSOR_DATA_TYPE_INT32, one, one_strides);
@@ -159,7 +159,7 @@ TEST_CASE("large: reductions over 2^32 - 1 elements", "[gpu][large][reduce][argm
         int64_t expected = 0;
         for (int32_t r : rows) expected += int64_t(r) * 65535;
         int32_t result = 0;
-        void* outputs[] = {&result};
+        const std::span<std::byte> outputs[] = {std::as_writable_bytes(std::span(&result, 1))};
         vkdml::Status st = vkdml::execute(test_device(), {DML_OPERATOR_REDUCE, &d}, inputs, outputs);
         require_no_validation_messages();
         INFO((st.ok() ? std::string("ok") : st.error().message));
@@ -172,7 +172,7 @@ TEST_CASE("large: reductions over 2^32 - 1 elements", "[gpu][large][reduce][argm
         Desc out(DML_TENSOR_DATA_TYPE_UINT64, one, one_strides);
         DML_ARGMAX_OPERATOR_DESC d{&in.tensor, &out.tensor, 2, axes, DML_AXIS_DIRECTION_DECREASING};
         uint64_t result = 0;
-        void* outputs[] = {&result};
+        const std::span<std::byte> outputs[] = {std::as_writable_bytes(std::span(&result, 1))};
         vkdml::Status st = vkdml::execute(test_device(), {DML_OPERATOR_ARGMAX, &d}, inputs, outputs);
         require_no_validation_messages();
         INFO((st.ok() ? std::string("ok") : st.error().message));
@@ -196,8 +196,8 @@ TEST_CASE("large: a cumulative sum into 2^31 - 2^20 elements", "[gpu][large][cum
     DML_CUMULATIVE_SUMMATION_OPERATOR_DESC d{&in.tensor, &out.tensor, 0, DML_AXIS_DIRECTION_INCREASING, 0};
     const uint8_t ones[4] = {1, 1, 1, 1};
     std::vector<uint8_t> result(n);
-    const void* inputs[] = {ones};
-    void* outputs[] = {result.data()};
+    const std::span<const std::byte> inputs[] = {std::as_bytes(std::span(ones))};
+    const std::span<std::byte> outputs[] = {std::as_writable_bytes(std::span(result))};
     timed("uint8 cumsum into 2^31 - 2^20 elements", [&] {
         vkdml::Status st =
             vkdml::execute(test_device(), {DML_OPERATOR_CUMULATIVE_SUMMATION, &d}, inputs, outputs);

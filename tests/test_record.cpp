@@ -301,8 +301,8 @@ TEST_CASE("an adopter's vkGetInstanceProcAddr serves only its device: vkdml's ow
         const DML_OPERATOR_DESC od{DML_OPERATOR_CUMULATIVE_SUMMATION, &sum};
         for (const auto& dev : {*adopted, *created}) {
             int32_t x[4] = {1, 2, 3, 4}, y[4] = {};
-            const void* in[] = {x};
-            void* out[] = {y};
+            const std::span<const std::byte> in[] = {std::as_bytes(std::span(x))};
+            const std::span<std::byte> out[] = {std::as_writable_bytes(std::span(y))};
             REQUIRE(vkdml::execute(*dev, od, in, out));
             CHECK(std::vector<int32_t>(y, y + 4) == std::vector<int32_t>{1, 3, 6, 10});
         }

@@ -387,8 +387,8 @@ TEST_CASE("reduce: the caller's Axes array may be overwritten right after create
         REQUIRE(copied_axes != nullptr);
         CHECK(copied_axes[0] == 0);
         // Executing the copied description reduces axis 0.
-        const void* inputs[] = {input.bytes.data()};
-        void* outputs[] = {output.bytes.data()};
+        const std::span<const std::byte> inputs[] = {input.bytes};
+        const std::span<std::byte> outputs[] = {output.bytes};
         const vkdml::Status status = vkdml::execute(test_device(), copy, inputs, outputs);
         require_no_validation_messages();
         INFO((status.ok() ? std::string("ok") : status.error().message));

@@ -49,8 +49,8 @@ struct SerialDevice {
     }
 
     void run(DML_OPERATOR_TYPE type, const void* desc, Tensor& in, Tensor& out) {
-        const void* inputs[] = {in.bytes.data()};
-        void* outputs[] = {out.bytes.data()};
+        const std::span<const std::byte> inputs[] = {std::as_bytes(std::span(in.bytes))};
+        const std::span<std::byte> outputs[] = {std::as_writable_bytes(std::span(out.bytes))};
         vkdml::Status st = vkdml::execute(*dev, {type, desc}, inputs, outputs);
         INFO((st ? std::string() : st.error().message));
         REQUIRE(st);

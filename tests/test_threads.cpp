@@ -172,8 +172,8 @@ TEST_CASE("8 threads create, compile and record the same and different operators
                     DML_CUMULATIVE_PRODUCT_OPERATOR_DESC prod{&tb, &tb, 0, DML_AXIS_DIRECTION_DECREASING, 1};
                     const float x[5] = {1, 2, 3, 4, 5};
                     float y[5] = {};
-                    const void* in[] = {x};
-                    void* out[] = {y};
+                    const std::span<const std::byte> in[] = {std::as_bytes(std::span(x))};
+                    const std::span<std::byte> out[] = {std::as_writable_bytes(std::span(y))};
                     if (!vkdml::execute(**own, {DML_OPERATOR_CUMULATIVE_PRODUCT, &prod}, in, out) ||
                         std::vector<float>(y, y + 5) != std::vector<float>{120, 60, 20, 5, 1})
                         ++host_failures;

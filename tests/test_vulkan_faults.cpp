@@ -41,8 +41,8 @@ struct FaultyDevice {
     }
 
     vkdml::Status execute() {
-        const void* inputs[] = {x.data()};
-        void* outputs[] = {y.data()};
+        const std::span<const std::byte> inputs[] = {std::as_bytes(std::span(x))};
+        const std::span<std::byte> outputs[] = {std::as_writable_bytes(std::span(y))};
         return vkdml::execute(*dev, desc, inputs, outputs);
     }
 

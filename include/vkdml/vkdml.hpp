@@ -25,6 +25,7 @@
 #include "vkdml/directml.h"
 #include "vkdml/export.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -581,14 +582,17 @@ private:
 
 /// Runs one operator on host arrays: allocates device buffers, uploads, records, submits, waits and
 /// downloads (HostExecution plus a copy each way). Each array holds the bytes of its tensor's whole
-/// buffer range (exactly TotalTensorSizeInBytes bytes are read from or written to it, laid out by the
-/// tensor's strides). Output arrays are also uploaded first, so bytes the operator does not write
-/// (padding) keep their values. An output may be the same array as an input (in place). The arrays are
-/// used only during the call. Errors: those of HostExecution::create and HostExecution::run;
-/// invalid_argument (array counts differ from the operator's inputs and outputs, or an array is null).
-/// Thread-safe: several threads may call it on one Device at once.
+/// buffer range: at least TotalTensorSizeInBytes bytes, of which exactly that many, from its start, are
+/// read from or written to it, laid out by the tensor's strides (make typed arrays bytes with
+/// std::as_bytes(std::span(v)) and std::as_writable_bytes(std::span(v))). Output arrays are also
+/// uploaded first, so bytes the operator does not write (padding) keep their values. An output may be
+/// the same array as an input (in place). The arrays are used only during the call. Errors: those of
+/// HostExecution::create and HostExecution::run; invalid_argument when the array counts differ from the
+/// operator's inputs and outputs, or an array is shorter than its tensor (both named), before any
+/// byte is read or written. Thread-safe: several threads may call it on one Device at once.
 VKDML_API Status execute(const Device& device, const DML_OPERATOR_DESC& desc,
-                         std::span<const void* const> inputs, std::span<void* const> outputs,
+                         std::span<const std::span<const std::byte>> inputs,
+                         std::span<const std::span<std::byte>> outputs,
                          DML_EXECUTION_FLAGS flags = DML_EXECUTION_FLAG_NONE);
 
 // ----------------------------------------------------------------------------------------------
