@@ -5,12 +5,14 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
+#include <regex>
 #include <string>
 #include <vector>
 
 #include "cli_support.hpp"
 #include "json_check.hpp"
 #include "platform.hpp"
+#include "vkdml/version.hpp"
 
 namespace fs = std::filesystem;
 using namespace vkdml_test::cli;
@@ -50,7 +52,14 @@ std::vector<double> numbers(const json::Value& array) {
 }
 
 void check_device(const json::Value& doc) {
-    CHECK(json::keys(doc) == Keys{"device", "suite", "repeat", "results"});
+    CHECK(json::keys(doc) == Keys{"vkdml", "date", "device", "suite", "repeat", "results"});
+    // What ran, and when: this build's version, the commit it was built from, the local date.
+    const json::Value& vkdml = doc.at("vkdml");
+    CHECK(json::keys(vkdml) == Keys{"version", "commit"});
+    CHECK(vkdml.at("version").get<std::string>() == VKDML_VERSION_STRING);
+    const std::string commit = vkdml.at("commit").get<std::string>();
+    CHECK((commit == "unknown" || commit.size() >= 12));  // a hash (and "-dirty"), "unknown" outside git
+    CHECK(std::regex_match(doc.at("date").get<std::string>(), std::regex(R"(20\d\d-[01]\d-[0-3]\d)")));
     const json::Value& device = doc.at("device");
     CHECK(json::keys(device) == Keys{"name", "driver", "driver_info", "type", "subgroup_size", "vulkan"});
     CHECK_FALSE(device.at("name").get<std::string>().empty());

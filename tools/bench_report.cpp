@@ -1,6 +1,9 @@
 // tools/bench_report.cpp — the table, JSON and SVG renderings of `vkdml bench` results.
 #include "bench_report.hpp"
 
+#include "vkdml/version.hpp"
+#include "vkdml_commit.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -159,7 +162,9 @@ std::string table(const Report& report) {
 
 std::string json(const Report& report) {
     const DeviceSummary& d = report.device;
-    Json doc = {{"device",
+    Json doc = {{"vkdml", {{"version", VKDML_VERSION_STRING}, {"commit", VKDML_GIT_COMMIT}}},
+                {"date", report.date},
+                {"device",
                  {{"name", d.name},
                   {"driver", d.driver},
                   {"driver_info", d.driver_info},
