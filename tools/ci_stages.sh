@@ -19,6 +19,7 @@ stage_release() {
   cmake -S examples -B build/release-examples -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$PWD/$prefix" >/dev/null
   cmake --build build/release-examples -j2
   build/release-examples/host_cumsum
+  build/release-examples/quick_start
   build/release-examples/app_owned_device
   "$prefix/bin/vkdml" cumsum --axis 3 examples/spec_input.npy build/release-examples/cumsum.npy
   local shown expected

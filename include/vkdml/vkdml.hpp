@@ -28,6 +28,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -594,6 +595,75 @@ VKDML_API Status execute(const Device& device, const DML_OPERATOR_DESC& desc,
                          std::span<const std::span<const std::byte>> inputs,
                          std::span<const std::span<std::byte>> outputs,
                          DML_EXECUTION_FLAGS flags = DML_EXECUTION_FLAG_NONE);
+
+/// execute() on the device `Device::create` or `Device::adopt` gave (`vkdml::execute(*device, ...)`
+/// for a Result<std::shared_ptr<Device>> `device`). Errors: invalid_argument for a null pointer, else
+/// those of execute() above.
+inline Status execute(const std::shared_ptr<Device>& device, const DML_OPERATOR_DESC& desc,
+                      std::span<const std::span<const std::byte>> inputs,
+                      std::span<const std::span<std::byte>> outputs,
+                      DML_EXECUTION_FLAGS flags = DML_EXECUTION_FLAG_NONE) {
+    if (!device) return Error{ErrorCode::invalid_argument, "execute: the device is null"};
+    return execute(*device, desc, inputs, outputs, flags);
+}
+
+// ----------------------------------------------------------------------------------------------
+// A shorter path to a tensor description
+
+/// A packed buffer tensor (row-major, no padding, no flags) of a data type and sizes, holding its own
+/// DML_BUFFER_TENSOR_DESC and DML_TENSOR_DESC: for code that does not start from DirectML's
+/// descriptors. Pass desc() wherever an operator description wants a `const DML_TENSOR_DESC*`; it stays
+/// valid while this object lives (copies and moves point at their own). bytes() is the tensor's
+/// TotalTensorSizeInBytes (DMLCalcBufferTensorSize: the elements' bytes rounded up to a multiple of 4),
+/// what a host array for it must hold. Sizes are not checked here: create_operator validates them (rank
+/// 1 to 8, no size 0, at most 2^32 - 1 elements) with the operator's other rules.
+class PackedTensorDesc {
+public:
+    /// A tensor of `type` with `sizes` (outermost first).
+    PackedTensorDesc(DML_TENSOR_DATA_TYPE type, std::span<const uint32_t> sizes)
+        : sizes_(sizes.begin(), sizes.end()), buffer_{type, DML_TENSOR_FLAG_NONE, 0, nullptr, nullptr, 0, 0} {
+        link();
+    }
+    /// A tensor of `type` with `sizes` (outermost first): PackedTensorDesc(DML_TENSOR_DATA_TYPE_FLOAT32, {2,
+    /// 3}).
+    PackedTensorDesc(DML_TENSOR_DATA_TYPE type, std::initializer_list<uint32_t> sizes)
+        : PackedTensorDesc(type, std::span<const uint32_t>(sizes.begin(), sizes.size())) {}
+    PackedTensorDesc(const PackedTensorDesc& other) : sizes_(other.sizes_), buffer_(other.buffer_) { link(); }
+    PackedTensorDesc& operator=(const PackedTensorDesc& other) {
+        sizes_ = other.sizes_;
+        buffer_ = other.buffer_;
+        link();
+        return *this;
+    }
+    ~PackedTensorDesc() = default;
+
+    /// The description, for an operator description's tensor fields.
+    const DML_TENSOR_DESC* desc() const noexcept { return &tensor_; }
+    /// Bytes of the tensor's buffer range (TotalTensorSizeInBytes).
+    uint64_t bytes() const noexcept { return buffer_.TotalTensorSizeInBytes; }
+    /// Number of elements (the product of the sizes).
+    uint64_t elements() const noexcept {
+        uint64_t n = 1;
+        for (uint32_t size : sizes_) n *= size;
+        return n;
+    }
+    /// The data type.
+    DML_TENSOR_DATA_TYPE type() const noexcept { return buffer_.DataType; }
+    /// The sizes, outermost first.
+    std::span<const uint32_t> sizes() const noexcept { return sizes_; }
+
+private:
+    void link() {
+        buffer_.DimensionCount = static_cast<uint32_t>(sizes_.size());
+        buffer_.Sizes = sizes_.data();
+        buffer_.TotalTensorSizeInBytes =
+            DMLCalcBufferTensorSize(buffer_.DataType, buffer_.DimensionCount, sizes_.data(), nullptr);
+        tensor_ = {DML_TENSOR_TYPE_BUFFER, &buffer_};
+    }
+    std::vector<uint32_t> sizes_;
+    DML_BUFFER_TENSOR_DESC buffer_;
+    DML_TENSOR_DESC tensor_{};
+};
 
 // ----------------------------------------------------------------------------------------------
 // Data type helpers (all thread-safe; returned strings and spans are static)

@@ -36,10 +36,12 @@ function(consume dir)
       "-DCMAKE_CXX_FLAGS=-Werror" ${ARGN})
   run(${CMAKE_COMMAND} --build ${dir} -j 2)
   run_example(${dir}/examples/host_cumsum)
+  run_example(${dir}/examples/quick_start)
   run_example(${dir}/examples/app_owned_device)
 endfunction()
 
-# Compiles examples/host_cumsum.cpp with nothing but the flags pkg-config gives, and runs it.
+# Compiles examples/quick_start.cpp (the README's C++ quick start, with the README's command) and
+# examples/host_cumsum.cpp with nothing but the flags pkg-config gives, and runs them.
 function(consume_pkg_config prefix libdir)
   set(ENV{PKG_CONFIG_PATH} ${prefix}/${libdir}/pkgconfig)
   run(${PKG_CONFIG} --modversion vkdml)
@@ -51,9 +53,11 @@ function(consume_pkg_config prefix libdir)
   string(STRIP "${run_output}" flags)
   message(STATUS "pkg-config --cflags --libs ${ARGN} vkdml: ${flags}")
   separate_arguments(flags UNIX_COMMAND "${flags}")
-  run(${CXX} -std=c++20 -Wall -Wextra -Werror ${SOURCE_DIR}/examples/host_cumsum.cpp ${flags}
-      -Wl,-rpath,${prefix}/${libdir} -o ${WORK_DIR}/pkg_config_host_cumsum)
-  run_example(${WORK_DIR}/pkg_config_host_cumsum)
+  foreach(example quick_start host_cumsum)
+    run(${CXX} -std=c++20 -Wall -Wextra -Werror ${SOURCE_DIR}/examples/${example}.cpp ${flags}
+        -Wl,-rpath,${prefix}/${libdir} -o ${WORK_DIR}/pkg_config_${example})
+    run_example(${WORK_DIR}/pkg_config_${example})
+  endforeach()
 endfunction()
 
 # The installed files; no installed text file names volk (headers, CMake package, pkg-config file).
