@@ -515,7 +515,7 @@ TEST_CASE("cli: bad flags are usage errors (exit 2), bad values for the input ex
         check_error(dir, {"cumsum", "--axis", "99999999999999999999", in, out}, 2,
                     "option '--axis' expects an integer, got '99999999999999999999'");
         check_error(dir, {"argmax", "--axes", "0,abc", in, out}, 2,
-                    "option '--axes' expects comma-separated integers or 'none', got '0,abc'");
+                    "option '--axes' expects comma-separated integers, 'all' or 'none', got '0,abc'");
         check_error(dir, {"cumsum", "--axis", "99", in, out}, 1,
                     "axis 99 is out of range for " + in + " of rank 2 (use 0..1 or -2..-1)");
         check_error(dir, {"cumprod", "--axis", "-9223372036854775808", in, out}, 1,

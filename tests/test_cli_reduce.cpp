@@ -6,14 +6,17 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <iterator>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "cli_support.hpp"
+#include "npy.hpp"
 #include "platform.hpp"
 #include "tensor_data.hpp"
 
@@ -299,6 +302,65 @@ TEST_CASE("cli: --axes none reduces no axis (AxisCount 0)", "[gpu][cli]") {
     }
 }
 
+TEST_CASE("cli: --axes all reduces every axis, --keepdims false drops reduced axes, '-' writes to stdout",
+          "[gpu][cli]") {
+    TempDir dir;
+    const std::string in = dir / "in.npy", out = dir / "out.npy";
+    std::vector<double> values(24);
+    for (size_t i = 0; i < values.size(); ++i) values[i] = double(i);  // [2, 3, 4]: 0..23
+    write_c_order(in, DML_TENSOR_DATA_TYPE_INT32, {2, 3, 4}, values);
+    const auto header_of = [](const std::string& bytes) { return bytes.substr(0, bytes.find('\n') + 1); };
+
+    // --axes all (NumPy's axis=None): DirectML's shape [1, 1, 1], or shape () with --keepdims false.
+    run_command(dir, "reduce", {"--function", "sum", "--axes", "all"}, in, out);
+    CHECK(read_values(out, DML_TENSOR_DATA_TYPE_INT32, {1, 1, 1}) == std::vector<double>{276});
+    run_command(dir, "reduce", {"--function", "sum", "--axes", "all", "--keepdims", "false"}, in, out);
+    CHECK(header_of(read_text(out)).find("'descr': '<i4', 'fortran_order': False, 'shape': (), }") !=
+          std::string::npos);
+    CHECK(read_values(out, DML_TENSOR_DATA_TYPE_INT32, {1}) == std::vector<double>{276});  // 0-d reads as [1]
+    run_command(dir, "argmax", {"--axes", "all"}, in, out);
+    CHECK(read_values(out, DML_TENSOR_DATA_TYPE_INT64, {1, 1, 1}) == std::vector<double>{23});
+    run_command(dir, "argmin", {"--axes", "all", "--keepdims", "true"}, in, out);
+    CHECK(read_values(out, DML_TENSOR_DATA_TYPE_INT64, {1, 1, 1}) == std::vector<double>{0});
+    // Two of three axes without keeping them: [3], sum over i and k of 12i + 4j + k = 8·4j + 60.
+    run_command(dir, "reduce", {"--function", "sum", "--axes", "0,-1", "--keepdims", "false"}, in, out);
+    CHECK(read_values(out, DML_TENSOR_DATA_TYPE_INT32, {3}) == std::vector<double>{60, 92, 124});
+    run_command(dir, "argmax", {"--axis", "1", "--keepdims", "false", "--output-type", "int32"}, in, out);
+    CHECK(read_values(out, DML_TENSOR_DATA_TYPE_INT32, {2, 4}) == std::vector<double>(8, 2));
+    // --axes none with --keepdims false: nothing is reduced, nothing dropped.
+    run_command(dir, "reduce", {"--function", "max", "--axes", "none", "--keepdims", "false"}, in, out);
+    CHECK(read_values(out, DML_TENSOR_DATA_TYPE_INT32, {2, 3, 4}) == values);
+    fs::remove(path_from_utf8(out));
+
+    // '-' as OUT: the .npy on standard output, nothing else there, no file made.
+    const auto to_stdout = [&](std::vector<std::string> args) {
+        args.insert(args.end(), {in, "-"});
+        const Outcome tool = run_tool(dir, with_validation(args));
+        INFO(tool.err);
+        REQUIRE(tool.exit_code == 0);
+        CHECK(tool.err.empty());
+        CHECK(dir.entries() == std::vector<std::string>{"in.npy"});
+        auto array = vkdml::npy::parse(std::as_bytes(std::span(tool.out)), "standard output");
+        REQUIRE(array);
+        return *array;
+    };
+    const vkdml::npy::Array max =
+        to_stdout({"reduce", "--function", "max", "--axes", "1", "--keepdims", "false"});
+    CHECK(max.type == DML_TENSOR_DATA_TYPE_INT32);
+    CHECK(max.shape == std::vector<uint32_t>{2, 4});
+    std::vector<int32_t> got(8);
+    REQUIRE(max.data.size() == 32);
+    std::memcpy(got.data(), max.data.data(), 32);
+    CHECK(got == std::vector<int32_t>{8, 9, 10, 11, 20, 21, 22, 23});
+    const vkdml::npy::Array sums = to_stdout({"cumsum", "--axis", "2"});
+    CHECK(sums.shape == std::vector<uint32_t>{2, 3, 4});
+    REQUIRE(sums.data.size() == 96);
+    std::vector<int32_t> cumsum(24);
+    std::memcpy(cumsum.data(), sums.data.data(), 96);
+    CHECK(std::vector<int32_t>(cumsum.begin(), cumsum.begin() + 8) ==
+          std::vector<int32_t>{0, 1, 3, 6, 4, 9, 15, 22});
+}
+
 TEST_CASE("cli: the usage of reduce, argmax and argmin", "[gpu][cli]") {
     TempDir dir;
     const Outcome tool = run_tool(dir, {"--help"});
@@ -310,8 +372,8 @@ TEST_CASE("cli: the usage of reduce, argmax and argmin", "[gpu][cli]") {
         CHECK(help.exit_code == 0);
         CHECK(help.err.empty());
         CHECK(help.out.rfind("usage: vkdml " + std::string(command) + " ", 0) == 0);
-        for (const char* text :
-             {"--axes A[,B...]", "--axis N", "'none'", "--output-type T", "int64 (default)"})
+        for (const char* text : {"--axes A[,B...]", "--axis N", "'all'", "'none'", "--keepdims BOOL",
+                                 "--output-type T", "int64 (default)"})
             CHECK(help.out.find(text) != std::string::npos);
         CHECK((help.out.find("--select-last-index") != std::string::npos) == (command[0] == 'a'));
         CHECK((help.out.find("--function F") != std::string::npos) == (command[0] == 'r'));
@@ -346,10 +408,13 @@ TEST_CASE("cli: reduce, argmax and argmin errors give one line, the right exit c
                     "not both");
         check_error(dir, {"argmax", "--axes", "", in, out}, 2, "'--axes none'");
         check_error(dir, {"argmax", "--axes=", in, out}, 2, "'--axes none'");
-        for (const char* bad : {"0,,1", "0,", ",1", "x", "1.5", "0;1", "None", " 1"})
+        for (const char* bad : {"0,,1", "0,", ",1", "x", "1.5", "0;1", "None", " 1", "ALL", "all,0"})
             check_error(
                 dir, {"argmax", "--axes", bad, in, out}, 2,
-                "'--axes' expects comma-separated integers or 'none', got '" + std::string(bad) + "'");
+                "'--axes' expects comma-separated integers, 'all' or 'none', got '" + std::string(bad) + "'");
+        for (const char* bad : {"maybe", "True", "0", ""})
+            check_error(dir, {"reduce", "--function", "sum", "--axes", "0", "--keepdims", bad, in, out}, 2,
+                        "option '--keepdims' expects true or false, got '" + std::string(bad) + "'");
         check_error(dir, {"argmax", "--axis", "0,1", in, out}, 2, "expects an integer, got '0,1'");
         check_error(dir, {"argmin", "--axis", "none", in, out}, 2, "expects an integer, got 'none'");
         check_error(dir, {"reduce", "--function", "argmax", "--select-last-index", "--axes", "0", in, out}, 2,

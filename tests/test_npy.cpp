@@ -480,6 +480,19 @@ TEST_CASE("npy: write() goes through a temporary file and leaves nothing behind 
         CHECK(array->data == data);
         CHECK(dir.entries() == std::vector<std::string>{"out.npy"});
     }
+    SECTION("a 0-d array (an empty shape) is one element of shape ()") {
+        const fs::path path = dir.path / "scalar.npy";
+        REQUIRE(vkdml::npy::write(path.string(), DML_TENSOR_DATA_TYPE_INT16, std::vector<uint32_t>{},
+                                  pattern(2)));
+        const std::vector<std::byte> bytes = file_bytes(path);
+        const std::string text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+        CHECK(text.find("'shape': (), }") != std::string::npos);
+        CHECK(bytes.size() == 64 + 2);
+        auto array = vkdml::npy::read(path.string());
+        REQUIRE(array);
+        CHECK(array->shape == std::vector<uint32_t>{1});  // read() gives a 0-d array shape {1}
+        CHECK(array->data == pattern(2));
+    }
     SECTION("bad arguments write nothing") {
         const std::string path = (dir.path / "bad.npy").string();
         const auto rejects = [&](DML_TENSOR_DATA_TYPE type, std::vector<uint32_t> dims, size_t bytes,
@@ -493,7 +506,7 @@ TEST_CASE("npy: write() goes through a temporary file and leaves nothing behind 
         rejects(DML_TENSOR_DATA_TYPE_FLOAT32, {4}, 15, "shape (4,) of <f4 needs 16 bytes of data, got 15");
         rejects(DML_TENSOR_DATA_TYPE_FLOAT32, {4}, 17, "needs 16 bytes of data, got 17");
         rejects(DML_TENSOR_DATA_TYPE_UNKNOWN, {4}, 16, "cannot write data type 0");
-        rejects(DML_TENSOR_DATA_TYPE_FLOAT32, {}, 4, "rank 0");
+        rejects(DML_TENSOR_DATA_TYPE_FLOAT32, {}, 8, "shape () of <f4 needs 4 bytes of data, got 8");
         rejects(DML_TENSOR_DATA_TYPE_FLOAT32, {2, 0}, 0, "zero-sized arrays are not supported");
         rejects(DML_TENSOR_DATA_TYPE_UINT8, {1, 1, 1, 1, 1, 1, 1, 1, 1}, 1,
                 "rank 9 exceeds the maximum of 8");

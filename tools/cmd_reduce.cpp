@@ -1,6 +1,7 @@
 // tools/cmd_reduce.cpp — `vkdml reduce`, `vkdml argmax` and `vkdml argmin`: DML_OPERATOR_REDUCE and the
 // standalone DML_OPERATOR_ARGMAX / ARGMIN over a set of axes of a .npy file, written to a .npy file with
 // the input's rank and size 1 on each reduced axis.
+#include <algorithm>
 #include <charconv>
 #include <optional>
 #include <string>
@@ -57,6 +58,9 @@ T lookup(const Named<T> (&table)[N], std::string_view option, const std::string&
 void add_axes_options(CLI::App& app, const std::string& axes_help) {
     add_value(app, "--axes", "A[,B...]", axes_help);
     add_integer(app, "--axis", "N", "the same as --axes N: one axis");
+    add_value(app, "--keepdims", "BOOL",
+              "true (default): the output keeps the input's rank, size 1 on each reduced axis (DirectML's "
+              "shape); false: the reduced axes are left out of OUT.npy, as NumPy's keepdims=False");
 }
 void add_last_options(CLI::App& app, const std::string& output_type_help) {
     add_value(app, "--output-type", "T", output_type_help);
@@ -71,8 +75,9 @@ void define_reduce(CLI::App& app) {
         ->required();
     add_axes_options(
         app,
-        "axes to reduce, comma-separated; negative counts from the last (-1: the last axis); 'none' "
-        "reduces no axis (the output is the input; argmax/argmin: all 0). This or --axis is required");
+        "axes to reduce, comma-separated; negative counts from the last (-1: the last axis); 'all' "
+        "reduces every axis (NumPy's axis=None); 'none' reduces no axis (AxisCount 0: the output is the "
+        "input; argmax/argmin: all 0). This or --axis is required");
     add_last_options(
         app,
         "only with --function argmax/argmin: type of the indices: int32, int64 (default), uint32 or "
@@ -82,8 +87,9 @@ void define_reduce(CLI::App& app) {
 void define_arg(CLI::App& app) {
     add_axes_options(
         app,
-        "axes to search, comma-separated; negative counts from the last (-1: the last axis); 'none' "
-        "searches no axis (every index is 0). This or --axis is required");
+        "axes to search, comma-separated; negative counts from the last (-1: the last axis); 'all' "
+        "searches every axis (NumPy's axis=None, the index row-major over all of them); 'none' searches "
+        "no axis (AxisCount 0: every index is 0). This or --axis is required");
     add_switch(app, "--select-last-index",
                "the last index among ties (DML_AXIS_DIRECTION_DECREASING); by default the first");
     add_last_options(app, "type of the indices: int32, int64 (default), uint32 or uint64");
@@ -91,16 +97,24 @@ void define_arg(CLI::App& app) {
 
 constexpr std::string_view kInOut[] = {"IN.npy", "OUT.npy"};
 
-// The axes of --axes or --axis as written (not yet checked against the input's rank); empty for
-// "--axes none".
-std::vector<int64_t> written_axes(const Args& args) {
+// The axes of --axes or --axis as written (not yet checked against the input's rank).
+struct WrittenAxes {
+    bool all = false;           // --axes all
+    std::vector<int64_t> list;  // else these (empty for --axes none)
+};
+
+WrittenAxes written_axes(const Args& args) {
     const bool has_axes = args.has("--axes"), has_axis = args.has("--axis");
     if (has_axes && has_axis) usage_error("give the axes with --axes or with --axis, not both");
     if (!has_axes && !has_axis) usage_error("give the axes to reduce with --axes A[,B...] (or --axis N)");
-    if (has_axis) return {*args.integer("--axis")};
+    if (has_axis) return {false, {*args.integer("--axis")}};
     const std::string text = args.value("--axes").value_or("");
+    if (text == "all") return {true, {}};
     if (text == "none") return {};
-    if (text.empty()) usage_error("option '--axes' is empty (write '--axes none' to reduce no axis)");
+    if (text.empty())
+        usage_error(
+            "option '--axes' is empty (write '--axes all' to reduce every axis, '--axes none' for no "
+            "axis)");
     std::vector<int64_t> axes;
     for (size_t start = 0; start <= text.size();) {
         size_t comma = text.find(',', start);
@@ -110,18 +124,23 @@ std::vector<int64_t> written_axes(const Args& args) {
         const char* last = text.data() + comma;
         const auto [stop, error] = std::from_chars(first, last, axis);
         if (first == last || error != std::errc() || stop != last)
-            usage_error("option '--axes' expects comma-separated integers or 'none', got '" + text + "'");
+            usage_error("option '--axes' expects comma-separated integers, 'all' or 'none', got '" + text +
+                        "'");
         axes.push_back(axis);
         start = comma + 1;
     }
-    return axes;
+    return {false, axes};
 }
 
 // The written axes as 0..rank-1, in the order given; an axis named twice (1 and -1 of a rank-2 input
 // are the same axis) is refused, as the library would (SPEC §2 rule 8).
-std::vector<uint32_t> resolve_axes(const std::vector<int64_t>& written, size_t rank,
-                                   const std::string& path) {
+std::vector<uint32_t> resolve_axes(const WrittenAxes& written_axes, size_t rank, const std::string& path) {
     std::vector<uint32_t> axes;
+    if (written_axes.all) {
+        for (uint32_t axis = 0; axis < rank; ++axis) axes.push_back(axis);
+        return axes;
+    }
+    const std::vector<int64_t>& written = written_axes.list;
     for (size_t i = 0; i < written.size(); ++i) {
         const uint32_t axis = resolve_axis(written[i], rank, path);
         for (size_t j = 0; j < axes.size(); ++j)
@@ -131,6 +150,14 @@ std::vector<uint32_t> resolve_axes(const std::vector<int64_t>& written, size_t r
         axes.push_back(axis);
     }
     return axes;
+}
+
+// --keepdims: true (the default) or false.
+bool keep_dims(const Args& args) {
+    const std::string text = args.value("--keepdims").value_or("true");
+    if (text != "true" && text != "false")
+        usage_error("option '--keepdims' expects true or false, got '" + text + "'");
+    return text == "true";
 }
 
 // --output-type, INT64 when absent.
@@ -150,7 +177,7 @@ struct AxesOperands {
 // Reads IN.npy, resolves the axes against its rank, runs the operator `make_desc` describes (of type
 // kType) with an output of `output_type` (the input's type when absent) and writes OUT.npy.
 template <DML_OPERATOR_TYPE kType, class MakeDesc>
-void reduce_file(const Args& args, const std::vector<int64_t>& written,
+void reduce_file(const Args& args, const WrittenAxes& written,
                  std::optional<DML_TENSOR_DATA_TYPE> output_type, MakeDesc make_desc) {
     const std::string& in_path = args.operands()[0];
     const InputFile file = open_input(in_path);
@@ -159,6 +186,11 @@ void reduce_file(const Args& args, const std::vector<int64_t>& written,
     std::vector<uint32_t> output_sizes = input.sizes;
     for (uint32_t axis : axes) output_sizes[axis] = 1;
     const HostTensor output = make_output(output_type.value_or(input.type), std::move(output_sizes));
+    // The shape OUT.npy gets: the output's, or without the reduced axes (--keepdims false).
+    std::vector<uint32_t> file_shape;
+    for (size_t d = 0; d < output.sizes.size(); ++d)
+        if (keep_dims(args) || std::find(axes.begin(), axes.end(), d) == axes.end())
+            file_shape.push_back(output.sizes[d]);
     check_output(args.operands()[1]);
     const auto device = open_device(args);
 
@@ -167,7 +199,7 @@ void reduce_file(const Args& args, const std::vector<int64_t>& written,
     const DML_TENSOR_DESC output_desc{DML_TENSOR_TYPE_BUFFER, &output_buffer};
     const auto op_desc = make_desc(AxesOperands{&input_desc, &output_desc, static_cast<uint32_t>(axes.size()),
                                                 axes.empty() ? nullptr : axes.data()});
-    run_one(*device, {kType, &op_desc}, file, output, args.operands()[1]);
+    run_one(*device, {kType, &op_desc}, file, output, args.operands()[1], file_shape);
 }
 
 void run_reduce(const Args& args) {

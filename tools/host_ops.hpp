@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,8 +58,11 @@ uint32_t resolve_axis(int64_t axis, size_t rank, const std::string& path);
 
 /// Runs one operator on one input and one output through vkdml::HostExecution: the input file's data is
 /// read straight into the mapped device buffer and the output written straight from it to `out_path`
-/// (C order), so a tensor is copied once each way. Fails with the library's or the file's message.
+/// (C order; "-": standard output), so a tensor is copied once each way. `out_shape` is the shape the
+/// file gets (the output tensor's when absent; the same elements). Fails with the library's or the
+/// file's message.
 void run_one(const Device& device, const DML_OPERATOR_DESC& desc, const InputFile& input,
-             const HostTensor& output, const std::string& out_path);
+             const HostTensor& output, const std::string& out_path,
+             std::optional<std::vector<uint32_t>> out_shape = std::nullopt);
 
 }  // namespace vkdml::cli

@@ -464,6 +464,7 @@ Result<Array> read(const std::string& path) {
 }
 
 Status check_writable(const std::string& path) {
+    if (path == kStandardOutput) return {};
     if (auto bad = output_problem(path)) return problem(path, *bad);
     const std::string temp = platform::temporary_name(path);
     std::FILE* file = platform::open_file(temp, "wb");
@@ -479,7 +480,6 @@ Status write(const std::string& path, DML_TENSOR_DATA_TYPE type, std::span<const
     const Dtype* dtype = dtype_from_type(type);
     if (!dtype) return problem(path, "cannot write data type " + std::to_string(static_cast<int>(type)));
     const std::vector<uint64_t> dims(shape.begin(), shape.end());
-    if (dims.empty()) return problem(path, "cannot write an array of rank 0");
     if (auto bad = shape_problem(dims)) return problem(path, *bad);
     const uint64_t needed = saturated_product(std::span<const uint64_t>(dims)) * dtype->size;
     if (data.size() != needed)
@@ -497,9 +497,13 @@ Status write(const std::string& path, DML_TENSOR_DATA_TYPE type, std::span<const
     preamble +=
         {'\x01', '\x00', static_cast<char>(header.size() & 0xff), static_cast<char>(header.size() >> 8)};
 
-    if (auto bad = output_problem(path)) return problem(path, *bad);
     const std::span<const std::byte> parts[] = {std::as_bytes(std::span(preamble)),
                                                 std::as_bytes(std::span(header)), data};
+    if (path == kStandardOutput) {
+        if (auto failure = platform::write_standard_output(parts)) return problem(path, *failure);
+        return {};
+    }
+    if (auto bad = output_problem(path)) return problem(path, *bad);
     if (auto failure = platform::write_file_atomically(path, parts)) return problem(path, *failure);
     return {};
 }

@@ -53,14 +53,19 @@ Status read_data(const std::string& path, const Header& header, std::span<std::b
 /// Checks and decodes the bytes of a .npy file; `name_for_errors` names it in error messages.
 Result<Array> parse(std::span<const std::byte> file_bytes, const std::string& name_for_errors);
 
+/// The path that names standard output for write(): "-".
+inline constexpr const char* kStandardOutput = "-";
+
 /// Checks, cheaply and before any work, that write() could create `path`: it is not a directory or another
 /// non-regular file, and "<path>.tmp.<pid>" can be created in its directory (created and removed again).
+/// "-" (standard output) always passes.
 Status check_writable(const std::string& path);
 
 /// Writes `data` (C order, little-endian, exactly element count × element size bytes) as a .npy file.
 /// Writes "<path>.tmp.<pid>" first and renames it over `path`, so `path` never holds a partial file;
 /// the temporary file is removed on failure. Refuses a `path` that is a directory, a device, a pipe or a
-/// socket. Shape rules are those of read().
+/// socket. Shape rules are those of read(), and an empty shape is a 0-d array (one element, shape ()).
+/// `path` "-" writes the file to standard output instead.
 Status write(const std::string& path, DML_TENSOR_DATA_TYPE type, std::span<const uint32_t> shape,
              std::span<const std::byte> data);
 

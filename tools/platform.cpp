@@ -168,4 +168,13 @@ std::optional<std::string> write_file_atomically(const std::string& path,
     return problem;
 }
 
+std::optional<std::string> write_standard_output(std::span<const std::span<const std::byte>> parts) {
+    bool written = true;
+    for (std::span<const std::byte> part : parts)
+        written = written && std::fwrite(part.data(), 1, part.size(), stdout) == part.size();
+    written = written && std::fflush(stdout) == 0;
+    if (!written) return "cannot write to standard output: " + error_text(errno);
+    return std::nullopt;
+}
+
 }  // namespace vkdml::platform

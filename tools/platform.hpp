@@ -45,6 +45,10 @@ std::optional<std::string> replace_file(const std::string& from, const std::stri
 std::optional<std::string> write_file_atomically(const std::string& path,
                                                  std::span<const std::span<const std::byte>> parts);
 
+/// Writes `parts` one after the other to standard output (binary: prepare_standard_streams) and flushes
+/// it. Returns the reason for a failure: "cannot write to standard output: ...".
+std::optional<std::string> write_standard_output(std::span<const std::span<const std::byte>> parts);
+
 /// The temporary name write_file_atomically() writes before renaming: "<path>.tmp.<pid>".
 std::string temporary_name(const std::string& path);
 
