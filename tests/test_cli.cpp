@@ -491,6 +491,29 @@ TEST_CASE("cli: bad flags are usage errors (exit 2), bad values for the input ex
                     "unknown option '--axis-count' for 'vkdml reduce'");
         check_error(dir, {"show", "-x", in}, 2, "unknown option '-x' for 'vkdml show'");
         check_error(dir, {"--frobnicate"}, 2, "unknown option '--frobnicate' (see 'vkdml --help')");
+    }
+    SECTION("a near miss names what was meant: commands, options, functions, output types") {
+        check_error(dir, {"cumsun", "--axis", "0", in, out}, 2,
+                    "unknown command 'cumsun' (did you mean 'cumsum'?) (see 'vkdml --help')");
+        check_error(dir, {"Reduce", "--axis", "0", in, out}, 2,
+                    "unknown command 'Reduce' (did you mean 'reduce'?)");
+        check_error(dir, {"argmn", "--axis", "0", in, out}, 2,
+                    "unknown command 'argmn' (did you mean 'argmin'?)");
+        check_error(dir, {"--verison"}, 2, "unknown option '--verison' (did you mean '--version'?)");
+        check_error(dir, {"cumsum", "--axsi", "0", in, out}, 2,
+                    "unknown option '--axsi' for 'vkdml cumsum' (did you mean '--axis'?)");
+        check_error(dir, {"reduce", "--function", "sum", "--axs", "0", in, out}, 2,
+                    "unknown option '--axs' for 'vkdml reduce' (did you mean '--axes'?)");
+        check_error(dir, {"reduce", "--function", "logsumexp", "--axes", "0", in, out}, 2,
+                    "unknown --function 'logsumexp' (did you mean 'log_sum_exp'?) (one of: argmax,");
+        check_error(dir, {"reduce", "--function", "SUM", "--axes", "0", in, out}, 2,
+                    "unknown --function 'SUM' (did you mean 'sum'?)");
+        check_error(dir, {"argmax", "--axes", "0", "--output-type", "unit32", in, out}, 2,
+                    "unknown --output-type 'unit32' (did you mean 'uint32'?) (one of: int32, int64,");
+        // Too far from every name: no guess.
+        check_error(dir, {"frobnicate", in, out}, 2, "unknown command 'frobnicate' (see 'vkdml --help')");
+        check_error(dir, {"reduce", "--function", "xy", "--axes", "0", in, out}, 2,
+                    "unknown --function 'xy' (one of: argmax,");
         check_error(dir, {"cumsum", "--reverse=yes", "--axis", "0", in, out}, 2,
                     "option '--reverse' takes no value");
         check_error(dir, {"cumsum", "--axis", "0", "--axis", "1", in, out}, 2,

@@ -194,7 +194,10 @@ TEST_CASE("cli: vkdml bench argument errors", "[cli]") {
     fs::create_directory(path_from_utf8(sub));
     check_error(dir, {"bench", "--suite", "huge"}, 2, "unknown suite 'huge' (use quick, default or full)");
     check_error(dir, {"bench", "--case", "scan-1d", "--case", "scan-2d"}, 2,
-                "unknown case 'scan-2d'; the cases are: scan-1d, scan-rows-short, scan-rows-medium, ");
+                "unknown case 'scan-2d' (did you mean 'scan-1d'?); the cases are: scan-1d, scan-rows-short, "
+                "scan-rows-medium, ");
+    check_error(dir, {"bench", "--suite", "qiuck"}, 2,
+                "unknown suite 'qiuck' (did you mean 'quick'?) (use quick,");
     check_error(dir, {"bench", "--case", "nope"}, 2, ", cumprod-1d-f16, argmax-1d-f16, host-cumsum-1k");
     check_error(dir, {"bench", "--repeat", "0"}, 2,
                 "option '--repeat' expects an integer from 1 to 100000, got '0'");

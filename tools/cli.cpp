@@ -12,6 +12,39 @@ void usage_error(const std::string& message) {
     throw CliError(2, message);
 }
 
+std::string did_you_mean(std::string_view word, std::span<const std::string> candidates) {
+    const auto lower = [](std::string_view text) {
+        std::string out(text);
+        for (char& c : out) c = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+        return out;
+    };
+    // Edit distance with transpositions (optimal string alignment): "unit32" is one step from "uint32".
+    const auto distance = [](const std::string& a, const std::string& b) {
+        std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+        for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+        for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+        for (size_t i = 1; i <= a.size(); ++i)
+            for (size_t j = 1; j <= b.size(); ++j) {
+                d[i][j] = std::min(
+                    {d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+                if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                    d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+            }
+        return d[a.size()][b.size()];
+    };
+    const std::string target = lower(word);
+    const std::string* best = nullptr;
+    size_t best_distance = 3;
+    for (const std::string& candidate : candidates) {
+        const size_t d = distance(target, lower(candidate));
+        if (d < best_distance && 2 * d < word.size()) {
+            best = &candidate;
+            best_distance = d;
+        }
+    }
+    return best ? " (did you mean '" + *best + "'?)" : "";
+}
+
 void fail(const std::string& message) {
     throw CliError(1, message);
 }
@@ -137,7 +170,11 @@ std::vector<std::string> operands_of(const CLI::App& app, const std::string& com
         if (!options_ended && word == "--") {
             options_ended = true;
         } else if (!options_ended && word.size() > 1 && word.starts_with('-')) {
-            usage_error("unknown option '" + word.substr(0, word.find('=')) + "' for " + command);
+            const std::string option = word.substr(0, word.find('='));
+            std::vector<std::string> names;
+            for (const CLI::Option* o : app.get_options())
+                for (const std::string& long_name : o->get_lnames()) names.push_back("--" + long_name);
+            usage_error("unknown option '" + option + "' for " + command + did_you_mean(option, names));
         } else {
             operands.push_back(word);
         }

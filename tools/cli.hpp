@@ -27,6 +27,11 @@ struct CliError : std::runtime_error {
 
 /// Throws a CliError with exit code 2 (the command line is wrong).
 [[noreturn]] void usage_error(const std::string& message);
+/// " (did you mean 'X'?)" for the candidate X closest to `word`, compared case-insensitively by edit
+/// distance (a transposition is one step), when it is at most 2 and under half of `word`'s length; else
+/// "". The first of equally close candidates wins.
+std::string did_you_mean(std::string_view word, std::span<const std::string> candidates);
+
 /// Throws a CliError with exit code 1 (the command could not do its job).
 [[noreturn]] void fail(const std::string& message);
 

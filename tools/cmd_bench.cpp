@@ -42,7 +42,12 @@ Settings parse_settings(const Args& args) {
     Settings s;
     s.suite = args.value("--suite").value_or("default");
     s.cases = suite_cases(s.suite);
-    if (s.cases.empty()) usage_error("unknown suite '" + s.suite + "' (use quick, default or full)");
+    if (s.cases.empty()) {
+        const std::vector<std::string_view> names = suite_names();
+        const std::vector<std::string> suites(names.begin(), names.end());
+        usage_error("unknown suite '" + s.suite + "'" + did_you_mean(s.suite, suites) +
+                    " (use quick, default or full)");
+    }
     const std::vector<std::string> names = args.values("--case");
     if (!names.empty()) {
         // Any case of the full table, at the suite's scale, in command-line order.
@@ -60,7 +65,8 @@ Settings parse_settings(const Args& args) {
         for (const std::string& name : names) {
             auto it = std::find_if(table.begin(), table.end(), [&](const Case& c) { return c.name == name; });
             if (it == table.end())
-                usage_error("unknown case '" + name + "'; the cases are: " + joined_names(all_case_names()));
+                usage_error("unknown case '" + name + "'" + did_you_mean(name, all_case_names()) +
+                            "; the cases are: " + joined_names(all_case_names()));
             if (std::none_of(s.cases.begin(), s.cases.end(), [&](const Case& c) { return c.name == name; }))
                 s.cases.push_back(*it);
         }

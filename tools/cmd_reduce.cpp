@@ -49,8 +49,13 @@ T lookup(const Named<T> (&table)[N], std::string_view option, const std::string&
     for (const Named<T>& entry : table)
         if (entry.name == value) return entry.value;
     std::string names;
-    for (const Named<T>& entry : table) names += (names.empty() ? "" : ", ") + std::string(entry.name);
-    usage_error("unknown " + std::string(option) + " '" + value + "' (one of: " + names + ")");
+    std::vector<std::string> candidates;
+    for (const Named<T>& entry : table) {
+        names += (names.empty() ? "" : ", ") + std::string(entry.name);
+        candidates.emplace_back(entry.name);
+    }
+    usage_error("unknown " + std::string(option) + " '" + value + "'" + did_you_mean(value, candidates) +
+                " (one of: " + names + ")");
 }
 
 // The options `reduce` and `argmax` / `argmin` share: --axes (as each describes it), --axis, --output-type

@@ -64,8 +64,14 @@ int run(const std::vector<std::string_view>& words) {
             command->run(args);
         return 0;
     }
-    usage_error("unknown " + std::string(words[0].starts_with('-') ? "option" : "command") + " '" +
-                std::string(words[0]) + "' (see 'vkdml --help')");
+    const bool option = words[0].starts_with('-');
+    std::vector<std::string> names;  // what the word could have meant: the options, or the commands
+    if (option)
+        names = {"--help", "--version"};
+    else
+        for (const Command* command : kCommands) names.emplace_back(command->name);
+    usage_error("unknown " + std::string(option ? "option" : "command") + " '" + std::string(words[0]) + "'" +
+                did_you_mean(words[0], names) + " (see 'vkdml --help')");
 }
 
 // Runs the command line and flushes stdout, failing if anything written to it was lost.
