@@ -20,6 +20,7 @@
 
 #include "cli_support.hpp"
 #include "gpu_fixture.hpp"
+#include "json_check.hpp"
 #include "npy.hpp"
 #include "os_support.hpp"
 #include "platform.hpp"
@@ -30,6 +31,7 @@
 namespace fs = std::filesystem;
 using namespace vkdml_test;
 using namespace vkdml_test::cli;
+namespace json = vkdml_test::json;
 // Paths are UTF-8 strings: std::filesystem gets them through path_from_utf8 (not the ANSI code page).
 using vkdml::platform::path_from_utf8;
 
@@ -278,6 +280,48 @@ TEST_CASE("cli: vkdml info lists the types of every operator", "[gpu][cli]") {
             const size_t answer = outcome.out.find_first_not_of(' ', line + 3 + name.size());
             const vkdml::TypeSupport support = test_device().supports(op, type);
             CHECK(outcome.out.compare(answer, 3, support.supported ? "yes" : "no:") == 0);
+        }
+    }
+}
+
+TEST_CASE("cli: vkdml info --json says the same as the library, as one document", "[gpu][cli]") {
+    TempDir dir;
+    const Outcome outcome = run_tool(dir, {"info", "--json"});
+    INFO("stdout: " << outcome.out << "\nstderr: " << outcome.err);
+    REQUIRE(outcome.exit_code == 0);
+    CHECK(outcome.err.empty());
+    const json::Value doc = json::parse(outcome.out);
+    CHECK(json::keys(doc) == std::vector<std::string>{"vkdml", "devices", "chosen", "support"});
+    CHECK(doc.at("vkdml").at("version").get<std::string>() == VKDML_VERSION_STRING);
+    const vkdml::DeviceInfo& info = test_device().info();
+    int chosen = 0;
+    for (const json::Value& d : doc.at("devices")) {
+        CHECK(json::keys(d) ==
+              std::vector<std::string>{"index", "name", "type", "driver", "driver_info", "chosen"});
+        chosen += d.at("chosen").get<bool>() ? 1 : 0;
+    }
+    CHECK(chosen == 1);
+    const json::Value& c = doc.at("chosen");
+    CHECK(c.at("index").get<uint32_t>() == info.physical.index);
+    CHECK(c.at("name").get<std::string>() == info.physical.name);
+    CHECK(c.at("subgroup_size").get<uint32_t>() == info.subgroup_size);
+    CHECK(c.at("max_storage_buffer_range").get<uint64_t>() == info.max_storage_buffer_range);
+    CHECK(c.at("host_visible_heap").get<uint64_t>() == info.host_visible_heap);
+    CHECK(c.at("max_workgroup_count").at(2).get<uint32_t>() == info.max_workgroup_count[2]);
+    CHECK(c.at("shader_float64").get<bool>() == info.shader_float64);
+    const json::Value& support = doc.at("support");
+    CHECK(support.size() == 5);
+    for (DML_OPERATOR_TYPE op : {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT,
+                                 DML_OPERATOR_REDUCE, DML_OPERATOR_ARGMIN, DML_OPERATOR_ARGMAX}) {
+        const json::Value& types = support.at(vkdml::to_string(op));
+        CHECK(types.size() == 11);
+        for (DML_TENSOR_DATA_TYPE type : all_types()) {
+            INFO(vkdml::to_string(op) << " " << vkdml::to_string(type));
+            const vkdml::TypeSupport expected = test_device().supports(op, type);
+            const json::Value& entry = types.at(vkdml::to_string(type));
+            CHECK(entry.at("supported").get<bool>() == expected.supported);
+            CHECK(entry.contains("reason") == !expected.supported);
+            if (!expected.supported) CHECK(entry.at("reason").get<std::string>() == expected.reason);
         }
     }
 }

@@ -1,9 +1,12 @@
 // tools/cmd_info.cpp — `vkdml info`: the Vulkan devices, the chosen one's limits, and which data types each
-// operator supports on it.
+// operator supports on it, as text or (--json) as one JSON document.
 #include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
 
 #include "commands.hpp"
 #include "host_ops.hpp"
+#include "vkdml/version.hpp"
 
 namespace vkdml::cli {
 namespace {
@@ -81,9 +84,78 @@ void print_type_support(const Device& device) {
     }
 }
 
+using Json = nlohmann::ordered_json;
+
+std::string vulkan_version(uint32_t v) {
+    return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v)) + "." +
+           std::to_string(VK_API_VERSION_PATCH(v));
+}
+
+// The same facts as the text, keyed as DeviceInfo names them.
+Json info_json(const std::vector<PhysicalDeviceInfo>& devices, const Device& device) {
+    const DeviceInfo& info = device.info();
+    Json doc;
+    doc["vkdml"] = {{"version", VKDML_VERSION_STRING}};
+    Json& list = doc["devices"] = Json::array();
+    for (const PhysicalDeviceInfo& d : devices)
+        list.push_back({{"index", d.index},
+                        {"name", d.name},
+                        {"type", device_type_name(d.type)},
+                        {"driver", d.driver_name},
+                        {"driver_info", d.driver_info},
+                        {"chosen", d.index == info.physical.index}});
+    const PhysicalDeviceInfo& p = info.physical;
+    doc["chosen"] = {
+        {"index", p.index},
+        {"name", p.name},
+        {"vulkan", vulkan_version(p.api_version)},
+        {"vendor_id", p.vendor_id},
+        {"device_id", p.device_id},
+        {"subgroup_size", info.subgroup_size},
+        {"subgroup_arithmetic", info.subgroup_arithmetic},
+        {"subgroup_extended_types", info.subgroup_extended_types},
+        {"max_storage_buffer_range", info.max_storage_buffer_range},
+        {"max_memory_allocation_size", info.max_memory_allocation_size},
+        {"max_buffer_size", info.max_buffer_size},
+        {"host_visible_heap", info.host_visible_heap},
+        {"min_storage_buffer_offset_alignment", info.min_storage_buffer_offset_alignment},
+        {"max_workgroup_count",
+         {info.max_workgroup_count[0], info.max_workgroup_count[1], info.max_workgroup_count[2]}},
+        {"max_workgroup_invocations", info.max_workgroup_invocations},
+        {"max_shared_memory_bytes", info.max_shared_memory_bytes},
+        {"max_push_constants_bytes", info.max_push_constants_bytes},
+        {"timestamps", info.timestamps},
+        {"timestamp_period_ns", info.timestamp_period_ns},
+        {"shader_int64", info.shader_int64},
+        {"shader_float64", info.shader_float64},
+        {"storage_buffer_8bit", info.storage_buffer_8bit},
+        {"storage_buffer_16bit", info.storage_buffer_16bit},
+    };
+    Json& support = doc["support"] = Json::object();
+    for (DML_OPERATOR_TYPE op : kOperators)
+        for (DML_TENSOR_DATA_TYPE type : all_data_types()) {
+            const TypeSupport s = device.supports(op, type);
+            Json entry = {{"supported", s.supported}};
+            if (!s.supported) entry["reason"] = s.reason;
+            support[to_string(op)][to_string(type)] = entry;
+        }
+    return doc;
+}
+
+void define_info(CLI::App& app) {
+    add_device_option(app);
+    add_switch(app, "--json", "print one JSON document instead of the text");
+}
+
 void run_info(const Args& args) {
     const auto devices = take(Device::enumerate());
     auto device = Device::create(device_options(args));
+    if (args.has("--json")) {
+        if (!device) fail(device.error().message);
+        std::printf("%s\n",
+                    info_json(devices, **device).dump(1, ' ', false, Json::error_handler_t::replace).c_str());
+        return;
+    }
     print_devices(devices, device ? device->get() : nullptr);
     if (!device) fail(device.error().message);
     print_limits((*device)->info());
@@ -96,7 +168,7 @@ extern const Command kInfoCommand = {
     "info",
     "List the Vulkan devices, the chosen one's limits and its types per operator.",
     {},
-    add_device_option,
+    define_info,
     run_info};
 
 }  // namespace vkdml::cli
