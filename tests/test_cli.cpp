@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cerrno>
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <span>
@@ -230,15 +231,59 @@ TEST_CASE("cli: vkdml show prints type, shape and values", "[gpu][cli]") {
                                   std::as_bytes(std::span(signed_values))));
         CHECK(run_tool(dir, {"show", big}).out == "INT64 [2]\n[-9223372036854775808, -1]\n");
     }
-    SECTION("--limit") {
-        CHECK(run_tool(dir, {"show", "--limit", "5", ints}).out ==
+    SECTION("--limit: entries per axis, and the summary line") {
+        const std::string stats = "min 1, max 9, mean 4.41666667\n";
+        CHECK(run_tool(dir, {"show", "--limit", "5", ints}).out == spec_text + stats);
+        CHECK(run_tool(dir, {"show", "--limit", "3", ints}).out ==
               "INT32 [1,1,3,4]\n"
-              "[[[[2, 1, 3, 5],\n"
-              "   [3, ...]]]]\n");
-        CHECK(run_tool(dir, {"show", "--limit=12", ints}).out == spec_text);
-        CHECK(run_tool(dir, {"show", "--limit", "0", ints}).out == "INT32 [1,1,3,4]\n[[[[...]]]]\n");
+              "[[[[2, 1, ..., 5],\n"
+              "   [3, 8, ..., 3],\n"
+              "   [9, 6, ..., 4]]]]\n" +
+                  stats);
+        CHECK(run_tool(dir, {"show", "--limit=2", ints}).out ==
+              "INT32 [1,1,3,4]\n"
+              "[[[[2, ..., 5],\n"
+              "   ...,\n"
+              "   [9, ..., 4]]]]\n" +
+                  stats);
+        CHECK(run_tool(dir, {"show", "--limit", "0", ints}).out == "INT32 [1,1,3,4]\n[...]\n" + stats);
         check_error(dir, {"show", "--limit", "-1", ints}, 2, "--limit");
         check_error(dir, {"show", "--limit", "many", ints}, 2, "--limit");
+    }
+    SECTION("more than 1000 elements: NumPy's summary, 3 entries each side of every long axis") {
+        const std::string big = dir / "big.npy";
+        std::vector<double> values(100 * 200);
+        for (size_t i = 0; i < values.size(); ++i) values[i] = double(i);
+        write_c_order(big, DML_TENSOR_DATA_TYPE_INT32, {100, 200}, values);
+        CHECK(run_tool(dir, {"show", big}).out ==
+              "INT32 [100,200]\n"
+              "[[0, 1, 2, ..., 197, 198, 199],\n"
+              " [200, 201, 202, ..., 397, 398, 399],\n"
+              " [400, 401, 402, ..., 597, 598, 599],\n"
+              " ...,\n"
+              " [19400, 19401, 19402, ..., 19597, 19598, 19599],\n"
+              " [19600, 19601, 19602, ..., 19797, 19798, 19799],\n"
+              " [19800, 19801, 19802, ..., 19997, 19998, 19999]]\n"
+              "min 0, max 19999, mean 9999.5\n");
+        // 1000 elements still print whole; a NaN makes min and max NaN, as in NumPy.
+        std::vector<double> thousand(1000, 2.0);
+        write_c_order(big, DML_TENSOR_DATA_TYPE_FLOAT32, {1000}, thousand);
+        const std::string whole = run_tool(dir, {"show", big}).out;
+        CHECK(whole.find("...") == std::string::npos);
+        CHECK(whole.find("min") == std::string::npos);
+        std::vector<double> with_nan(1001, -1.5);
+        with_nan[500] = std::nan("");
+        write_c_order(big, DML_TENSOR_DATA_TYPE_FLOAT16, {1001}, with_nan);
+        CHECK(run_tool(dir, {"show", big}).out ==
+              "FLOAT16 [1001]\n[-1.5, -1.5, -1.5, ..., -1.5, -1.5, -1.5]\nmin nan, max nan, mean nan\n");
+        // 64-bit extremes exactly.
+        std::vector<int64_t> wide(1200, 5);
+        wide[7] = INT64_MIN;
+        wide[1100] = INT64_MAX;
+        REQUIRE(vkdml::npy::write(big, DML_TENSOR_DATA_TYPE_INT64, std::vector<uint32_t>{1200},
+                                  std::as_bytes(std::span(wide))));
+        const std::string extremes = run_tool(dir, {"show", big}).out;
+        CHECK(extremes.find("min -9223372036854775808, max 9223372036854775807, mean ") != std::string::npos);
     }
     SECTION("a malformed file") {
         const std::string bad = dir / "bad.npy";
