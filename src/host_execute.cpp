@@ -134,7 +134,7 @@ Status allocate_tensor_buffers(DeviceState& d, const std::vector<std::unique_ptr
     return {};
 }
 
-/// The caller gave one non-null array per input and per output of `run`.
+/// The caller gave one array per input and per output of `run`, each at least as long as its tensor.
 Status check_arrays(const HostExecution& run, DML_OPERATOR_TYPE type,
                     std::span<const std::span<const std::byte>> inputs,
                     std::span<const std::span<std::byte>> outputs) {

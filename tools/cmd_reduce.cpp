@@ -192,9 +192,10 @@ void reduce_file(const Args& args, const WrittenAxes& written,
     for (uint32_t axis : axes) output_sizes[axis] = 1;
     const HostTensor output = make_output(output_type.value_or(input.type), std::move(output_sizes));
     // The shape OUT.npy gets: the output's, or without the reduced axes (--keepdims false).
+    const bool keep = keep_dims(args);
     std::vector<uint32_t> file_shape;
     for (size_t d = 0; d < output.sizes.size(); ++d)
-        if (keep_dims(args) || std::find(axes.begin(), axes.end(), d) == axes.end())
+        if (keep || std::find(axes.begin(), axes.end(), d) == axes.end())
             file_shape.push_back(output.sizes[d]);
     check_output(args.operands()[1]);
     const auto device = open_device(args);

@@ -141,6 +141,14 @@ std::string statistics(const npy::Array& array) {
     const uint32_t size = element_size(array.type);
     const uint64_t count = array.data.size() / size;
     const std::byte* data = array.data.data();
+    // a < b by the stored values: 64-bit integers exactly, every other type as doubles (exact for them).
+    const auto less = [&](uint64_t a, uint64_t b) {
+        const std::byte* x = data + a * size;
+        const std::byte* y = data + b * size;
+        if (array.type == DML_TENSOR_DATA_TYPE_INT64) return load<int64_t>(x) < load<int64_t>(y);
+        if (array.type == DML_TENSOR_DATA_TYPE_UINT64) return load<uint64_t>(x) < load<uint64_t>(y);
+        return element_value(array.type, x) < element_value(array.type, y);
+    };
     uint64_t lowest = 0, highest = 0, nan = count;
     double sum = 0;
     for (uint64_t i = 0; i < count; ++i) {
@@ -148,19 +156,7 @@ std::string statistics(const npy::Array& array) {
         sum += v;
         if (std::isnan(v)) {
             if (nan == count) nan = i;
-            continue;
-        }
-        if (v < element_value(array.type, data + lowest * size)) lowest = i;
-        if (v > element_value(array.type, data + highest * size)) highest = i;
-    }
-    // (64-bit integers compare exactly: doubles that tie are told apart by their stored values.)
-    if (array.type == DML_TENSOR_DATA_TYPE_INT64 || array.type == DML_TENSOR_DATA_TYPE_UINT64) {
-        const bool is_signed = array.type == DML_TENSOR_DATA_TYPE_INT64;
-        const auto less = [&](uint64_t a, uint64_t b) {
-            return is_signed ? load<int64_t>(data + a * 8) < load<int64_t>(data + b * 8)
-                             : load<uint64_t>(data + a * 8) < load<uint64_t>(data + b * 8);
-        };
-        for (uint64_t i = 0; i < count; ++i) {
+        } else {
             if (less(i, lowest)) lowest = i;
             if (less(highest, i)) highest = i;
         }
