@@ -9,7 +9,7 @@
 // ---- every kernel ----------------------------------------------------------------------------------
 #define ABI_BINDINGS 3         // storage buffers 0 (source), 1 (destination), 2 (partials)
 #define ABI_PUSH_WORDS 32      // 128 bytes: the minimum maxPushConstantsSize
-#define ABI_SPEC_COUNT 11      // constant ids 0..10
+#define ABI_SPEC_COUNT 12      // constant ids 0..11
 #define ABI_SPEC_WORKGROUP 0   // local_size_x_id
 #define ABI_SPEC_LINE_MAJOR 9  // serial kernels: items numbered line-major, else chunk-major (work_items)
 
@@ -56,6 +56,8 @@
 #define REDUCE_SPEC_INDEX64 6       // arg functions: 64-bit output indices
 #define REDUCE_SPEC_VEC_K 7         // reduce_serial blocks: vectors per block (0: elements)
 #define REDUCE_SPEC_VEC_F 8         // reduce_serial blocks: outputs per block
+#define REDUCE_SPEC_KEPT_DIMS 10    // kept dimensions (push words dim[0 .. 3·KEPT_DIMS))
+#define REDUCE_SPEC_LINE_DIMS 11    // reduced dimensions (the 2·LINE_DIMS words after them)
 
 // DML_REDUCE_FUNCTION's values, plus a copy (AxisCount 0: output = input).
 #define REDUCE_F_ARGMAX 0
@@ -88,8 +90,7 @@
 #define REDUCE_W_ITEM_END 2
 #define REDUCE_W_BASE_IN 3
 #define REDUCE_W_BASE_OUT 4
-#define REDUCE_W_ITEM_BEGIN 5
-#define REDUCE_W_DIMS 6     // kept dimensions | reduced dimensions << 8
+#define REDUCE_W_ITEM_BEGIN 5  // word 6 is unused
 #define REDUCE_W_N_TOTAL 7  // N over all passes (AVERAGE)
 #define REDUCE_W_DIM 8      // REDUCE_MAX_DIM_WORDS words; ends at word 32
 

@@ -35,6 +35,11 @@ layout(constant_id = REDUCE_SPEC_INDEX64) const bool INDEX64 = false;    // arg:
 // is VEC_F outputs, 1 element (or VEC_F slots) apart (the planner's block layout).
 layout(constant_id = REDUCE_SPEC_VEC_K) const uint VEC_K = 0u;
 layout(constant_id = REDUCE_SPEC_VEC_F) const uint VEC_F = 1u;
+// The numbers of kept and reduced dimensions are constants, not push words, so that the addressing of
+// the common layouts compiles to one path: lavapipe (Mesa 22) runs the body of every if and every loop
+// at least once, lanes masked or not, so code a uniform branch skips still costs its time there.
+layout(constant_id = REDUCE_SPEC_KEPT_DIMS) const uint KEPT_DIMS = 1u;
+layout(constant_id = REDUCE_SPEC_LINE_DIMS) const uint LINE_DIMS = 1u;
 
 const uint F_ARGMAX = REDUCE_F_ARGMAX, F_ARGMIN = REDUCE_F_ARGMIN, F_AVERAGE = REDUCE_F_AVERAGE,
            F_L1 = REDUCE_F_L1, F_L2 = REDUCE_F_L2, F_LOG_SUM = REDUCE_F_LOG_SUM,
@@ -62,7 +67,6 @@ layout(push_constant, std430) uniform Params {
     layout(offset = 4 * REDUCE_W_BASE_IN) uint base_in;
     layout(offset = 4 * REDUCE_W_BASE_OUT) uint base_out;
     layout(offset = 4 * REDUCE_W_ITEM_BEGIN) uint item_begin;  // the first item of this dispatch
-    layout(offset = 4 * REDUCE_W_DIMS) uint dims;  // kept dimensions | reduced dimensions << 8
     layout(offset = 4 * REDUCE_W_N_TOTAL) uint n_total;  // N over all passes (AVERAGE)
     // Kept: size, stride_in, stride_out each; then reduced: size, stride_in each.
     layout(offset = 4 * REDUCE_W_DIM) uint dim[REDUCE_MAX_DIM_WORDS];
@@ -281,16 +285,17 @@ State fold_element(State st, ACC_T x, uint index) {
     if (!COMPENSATED) return combine(st, element_state(x, index));
 #if defined(ACC_IS_FLOAT)
     if (IS_LSE) {
-        if (acc_isnan(x) || acc_isnan(st.v)) return combine(st, element_state(x, index));
         // A larger x becomes the maximum and the sum so far is scaled by e^(m - x); else e^(x - m) joins
-        // the sum. (Equal values, infinities among them: e^0.)
+        // the sum. (Equal values, infinities among them: e^0.) A NaN makes the state combine's NaN,
+        // chosen by selects: a call of combine would run its every line on lavapipe, NaN or not.
+        bool nan = acc_isnan(x) || acc_isnan(st.v);
         bool up = x > st.v;
         ACC_T scale = acc_exp(x == st.v ? ACC_T(0) : (up ? st.v - x : x - st.v));
         Pair sum = up ? Pair(st.s * scale, st.c * scale) : Pair(st.s, st.c);
         sum = pair_add_value(sum, up ? ACC_T(1) : scale);
-        st.v = up ? x : st.v;
-        st.s = sum.hi;
-        st.c = sum.lo;
+        st.v = nan ? st.v + x : (up ? x : st.v);
+        st.s = nan ? ACC_T(1) : sum.hi;
+        st.c = nan ? ACC_T(0) : sum.lo;
         return st;
     }
 #endif
@@ -373,8 +378,8 @@ State read_state(uint slot) {
 // Chunks per output.
 uint chunk_count() { return chunks_of(p.n, p.chunk_len); }
 
-uint kept_dims() { return p.dims & 0xFFu; }
-uint reduced_dims() { return (p.dims >> 8) & 0xFFu; }
+uint kept_dims() { return KEPT_DIMS; }
+uint reduced_dims() { return LINE_DIMS; }
 
 // (The common layouts take paths with constant push-constant indices: a variable index is gathered
 // per invocation on some devices (lavapipe).)
@@ -418,12 +423,6 @@ uint reduced_offset(uint r) {
         off += c * p.dim[d + 1u];
     }
     return off;
-}
-
-// The state of element r of output o (in_base = output_base(o).x).
-State load_state(uint o, uint in_base, uint r) {
-    if (SRC_PARTIALS) return read_state(o * p.n + r);
-    return element_state(load_element(p.base_in + in_base + reduced_offset(r)), r);
 }
 
 // st folded with element r of output o (in_base = output_base(o).x).

@@ -145,7 +145,6 @@ struct Planner {
 
     PushWords words(const Problem& l) const {
         PushWords w{};
-        w[REDUCE_W_DIMS] = static_cast<uint32_t>(l.kept.size() | (l.line.size() << 8));
         w[REDUCE_W_N_TOTAL] = static_cast<uint32_t>(r.problem.line_length());  // N in elements
         uint32_t k = REDUCE_W_DIM;
         for (const Dim& d : l.kept) {
@@ -176,6 +175,8 @@ struct Planner {
         p.key.spec[REDUCE_SPEC_INDEX64] = arg && !dst_partials && element_size(r.output_type) == 8;
         p.key.spec[REDUCE_SPEC_VEC_K] = s.blocks.k;
         p.key.spec[REDUCE_SPEC_VEC_F] = s.blocks.f;
+        p.key.spec[REDUCE_SPEC_KEPT_DIMS] = static_cast<uint32_t>(s.layout().kept.size());
+        p.key.spec[REDUCE_SPEC_LINE_DIMS] = static_cast<uint32_t>(s.layout().line.size());
         p.cooperative = s.tree;
         // Outputs whose elements (or states) are far apart: chunks of one output side by side.
         p.line_major = src.partials || s.layout().line_innermost();

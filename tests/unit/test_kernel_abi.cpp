@@ -96,6 +96,8 @@ const std::map<std::string, uint32_t> kReduceSpec = {{"FUNCTION", REDUCE_SPEC_FU
                                                      {"INDEX64", REDUCE_SPEC_INDEX64},
                                                      {"VEC_K", REDUCE_SPEC_VEC_K},
                                                      {"VEC_F", REDUCE_SPEC_VEC_F},
+                                                     {"KEPT_DIMS", REDUCE_SPEC_KEPT_DIMS},
+                                                     {"LINE_DIMS", REDUCE_SPEC_LINE_DIMS},
                                                      {"LINE_MAJOR", ABI_SPEC_LINE_MAJOR}};
 const std::map<std::string, uint32_t> kReduceWords = {{"n", REDUCE_W_N},
                                                       {"chunk_len", REDUCE_W_CHUNK_LEN},
@@ -103,7 +105,6 @@ const std::map<std::string, uint32_t> kReduceWords = {{"n", REDUCE_W_N},
                                                       {"base_in", REDUCE_W_BASE_IN},
                                                       {"base_out", REDUCE_W_BASE_OUT},
                                                       {"item_begin", REDUCE_W_ITEM_BEGIN},
-                                                      {"dims", REDUCE_W_DIMS},
                                                       {"n_total", REDUCE_W_N_TOTAL},
                                                       {"dim", REDUCE_W_DIM}};
 
