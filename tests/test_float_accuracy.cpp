@@ -297,3 +297,69 @@ TEST_CASE("large: issue 18's accuracy table at 16 Mi float32 elements, each with
         CHECK(std::fabs(out.get_double(0) - exact) <= two_ulps(F32) * std::fabs(exact));
     }
 }
+
+TEST_CASE("cancellation in reductions: SUM and AVERAGE of (L, s, -L) triples come out exactly rounded",
+          "[gpu][accuracy][reduce]") {
+    // The triples of the cumsum test above, reduced: a plain float sum of L and s loses s, so any step
+    // that adds two elements without keeping its rounding error (a group of plain adds before the
+    // compensated join, say) ends at 0 where the exact sum is a multiple of 2^-4. Long rows (element by
+    // element, and in blocks of vectors), rows of 3 (each row one triple: its sum is s), rows of
+    // 3 · 4,099 along the inner axis, and the triples down an outer axis of 3 · 30,011 rows and 5
+    // columns. SUM must equal the exact sum rounded once, AVERAGE be within two ulps of it divided by
+    // the count.
+    for (DML_TENSOR_DATA_TYPE type : {F16, F32, F64}) {
+        if (!test_device().supports(DML_OPERATOR_REDUCE, type).supported) continue;
+        const int big_bits = type == F16 ? 10 : type == F32 ? 22 : 48;
+        struct Shape {
+            std::vector<uint32_t> sizes;
+            uint32_t axis;
+        };
+        for (const Shape& s : {Shape{{3 * 100001}, 0}, Shape{{3u << 17}, 0}, Shape{{65536, 3}, 1},
+                               Shape{{7, 3 * 4099}, 1}, Shape{{3 * 30011, 5}, 0}}) {
+            const uint64_t count = element_count(s.sizes);
+            const uint64_t len = s.sizes[s.axis], outputs = count / len;
+            const uint64_t stride = s.axis == 0 ? outputs : 1;  // of the reduced axis
+            std::mt19937_64 rng(count + static_cast<uint64_t>(type));
+            TestTensor in = make_packed(type, s.sizes);
+            for (uint64_t o = 0; o < outputs; ++o) {
+                const uint64_t first = s.axis == 0 ? o : o * len;
+                for (uint64_t t = 0; t < len / 3; ++t) {
+                    const double big = std::ldexp(static_cast<double>(1 + rng() % 15), big_bits);
+                    const double small = static_cast<double>(rng() % 16) / 16.0;
+                    in.set_double(first + (3 * t) * stride, big);
+                    in.set_double(first + (3 * t + 1) * stride, small);
+                    in.set_double(first + (3 * t + 2) * stride, -big);
+                }
+            }
+            for (DML_REDUCE_FUNCTION f : {DML_REDUCE_FUNCTION_SUM, DML_REDUCE_FUNCTION_AVERAGE}) {
+                std::vector<uint32_t> out_sizes = s.sizes;
+                out_sizes[s.axis] = 1;
+                TestTensor out = make_packed(type, out_sizes);
+                INFO(type_name(type) << " " << to_string(s.sizes) << " axis " << s.axis << " function " << f);
+                const vkdml::Status st =
+                    execute_reduce(DML_OPERATOR_REDUCE, f, DML_AXIS_DIRECTION_INCREASING, {s.axis}, in, out);
+                INFO((st ? std::string() : st.error().message));
+                REQUIRE(st);
+                require_no_validation_messages();
+                std::vector<double> exact(outputs);
+                for (uint64_t o = 0; o < outputs; ++o) {
+                    const uint64_t first = s.axis == 0 ? o : o * len;
+                    DoubleDouble acc{0.0, 0.0};
+                    for (uint64_t k = 0; k < len; ++k) acc.add(in.get_double(first + k * stride));
+                    exact[o] =
+                        acc.value() / (f == DML_REDUCE_FUNCTION_AVERAGE ? static_cast<double>(len) : 1.0);
+                }
+                const std::vector<double> rounded = stored_values(type, exact);
+                Errors e;
+                for (uint64_t o = 0; o < outputs; ++o) {
+                    if (f == DML_REDUCE_FUNCTION_SUM)
+                        e.add(o, out.get_double(o), rounded[o], 0);
+                    else
+                        e.add(o, out.get_double(o), exact[o], two_ulps(type));
+                }
+                INFO("max relative error " << e.max_rel << "; outside the bound:" << e.first);
+                CHECK(e.over == 0);
+            }
+        }
+    }
+}
