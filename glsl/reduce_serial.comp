@@ -3,8 +3,8 @@
 // elements in index order. Neighbouring invocations take neighbouring outputs, so when the kept
 // dimensions are the inner ones in memory (outer-axis reductions) their loads are coalesced; short
 // reductions (many tiny outputs), and every shape on CPU devices, run best this way too. With blocks
-// (VEC_K > 0, reduce_common.glsl) each position loads VEC_K whole vectors and folds their elements in
-// the same order as element by element.
+// (VEC_K > 0, reduce_common.glsl) each position loads VEC_K whole vectors and folds their elements, each
+// output's in index order (split into SPLIT interleaved chains where the block holds one output).
 #extension GL_EXT_control_flow_attributes : require
 #extension GL_GOOGLE_include_directive : require
 #include "reduce_common.glsl"
