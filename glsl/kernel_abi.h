@@ -9,9 +9,10 @@
 // ---- every kernel ----------------------------------------------------------------------------------
 #define ABI_BINDINGS 3         // storage buffers 0 (source), 1 (destination), 2 (partials)
 #define ABI_PUSH_WORDS 32      // 128 bytes: the minimum maxPushConstantsSize
-#define ABI_SPEC_COUNT 12      // constant ids 0..11
+#define ABI_SPEC_COUNT 13      // constant ids 0..12
 #define ABI_SPEC_WORKGROUP 0   // local_size_x_id
 #define ABI_SPEC_LINE_MAJOR 9  // serial kernels: items numbered line-major, else chunk-major (work_items)
+#define ABI_SPEC_LOCKSTEP 10   // serial kernels: the workgroup walks its chunks together (barriers)
 
 // ---- scan_serial, scan_tile (scan_common.glsl) ------------------------------------------------------
 #define SCAN_SPEC_OP 1              // SCAN_OP_SUM or SCAN_OP_PRODUCT
@@ -22,7 +23,6 @@
 #define SCAN_SPEC_VEC_K 6           // scan_serial blocks: vectors per block (0: elements)
 #define SCAN_SPEC_VEC_F 7           // scan_serial blocks: fibers per block
 #define SCAN_SPEC_VEC_AXIS_INNER 8  // scan_serial blocks: steps along the axis are the inner index
-#define SCAN_SPEC_LOCKSTEP 10       // scan_serial: the workgroup walks its chunks together (barriers)
 
 #define SCAN_OP_SUM 0
 #define SCAN_OP_PRODUCT 1
@@ -56,8 +56,8 @@
 #define REDUCE_SPEC_INDEX64 6       // arg functions: 64-bit output indices
 #define REDUCE_SPEC_VEC_K 7         // reduce_serial blocks: vectors per block (0: elements)
 #define REDUCE_SPEC_VEC_F 8         // reduce_serial blocks: outputs per block
-#define REDUCE_SPEC_KEPT_DIMS 10    // kept dimensions (push words dim[0 .. 3·KEPT_DIMS))
-#define REDUCE_SPEC_LINE_DIMS 11    // reduced dimensions (the 2·LINE_DIMS words after them)
+#define REDUCE_SPEC_KEPT_DIMS 11    // kept dimensions (push words dim[0 .. 3·KEPT_DIMS))
+#define REDUCE_SPEC_LINE_DIMS 12    // reduced dimensions (the 2·LINE_DIMS words after them)
 
 // DML_REDUCE_FUNCTION's values, plus a copy (AxisCount 0: output = input).
 #define REDUCE_F_ARGMAX 0

@@ -34,15 +34,20 @@ void fold_block(inout State st[STATES], uint at, uint q) {
 }
 
 void main() {
+    if (LOCKSTEP && !workgroup_has_items(p.item_begin, p.item_end)) return;  // the whole workgroup
     uint id = serial_item(p.item_begin, p.item_end);
-    if (id == NO_ITEM) return;
-    uint chunk = chunk_of_item(id, output_count(), p.n, p.chunk_len);
-    uint o = line_of_item(id, chunk, output_count(), p.n, p.chunk_len);
+    bool has_item = id != NO_ITEM;
+    if (!has_item && !LOCKSTEP) return;
+    uint chunk = has_item ? chunk_of_item(id, output_count(), p.n, p.chunk_len) : 0u;
+    uint o = has_item ? line_of_item(id, chunk, output_count(), p.n, p.chunk_len) : 0u;
     uint start = chunk * p.chunk_len;
-    uint end = start + min(p.chunk_len, p.n - start);  // never past 2^32 - 1
+    uint end = has_item ? start + min(p.chunk_len, p.n - start) : start;  // never past 2^32 - 1
+    // Trips of the position loop (at least one): the chunk's positions, or in lockstep the longest
+    // chunk's (start + chunk_len stays below 2^32: the planner's condition).
+    uint trips = LOCKSTEP ? p.chunk_len : end - start;
     uvec2 base = output_base(o);
     if (FUNCTION == F_COPY) {  // AxisCount 0: the stored bits, NaN payloads and all
-        dst[p.base_out + base.y] = src[p.base_in + base.x];
+        if (has_item) dst[p.base_out + base.y] = src[p.base_in + base.x];
         return;
     }
     const bool one_dim = !SRC_PARTIALS && reduced_dims() == 1u;
@@ -52,9 +57,11 @@ void main() {
         State st = empty_state();
         uint r = start;
         do {
+            if (lockstep_barrier(r, start)) barrier();
+            if (LOCKSTEP && r >= end) continue;
             st = one_dim ? fold_element(st, load_element(in_base + r * stride), r) : fold_at(st, o, base.x, r);
-        } while (++r < end);
-        store_state(o, chunk, base.y, st);
+        } while (++r < start + trips);
+        if (has_item) store_state(o, chunk, base.y, st);
         return;
     }
 
@@ -66,8 +73,11 @@ void main() {
     [[unroll]] for (uint i = 0u; i < STATES; ++i) st[i] = empty_state();
     uint q = start;
     do {
+        if (lockstep_barrier(q, start)) barrier();
+        if (LOCKSTEP && q >= end) continue;
         fold_block(st, in_base + (one_dim ? q * stride : reduced_offset(q)), q);
-    } while (++q < end);
+    } while (++q < start + trips);
+    if (!has_item) return;
     [[unroll]] for (uint k = 1u; k < SPLIT; ++k) st[0] = combine(st[0], st[k]);
     // Item o holds outputs o·VEC_F + lane: consecutive elements of the output, or slots VEC_F·chunks apart.
     [[unroll]] for (uint lane = 0u; lane < LANES; ++lane) {

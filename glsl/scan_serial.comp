@@ -17,14 +17,6 @@ const uint BLOCK_VECS = VEC_K == 0u ? 1u : VEC_K;
 const uint LANES = VEC_K == 0u ? 1u : VEC_F;  // fibers carried per invocation
 const uint STEPS = BLOCK_VECS * VEC_W / LANES;  // axis steps per block
 
-// LOCKSTEP (CPU devices, fibers side by side in memory): the workgroup's invocations walk their chunks
-// together and meet at a barrier every SYNC_STEPS positions. A CPU driver that runs a workgroup's SIMD
-// groups one after another (lavapipe) then sweeps the workgroup's whole run of neighbouring fibers row
-// by row, instead of one narrow strip of columns down the full chunk at a time (a cumsum of [4096, 4096]
-// along axis 0: 38 -> 24 ms). Every invocation, past the dispatch's items or past its chunk's end too,
-// runs the same trips, so each barrier is reached in uniform control flow.
-layout(constant_id = SCAN_SPEC_LOCKSTEP) const bool LOCKSTEP = false;
-const uint SYNC_STEPS = 8u;
 
 void main() {
     if (LOCKSTEP && !workgroup_has_items(p.item_begin, p.item_end)) return;  // the whole workgroup
@@ -48,10 +40,8 @@ void main() {
                                                                    : pair_of(identity());
     if (VEC_K == 0u) {
         for (uint k = start; k < start + trips; ++k) {
-            if (LOCKSTEP) {
-                if (k > start && (k - start) % SYNC_STEPS == 0u) barrier();
-                if (k >= end) continue;
-            }
+            if (lockstep_barrier(k, start)) barrier();
+            if (LOCKSTEP && k >= end) continue;
             uint pos = axis_pos(k);
             Pair next = combine_element(run[0], base.x + pos * p.axis_in);
             if (MODE == MODE_SCAN)
@@ -62,10 +52,8 @@ void main() {
 #if !defined(PAIR_STORAGE)
     else {
         for (uint k = start; k < start + trips; ++k) {
-            if (LOCKSTEP) {
-                if (k > start && (k - start) % SYNC_STEPS == 0u) barrier();
-                if (k >= end) continue;
-            }
+            if (lockstep_barrier(k, start)) barrier();
+            if (LOCKSTEP && k >= end) continue;
             uint pos = axis_pos(k);
             uint at_in = base.x + pos * p.axis_in;
             uint at_out = base.y + pos * p.axis_out;

@@ -39,7 +39,10 @@ struct ScanPolicy {
 struct ReducePolicy {
     uint32_t serial_workgroup = 64;
     uint32_t row_block_vectors = 4;  ///< reduce_serial: vectors per block of whole short rows, at most
-    ChunkPolicy serial;              ///< reduce_serial: positions (elements, blocks or states) per invocation
+    /// reduce_serial: a workgroup of neighbouring outputs walks chunks of at least this many positions
+    /// together (LOCKSTEP; 0: never)
+    uint64_t lockstep_min_len = 0;
+    ChunkPolicy serial;  ///< reduce_serial: positions (elements, blocks or states) per invocation
     uint32_t tree_max_workgroup = 256;  ///< reduce_tree: about n / 8 invocations per output, up to this
     uint32_t tree_min_workgroup = 32;   ///< and at least this (or a subgroup)
     uint64_t tree_target_items = 1;     ///< reduce_tree: workgroups worth splitting lines for

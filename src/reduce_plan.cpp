@@ -180,6 +180,12 @@ struct Planner {
         p.cooperative = s.tree;
         // Outputs whose elements (or states) are far apart: chunks of one output side by side.
         p.line_major = src.partials || s.layout().line_innermost();
+        // Lockstep where a workgroup's invocations take neighbouring outputs of long chunks of the input
+        // (as scans do; its position loop runs to chunk start + chunk_len, below 2^32).
+        const uint64_t positions = std::min<uint64_t>(s.chunk_len, s.positions);
+        p.key.spec[ABI_SPEC_LOCKSTEP] =
+            !s.tree && !p.line_major && policy.lockstep_min_len > 0 && positions >= policy.lockstep_min_len &&
+            s.layout().lines() >= s.workgroup && s.positions + positions <= 0xFFFFFFFFull;
         p.lines = s.layout().lines();
         p.chunks = s.chunks;
         p.chunk_len = s.chunk_len;

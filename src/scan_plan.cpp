@@ -136,7 +136,7 @@ struct Planner {
         // chunk: fewer fibers put its invocations on chunks far apart, and there, as on short chunks,
         // the barriers only cost. (Its position loop runs to chunk start + chunk_len, below 2^32.)
         const uint64_t positions = std::min<uint64_t>(s.chunk_len, s.axis().size);
-        p.key.spec[SCAN_SPEC_LOCKSTEP] =
+        p.key.spec[ABI_SPEC_LOCKSTEP] =
             !s.tile && !p.line_major && policy.lockstep_min_len > 0 && positions >= policy.lockstep_min_len &&
             s.layout().lines() >= s.workgroup && s.axis().size + positions <= 0xFFFFFFFFull;
         p.lines = s.layout().lines();

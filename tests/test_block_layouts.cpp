@@ -168,6 +168,55 @@ TEST_CASE("blocks: every reduce function and the arg operators on every block ki
     CHECK(stats.failed == 0);
 }
 
+// Serial reductions whose workgroup walks long chunks of neighbouring outputs together (reduce_serial's
+// LOCKSTEP, CPU devices: chunks of 1,024 positions or more across 64 items or more): invocations past
+// the dispatch's items and past a shorter chunk's end still reach every barrier, and write nothing.
+TEST_CASE("blocks: reductions walking in lockstep, with a partial workgroup and a shorter last chunk",
+          "[gpu][reduce][argminmax][blocks]") {
+    const std::vector<ReduceShape> shapes = {
+        {"element by element, 259 outputs, chunks of 1,024 and 76 rows", {1100, 259}, {0}},
+        {"vectors across 4 outputs, 257 items, chunks of 1,024 and 976 rows", {2000, 1028}, {0}},
+    };
+    SweepStats stats;
+    uint64_t seed = 7000;
+    for (const ReduceShape& s : shapes) {
+        INFO(s.what);
+        for (DML_REDUCE_FUNCTION f : kReduceFunctions) {
+            for (DML_TENSOR_DATA_TYPE type : {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_INT32}) {
+                const std::vector<DML_TENSOR_DATA_TYPE> allowed = types_of(f);
+                if (std::find(allowed.begin(), allowed.end(), type) == allowed.end()) continue;  // float-only
+                ReduceCase c;
+                c.function = f;
+                c.type = type;
+                c.sizes = s.sizes;
+                c.axes = s.axes;
+                c.in_strides = packed_strides(s.sizes);
+                c.out_strides = packed_strides(output_sizes(c));
+                c.out_extra_bytes = 8ull * s.sizes[1];  // an output past the tensor's end would show there
+                c.seed = seed++;
+                run_reduce_case(c, stats);
+            }
+        }
+        for (DML_OPERATOR_TYPE op : {DML_OPERATOR_ARGMIN, DML_OPERATOR_ARGMAX}) {
+            ReduceCase c;
+            c.op = op;
+            c.direction =
+                op == DML_OPERATOR_ARGMAX ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
+            c.type = DML_TENSOR_DATA_TYPE_FLOAT16;
+            c.index_type = DML_TENSOR_DATA_TYPE_INT64;
+            c.sizes = s.sizes;
+            c.axes = s.axes;
+            c.in_strides = packed_strides(s.sizes);
+            c.out_strides = packed_strides(output_sizes(c));
+            c.fill = ReduceFill::small_integers;
+            c.seed = seed++;
+            run_reduce_case(c, stats);
+        }
+    }
+    CHECK(stats.cases == 2 * (12 * 2 - 4 + 2));  // AVERAGE, L2, LOG_SUM and LOG_SUM_EXP: float only
+    CHECK(stats.failed == 0);
+}
+
 TEST_CASE("blocks: float16 converts every one of its 65536 values to float32 and back exactly",
           "[gpu][cumsum][blocks]") {
     // A cumulative sum over an axis of length 1 is x -> float32 -> float16 for every element: the

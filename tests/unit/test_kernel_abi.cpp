@@ -78,7 +78,7 @@ const std::map<std::string, uint32_t> kScanSpec = {{"OP", SCAN_SPEC_OP},
                                                    {"VEC_K", SCAN_SPEC_VEC_K},
                                                    {"VEC_F", SCAN_SPEC_VEC_F},
                                                    {"VEC_AXIS_INNER", SCAN_SPEC_VEC_AXIS_INNER},
-                                                   {"LOCKSTEP", SCAN_SPEC_LOCKSTEP},
+                                                   {"LOCKSTEP", ABI_SPEC_LOCKSTEP},
                                                    {"LINE_MAJOR", ABI_SPEC_LINE_MAJOR}};
 const std::map<std::string, uint32_t> kScanWords = {
     {"fibers", SCAN_W_FIBERS},         {"len", SCAN_W_LEN},
@@ -96,6 +96,7 @@ const std::map<std::string, uint32_t> kReduceSpec = {{"FUNCTION", REDUCE_SPEC_FU
                                                      {"INDEX64", REDUCE_SPEC_INDEX64},
                                                      {"VEC_K", REDUCE_SPEC_VEC_K},
                                                      {"VEC_F", REDUCE_SPEC_VEC_F},
+                                                     {"LOCKSTEP", ABI_SPEC_LOCKSTEP},
                                                      {"KEPT_DIMS", REDUCE_SPEC_KEPT_DIMS},
                                                      {"LINE_DIMS", REDUCE_SPEC_LINE_DIMS},
                                                      {"LINE_MAJOR", ABI_SPEC_LINE_MAJOR}};

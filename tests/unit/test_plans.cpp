@@ -152,7 +152,7 @@ TEST_CASE("scan plans: lockstep only for long chunks of neighbouring fibers on C
     const PlanTarget serial_cpu{cpu, true}, coop_cpu{cpu, false};
     const auto lockstep = [](const Plan& plan) {
         std::vector<uint32_t> flags;
-        for (const Pass& pass : plan.passes) flags.push_back(pass.key.spec[SCAN_SPEC_LOCKSTEP]);
+        for (const Pass& pass : plan.passes) flags.push_back(pass.key.spec[ABI_SPEC_LOCKSTEP]);
         return flags;
     };
     using Flags = std::vector<uint32_t>;
@@ -182,6 +182,45 @@ TEST_CASE("scan plans: lockstep only for long chunks of neighbouring fibers on C
     CHECK(none(scan_plan(serial_cpu, {64, 1024, 1024}, 0)));
     CHECK(none(scan_plan(serial_cpu, {4096, 4096}, 1)));
     CHECK(none(scan_plan({gpu, true}, {4096, 4096}, 0)));
+}
+
+TEST_CASE("reduce plans: lockstep only for long chunks of neighbouring outputs on CPU devices", "[unit]") {
+    const auto cpu = cpu_info(), gpu = gpu_info();
+    const PlanTarget serial_cpu{cpu, true}, coop_cpu{cpu, false};
+    const auto lockstep = [](const Plan& plan) {
+        std::vector<uint32_t> flags;
+        for (const Pass& pass : plan.passes) flags.push_back(pass.key.spec[ABI_SPEC_LOCKSTEP]);
+        return flags;
+    };
+    using Flags = std::vector<uint32_t>;
+    CHECK(policy(DeviceClass::serial_cpu).reduce.lockstep_min_len == 1024);
+    CHECK(policy(DeviceClass::serial_gpu).reduce.lockstep_min_len == 0);
+    // [4096, 4096] along axis 0: blocks across 16 outputs (256 items), chunks of 1,024 rows walk in
+    // lockstep; the pass over their fold states does not.
+    const Plan outer = reduce_plan(serial_cpu, {4096, 4096}, 0);
+    CHECK(outer.passes[0].chunk_len == 1024);
+    CHECK(lockstep(outer) == Flags{1, 0});
+    CHECK(lockstep(reduce_plan(coop_cpu, {4096, 4096}, 0)) == Flags{1, 0});
+    // Element by element (259 outputs), and vectors across 4 outputs (257 items): a chunk of 1,024 rows
+    // and a shorter one.
+    const Plan elements = reduce_plan(serial_cpu, {1100, 259}, 0);
+    CHECK(elements.passes[0].key.spec[REDUCE_SPEC_VEC_K] == 0);
+    CHECK(lockstep(elements) == Flags{1, 0});
+    const Plan vectors = reduce_plan(serial_cpu, {2000, 1028}, 0, REDUCE_F_ARGMAX);
+    CHECK(vectors.passes[0].key.spec[REDUCE_SPEC_VEC_K] == 1);
+    CHECK(lockstep(vectors) == Flags{1, 0});
+    // One chunk of all 1,024 rows.
+    CHECK(lockstep(reduce_plan(serial_cpu, {1024, 4096}, 0)) == Flags{1});
+    // Not: chunks under 1,024 positions, fewer items than a workgroup, lines along the inner axis, GPUs.
+    const auto none = [&](const Plan& plan) {
+        CHECK(lockstep(plan) == Flags(plan.passes.size(), 0));
+        return !plan.passes.empty();
+    };
+    CHECK(none(reduce_plan(serial_cpu, {1023, 4096}, 0)));
+    CHECK(none(reduce_plan(serial_cpu, {4096, 48}, 0)));
+    CHECK(none(reduce_plan(serial_cpu, {4096, 4096}, 1)));
+    CHECK(none(reduce_plan(serial_cpu, {1u << 20, 3}, 1)));
+    CHECK(none(reduce_plan({gpu, true}, {4096, 4096}, 0)));
 }
 
 TEST_CASE("reduce plans: tree workgroups by length and subgroup size, state passes", "[unit]") {
