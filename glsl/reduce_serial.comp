@@ -36,8 +36,10 @@ void fold_block(inout State st[STATES], uint at, uint q) {
 void main() {
     if (LOCKSTEP && !workgroup_has_items(p.item_begin, p.item_end)) return;  // the whole workgroup
     uint id = serial_item(p.item_begin, p.item_end);
-    bool has_item = id != NO_ITEM;
-    if (!has_item && !LOCKSTEP) return;
+    if (id == NO_ITEM && !LOCKSTEP) return;
+    // (Constant true without LOCKSTEP, so that no branch below costs anything there: lavapipe would run
+    // a branch on it whether or not any lane takes it.)
+    bool has_item = !LOCKSTEP || id != NO_ITEM;
     uint chunk = has_item ? chunk_of_item(id, output_count(), p.n, p.chunk_len) : 0u;
     uint o = has_item ? line_of_item(id, chunk, output_count(), p.n, p.chunk_len) : 0u;
     uint start = chunk * p.chunk_len;

@@ -21,8 +21,10 @@ const uint STEPS = BLOCK_VECS * VEC_W / LANES;  // axis steps per block
 void main() {
     if (LOCKSTEP && !workgroup_has_items(p.item_begin, p.item_end)) return;  // the whole workgroup
     uint id = serial_item(p.item_begin, p.item_end);
-    bool has_item = id != NO_ITEM;
-    if (!has_item && !LOCKSTEP) return;
+    if (id == NO_ITEM && !LOCKSTEP) return;
+    // (Constant true without LOCKSTEP, so that no branch below costs anything there: lavapipe would run
+    // a branch on it whether or not any lane takes it.)
+    bool has_item = !LOCKSTEP || id != NO_ITEM;
     uint chunk = has_item ? chunk_of_item(id, p.fibers, p.len, p.chunk_len) : 0u;
     uint fiber = has_item ? line_of_item(id, chunk, p.fibers, p.len, p.chunk_len) : 0u;
     uint start = chunk * p.chunk_len;
