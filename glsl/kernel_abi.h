@@ -23,6 +23,7 @@
 #define SCAN_SPEC_VEC_K 6           // scan_serial blocks: vectors per block (0: elements)
 #define SCAN_SPEC_VEC_F 7           // scan_serial blocks: fibers per block
 #define SCAN_SPEC_VEC_AXIS_INNER 8  // scan_serial blocks: steps along the axis are the inner index
+#define SCAN_SPEC_OTHER_DIMS 11     // non-axis dimensions (<= 7: push words size, stride_in, stride_out)
 
 #define SCAN_OP_SUM 0
 #define SCAN_OP_PRODUCT 1
@@ -38,8 +39,7 @@
 #define SCAN_W_AXIS_OUT 5
 #define SCAN_W_BASE_IN 6
 #define SCAN_W_BASE_OUT 7
-#define SCAN_W_BASE_PART 8
-#define SCAN_W_OTHER_DIMS 9
+#define SCAN_W_BASE_PART 8  // word 9 is unused
 #define SCAN_W_ITEM_BEGIN 10
 #define SCAN_W_SIZE 11                                              // SCAN_MAX_OTHER_DIMS words
 #define SCAN_W_STRIDE_IN (SCAN_W_SIZE + SCAN_MAX_OTHER_DIMS)        // 18

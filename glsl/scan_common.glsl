@@ -25,6 +25,10 @@ layout(constant_id = SCAN_SPEC_HAS_CARRY) const bool HAS_CARRY = false; // add t
 layout(constant_id = SCAN_SPEC_VEC_K) const uint VEC_K = 0u;
 layout(constant_id = SCAN_SPEC_VEC_F) const uint VEC_F = 1u;
 layout(constant_id = SCAN_SPEC_VEC_AXIS_INNER) const bool VEC_AXIS_INNER = true;
+// The number of non-axis dimensions is a constant, not a push word, so that fiber_base compiles to one
+// path: lavapipe (Mesa 22) runs the body of every if and loop whether or not a lane takes it, and the
+// general path's divisions cost short rows ([1M, 16] along axis 1) 9 % of their time.
+layout(constant_id = SCAN_SPEC_OTHER_DIMS) const uint OTHER_DIMS = 1u;
 
 const uint MODE_SCAN = SCAN_MODE_SCAN;
 const uint MODE_REDUCE = SCAN_MODE_REDUCE;
@@ -42,7 +46,6 @@ layout(push_constant, std430) uniform Params {
     layout(offset = 4 * SCAN_W_BASE_IN) uint base_in;
     layout(offset = 4 * SCAN_W_BASE_OUT) uint base_out;
     layout(offset = 4 * SCAN_W_BASE_PART) uint base_part;
-    layout(offset = 4 * SCAN_W_OTHER_DIMS) uint other_dims;  // non-axis dimensions (<= 7)
     layout(offset = 4 * SCAN_W_ITEM_BEGIN) uint item_begin;  // the first item of this dispatch
     layout(offset = 4 * SCAN_W_SIZE) uint size[MAX_OTHER_DIMS];
     layout(offset = 4 * SCAN_W_STRIDE_IN) uint stride_in[MAX_OTHER_DIMS];
@@ -112,14 +115,11 @@ uint chunk_count() { return chunks_of(p.len, p.chunk_len); }
 // Element offsets of the first element of fiber f in the input and output. Offsets are computed
 // modulo 2^32: the base words wrap them back into the window the dispatch binds (src/window.hpp).
 uvec2 fiber_base(uint f) {
-    // (One dimension takes a path with constant push-constant indices: a variable index is gathered per
-    // invocation on some devices (lavapipe).)
-    if (p.other_dims == 1u) return uvec2(p.base_in, p.base_out) + f * uvec2(p.stride_in[0], p.stride_out[0]);
+    if (OTHER_DIMS == 1u) return uvec2(p.base_in, p.base_out) + f * uvec2(p.stride_in[0], p.stride_out[0]);
     uvec2 o = uvec2(p.base_in, p.base_out);
     uint r = f;
-    for (uint i = 0u; i < MAX_OTHER_DIMS; ++i) {
-        if (i >= p.other_dims) break;
-        uint d = p.other_dims - 1u - i;
+    for (uint i = 0u; i < OTHER_DIMS; ++i) {
+        uint d = OTHER_DIMS - 1u - i;
         uint c = r % p.size[d];
         r /= p.size[d];
         o += c * uvec2(p.stride_in[d], p.stride_out[d]);

@@ -67,7 +67,6 @@ PushWords scan_words(const Problem& l) {
     w[SCAN_W_LEN] = l.line[0].size;
     w[SCAN_W_AXIS_IN] = l.line[0].stride_in;
     w[SCAN_W_AXIS_OUT] = l.line[0].stride_out;
-    w[SCAN_W_OTHER_DIMS] = static_cast<uint32_t>(l.kept.size());
     for (size_t i = 0; i < l.kept.size(); ++i) {
         w[SCAN_W_SIZE + i] = l.kept[i].size;
         w[SCAN_W_STRIDE_IN + i] = l.kept[i].stride_in;
@@ -130,6 +129,7 @@ struct Planner {
         p.key.spec[SCAN_SPEC_VEC_K] = s.blocks.k;
         p.key.spec[SCAN_SPEC_VEC_F] = s.blocks.f;
         p.key.spec[SCAN_SPEC_VEC_AXIS_INNER] = s.blocks.axis_inner;
+        p.key.spec[SCAN_SPEC_OTHER_DIMS] = static_cast<uint32_t>(s.layout().kept.size());
         p.cooperative = s.tile;
         p.line_major = s.layout().line_innermost();  // fibers far apart: chunks of one side by side
         // Lockstep (scan_serial) where a workgroup's invocations take neighbouring fibers of one long

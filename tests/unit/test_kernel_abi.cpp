@@ -79,15 +79,14 @@ const std::map<std::string, uint32_t> kScanSpec = {{"OP", SCAN_SPEC_OP},
                                                    {"VEC_F", SCAN_SPEC_VEC_F},
                                                    {"VEC_AXIS_INNER", SCAN_SPEC_VEC_AXIS_INNER},
                                                    {"LOCKSTEP", ABI_SPEC_LOCKSTEP},
+                                                   {"OTHER_DIMS", SCAN_SPEC_OTHER_DIMS},
                                                    {"LINE_MAJOR", ABI_SPEC_LINE_MAJOR}};
 const std::map<std::string, uint32_t> kScanWords = {
-    {"fibers", SCAN_W_FIBERS},         {"len", SCAN_W_LEN},
-    {"chunk_len", SCAN_W_CHUNK_LEN},   {"item_end", SCAN_W_ITEM_END},
-    {"axis_in", SCAN_W_AXIS_IN},       {"axis_out", SCAN_W_AXIS_OUT},
-    {"base_in", SCAN_W_BASE_IN},       {"base_out", SCAN_W_BASE_OUT},
-    {"base_part", SCAN_W_BASE_PART},   {"other_dims", SCAN_W_OTHER_DIMS},
-    {"item_begin", SCAN_W_ITEM_BEGIN}, {"size", SCAN_W_SIZE},
-    {"stride_in", SCAN_W_STRIDE_IN},   {"stride_out", SCAN_W_STRIDE_OUT}};
+    {"fibers", SCAN_W_FIBERS},         {"len", SCAN_W_LEN},           {"chunk_len", SCAN_W_CHUNK_LEN},
+    {"item_end", SCAN_W_ITEM_END},     {"axis_in", SCAN_W_AXIS_IN},   {"axis_out", SCAN_W_AXIS_OUT},
+    {"base_in", SCAN_W_BASE_IN},       {"base_out", SCAN_W_BASE_OUT}, {"base_part", SCAN_W_BASE_PART},
+    {"item_begin", SCAN_W_ITEM_BEGIN}, {"size", SCAN_W_SIZE},         {"stride_in", SCAN_W_STRIDE_IN},
+    {"stride_out", SCAN_W_STRIDE_OUT}};
 const std::map<std::string, uint32_t> kReduceSpec = {{"FUNCTION", REDUCE_SPEC_FUNCTION},
                                                      {"SRC_PARTIALS", REDUCE_SPEC_SRC_PARTIALS},
                                                      {"DST_PARTIALS", REDUCE_SPEC_DST_PARTIALS},
