@@ -290,7 +290,8 @@ State fold_element(State st, ACC_T x, uint index) {
         // chosen by selects: a call of combine would run its every line on lavapipe, NaN or not.
         bool nan = acc_isnan(x) || acc_isnan(st.v);
         bool up = x > st.v;
-        ACC_T scale = acc_exp(x == st.v ? ACC_T(0) : (up ? st.v - x : x - st.v));
+        ACC_T d = x == st.v ? ACC_T(0) : (up ? st.v - x : x - st.v);  // <= 0; -inf from an empty state
+        ACC_T scale = d == -acc_inf() ? ACC_T(0) : acc_exp(d);  // not left to the device's exp(-inf)
         Pair sum = up ? Pair(st.s * scale, st.c * scale) : Pair(st.s, st.c);
         sum = pair_add_value(sum, up ? ACC_T(1) : scale);
         st.v = nan ? st.v + x : (up ? x : st.v);
@@ -386,10 +387,7 @@ uint reduced_dims() { return LINE_DIMS; }
 uint output_count() {
     if (kept_dims() == 1u) return p.dim[0];
     uint count = 1u;
-    for (uint d = 0u; d < 8u; ++d) {
-        if (d >= kept_dims()) break;
-        count *= p.dim[3u * d];
-    }
+    for (uint d = 0u; d < kept_dims(); ++d) count *= p.dim[3u * d];
     return count;
 }
 
@@ -398,8 +396,7 @@ uvec2 output_base(uint o) {
     if (kept_dims() == 1u) return o * uvec2(p.dim[1], p.dim[2]);
     uvec2 off = uvec2(0u);
     uint rest = o;
-    for (uint i = 0u; i < 8u; ++i) {
-        if (i >= kept_dims()) break;
+    for (uint i = 0u; i < kept_dims(); ++i) {
         uint d = kept_dims() - 1u - i;
         uint size = p.dim[3u * d];
         uint c = rest % size;
@@ -415,8 +412,7 @@ uint reduced_offset(uint r) {
     if (reduced_dims() == 1u) return r * p.dim[first + 1u];
     uint off = 0u;
     uint rest = r;
-    for (uint i = 0u; i < 8u; ++i) {
-        if (i >= reduced_dims()) break;
+    for (uint i = 0u; i < reduced_dims(); ++i) {
         uint d = first + 2u * (reduced_dims() - 1u - i);
         uint c = rest % p.dim[d];
         rest /= p.dim[d];

@@ -17,7 +17,9 @@ const uint STEPS = BLOCK_VECS * VEC_W / LANES;     // reduced elements per outpu
 // pipelines busier (lavapipe: argmax-1d 25.9 -> 20.3 ms, logsumexp-1d 35.5 -> 33, reduce-1d 19.5 ->
 // 18.9). Every float sum and product step keeps its rounding error (compensated.glsl): adding a few
 // elements plainly before joining them, as this kernel once did, lost s in a sum of L, s and -L.
-const uint SPLIT = LANES == 1u ? (STEPS < 4u ? STEPS : 4u) : 1u;
+// Products keep one chain: split, [1e30, 1e-30, 1, 1] three times over would overflow in one chain and
+// underflow in another (inf · 0), where in order every step stays near 1.
+const uint SPLIT = (LANES == 1u && FUNCTION != F_MULTIPLY) ? (STEPS < 4u ? STEPS : 4u) : 1u;
 const uint STATES = LANES * SPLIT;
 
 // Folds the block at `at` (reduced position q) into st (output lane's states: lane · SPLIT + s % SPLIT).

@@ -17,7 +17,6 @@ const uint BLOCK_VECS = VEC_K == 0u ? 1u : VEC_K;
 const uint LANES = VEC_K == 0u ? 1u : VEC_F;  // fibers carried per invocation
 const uint STEPS = BLOCK_VECS * VEC_W / LANES;  // axis steps per block
 
-
 void main() {
     if (LOCKSTEP && !workgroup_has_items(p.item_begin, p.item_end)) return;  // the whole workgroup
     uint id = serial_item(p.item_begin, p.item_end);

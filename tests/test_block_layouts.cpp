@@ -192,7 +192,7 @@ TEST_CASE("blocks: reductions walking in lockstep, with a partial workgroup and 
                 c.axes = s.axes;
                 c.in_strides = packed_strides(s.sizes);
                 c.out_strides = packed_strides(output_sizes(c));
-                c.out_extra_bytes = 8ull * s.sizes[1];  // an output past the tensor's end would show there
+                c.out_extra_bytes = 8ull * s.sizes[1];  // the tail past the output must stay untouched
                 c.seed = seed++;
                 run_reduce_case(c, stats);
             }

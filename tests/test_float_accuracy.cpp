@@ -14,7 +14,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -300,9 +302,10 @@ TEST_CASE("large: issue 18's accuracy table at 16 Mi float32 elements, each with
 
 TEST_CASE("cancellation in reductions: SUM and AVERAGE of (L, s, -L) triples come out exactly rounded",
           "[gpu][accuracy][reduce]") {
-    // The triples of the cumsum test above, reduced: a plain float sum of L and s loses s, so any step
-    // that adds two elements without keeping its rounding error (a group of plain adds before the
-    // compensated join, say) ends at 0 where the exact sum is a multiple of 2^-4. Long rows (element by
+    // Triples like the cumsum test's above, reduced: a plain sum of L and s in the accumulator (float16
+    // data: float32) loses s, so any step that adds two elements without keeping its rounding error (a
+    // group of plain adds before the compensated join, say) ends at 0 where the exact sum is a multiple
+    // of 2^-4 (float16: of 2^-14, below half an ulp of L in float32). Long rows (element by
     // element, and in blocks of vectors), rows of 3 (each row one triple: its sum is s), rows of
     // 3 · 4,099 along the inner axis, and the triples down an outer axis of 3 · 30,011 rows and 5
     // columns. SUM must equal the exact sum rounded once, AVERAGE be within two ulps of it divided by
@@ -325,7 +328,7 @@ TEST_CASE("cancellation in reductions: SUM and AVERAGE of (L, s, -L) triples com
                 const uint64_t first = s.axis == 0 ? o : o * len;
                 for (uint64_t t = 0; t < len / 3; ++t) {
                     const double big = std::ldexp(static_cast<double>(1 + rng() % 15), big_bits);
-                    const double small = static_cast<double>(rng() % 16) / 16.0;
+                    const double small = std::ldexp(static_cast<double>(rng() % 16), type == F16 ? -14 : -4);
                     in.set_double(first + (3 * t) * stride, big);
                     in.set_double(first + (3 * t + 1) * stride, small);
                     in.set_double(first + (3 * t + 2) * stride, -big);
@@ -361,5 +364,57 @@ TEST_CASE("cancellation in reductions: SUM and AVERAGE of (L, s, -L) triples com
                 CHECK(e.over == 0);
             }
         }
+    }
+}
+
+namespace {
+
+/// MULTIPLY along the last axis of a packed `sizes` tensor of T on `device`, through the host path.
+template <typename T>
+std::vector<T> multiply_last_axis(const std::shared_ptr<vkdml::Device>& device, DML_TENSOR_DATA_TYPE type,
+                                  std::vector<uint32_t> sizes, const std::vector<T>& x) {
+    const uint32_t axis = static_cast<uint32_t>(sizes.size() - 1);
+    const vkdml::PackedTensorDesc in(type, sizes);
+    sizes[axis] = 1;
+    const vkdml::PackedTensorDesc out(type, sizes);
+    const DML_REDUCE_OPERATOR_DESC d{DML_REDUCE_FUNCTION_MULTIPLY, in.desc(), out.desc(), 1, &axis};
+    std::vector<T> y(element_count(sizes));
+    const std::span<const std::byte> inputs[] = {std::as_bytes(std::span(x))};
+    const std::span<std::byte> outputs[] = {std::as_writable_bytes(std::span(y))};
+    const vkdml::Status st = vkdml::execute(device, {DML_OPERATOR_REDUCE, &d}, inputs, outputs);
+    INFO((st ? std::string() : st.error().message));
+    REQUIRE(st);
+    return y;
+}
+
+}  // namespace
+
+TEST_CASE("serial products of factors that overflow and underflow in pairs fold in order: exactly 1",
+          "[gpu][accuracy][reduce]") {
+    // [2^e, 2^-e, 1, 1] repeated (e = 100 for float32, 1000 for float64): in order every partial product
+    // is 2^e or 1, but a fold that took every fourth factor into one chain would overflow in one chain
+    // and underflow in another (inf · 0 = NaN). reduce_serial keeps a product in one chain; this holds
+    // for the serial family only (a tree's order is its own: the SPEC leaves products that overflow in
+    // a step to the order). One row element by element (4,099 factors, ending 2^e, 2^-e, 1) and in
+    // blocks of vectors (4,096), and rows of 8 along the inner axis.
+    vkdml::DeviceOptions options;
+    options.kernels = vkdml::DeviceOptions::Kernels::serial;
+    auto created = vkdml::Device::create(options);
+    REQUIRE(created);
+    const std::shared_ptr<vkdml::Device> device = *created;
+    for (const std::vector<uint32_t>& sizes :
+         {std::vector<uint32_t>{4099}, std::vector<uint32_t>{4096}, std::vector<uint32_t>{512, 8}}) {
+        INFO(to_string(sizes));
+        const uint64_t n = element_count(sizes);
+        std::vector<float> f(n);
+        std::vector<double> d(n);
+        for (uint64_t i = 0; i < n; ++i) {
+            const int sign = i % 4 == 0 ? 1 : i % 4 == 1 ? -1 : 0;
+            f[i] = std::ldexp(1.0f, 100 * sign);
+            d[i] = std::ldexp(1.0, 1000 * sign);
+        }
+        for (float y : multiply_last_axis(device, F32, sizes, f)) CHECK(y == 1.0f);
+        if (device->supports(DML_OPERATOR_REDUCE, F64).supported)
+            for (double y : multiply_last_axis(device, F64, sizes, d)) CHECK(y == 1.0);
     }
 }
