@@ -91,7 +91,7 @@
 #define REDUCE_W_BASE_IN 3
 #define REDUCE_W_BASE_OUT 4
 #define REDUCE_W_ITEM_BEGIN 5  // word 6 is unused
-#define REDUCE_W_N_TOTAL 7  // N over all passes (AVERAGE)
-#define REDUCE_W_DIM 8      // REDUCE_MAX_DIM_WORDS words; ends at word 32
+#define REDUCE_W_N_TOTAL 7     // N over all passes (AVERAGE)
+#define REDUCE_W_DIM 8         // REDUCE_MAX_DIM_WORDS words; ends at word 32
 
 #endif

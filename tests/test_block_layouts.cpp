@@ -58,6 +58,16 @@ const std::vector<ReduceShape> kReduceShapes = {
     {"rows of 5: element by element", {12, 5}, {1}},
 };
 
+/// A REDUCE SUM case of `s` with packed input and output (set the function, type and seed after).
+ReduceCase packed_reduce_case(const ReduceShape& s) {
+    ReduceCase c;
+    c.sizes = s.sizes;
+    c.axes = s.axes;
+    c.in_strides = packed_strides(s.sizes);
+    c.out_strides = packed_strides(output_sizes(c));
+    return c;
+}
+
 }  // namespace
 
 TEST_CASE("blocks: cumulative sums and products of every block kind, type, direction and exclusivity",
@@ -137,28 +147,20 @@ TEST_CASE("blocks: every reduce function and the arg operators on every block ki
         INFO(s.what);
         for (DML_REDUCE_FUNCTION f : kReduceFunctions) {
             for (DML_TENSOR_DATA_TYPE type : types_of(f)) {
-                ReduceCase c;
+                ReduceCase c = packed_reduce_case(s);
                 c.function = f;
                 c.type = type;
-                c.sizes = s.sizes;
-                c.axes = s.axes;
-                c.in_strides = packed_strides(s.sizes);
-                c.out_strides = packed_strides(output_sizes(c));
                 c.seed = seed++;
                 run_reduce_case(c, stats);
             }
         }
         for (DML_OPERATOR_TYPE op : {DML_OPERATOR_ARGMIN, DML_OPERATOR_ARGMAX}) {
             for (DML_TENSOR_DATA_TYPE type : all_types()) {
-                ReduceCase c;
+                ReduceCase c = packed_reduce_case(s);
                 c.op = op;
                 c.direction = seed % 2 ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
                 c.type = type;
                 c.index_type = seed % 3 ? DML_TENSOR_DATA_TYPE_UINT32 : DML_TENSOR_DATA_TYPE_INT64;
-                c.sizes = s.sizes;
-                c.axes = s.axes;
-                c.in_strides = packed_strides(s.sizes);
-                c.out_strides = packed_strides(output_sizes(c));
                 c.fill = ReduceFill::small_integers;
                 c.seed = seed++;
                 run_reduce_case(c, stats);
@@ -185,29 +187,21 @@ TEST_CASE("blocks: reductions walking in lockstep, with a partial workgroup and 
             for (DML_TENSOR_DATA_TYPE type : {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_INT32}) {
                 const std::vector<DML_TENSOR_DATA_TYPE> allowed = types_of(f);
                 if (std::find(allowed.begin(), allowed.end(), type) == allowed.end()) continue;  // float-only
-                ReduceCase c;
+                ReduceCase c = packed_reduce_case(s);
                 c.function = f;
                 c.type = type;
-                c.sizes = s.sizes;
-                c.axes = s.axes;
-                c.in_strides = packed_strides(s.sizes);
-                c.out_strides = packed_strides(output_sizes(c));
                 c.out_extra_bytes = 8ull * s.sizes[1];  // the tail past the output must stay untouched
                 c.seed = seed++;
                 run_reduce_case(c, stats);
             }
         }
         for (DML_OPERATOR_TYPE op : {DML_OPERATOR_ARGMIN, DML_OPERATOR_ARGMAX}) {
-            ReduceCase c;
+            ReduceCase c = packed_reduce_case(s);
             c.op = op;
             c.direction =
                 op == DML_OPERATOR_ARGMAX ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
             c.type = DML_TENSOR_DATA_TYPE_FLOAT16;
             c.index_type = DML_TENSOR_DATA_TYPE_INT64;
-            c.sizes = s.sizes;
-            c.axes = s.axes;
-            c.in_strides = packed_strides(s.sizes);
-            c.out_strides = packed_strides(output_sizes(c));
             c.fill = ReduceFill::small_integers;
             c.seed = seed++;
             run_reduce_case(c, stats);

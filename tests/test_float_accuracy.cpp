@@ -112,6 +112,21 @@ TestTensor near_one(DML_TENSOR_DATA_TYPE type, uint32_t n, uint64_t seed) {
     return t;
 }
 
+/// REDUCE `f` of `in` (packed `sizes`) along `axis` into a new packed tensor of the same type, required to
+/// succeed without validation messages.
+TestTensor reduce_along(const TestTensor& in, DML_REDUCE_FUNCTION f, const std::vector<uint32_t>& sizes,
+                        uint32_t axis) {
+    std::vector<uint32_t> out_sizes = sizes;
+    out_sizes[axis] = 1;
+    TestTensor out = make_packed(in.type, out_sizes);
+    const vkdml::Status st =
+        execute_reduce(DML_OPERATOR_REDUCE, f, DML_AXIS_DIRECTION_INCREASING, {axis}, in, out);
+    INFO((st ? std::string() : st.error().message));
+    REQUIRE(st);
+    require_no_validation_messages();
+    return out;
+}
+
 }  // namespace
 
 TEST_CASE(
@@ -225,15 +240,8 @@ TEST_CASE("compensated reductions: sums, products and the functions built on sum
                                         : uniform(type, static_cast<uint32_t>(count), count);
                 in.sizes = s.sizes;
                 in.strides = packed_strides(s.sizes);
-                std::vector<uint32_t> out_sizes = s.sizes;
-                out_sizes[s.axis] = 1;
-                TestTensor out = make_packed(type, out_sizes);
                 INFO(type_name(type) << " " << to_string(s.sizes) << " axis " << s.axis << " function " << f);
-                const vkdml::Status st =
-                    execute_reduce(DML_OPERATOR_REDUCE, f, DML_AXIS_DIRECTION_INCREASING, {s.axis}, in, out);
-                INFO((st ? std::string() : st.error().message));
-                REQUIRE(st);
-                require_no_validation_messages();
+                const TestTensor out = reduce_along(in, f, s.sizes, s.axis);
                 const uint64_t outputs = out.count(), len = s.sizes[s.axis];
                 const uint64_t stride = s.axis == 0 ? outputs : 1;  // of the reduced axis
                 Errors e;
@@ -335,15 +343,8 @@ TEST_CASE("cancellation in reductions: SUM and AVERAGE of (L, s, -L) triples com
                 }
             }
             for (DML_REDUCE_FUNCTION f : {DML_REDUCE_FUNCTION_SUM, DML_REDUCE_FUNCTION_AVERAGE}) {
-                std::vector<uint32_t> out_sizes = s.sizes;
-                out_sizes[s.axis] = 1;
-                TestTensor out = make_packed(type, out_sizes);
                 INFO(type_name(type) << " " << to_string(s.sizes) << " axis " << s.axis << " function " << f);
-                const vkdml::Status st =
-                    execute_reduce(DML_OPERATOR_REDUCE, f, DML_AXIS_DIRECTION_INCREASING, {s.axis}, in, out);
-                INFO((st ? std::string() : st.error().message));
-                REQUIRE(st);
-                require_no_validation_messages();
+                const TestTensor out = reduce_along(in, f, s.sizes, s.axis);
                 std::vector<double> exact(outputs);
                 for (uint64_t o = 0; o < outputs; ++o) {
                     const uint64_t first = s.axis == 0 ? o : o * len;

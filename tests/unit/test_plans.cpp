@@ -87,6 +87,20 @@ Plan reduce_plan(const PlanTarget& t, std::vector<uint32_t> sizes, uint32_t axis
     return plan;
 }
 
+/// Each pass's LOCKSTEP constant.
+using LockstepFlags = std::vector<uint32_t>;
+LockstepFlags lockstep(const Plan& plan) {
+    LockstepFlags flags;
+    for (const Pass& pass : plan.passes) flags.push_back(pass.key.spec[ABI_SPEC_LOCKSTEP]);
+    return flags;
+}
+
+/// A plan with passes, none of them in lockstep.
+bool no_lockstep(const Plan& plan) {
+    CHECK(lockstep(plan) == LockstepFlags(plan.passes.size(), 0));
+    return !plan.passes.empty();
+}
+
 std::vector<std::string> kernels(const Plan& plan) {
     std::vector<std::string> k;
     for (const Pass& p : plan.passes) k.push_back(p.key.kernel + "/" + p.key.storage);
@@ -150,77 +164,57 @@ TEST_CASE("scan plans: kernel per shape and device class, reduce-then-scan for l
 TEST_CASE("scan plans: lockstep only for long chunks of neighbouring fibers on CPU devices", "[unit]") {
     const auto cpu = cpu_info(), gpu = gpu_info();
     const PlanTarget serial_cpu{cpu, true}, coop_cpu{cpu, false};
-    const auto lockstep = [](const Plan& plan) {
-        std::vector<uint32_t> flags;
-        for (const Pass& pass : plan.passes) flags.push_back(pass.key.spec[ABI_SPEC_LOCKSTEP]);
-        return flags;
-    };
-    using Flags = std::vector<uint32_t>;
     CHECK(policy(DeviceClass::serial_cpu).scan.lockstep_min_len == 4096);
     CHECK(policy(DeviceClass::serial_gpu).scan.lockstep_min_len == 0);
     // Chunks of 4,096 positions or more across 64 fibers (items) or more, both kernel families. (The
     // CPU table splits fibers into chunks unless there are 256 items.)
-    CHECK(lockstep(scan_plan(serial_cpu, {4096, 4096}, 0)) == Flags{1});
-    CHECK(lockstep(scan_plan(coop_cpu, {4096, 4096}, 0)) == Flags{1});
+    CHECK(lockstep(scan_plan(serial_cpu, {4096, 4096}, 0)) == LockstepFlags{1});
+    CHECK(lockstep(scan_plan(coop_cpu, {4096, 4096}, 0)) == LockstepFlags{1});
     const Plan elements = scan_plan(serial_cpu, {4100, 259}, 0);
     CHECK(elements.passes[0].key.spec[SCAN_SPEC_VEC_K] == 0);
-    CHECK(lockstep(elements) == Flags{1});
+    CHECK(lockstep(elements) == LockstepFlags{1});
     const Plan vectors = scan_plan(serial_cpu, {4096, 1028}, 0);
     CHECK(vectors.passes[0].key.spec[SCAN_SPEC_VEC_K] == 1);
-    CHECK(lockstep(vectors) == Flags{1});
+    CHECK(lockstep(vectors) == LockstepFlags{1});
     // Two chunks (8,192 and 1,808 positions): the chunk passes walk in lockstep, the carries' do not.
     const Plan two = scan_plan(serial_cpu, {10000, 257}, 0);
     CHECK(two.passes[0].chunk_len == 8192);
-    CHECK(lockstep(two) == Flags{1, 0, 1});
+    CHECK(lockstep(two) == LockstepFlags{1, 0, 1});
     // Not: chunks under 4,096 positions, fewer items than a workgroup, lines along the inner axis, GPUs.
-    const auto none = [&](const Plan& plan) {
-        CHECK(lockstep(plan) == Flags(plan.passes.size(), 0));
-        return !plan.passes.empty();
-    };
-    CHECK(none(scan_plan(serial_cpu, {4095, 4096}, 0)));
-    CHECK(none(scan_plan(serial_cpu, {4100, 75}, 0)));
-    CHECK(none(scan_plan(serial_cpu, {64, 1024, 1024}, 0)));
-    CHECK(none(scan_plan(serial_cpu, {4096, 4096}, 1)));
-    CHECK(none(scan_plan({gpu, true}, {4096, 4096}, 0)));
+    CHECK(no_lockstep(scan_plan(serial_cpu, {4095, 4096}, 0)));
+    CHECK(no_lockstep(scan_plan(serial_cpu, {4100, 75}, 0)));
+    CHECK(no_lockstep(scan_plan(serial_cpu, {64, 1024, 1024}, 0)));
+    CHECK(no_lockstep(scan_plan(serial_cpu, {4096, 4096}, 1)));
+    CHECK(no_lockstep(scan_plan({gpu, true}, {4096, 4096}, 0)));
 }
 
 TEST_CASE("reduce plans: lockstep only for long chunks of neighbouring outputs on CPU devices", "[unit]") {
     const auto cpu = cpu_info(), gpu = gpu_info();
     const PlanTarget serial_cpu{cpu, true}, coop_cpu{cpu, false};
-    const auto lockstep = [](const Plan& plan) {
-        std::vector<uint32_t> flags;
-        for (const Pass& pass : plan.passes) flags.push_back(pass.key.spec[ABI_SPEC_LOCKSTEP]);
-        return flags;
-    };
-    using Flags = std::vector<uint32_t>;
     CHECK(policy(DeviceClass::serial_cpu).reduce.lockstep_min_len == 1024);
     CHECK(policy(DeviceClass::serial_gpu).reduce.lockstep_min_len == 0);
     // [4096, 4096] along axis 0: blocks across 16 outputs (256 items), chunks of 1,024 rows walk in
     // lockstep; the pass over their fold states does not.
     const Plan outer = reduce_plan(serial_cpu, {4096, 4096}, 0);
     CHECK(outer.passes[0].chunk_len == 1024);
-    CHECK(lockstep(outer) == Flags{1, 0});
-    CHECK(lockstep(reduce_plan(coop_cpu, {4096, 4096}, 0)) == Flags{1, 0});
+    CHECK(lockstep(outer) == LockstepFlags{1, 0});
+    CHECK(lockstep(reduce_plan(coop_cpu, {4096, 4096}, 0)) == LockstepFlags{1, 0});
     // Element by element (259 outputs), and vectors across 4 outputs (257 items): a chunk of 1,024 rows
     // and a shorter one.
     const Plan elements = reduce_plan(serial_cpu, {1100, 259}, 0);
     CHECK(elements.passes[0].key.spec[REDUCE_SPEC_VEC_K] == 0);
-    CHECK(lockstep(elements) == Flags{1, 0});
+    CHECK(lockstep(elements) == LockstepFlags{1, 0});
     const Plan vectors = reduce_plan(serial_cpu, {2000, 1028}, 0, REDUCE_F_ARGMAX);
     CHECK(vectors.passes[0].key.spec[REDUCE_SPEC_VEC_K] == 1);
-    CHECK(lockstep(vectors) == Flags{1, 0});
+    CHECK(lockstep(vectors) == LockstepFlags{1, 0});
     // One chunk of all 1,024 rows.
-    CHECK(lockstep(reduce_plan(serial_cpu, {1024, 4096}, 0)) == Flags{1});
+    CHECK(lockstep(reduce_plan(serial_cpu, {1024, 4096}, 0)) == LockstepFlags{1});
     // Not: chunks under 1,024 positions, fewer items than a workgroup, lines along the inner axis, GPUs.
-    const auto none = [&](const Plan& plan) {
-        CHECK(lockstep(plan) == Flags(plan.passes.size(), 0));
-        return !plan.passes.empty();
-    };
-    CHECK(none(reduce_plan(serial_cpu, {1023, 4096}, 0)));
-    CHECK(none(reduce_plan(serial_cpu, {4096, 48}, 0)));
-    CHECK(none(reduce_plan(serial_cpu, {4096, 4096}, 1)));
-    CHECK(none(reduce_plan(serial_cpu, {1u << 20, 3}, 1)));
-    CHECK(none(reduce_plan({gpu, true}, {4096, 4096}, 0)));
+    CHECK(no_lockstep(reduce_plan(serial_cpu, {1023, 4096}, 0)));
+    CHECK(no_lockstep(reduce_plan(serial_cpu, {4096, 48}, 0)));
+    CHECK(no_lockstep(reduce_plan(serial_cpu, {4096, 4096}, 1)));
+    CHECK(no_lockstep(reduce_plan(serial_cpu, {1u << 20, 3}, 1)));
+    CHECK(no_lockstep(reduce_plan({gpu, true}, {4096, 4096}, 0)));
 }
 
 TEST_CASE("reduce plans: tree workgroups by length and subgroup size, state passes", "[unit]") {
