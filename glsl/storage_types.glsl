@@ -13,13 +13,14 @@
 
 // Each variant enables only the extensions (and so the Vulkan features) its storage type needs.
 // float16 bits -> float32 (exact). Branch-free: every lane of a SIMD device computes all cases anyway.
+// Normal halves move their exponent up by 127 - 15 = 112 (inf and NaN by 112 twice, to 255); a
+// subnormal m * 2^-24 comes from an integer conversion and a power-of-two scale, both exact and neither
+// touching float32 subnormals, which a device may flush.
 float f16_bits_to_f32(uint h) {
-    uint sign = (h & 0x8000u) << 16;
-    uint e = (h >> 10) & 0x1fu;
-    uint m = h & 0x3ffu;
-    float subnormal = uintBitsToFloat(sign | floatBitsToUint(float(m) * 5.9604644775390625e-8));  // m * 2^-24
-    uint bits = e == 31u ? sign | 0x7f800000u | (m << 13) : sign | ((e + 112u) << 23) | (m << 13);
-    return e == 0u ? subnormal : uintBitsToFloat(bits);
+    uint m = h & 0x7fffu;
+    uint bits = (m << 13) + (m >= 0x7c00u ? 0x70000000u : 0x38000000u);
+    float magnitude = m < 0x400u ? float(m) * 5.9604644775390625e-8 : uintBitsToFloat(bits);
+    return uintBitsToFloat(floatBitsToUint(magnitude) | ((h & 0x8000u) << 16));
 }
 
 // float32 -> float16 bits, round to nearest even; overflow gives inf, NaN stays NaN (quiet, payload
@@ -31,14 +32,12 @@ uint f32_to_f16_bits(float f) {
     // Normal halves: 13 mantissa bits rounded off (ties to even), exponent rebiased; a carry or a too
     // large exponent ends at inf.
     uint normal = min((a + 0x0fffu + ((a >> 13) & 1u) - 0x38000000u) >> 13, 0x7c00u);
-    // Below 2^-14: the mantissa (with its implicit bit) shifted to units of 2^-24, rounded to nearest
-    // even; from 2^-25 down everything rounds to 0 (shifts past 24 are capped at 31).
-    uint shift = min(126u - min(a >> 23, 126u), 31u);
-    uint mantissa = (a & 0x7fffffu) | 0x800000u;
-    uint sub = mantissa >> shift;
-    uint rem = mantissa & ((1u << shift) - 1u);
-    uint halfway = 1u << (shift - 1u);
-    uint subnormal = sub + ((rem > halfway || (rem == halfway && (sub & 1u) != 0u)) ? 1u : 0u);
+    // Below 2^-14 the device's own rounding does it: |f| + 0.5 lies in [0.5, 0.5 + 2^-14], where
+    // float32's unit is 2^-24, the unit of a subnormal half, so the sum is 0.5 + (|f| rounded to that
+    // unit, ties to even) and its low bits are the half's (2^-14 itself carries into the smallest
+    // normal, 0x400). Only normal float32 values arise; a flushed subnormal |f| was a zero half anyway.
+    precise float shifted = uintBitsToFloat(a) + 0.5;
+    uint subnormal = floatBitsToUint(shifted) - 0x3f000000u;
     uint nan = 0x7e00u | ((a >> 13) & 0x3ffu);
     return sign | (a > 0x7f800000u ? nan : (a < 0x38800000u ? subnormal : normal));
 }

@@ -7,10 +7,12 @@
 // cooperative family runs them as well (gpu-sg4, gpu-sg16) and must agree.
 #include <catch2/catch.hpp>
 
+#include "half.hpp"
 #include "reduce_sweep.hpp"
 #include "scan_sweep.hpp"
 #include "tensor_data.hpp"
 
+#include <iterator>
 #include <vector>
 
 using namespace vkdml_test;
@@ -227,6 +229,44 @@ TEST_CASE("blocks: float16 converts every one of its 65536 values to float32 and
         const uint64_t expected = nan ? (h | 0x200u) : h;
         if (out.get_bits(h) == expected) continue;
         if (wrong++ < 8) UNSCOPED_INFO("0x" << std::hex << h << " became 0x" << out.get_bits(h));
+    }
+    CHECK(wrong == 0);
+}
+
+TEST_CASE("blocks: float16 rounds every exact product of two halves once, to nearest even",
+          "[gpu][cumprod][blocks]") {
+    // Rows [x, y] of a cumulative product along axis 1: y's output is x * y, exact in the float32
+    // accumulator (11 + 11 significand bits, far from float32's range limits), so the only rounding is
+    // float32 -> float16, here at every kind of result: normal, subnormal, halfway cases (ties to even)
+    // in both ranges, carries into the next binade, overflow to inf (65520 is a tie that goes to inf),
+    // and underflow to a signed zero. x runs over every finite half of both signs.
+    const double ys[] = {1 + 0x1p-10, 0.75, 1.5 + 0x1p-10, 0x1p-11, 3 * 0x1p-12, -(2 - 0x1p-10), 0x1p-24};
+    std::vector<uint16_t> xs;
+    for (uint32_t h = 0; h < 65536; ++h)
+        if ((h & 0x7c00u) != 0x7c00u) xs.push_back(static_cast<uint16_t>(h));
+    const uint32_t rows = static_cast<uint32_t>(xs.size() * std::size(ys));
+    TestTensor in = make_packed(DML_TENSOR_DATA_TYPE_FLOAT16, {rows, 2});
+    TestTensor out = make_packed(DML_TENSOR_DATA_TYPE_FLOAT16, {rows, 2});
+    uint32_t r = 0;
+    for (double y : ys)
+        for (uint16_t x : xs) {
+            in.set_bits_at({r, 0}, x);
+            in.set_double_at({r, 1}, y);
+            ++r;
+        }
+    const vkdml::Status st = execute_scan({ScanOp::product, 1, false, false}, in, &out);
+    INFO((st ? std::string() : st.error().message));
+    REQUIRE(st);
+    uint32_t wrong = 0;
+    for (r = 0; r < rows; ++r) {
+        const uint16_t x = static_cast<uint16_t>(in.get_bits_at({r, 0}));
+        const double product =
+            half_to_double(x) * half_to_double(static_cast<uint16_t>(in.get_bits_at({r, 1})));
+        const uint64_t expected = half_from_double(product);
+        if (out.get_bits_at({r, 0}) == x && out.get_bits_at({r, 1}) == expected) continue;
+        if (wrong++ < 8)
+            UNSCOPED_INFO("row " << r << ": 0x" << std::hex << x << " * " << in.get_bits_at({r, 1})
+                                 << " gave 0x" << out.get_bits_at({r, 1}) << ", expected 0x" << expected);
     }
     CHECK(wrong == 0);
 }
