@@ -14,10 +14,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config libvulkan-dev libvulkan-volk-dev glslang-tools spirv-tools catch2
-          libcli11-dev nlohmann-json3-dev mesa-vulkan-drivers vulkan-validationlayers)
+          libcli11-dev nlohmann-json3-dev mesa-vulkan-drivers vulkan-validationlayers
+          pybind11-dev python3-dev python3-numpy)                # the Python module (python/)
 if [ "${1:-}" = "test" ]; then
   packages+=(clang-14 libclang-rt-14-dev)                      # libFuzzer, clang's sanitizers, clang build
-  packages+=(python3-numpy)                                    # tools/numpy_check.py
+  packages+=(python3-pytest)                                   # the Python module's tests
   packages+=(g++-mingw-w64-x86-64-posix wine64 xvfb xauth)     # the windows stage
 fi
 missing=()

@@ -9,7 +9,8 @@ stage_dev() {
 }
 
 # The README's install path, then the examples as a project of their own against the installed package,
-# and the installed tool on the README's example; and a clang Release build as a user would make it.
+# the installed tool on the README's example and the installed Python package; and a clang Release build
+# as a user would make it.
 stage_release() {
   local prefix=build/release-prefix
   cmake --preset release -DVKDML_BUILD_TESTS=OFF >/dev/null
@@ -30,6 +31,13 @@ stage_release() {
     return 1
   fi
   /usr/bin/python3 tools/numpy_check.py --cases 100 -- "$prefix/bin/vkdml"
+  # The installed Python package, imported from outside the source and build trees.
+  local site="$PWD/$prefix/lib/python3/dist-packages"
+  (cd /tmp && PYTHONPATH="$site" /usr/bin/python3 -c '
+import sys, numpy as np, vkdml
+assert vkdml.__file__.startswith(sys.argv[1]), vkdml.__file__
+assert vkdml.cumsum(np.arange(5, dtype=np.float32), 0).tolist() == [0, 1, 3, 6, 10]
+print("release: the installed Python package at", vkdml.__file__)' "$site")
   cmake --preset clang-release >/dev/null
   cmake --build --preset clang-release
 }

@@ -1,0 +1,359 @@
+// python/module.cpp — the native half of the Python module (`vkdml._native`): numpy arrays in and out
+// of vkdml's HostExecution, with the compiled operator and its mapped buffers cached per device and
+// operator description. The public API, its argument checks and numpy's conventions are in
+// python/vkdml/__init__.py.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <vkdml/version.hpp>
+#include <vkdml/vkdml.hpp>
+
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+
+namespace {
+
+/// A vkdml error on its way to Python: __init__.py turns it into the vkdml.Error subclass of its code.
+struct NativeError {
+    std::string code, message;
+};
+
+[[noreturn]] void raise(const vkdml::Error& e) {
+    throw NativeError{vkdml::to_string(e.code), e.message};
+}
+[[noreturn]] void raise(const char* code, std::string message) {
+    throw NativeError{code, std::move(message)};
+}
+
+std::string dtype_name(const py::dtype& dt) {
+    return py::str(static_cast<const py::handle&>(dt)).cast<std::string>();
+}
+
+/// The DirectML type of a numpy dtype of native byte order, else NativeError unsupported_type.
+DML_TENSOR_DATA_TYPE dml_type(const py::dtype& dt) {
+    const char order = dt.attr("byteorder").cast<std::string>()[0];
+    if (order == '>')
+        raise("unsupported_type",
+              "byte-swapped dtype " + dtype_name(dt) + ": vkdml reads native (little-endian) data only");
+    const char kind = dt.kind();
+    const auto size = dt.itemsize();
+    if (kind == 'f' && size == 2) return DML_TENSOR_DATA_TYPE_FLOAT16;
+    if (kind == 'f' && size == 4) return DML_TENSOR_DATA_TYPE_FLOAT32;
+    if (kind == 'f' && size == 8) return DML_TENSOR_DATA_TYPE_FLOAT64;
+    if (kind == 'i' && size == 1) return DML_TENSOR_DATA_TYPE_INT8;
+    if (kind == 'i' && size == 2) return DML_TENSOR_DATA_TYPE_INT16;
+    if (kind == 'i' && size == 4) return DML_TENSOR_DATA_TYPE_INT32;
+    if (kind == 'i' && size == 8) return DML_TENSOR_DATA_TYPE_INT64;
+    if (kind == 'u' && size == 1) return DML_TENSOR_DATA_TYPE_UINT8;
+    if (kind == 'u' && size == 2) return DML_TENSOR_DATA_TYPE_UINT16;
+    if (kind == 'u' && size == 4) return DML_TENSOR_DATA_TYPE_UINT32;
+    if (kind == 'u' && size == 8) return DML_TENSOR_DATA_TYPE_UINT64;
+    raise("unsupported_type",
+          "dtype " + dtype_name(dt) +
+              " is not one of vkdml's 11 types (float16/32/64, int8/16/32/64, uint8/16/32/64)");
+}
+
+/// A tensor description that owns its sizes and strides.
+struct Tensor {
+    std::vector<uint32_t> sizes, strides;
+    DML_BUFFER_TENSOR_DESC buffer{};
+    DML_TENSOR_DESC desc{};
+    Tensor(DML_TENSOR_DATA_TYPE type, std::vector<uint32_t> s, std::vector<uint32_t> st)
+        : sizes(std::move(s)), strides(std::move(st)) {
+        const auto rank = static_cast<uint32_t>(sizes.size());
+        buffer = {type, DML_TENSOR_FLAG_NONE, rank, sizes.data(), strides.data(), 0, 0};
+        buffer.TotalTensorSizeInBytes = DMLCalcBufferTensorSize(type, rank, sizes.data(), strides.data());
+        desc = {DML_TENSOR_TYPE_BUFFER, &buffer};
+    }
+    Tensor(const Tensor&) = delete;
+};
+
+/// Packed row-major strides (elements) of `sizes`.
+std::vector<uint32_t> packed_strides(const std::vector<uint32_t>& sizes) {
+    std::vector<uint32_t> strides(sizes.size());
+    uint64_t step = 1;
+    for (size_t i = sizes.size(); i-- > 0;) {
+        strides[i] = static_cast<uint32_t>(step);
+        step *= sizes[i];
+    }
+    return strides;
+}
+
+/// One cached operator: compiled, its buffers allocated and mapped, its command buffer recorded. Used by
+/// one call at a time (its mutex).
+struct Entry {
+    std::mutex mutex;
+    std::unique_ptr<vkdml::HostExecution> exec;
+};
+
+/// A device and its cache of operators, keyed by the operator's full description.
+struct DeviceHandle {
+    std::shared_ptr<vkdml::Device> device;
+    std::mutex mutex;  // guards entries and the counters
+    std::map<std::string, std::shared_ptr<Entry>> entries;
+    uint64_t compiles = 0, hits = 0;
+};
+
+std::shared_ptr<DeviceHandle> open_device(const std::string& selector) {
+    vkdml::DeviceOptions options;
+    options.selector = selector;
+    auto device = vkdml::Device::create(options);
+    if (!device) raise(device.error());
+    auto handle = std::make_shared<DeviceHandle>();
+    handle->device = *device;
+    return handle;
+}
+
+/// What one call runs: the operator description (which points into the tensors) and the cache key.
+struct Call {
+    std::unique_ptr<Tensor> in, out;
+    std::vector<uint32_t> axes;
+    DML_CUMULATIVE_SUMMATION_OPERATOR_DESC cumsum{};
+    DML_CUMULATIVE_PRODUCT_OPERATOR_DESC cumprod{};
+    DML_REDUCE_OPERATOR_DESC reduce{};
+    DML_ARGMAX_OPERATOR_DESC arg{};  // DML_ARGMIN_OPERATOR_DESC has the same fields
+    DML_OPERATOR_DESC desc{};
+    std::string key;
+};
+
+/// The input tensor of `a` read through its strides: elements, not bytes; arrays numpy lays out another
+/// way (negative or unaligned strides) are copied first, by the caller (needs_copy).
+bool needs_copy(const py::array& a) {
+    for (py::ssize_t i = 0; i < a.ndim(); ++i) {
+        if (a.shape(i) <= 1) continue;
+        const py::ssize_t s = a.strides(i);
+        if (s <= 0 || s % a.itemsize() != 0 || s / a.itemsize() > 0xFFFFFFFFll) return true;
+    }
+    return reinterpret_cast<uintptr_t>(a.data()) % static_cast<uintptr_t>(a.itemsize()) != 0;
+}
+
+std::vector<uint32_t> sizes_of(const py::array& a) {
+    std::vector<uint32_t> sizes;
+    for (py::ssize_t i = 0; i < a.ndim(); ++i) {
+        if (a.shape(i) > 0xFFFFFFFFll)
+            raise("invalid_argument", "axis " + std::to_string(i) + " has " + std::to_string(a.shape(i)) +
+                                          " elements, more than 2^32 - 1");
+        sizes.push_back(static_cast<uint32_t>(a.shape(i)));
+    }
+    return sizes;
+}
+
+std::unique_ptr<Tensor> input_tensor(const py::array& a) {
+    std::vector<uint32_t> strides;
+    for (py::ssize_t i = 0; i < a.ndim(); ++i)
+        strides.push_back(a.shape(i) <= 1 ? 0u : static_cast<uint32_t>(a.strides(i) / a.itemsize()));
+    return std::make_unique<Tensor>(dml_type(a.dtype()), sizes_of(a), std::move(strides));
+}
+
+std::unique_ptr<Tensor> output_tensor(DML_TENSOR_DATA_TYPE type, std::vector<uint32_t> sizes) {
+    auto strides = packed_strides(sizes);
+    return std::make_unique<Tensor>(type, std::move(sizes), std::move(strides));
+}
+
+std::string join(const std::vector<uint32_t>& v) {
+    std::string s;
+    for (uint32_t x : v) s += std::to_string(x) + ",";
+    return s;
+}
+
+std::string tensor_key(const Tensor& t) {
+    return std::to_string(t.buffer.DataType) + "[" + join(t.sizes) + "/" + join(t.strides) + "]";
+}
+
+/// Bytes of `a` from its first element to the end of its last (what its strides reach).
+size_t reach_bytes(const py::array& a) {
+    size_t last = 0;
+    for (py::ssize_t i = 0; i < a.ndim(); ++i)
+        if (a.shape(i) > 1) last += static_cast<size_t>(a.shape(i) - 1) * static_cast<size_t>(a.strides(i));
+    return last + static_cast<size_t>(a.itemsize());
+}
+
+/// Runs `call` on `a` through the cached HostExecution of its description and returns a new array of
+/// `out_dtype` and the output tensor's sizes. The GIL is released while the data moves and the device
+/// works.
+py::array run(DeviceHandle& h, Call& call, const py::array& a, const py::dtype& out_dtype) {
+    std::shared_ptr<Entry> entry;
+    {
+        std::lock_guard<std::mutex> lock(h.mutex);
+        auto& slot = h.entries[call.key];
+        if (!slot) slot = std::make_shared<Entry>();
+        entry = slot;
+    }
+    std::vector<py::ssize_t> shape(call.out->sizes.begin(), call.out->sizes.end());
+    py::array out(out_dtype, shape);
+    const auto* src = static_cast<const std::byte*>(a.data());
+    const size_t src_bytes = reach_bytes(a);
+    auto* dst = static_cast<std::byte*>(out.mutable_data());
+    const auto dst_bytes = static_cast<size_t>(out.nbytes());
+    std::optional<vkdml::Error> failure;
+    bool compiled = false;
+    {
+        py::gil_scoped_release release;
+        std::lock_guard<std::mutex> lock(entry->mutex);
+        if (!entry->exec) {
+            auto exec = vkdml::HostExecution::create(*h.device, call.desc);
+            if (exec) {
+                entry->exec = std::make_unique<vkdml::HostExecution>(std::move(*exec));
+                compiled = true;
+            } else {
+                failure = exec.error();
+            }
+        }
+        if (!failure) {
+            const std::span<std::byte> in = entry->exec->input(0);
+            const size_t n = std::min(in.size(), src_bytes);
+            std::memcpy(in.data(), src, n);
+            if (n < in.size()) std::memset(in.data() + n, 0, in.size() - n);
+            if (auto st = entry->exec->run(); !st) {
+                failure = st.error();
+            } else {
+                const std::span<std::byte> result = entry->exec->output(0);
+                std::memcpy(dst, result.data(), std::min(result.size(), dst_bytes));
+            }
+        }
+    }
+    {
+        std::lock_guard<std::mutex> lock(h.mutex);
+        (compiled ? h.compiles : h.hits) += 1;
+        if (failure && !entry->exec) h.entries.erase(call.key);  // nothing cached for a refused one
+    }
+    if (failure) raise(*failure);
+    return out;
+}
+
+py::array prepared(py::array a) {
+    if (a.ndim() == 0) raise("invalid_argument", "a 0-d array has no axes (reshape it to (1,))");
+    if (needs_copy(a)) a = py::module_::import("numpy").attr("ascontiguousarray")(a);
+    return a;
+}
+
+py::array cumulative(DeviceHandle& h, py::array a, uint32_t axis, bool product, bool exclusive,
+                     bool reverse) {
+    a = prepared(a);
+    Call c;
+    c.in = input_tensor(a);
+    c.out = output_tensor(c.in->buffer.DataType, c.in->sizes);
+    const DML_AXIS_DIRECTION dir = reverse ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
+    if (product) {
+        c.cumprod = {&c.in->desc, &c.out->desc, axis, dir, exclusive};
+        c.desc = {DML_OPERATOR_CUMULATIVE_PRODUCT, &c.cumprod};
+    } else {
+        c.cumsum = {&c.in->desc, &c.out->desc, axis, dir, exclusive};
+        c.desc = {DML_OPERATOR_CUMULATIVE_SUMMATION, &c.cumsum};
+    }
+    c.key = std::string(product ? "cumprod " : "cumsum ") + tensor_key(*c.in) + " axis " +
+            std::to_string(axis) + (exclusive ? " exclusive" : "") + (reverse ? " reverse" : "");
+    return run(h, c, a, a.dtype());
+}
+
+/// REDUCE with `function`, or (function < 0) ARGMAX (-1) / ARGMIN (-2); output keeps the rank.
+py::array reduction(DeviceHandle& h, py::array a, int function, std::vector<uint32_t> axes,
+                    py::dtype out_dtype, bool select_last) {
+    a = prepared(a);
+    Call c;
+    c.in = input_tensor(a);
+    c.axes = std::move(axes);
+    std::vector<uint32_t> out_sizes = c.in->sizes;
+    for (uint32_t ax : c.axes)
+        if (ax < out_sizes.size()) out_sizes[ax] = 1;
+    c.out = output_tensor(dml_type(out_dtype), out_sizes);
+    const auto count = static_cast<uint32_t>(c.axes.size());
+    const uint32_t* axes_ptr = c.axes.empty() ? nullptr : c.axes.data();
+    if (function >= 0) {
+        c.reduce = {static_cast<DML_REDUCE_FUNCTION>(function), &c.in->desc, &c.out->desc, count, axes_ptr};
+        c.desc = {DML_OPERATOR_REDUCE, &c.reduce};
+    } else {
+        const DML_AXIS_DIRECTION dir =
+            select_last ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
+        c.arg = {&c.in->desc, &c.out->desc, count, axes_ptr, dir};
+        c.desc = {function == -1 ? DML_OPERATOR_ARGMAX : DML_OPERATOR_ARGMIN, &c.arg};
+    }
+    c.key = "reduce " + std::to_string(function) + " " + tensor_key(*c.in) + " -> " + tensor_key(*c.out) +
+            " axes " + join(c.axes) + (select_last ? " last" : "");
+    return run(h, c, a, out_dtype);
+}
+
+py::dict device_dict(const vkdml::PhysicalDeviceInfo& p) {
+    static const std::map<VkPhysicalDeviceType, const char*> types = {
+        {VK_PHYSICAL_DEVICE_TYPE_OTHER, "other"},
+        {VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU, "integrated"},
+        {VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU, "discrete"},
+        {VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU, "virtual"},
+        {VK_PHYSICAL_DEVICE_TYPE_CPU, "cpu"}};
+    py::dict d;
+    d["index"] = p.index;
+    d["name"] = p.name;
+    auto t = types.find(p.type);
+    d["type"] = t == types.end() ? "other" : t->second;
+    d["api_version"] = std::to_string(VK_API_VERSION_MAJOR(p.api_version)) + "." +
+                       std::to_string(VK_API_VERSION_MINOR(p.api_version)) + "." +
+                       std::to_string(VK_API_VERSION_PATCH(p.api_version));
+    d["driver"] = p.driver_name;
+    d["driver_info"] = p.driver_info;
+    return d;
+}
+
+py::dict info_dict(const vkdml::DeviceInfo& i) {
+    py::dict d = device_dict(i.physical);
+    d["subgroup_size"] = i.subgroup_size;
+    d["max_storage_buffer_range"] = i.max_storage_buffer_range;
+    d["max_workgroup_invocations"] = i.max_workgroup_invocations;
+    d["max_memory_allocation_size"] = i.max_memory_allocation_size;
+    d["max_buffer_size"] = i.max_buffer_size;
+    d["host_visible_heap"] = i.host_visible_heap;
+    d["float64"] = i.shader_float64;
+    d["int64"] = i.shader_int64;
+    d["int8"] = i.storage_buffer_8bit;
+    d["float16"] = i.storage_buffer_16bit;
+    return d;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_native, m) {
+    m.doc() = "vkdml's native half; use the vkdml package.";
+    static py::exception<NativeError> native_error(m, "NativeError");
+    py::register_exception_translator([](std::exception_ptr p) {
+        try {
+            if (p) std::rethrow_exception(p);
+        } catch (const NativeError& e) {
+            py::object error = py::reinterpret_borrow<py::object>(native_error.ptr())(e.code, e.message);
+            PyErr_SetObject(native_error.ptr(), error.ptr());
+        }
+    });
+
+    py::class_<DeviceHandle, std::shared_ptr<DeviceHandle>>(m, "DeviceHandle")
+        .def_property_readonly("info", [](const DeviceHandle& h) { return info_dict(h.device->info()); })
+        .def("cache_info",
+             [](DeviceHandle& h) {
+                 std::lock_guard<std::mutex> lock(h.mutex);
+                 py::dict d;
+                 d["compiles"] = h.compiles;
+                 d["hits"] = h.hits;
+                 d["entries"] = h.entries.size();
+                 return d;
+             })
+        .def("clear_cache", [](DeviceHandle& h) {
+            std::lock_guard<std::mutex> lock(h.mutex);
+            h.entries.clear();
+        });
+    m.def("open_device", &open_device, py::arg("selector"));
+    m.def("enumerate", [] {
+        auto list = vkdml::Device::enumerate();
+        if (!list) raise(list.error());
+        py::list out;
+        for (const auto& p : *list) out.append(device_dict(p));
+        return out;
+    });
+    m.def("cumulative", &cumulative);
+    m.def("reduction", &reduction);
+    m.attr("version") = VKDML_VERSION_STRING;
+}

@@ -1,0 +1,132 @@
+"""The Python module's surroundings: devices, the operator cache, errors and threads."""
+
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import vkdml
+
+
+def test_devices_lists_the_device_the_calls_use():
+    devs = vkdml.devices()
+    assert devs and all({"index", "name", "type", "driver", "api_version"} <= d.keys() for d in devs)
+    usable = [d for d in devs if "error" not in d]
+    assert usable and all(d["subgroup_size"] >= 1 and d["max_storage_buffer_range"] > 0 for d in usable)
+    dev = vkdml.Device(usable[0]["index"])
+    assert dev.info["name"] == usable[0]["name"] and dev.name in repr(dev)
+    assert vkdml.Device(usable[0]["name"].upper()[:6]).name == dev.name  # a case-insensitive substring
+    x = np.arange(6, dtype=np.float32)
+    np.testing.assert_array_equal(vkdml.cumsum(x, 0, device=dev), np.cumsum(x))
+    np.testing.assert_array_equal(vkdml.cumsum(x, 0, device=str(usable[0]["index"])), np.cumsum(x))
+
+
+def test_an_unknown_device_raises_no_device():
+    with pytest.raises(vkdml.NoDevice) as e:
+        vkdml.Device("no such device, surely")
+    assert e.value.code == "no_device" and "no such device, surely" in e.value.message
+    assert not isinstance(e.value, ValueError)
+
+
+def test_a_repeated_shape_compiles_once_and_allocates_nothing_more():
+    dev = vkdml.Device("")
+    dev.clear_cache()
+    before = dev.cache_info()
+    x = np.arange(1000, dtype=np.float32).reshape(10, 100)
+    for _ in range(3):
+        vkdml.cumsum(x, 1, device=dev)
+    after = dev.cache_info()
+    assert after["compiles"] - before["compiles"] == 1
+    assert after["hits"] - before["hits"] == 2
+    assert after["entries"] == 1
+    vkdml.cumsum(x, 0, device=dev)  # another description: another operator
+    vkdml.cumsum(x.T, 0, device=dev)  # other strides too
+    vkdml.cumsum(x, 1, exclusive=True, device=dev)
+    assert dev.cache_info()["compiles"] - before["compiles"] == 4
+    assert vkdml.cache_info(dev) == dev.cache_info()
+
+
+def test_errors_carry_the_code_and_vkdml_message():
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    cases = [
+        (lambda: vkdml.cumsum(x, 2), vkdml.InvalidArgument, "axis 2 is out of range"),
+        (lambda: vkdml.cumsum(x, -3), vkdml.InvalidArgument, "axis -3 is out of range"),
+        (lambda: vkdml.cumsum(x, 1.0), vkdml.InvalidArgument, "not an integer"),
+        (lambda: vkdml.reduce(x, "sum", (1, -1)), vkdml.InvalidArgument, "repeat an axis"),
+        (lambda: vkdml.reduce(x, "median", 0), vkdml.InvalidArgument, "not one of argmax"),
+        (lambda: vkdml.reduce(x.astype(np.int32), "l2", 0), vkdml.UnsupportedType, "L2"),
+        (lambda: vkdml.argmax(x, 0, output_type="float32"), vkdml.UnsupportedType, "int32, int64"),
+        (lambda: vkdml.cumsum(x.astype(np.complex64), 0), vkdml.UnsupportedType, "complex64"),
+        (lambda: vkdml.cumsum(x > 2, 0), vkdml.UnsupportedType, "bool"),
+        (lambda: vkdml.cumsum(np.array(["a", "b"]), 0), vkdml.UnsupportedType, "<U1"),
+        (lambda: vkdml.cumsum(np.zeros((1,) * 9, np.float32), 0), vkdml.InvalidDescriptor, "rule 2"),
+    ]
+    for call, kind, text in cases:
+        with pytest.raises(kind) as e:
+            call()
+        assert isinstance(e.value, vkdml.Error) and isinstance(e.value, ValueError)
+        assert e.value.code == {vkdml.InvalidArgument: "invalid_argument", vkdml.UnsupportedType: "unsupported_type",
+                                vkdml.InvalidDescriptor: "invalid_descriptor"}[kind]
+        assert text in str(e.value), str(e.value)
+
+
+def test_threads_calling_at_once_get_their_own_results():
+    rng = np.random.default_rng(11)
+    arrays = [rng.integers(-100, 100, size=(64, 257)).astype(np.int32) for _ in range(8)]
+    results = [None] * len(arrays)
+    errors = []
+
+    def work(i):
+        try:
+            for _ in range(5):
+                got = vkdml.cumsum(arrays[i], 1)  # every thread the same shape: one cached operator
+                np.testing.assert_array_equal(got, np.cumsum(arrays[i], 1, dtype=np.int32))
+                results[i] = vkdml.sum(arrays[i], axis=0)
+        except Exception as e:  # noqa: BLE001 (reported below)
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(arrays))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    for a, r in zip(arrays, results):
+        np.testing.assert_array_equal(r, np.sum(a, axis=0))
+
+
+def test_the_gil_is_released_while_the_device_works():
+    # Another Python thread records timestamps while the main thread runs a long scan. Were the GIL held
+    # during the native call, none could fall in the middle third of it (only just before it enters
+    # native code, or in the switch interval after it returns).
+    x = np.ones(1 << 25, dtype=np.float32)
+    vkdml.cumsum(x, 0)  # compiled and cached first
+    stamps = []
+    done = threading.Event()
+
+    def stamp():
+        while not done.is_set():
+            stamps.append(time.perf_counter())
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(0.001)
+    t = threading.Thread(target=stamp)
+    t.start()
+    try:
+        time.sleep(0.01)
+        begin = time.perf_counter()
+        vkdml.cumsum(x, 0)
+        end = time.perf_counter()
+    finally:
+        done.set()
+        t.join()
+        sys.setswitchinterval(interval)
+    third = (end - begin) / 3
+    assert end - begin > 0.01  # long enough to tell
+    assert any(begin + third < s < end - third for s in stamps)
+
+
+def test_version():
+    assert vkdml.__version__.count(".") == 2

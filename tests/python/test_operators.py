@@ -1,0 +1,279 @@
+"""vkdml's Python operators against numpy: every function, dtype and flag; the SPEC examples; strided,
+Fortran-ordered and sliced inputs; negative axes. Integers are compared exactly (numpy wraps in the
+same type), floats within the contract's bounds (docs/SPEC.md §3), against float64 or longdouble."""
+
+import numpy as np
+import pytest
+
+import vkdml
+
+INTS = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+FLOATS = ["float16", "float32", "float64"]
+ALL = FLOATS + INTS
+SHAPE = (3, 4, 5)
+
+
+def data(dtype, shape=SHAPE, seed=0, low=-3, high=4):
+    rng = np.random.default_rng(seed)
+    if np.dtype(dtype).kind == "u":
+        low = 0
+    return rng.integers(low, high, size=shape).astype(dtype)
+
+
+def close(got, want, dtype):
+    """Floats: 1e-6 relative (float32), 1e-14 (float64), half an ulp (float16), against the exact value."""
+    dt = np.dtype(dtype)
+    assert got.dtype == dt and got.shape == want.shape
+    want = np.asarray(want, dtype=np.longdouble)
+    if dt == np.float16:
+        # Rounded once from the exact value: the nearest half, ties either way.
+        err = np.abs(got.astype(np.longdouble) - want)
+        ulp = np.spacing(np.abs(want).astype(np.float16)).astype(np.longdouble)
+        assert np.all(err <= ulp / 2 + np.abs(want) * 2e-7)
+    else:
+        tol = 1e-6 if dt == np.float32 else 1e-14
+        np.testing.assert_allclose(got.astype(np.longdouble), want, rtol=tol, atol=0)
+
+
+def reference_scan(x, axis, product, exclusive, reverse):
+    """numpy's scan in the input's type (integers wrap) or exactly-enough in longdouble (floats)."""
+    wide = x.astype(np.longdouble) if x.dtype.kind == "f" else x
+    if reverse:
+        wide = np.flip(wide, axis)
+    y = (np.cumprod if product else np.cumsum)(wide, axis=axis, dtype=wide.dtype)
+    if exclusive:
+        first = np.ones_like(np.take(y, [0], axis)) if product else np.zeros_like(np.take(y, [0], axis))
+        y = np.concatenate([first, np.delete(y, -1, axis)], axis=axis)
+    return np.flip(y, axis) if reverse else y
+
+
+@pytest.mark.parametrize("dtype", ALL)
+@pytest.mark.parametrize("product", [False, True])
+def test_cumulative_every_type_axis_and_flag(dtype, product):
+    x = data(dtype, low=-2 if product else -3, high=3 if product else 4)
+    fn = vkdml.cumprod if product else vkdml.cumsum
+    for axis in (0, 1, 2, -1):
+        for exclusive in (False, True):
+            for reverse in (False, True):
+                got = fn(x, axis, exclusive=exclusive, reverse=reverse)
+                want = reference_scan(x, axis, product, exclusive, reverse)
+                if x.dtype.kind == "f":
+                    close(got, want, dtype)
+                else:
+                    assert got.dtype == x.dtype
+                    np.testing.assert_array_equal(got, want)
+
+
+def test_integer_scans_wrap_in_their_type():
+    x = np.full(4, 100, dtype=np.int8)
+    np.testing.assert_array_equal(vkdml.cumsum(x, 0), np.array([100, -56, 44, -112], dtype=np.int8))
+    y = np.full(3, 2**31, dtype=np.uint32)
+    np.testing.assert_array_equal(vkdml.cumprod(np.array([65536, 65536, 3], dtype=np.uint32), 0),
+                                  np.array([65536, 0, 0], dtype=np.uint32))
+    np.testing.assert_array_equal(vkdml.cumsum(y, 0), np.array([2**31, 0, 2**31], dtype=np.uint32))
+
+
+def test_float32_cumsum_of_many_values_is_accurate():
+    # numpy's float32 cumsum of this drifts; vkdml's compensated scan stays within 1e-6 of the truth.
+    n = 1 << 22
+    x = np.full(n, 0.1, dtype=np.float32)
+    got = vkdml.cumsum(x, 0)
+    want = np.arange(1, n + 1, dtype=np.float64) * np.float64(np.float32(0.1))
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+    assert abs(float(np.cumsum(x)[-1]) - want[-1]) / want[-1] > 1e-4  # numpy's own is far off
+
+
+SPEC_INPUT = np.array([[2, 1, 3, 5], [3, 8, 7, 3], [9, 6, 2, 4]], dtype=np.float32).reshape(1, 1, 3, 4)
+
+
+@pytest.mark.parametrize("fn,kw,want", [
+    (vkdml.cumsum, dict(axis=3), [[2, 3, 6, 11], [3, 11, 18, 21], [9, 15, 17, 21]]),
+    (vkdml.cumsum, dict(axis=3, exclusive=True), [[0, 2, 3, 6], [0, 3, 11, 18], [0, 9, 15, 17]]),
+    (vkdml.cumsum, dict(axis=3, reverse=True), [[11, 9, 8, 5], [21, 18, 10, 3], [21, 12, 6, 4]]),
+    (vkdml.cumsum, dict(axis=2), [[2, 1, 3, 5], [5, 9, 10, 8], [14, 15, 12, 12]]),
+    (vkdml.cumprod, dict(axis=3), [[2, 2, 6, 30], [3, 24, 168, 504], [9, 54, 108, 432]]),
+    (vkdml.cumprod, dict(axis=3, exclusive=True), [[1, 2, 2, 6], [1, 3, 24, 168], [1, 9, 54, 108]]),
+    (vkdml.cumprod, dict(axis=3, reverse=True), [[30, 15, 15, 5], [504, 168, 21, 3], [432, 48, 8, 4]]),
+    (vkdml.cumprod, dict(axis=2), [[2, 1, 3, 5], [6, 8, 21, 15], [54, 48, 42, 60]]),
+])
+def test_spec_cumulative_examples(fn, kw, want):
+    np.testing.assert_array_equal(fn(SPEC_INPUT, **kw), np.array(want, dtype=np.float32).reshape(1, 1, 3, 4))
+
+
+def test_spec_reduce_and_arg_examples():
+    x = np.array([[1, 2, 3], [3, 0, 4], [2, 4, 2]], dtype=np.float32)
+    np.testing.assert_array_equal(vkdml.reduce(x, "sum", (0,)), [[6, 6, 9]])
+    np.testing.assert_array_equal(vkdml.reduce(x, "sum", (1,)), [[6], [7], [8]])
+    np.testing.assert_array_equal(vkdml.reduce(x, "sum", (0, 1)), [[21]])
+    y = np.array([[1, 2, 3], [3, 0, 4], [2, 5, 2]], dtype=np.float32)
+    np.testing.assert_array_equal(vkdml.argmax(y, (0,)), [[1, 2, 1]])
+    np.testing.assert_array_equal(vkdml.argmax(y, (1,)), [[2], [2], [1]])
+    np.testing.assert_array_equal(vkdml.argmax(y, (0, 1)), [[7]])
+    np.testing.assert_array_equal(vkdml.argmin(y, (0,)), [[0, 1, 2]])
+    np.testing.assert_array_equal(vkdml.argmin(y, (1,)), [[0], [1], [0]])
+    np.testing.assert_array_equal(vkdml.argmin(y, (0, 1)), [[4]])
+    ties = np.array([3, 2, 1, 2, 3], dtype=np.float32)
+    assert vkdml.argmax(ties, (0,))[0] == 0 and vkdml.argmax(ties, (0,), select_last_index=True)[0] == 4
+    ties = np.array([1, 2, 3, 2, 1], dtype=np.float32)
+    assert vkdml.argmin(ties, (0,))[0] == 0 and vkdml.argmin(ties, (0,), select_last_index=True)[0] == 4
+
+
+def reference_reduce(x, function, axes):
+    """The 12 functions in longdouble (floats) or wrapping in the input's type (integers), rank kept."""
+    f = x.dtype.kind == "f"
+    w = x.astype(np.longdouble) if f else x
+    kw = dict(axis=axes, keepdims=True)
+    if function == "sum":
+        return np.sum(w, dtype=w.dtype, **kw)
+    if function == "multiply":
+        return np.prod(w, dtype=w.dtype, **kw)
+    if function == "max":
+        return np.max(w, **kw)
+    if function == "min":
+        return np.min(w, **kw)
+    if function == "l1":
+        return np.sum(np.abs(w), dtype=w.dtype, **kw)
+    if function == "sum_square":
+        return np.sum(w * w, dtype=w.dtype, **kw)
+    if function == "average":
+        return np.mean(w, **kw)
+    if function == "l2":
+        return np.sqrt(np.sum(w * w, **kw))
+    if function == "log_sum":
+        return np.log(np.sum(w, **kw))
+    if function == "log_sum_exp":
+        return np.log(np.sum(np.exp(w), **kw))
+    raise AssertionError(function)
+
+
+VALUE_FUNCTIONS = ["average", "l1", "l2", "log_sum", "log_sum_exp", "max", "min", "multiply", "sum",
+                   "sum_square"]
+FLOAT_ONLY = {"average", "l2", "log_sum", "log_sum_exp"}
+
+
+@pytest.mark.parametrize("dtype", ALL)
+@pytest.mark.parametrize("function", VALUE_FUNCTIONS)
+def test_reduce_every_function_and_type(dtype, function):
+    x = data(dtype, low=1 if function == "log_sum" else -3)
+    for axes in [(0,), (1,), (2,), (0, 2), (-1, 0), (0, 1, 2), ()]:
+        if function in FLOAT_ONLY and x.dtype.kind != "f":
+            with pytest.raises(vkdml.UnsupportedType) as e:
+                vkdml.reduce(x, function, axes)
+            assert e.value.code == "unsupported_type" and isinstance(e.value, ValueError)
+            return
+        got = vkdml.reduce(x, function, axes)
+        norm = tuple(sorted(a % x.ndim for a in axes))
+        want = x if not axes else reference_reduce(x, function, norm)
+        assert got.shape == tuple(1 if i in norm else n for i, n in enumerate(x.shape))
+        if x.dtype.kind == "f":
+            close(got, np.asarray(want), dtype)
+        else:
+            assert got.dtype == x.dtype
+            np.testing.assert_array_equal(got, np.asarray(want).astype(x.dtype))
+
+
+@pytest.mark.parametrize("dtype", ALL)
+def test_arg_functions_every_type_and_output_type(dtype):
+    x = data(dtype, seed=3)
+    for out in ["int32", "int64", "uint32", "uint64"]:
+        for axis in range(3):
+            for last in (False, True):
+                got = vkdml.argmax(x, (axis,), select_last_index=last, output_type=out)
+                flipped = np.flip(x, axis)
+                want = (x.shape[axis] - 1 - np.argmax(flipped, axis)) if last else np.argmax(x, axis)
+                assert got.dtype == np.dtype(out)
+                np.testing.assert_array_equal(np.squeeze(got, axis), want)
+                got = vkdml.argmin(x, (axis,), select_last_index=last, output_type=out)
+                want = (x.shape[axis] - 1 - np.argmin(flipped, axis)) if last else np.argmin(x, axis)
+                np.testing.assert_array_equal(np.squeeze(got, axis), want)
+    # reduce() takes the arg functions too; several axes count row-major over them.
+    np.testing.assert_array_equal(vkdml.reduce(x, "argmax", (1, 2))[:, 0, 0], np.argmax(x.reshape(3, 20), 1))
+
+
+def test_nan_is_the_extreme_of_arg_max_and_min_as_in_numpy():
+    x = np.array([1, np.nan, 5, np.nan], dtype=np.float32)
+    assert vkdml.argmax(x) == np.argmax(x) == 1 and vkdml.argmin(x) == np.argmin(x) == 1
+    assert np.isnan(vkdml.max(x)) and np.isnan(vkdml.min(x))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int16", "uint64"])
+def test_strided_fortran_sliced_and_broadcast_inputs_read_through_their_strides(dtype):
+    base = data(dtype, shape=(6, 8, 10), seed=5)
+    views = {
+        "fortran": np.asfortranarray(base),
+        "sliced": base[1:5, ::2, 3:9:3],
+        "transposed": base.transpose(2, 0, 1),
+        "reversed": base[::-1, :, ::-2],
+        "broadcast": np.broadcast_to(base[:1], (4, 8, 10)),
+    }
+    for name, v in views.items():
+        for axis in range(3):
+            want = reference_scan(v, axis, False, False, False)
+            got = vkdml.cumsum(v, axis)
+            if v.dtype.kind == "f":
+                close(got, want, dtype)
+            else:
+                np.testing.assert_array_equal(got, want, err_msg=name)
+        np.testing.assert_array_equal(vkdml.reduce(v, "max", (0, 2)), np.max(v, axis=(0, 2), keepdims=True))
+
+
+def test_unaligned_and_non_native_layouts():
+    raw = np.zeros(4 * 10 + 1, dtype=np.uint8)
+    unaligned = raw[1:].view(np.float32)  # data pointer not a multiple of 4
+    unaligned[:] = np.arange(10, dtype=np.float32)
+    np.testing.assert_array_equal(vkdml.cumsum(unaligned, 0), np.cumsum(np.arange(10, dtype=np.float32)))
+    with pytest.raises(vkdml.UnsupportedType) as e:
+        vkdml.cumsum(np.arange(4, dtype=">f4"), 0)
+    assert "byte-swapped" in str(e.value) and isinstance(e.value, ValueError)
+
+
+NUMPY_STYLE = [("sum", np.sum), ("prod", np.prod), ("max", np.max), ("min", np.min), ("mean", np.mean)]
+
+
+@pytest.mark.parametrize("dtype", ALL)
+@pytest.mark.parametrize("name,np_fn", NUMPY_STYLE)
+def test_numpy_style_reductions_match_numpy(dtype, name, np_fn):
+    x = data(dtype, seed=7, low=-2, high=3)
+    fn = getattr(vkdml, name)
+    for axis in [None, 0, 1, -1, (0, 2), (-1, -3)]:
+        for keepdims in (False, True):
+            got = fn(x, axis=axis, keepdims=keepdims)
+            want = np_fn(x, axis=axis, keepdims=keepdims)
+            assert np.shape(got) == np.shape(want), (axis, keepdims)
+            assert np.asarray(got).dtype == np.asarray(want).dtype, (axis, keepdims)
+            if np.asarray(want).dtype.kind == "f":
+                exact = np_fn(x.astype(np.longdouble), axis=axis, keepdims=keepdims)
+                close(np.asarray(got), np.asarray(exact), np.asarray(want).dtype)
+            else:
+                np.testing.assert_array_equal(got, want)
+    assert np.isscalar(fn(x)) and not isinstance(fn(x), np.ndarray)
+
+
+def test_logsumexp_and_numpy_style_arg_functions():
+    x = np.random.default_rng(1).normal(size=(4, 6)).astype(np.float64) * 300
+    want = np.log(np.sum(np.exp(x.astype(np.longdouble)), axis=1))
+    close(vkdml.logsumexp(x, axis=1), want, "float64")
+    y = data("int32", shape=(4, 6), seed=2)
+    assert vkdml.argmax(y) == np.argmax(y) and vkdml.argmin(y) == np.argmin(y)
+    np.testing.assert_array_equal(vkdml.argmax(y, axis=1), np.argmax(y, axis=1))
+    np.testing.assert_array_equal(vkdml.argmin(y, axis=-2), np.argmin(y, axis=-2))
+    assert vkdml.argmax(y, axis=1).dtype == np.int64
+
+
+def test_zero_d_and_zero_size_arrays():
+    assert vkdml.sum(np.float32(2.5)) == np.float32(2.5)
+    assert vkdml.argmax(np.int32(7)) == 0
+    empty = np.zeros((0, 3), dtype=np.float32)
+    assert vkdml.cumsum(empty, 0).shape == (0, 3)
+    np.testing.assert_array_equal(vkdml.sum(empty, axis=0), np.zeros(3, np.float32))
+    np.testing.assert_array_equal(vkdml.prod(empty, axis=0), np.ones(3, np.float32))
+    assert vkdml.sum(empty, axis=1).shape == (0,)
+    assert vkdml.sum(empty) == 0
+    with pytest.raises(vkdml.InvalidArgument) as e:
+        vkdml.max(empty)
+    assert "zero-size" in str(e.value) and isinstance(e.value, ValueError)
+    with pytest.raises(vkdml.InvalidArgument):
+        vkdml.argmax(empty)
+    with pytest.raises(vkdml.InvalidArgument):
+        vkdml.reduce(empty, "sum", (0,))
+    assert vkdml.reduce(empty, "sum", (1,)).shape == (0, 1)
