@@ -9,6 +9,7 @@
 #include <vkdml/version.hpp>
 #include <vkdml/vkdml.hpp>
 
+#include <atomic>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -92,14 +93,38 @@ std::vector<uint32_t> packed_strides(const std::vector<uint32_t>& sizes) {
 struct Entry {
     std::mutex mutex;
     std::unique_ptr<vkdml::HostExecution> exec;
+    std::atomic<uint64_t> bytes{0};  ///< of its input and output buffers, once compiled
+    uint64_t last_used = 0;          ///< DeviceHandle::clock at its last call (under the handle's mutex)
 };
 
 /// A device and its cache of operators, keyed by the operator's full description.
+/// Past either limit, the least recently used entries not in use are freed after a call.
 struct DeviceHandle {
     std::shared_ptr<vkdml::Device> device;
-    std::mutex mutex;  // guards entries and the counters
+    std::mutex mutex;  // guards everything below
     std::map<std::string, std::shared_ptr<Entry>> entries;
-    uint64_t compiles = 0, hits = 0;
+    uint64_t compiles = 0, hits = 0, evictions = 0, clock = 0;
+    uint64_t max_entries = 64, max_bytes = uint64_t(1) << 30;
+
+    uint64_t bytes() const {
+        uint64_t total = 0;
+        for (const auto& [key, e] : entries) total += e->bytes.load();
+        return total;
+    }
+    /// Frees least recently used entries that no call holds until both limits are kept (or none is left
+    /// to free). Under `mutex`.
+    void evict() {
+        while (entries.size() > max_entries || bytes() > max_bytes) {
+            auto victim = entries.end();
+            for (auto it = entries.begin(); it != entries.end(); ++it)
+                if (it->second.use_count() == 1 &&
+                    (victim == entries.end() || it->second->last_used < victim->second->last_used))
+                    victim = it;
+            if (victim == entries.end()) return;
+            entries.erase(victim);
+            ++evictions;
+        }
+    }
 };
 
 std::shared_ptr<DeviceHandle> open_device(const std::string& selector) {
@@ -185,6 +210,7 @@ py::array run(DeviceHandle& h, Call& call, const py::array& a, const py::dtype& 
         std::lock_guard<std::mutex> lock(h.mutex);
         auto& slot = h.entries[call.key];
         if (!slot) slot = std::make_shared<Entry>();
+        slot->last_used = ++h.clock;
         entry = slot;
     }
     std::vector<py::ssize_t> shape(call.out->sizes.begin(), call.out->sizes.end());
@@ -202,6 +228,7 @@ py::array run(DeviceHandle& h, Call& call, const py::array& a, const py::dtype& 
             auto exec = vkdml::HostExecution::create(*h.device, call.desc);
             if (exec) {
                 entry->exec = std::make_unique<vkdml::HostExecution>(std::move(*exec));
+                entry->bytes = entry->exec->input(0).size() + entry->exec->output(0).size();
                 compiled = true;
             } else {
                 failure = exec.error();
@@ -223,7 +250,12 @@ py::array run(DeviceHandle& h, Call& call, const py::array& a, const py::dtype& 
     {
         std::lock_guard<std::mutex> lock(h.mutex);
         (compiled ? h.compiles : h.hits) += 1;
-        if (failure && !entry->exec) h.entries.erase(call.key);  // nothing cached for a refused one
+        if (failure && !entry->exec) {  // nothing cached for a refused one
+            auto it = h.entries.find(call.key);
+            if (it != h.entries.end() && it->second == entry) h.entries.erase(it);
+        }
+        entry.reset();
+        h.evict();
     }
     if (failure) raise(*failure);
     return out;
@@ -339,7 +371,18 @@ PYBIND11_MODULE(_native, m) {
                  d["compiles"] = h.compiles;
                  d["hits"] = h.hits;
                  d["entries"] = h.entries.size();
+                 d["bytes"] = h.bytes();
+                 d["evictions"] = h.evictions;
+                 d["max_entries"] = h.max_entries;
+                 d["max_bytes"] = h.max_bytes;
                  return d;
+             })
+        .def("set_cache_limits",
+             [](DeviceHandle& h, uint64_t max_entries, uint64_t max_bytes) {
+                 std::lock_guard<std::mutex> lock(h.mutex);
+                 h.max_entries = max_entries;
+                 h.max_bytes = max_bytes;
+                 h.evict();
              })
         .def("clear_cache", [](DeviceHandle& h) {
             std::lock_guard<std::mutex> lock(h.mutex);

@@ -131,8 +131,17 @@ class Device:
         return self._handle.info["name"]
 
     def cache_info(self):
-        """{'compiles': operators compiled, 'hits': calls that reused one, 'entries': cached now}."""
+        """The operator cache's counters: 'compiles' (operators compiled), 'hits' (calls that reused
+        one), 'entries' and 'bytes' (cached now, with their buffers), 'evictions', and the limits
+        'max_entries' and 'max_bytes'."""
         return self._handle.cache_info()
+
+    def set_cache_limits(self, max_entries=64, max_bytes=1 << 30):
+        """Past `max_entries` operators or `max_bytes` of their buffers, the least recently used ones
+        are freed after each call (0 and 0: cache nothing). Defaults: 64 operators, 1 GiB."""
+        if max_entries < 0 or max_bytes < 0:
+            raise InvalidArgument("invalid_argument", "cache limits are counts and bytes: not negative")
+        self._handle.set_cache_limits(int(max_entries), int(max_bytes))
 
     def clear_cache(self):
         """Frees the cached operators and their buffers."""

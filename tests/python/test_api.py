@@ -48,6 +48,32 @@ def test_a_repeated_shape_compiles_once_and_allocates_nothing_more():
     assert vkdml.cache_info(dev) == dev.cache_info()
 
 
+def test_the_cache_frees_its_least_recently_used_operators_past_its_limits():
+    dev = vkdml.Device("")
+    dev.clear_cache()
+    try:
+        dev.set_cache_limits(max_entries=2)
+        xs = [np.zeros((4, n), np.float32) for n in (10, 20, 30)]
+        start = dev.cache_info()
+        for x in xs:
+            vkdml.cumsum(x, 1, device=dev)
+        info = dev.cache_info()
+        assert info["entries"] == 2 and info["evictions"] - start["evictions"] == 1
+        vkdml.cumsum(xs[2], 1, device=dev)  # still cached
+        vkdml.cumsum(xs[0], 1, device=dev)  # evicted first: compiled again
+        info = dev.cache_info()
+        assert info["compiles"] - start["compiles"] == 4 and info["hits"] - start["hits"] == 1
+        assert 0 < info["bytes"] <= 2 * 2 * 4 * 30 * 4 + 4096
+        dev.set_cache_limits(max_entries=64, max_bytes=0)  # buffers over budget: nothing stays
+        assert dev.cache_info()["entries"] == 0
+        np.testing.assert_array_equal(vkdml.cumsum(xs[1], 1, device=dev), xs[1])
+        assert dev.cache_info()["entries"] == 0
+        with pytest.raises(vkdml.InvalidArgument):
+            dev.set_cache_limits(max_entries=-1)
+    finally:
+        dev.set_cache_limits()
+
+
 def test_errors_carry_the_code_and_vkdml_message():
     x = np.arange(12, dtype=np.float32).reshape(3, 4)
     cases = [

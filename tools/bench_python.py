@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Times vkdml's Python module against numpy in one run: the call overhead of a 1K-element cumsum, and
+the throughput of a 64M-element float32 cumsum and sum, with each result's relative error against a
+float64 (or longdouble) reference. Prints a Markdown table (the README's Python numbers).
+
+    PYTHONPATH=build/dev/python /usr/bin/python3 tools/bench_python.py [--elements N] [--repeat R]
+"""
+
+import argparse
+import time
+
+import numpy as np
+
+import vkdml
+
+
+def timed(fn, repeat):
+    """Minimum and median seconds of `repeat` calls, after one warm-up call (which compiles)."""
+    fn()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times), float(np.median(times))
+
+
+def rel_err(got, want):
+    want = np.asarray(want, dtype=np.float64)
+    return float(np.max(np.abs(np.asarray(got, dtype=np.float64) - want)) / np.max(np.abs(want)))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--elements", type=int, default=1 << 26, help="throughput size (default 64M)")
+    parser.add_argument("--small", type=int, default=1024, help="overhead size (default 1K)")
+    parser.add_argument("--repeat", type=int, default=10, help="timed calls of the throughput cases")
+    parser.add_argument("--device", default="", help="device selector (default: the best device)")
+    args = parser.parse_args()
+    dev = vkdml.Device(args.device)
+    print(f"device: {dev.name}; numpy {np.__version__}; vkdml {vkdml.__version__}")
+
+    rows = []
+    small = np.random.default_rng(0).random(args.small, dtype=np.float32)
+    v = timed(lambda: vkdml.cumsum(small, 0, device=dev), 200)
+    n = timed(lambda: np.cumsum(small), 200)
+    rows.append((f"cumsum {args.small} float32: call overhead", v, n, None, None, small.nbytes * 2))
+
+    rng = np.random.default_rng(1)
+    x = rng.random(args.elements, dtype=np.float32)
+    exact = np.cumsum(x, dtype=np.float64)  # float64 has 29 bits to spare over float32: the reference
+    got_v, got_n = vkdml.cumsum(x, 0, device=dev), np.cumsum(x)
+    v = timed(lambda: vkdml.cumsum(x, 0, device=dev), args.repeat)
+    n = timed(lambda: np.cumsum(x), args.repeat)
+    rows.append((f"cumsum {args.elements} float32", v, n, rel_err(got_v, exact), rel_err(got_n, exact), x.nbytes * 2))
+    del got_v, got_n, exact
+
+    total = np.sum(x, dtype=np.longdouble)
+    v = timed(lambda: vkdml.sum(x, device=dev), args.repeat)
+    n = timed(lambda: np.sum(x), args.repeat)
+    rows.append((f"sum {args.elements} float32", v, n, rel_err(vkdml.sum(x, device=dev), total),
+                 rel_err(np.sum(x), total), x.nbytes))
+
+    print()
+    print("| case | vkdml ms (min / median) | numpy ms (min / median) | vkdml / numpy time | vkdml GB/s | "
+          "vkdml rel err | numpy rel err |")
+    print("|---|---|---|---|---|---|---|")
+    for name, (vmin, vmed), (nmin, nmed), verr, nerr, nbytes in rows:
+        err = lambda e: "-" if e is None else f"{e:.1e}"  # noqa: E731
+        print(f"| {name} | {vmin * 1e3:.3f} / {vmed * 1e3:.3f} | {nmin * 1e3:.3f} / {nmed * 1e3:.3f} | "
+              f"{vmin / nmin:.2f} | {nbytes / vmin / 1e9:.2f} | {err(verr)} | {err(nerr)} |")
+    print()
+    print("GB/s: bytes read and written (a cumsum reads and writes its array, a sum reads it) over the "
+          "minimum time; each call copies the array into the device's buffers and the result out.")
+
+
+if __name__ == "__main__":
+    main()
