@@ -149,13 +149,13 @@ struct Call {
     std::string key;
 };
 
-/// The input tensor of `a` read through its strides: elements, not bytes; arrays numpy lays out another
-/// way (negative or unaligned strides) are copied first, by the caller (needs_copy).
+/// Whether `a` must be copied before vkdml can read it through its strides, which count elements, not
+/// bytes, and are not negative (broadcasts, stride 0, are read as they are).
 bool needs_copy(const py::array& a) {
     for (py::ssize_t i = 0; i < a.ndim(); ++i) {
         if (a.shape(i) <= 1) continue;
         const py::ssize_t s = a.strides(i);
-        if (s <= 0 || s % a.itemsize() != 0 || s / a.itemsize() > 0xFFFFFFFFll) return true;
+        if (s < 0 || s % a.itemsize() != 0 || s / a.itemsize() > 0xFFFFFFFFll) return true;
     }
     return reinterpret_cast<uintptr_t>(a.data()) % static_cast<uintptr_t>(a.itemsize()) != 0;
 }
@@ -249,7 +249,10 @@ py::array run(DeviceHandle& h, Call& call, const py::array& a, const py::dtype& 
     }
     {
         std::lock_guard<std::mutex> lock(h.mutex);
-        (compiled ? h.compiles : h.hits) += 1;
+        if (compiled)
+            ++h.compiles;
+        else if (!failure)
+            ++h.hits;
         if (failure && !entry->exec) {  // nothing cached for a refused one
             auto it = h.entries.find(call.key);
             if (it != h.entries.end() && it->second == entry) h.entries.erase(it);
