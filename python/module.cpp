@@ -6,6 +6,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <vkdml/testing.hpp>
 #include <vkdml/version.hpp>
 #include <vkdml/vkdml.hpp>
 
@@ -149,6 +150,14 @@ struct Call {
     std::string key;
 };
 
+/// Bytes of `a` from its first element to the end of its last (what its strides reach).
+size_t reach_bytes(const py::array& a) {
+    size_t last = 0;
+    for (py::ssize_t i = 0; i < a.ndim(); ++i)
+        if (a.shape(i) > 1) last += static_cast<size_t>(a.shape(i) - 1) * static_cast<size_t>(a.strides(i));
+    return last + static_cast<size_t>(a.itemsize());
+}
+
 /// Whether `a` must be copied before vkdml can read it through its strides, which count elements, not
 /// bytes, and are not negative (broadcasts, stride 0, are read as they are).
 bool needs_copy(const py::array& a) {
@@ -157,6 +166,8 @@ bool needs_copy(const py::array& a) {
         const py::ssize_t s = a.strides(i);
         if (s < 0 || s % a.itemsize() != 0 || s / a.itemsize() > 0xFFFFFFFFll) return true;
     }
+    // A sparse view (a column of a wide array) would upload everything between its elements.
+    if (reach_bytes(a) > 2 * static_cast<size_t>(a.nbytes()) + 64) return true;
     return reinterpret_cast<uintptr_t>(a.data()) % static_cast<uintptr_t>(a.itemsize()) != 0;
 }
 
@@ -193,12 +204,31 @@ std::string tensor_key(const Tensor& t) {
     return std::to_string(t.buffer.DataType) + "[" + join(t.sizes) + "/" + join(t.strides) + "]";
 }
 
-/// Bytes of `a` from its first element to the end of its last (what its strides reach).
-size_t reach_bytes(const py::array& a) {
-    size_t last = 0;
-    for (py::ssize_t i = 0; i < a.ndim(); ++i)
-        if (a.shape(i) > 1) last += static_cast<size_t>(a.shape(i) - 1) * static_cast<size_t>(a.strides(i));
-    return last + static_cast<size_t>(a.itemsize());
+/// Under the entry's mutex, without the GIL: compiles the entry's operator if it has none, copies the
+/// input in, runs it and copies the output out.
+void run_entry(const vkdml::Device& device, const DML_OPERATOR_DESC& desc, Entry& entry, const std::byte* src,
+               size_t src_bytes, std::byte* dst, size_t dst_bytes, std::optional<vkdml::Error>& failure,
+               bool& compiled) {
+    if (!entry.exec) {
+        auto exec = vkdml::HostExecution::create(device, desc);
+        if (!exec) {
+            failure = exec.error();
+            return;
+        }
+        entry.exec = std::make_unique<vkdml::HostExecution>(std::move(*exec));
+        entry.bytes = entry.exec->input(0).size() + entry.exec->output(0).size();
+        compiled = true;
+    }
+    const std::span<std::byte> in = entry.exec->input(0);
+    const size_t n = std::min(in.size(), src_bytes);
+    std::memcpy(in.data(), src, n);
+    if (n < in.size()) std::memset(in.data() + n, 0, in.size() - n);
+    if (auto st = entry.exec->run(); !st) {
+        failure = st.error();
+        return;
+    }
+    const std::span<std::byte> result = entry.exec->output(0);
+    std::memcpy(dst, result.data(), std::min(result.size(), dst_bytes));
 }
 
 /// Runs `call` on `a` through the cached HostExecution of its description and returns a new array of
@@ -220,32 +250,17 @@ py::array run(DeviceHandle& h, Call& call, const py::array& a, const py::dtype& 
     auto* dst = static_cast<std::byte*>(out.mutable_data());
     const auto dst_bytes = static_cast<size_t>(out.nbytes());
     std::optional<vkdml::Error> failure;
-    bool compiled = false;
+    bool compiled = false, cached = false;
     {
         py::gil_scoped_release release;
         std::lock_guard<std::mutex> lock(entry->mutex);
-        if (!entry->exec) {
-            auto exec = vkdml::HostExecution::create(*h.device, call.desc);
-            if (exec) {
-                entry->exec = std::make_unique<vkdml::HostExecution>(std::move(*exec));
-                entry->bytes = entry->exec->input(0).size() + entry->exec->output(0).size();
-                compiled = true;
-            } else {
-                failure = exec.error();
-            }
+        try {
+            run_entry(*h.device, call.desc, *entry, src, src_bytes, dst, dst_bytes, failure, compiled);
+        } catch (const std::bad_alloc&) {
+            failure = vkdml::Error{vkdml::ErrorCode::out_of_memory,
+                                   "out of host memory for the operator's buffers"};
         }
-        if (!failure) {
-            const std::span<std::byte> in = entry->exec->input(0);
-            const size_t n = std::min(in.size(), src_bytes);
-            std::memcpy(in.data(), src, n);
-            if (n < in.size()) std::memset(in.data() + n, 0, in.size() - n);
-            if (auto st = entry->exec->run(); !st) {
-                failure = st.error();
-            } else {
-                const std::span<std::byte> result = entry->exec->output(0);
-                std::memcpy(dst, result.data(), std::min(result.size(), dst_bytes));
-            }
-        }
+        cached = entry->exec != nullptr;
     }
     {
         std::lock_guard<std::mutex> lock(h.mutex);
@@ -253,7 +268,7 @@ py::array run(DeviceHandle& h, Call& call, const py::array& a, const py::dtype& 
             ++h.compiles;
         else if (!failure)
             ++h.hits;
-        if (failure && !entry->exec) {  // nothing cached for a refused one
+        if (!cached) {  // nothing cached for a refused one
             auto it = h.entries.find(call.key);
             if (it != h.entries.end() && it->second == entry) h.entries.erase(it);
         }
@@ -367,6 +382,8 @@ PYBIND11_MODULE(_native, m) {
 
     py::class_<DeviceHandle, std::shared_ptr<DeviceHandle>>(m, "DeviceHandle")
         .def_property_readonly("info", [](const DeviceHandle& h) { return info_dict(h.device->info()); })
+        .def_property_readonly("index", [](const DeviceHandle& h) { return h.device->info().physical.index; })
+        .def_property_readonly("lost", [](const DeviceHandle& h) { return h.device->is_lost(); })
         .def("cache_info",
              [](DeviceHandle& h) {
                  std::lock_guard<std::mutex> lock(h.mutex);
@@ -392,6 +409,18 @@ PYBIND11_MODULE(_native, m) {
             h.entries.clear();
         });
     m.def("open_device", &open_device, py::arg("selector"));
+    // Tests only: make the next `call` of a device fail with `result` (vkdml/testing.hpp).
+    m.def("testing_fail_vulkan_call", [](DeviceHandle& h, const std::string& call,
+                                         const std::string& result) {
+        static const std::map<std::string, vkdml::testing::VulkanCall> calls = {
+            {"create_buffer", vkdml::testing::VulkanCall::create_buffer},
+            {"allocate_memory", vkdml::testing::VulkanCall::allocate_memory},
+            {"queue_submit", vkdml::testing::VulkanCall::queue_submit}};
+        static const std::map<std::string, VkResult> results = {
+            {"device_lost", VK_ERROR_DEVICE_LOST}, {"out_of_device_memory", VK_ERROR_OUT_OF_DEVICE_MEMORY}};
+        if (!calls.count(call) || !results.count(result)) raise("invalid_argument", "unknown call or result");
+        vkdml::testing::fail_vulkan_call(*h.device, calls.at(call), results.at(result));
+    });
     m.def("enumerate", [] {
         auto list = vkdml::Device::enumerate();
         if (!list) raise(list.error());

@@ -19,6 +19,7 @@ caused by the input are ValueErrors as well.
 """
 
 import threading as _threading
+import warnings as _warnings
 
 import numpy as _np
 
@@ -101,25 +102,48 @@ def _native_call(function, *args):
         raise _error(*e.args) from None
 
 
+def _run(device, function, *args):
+    """An operator call on `device`; a lost device is dropped from the shared handles."""
+    dev = _device(device)
+    try:
+        return _native_call(function, dev._handle, *args)
+    except DeviceLost:
+        with Device._lock:
+            for table in (Device._by_selector, Device._by_index):
+                for key in [k for k, h in table.items() if h is dev._handle]:
+                    del table[key]
+        raise
+
+
 # ---- devices ---------------------------------------------------------------------------------------
 
 class Device:
     """A Vulkan device, chosen as `vkdml --device` chooses: a decimal index into devices(), or a
     case-insensitive substring of its name; '' (or None) picks $VKDML_DEVICE, else the best device
-    (discrete, integrated, virtual, then CPU). Devices with the same selector share one handle."""
+    (discrete, integrated, virtual, then CPU). Selectors that pick the same device share one handle
+    and one operator cache; shared=False makes a handle (a VkDevice and a cache) of this object's own.
+    A device that was lost is dropped: the next Device() for it opens a new one."""
 
     _lock = _threading.Lock()
-    _open = {}
+    _by_selector = {}  # selector -> handle
+    _by_index = {}  # physical device index -> handle
 
-    def __init__(self, selector=""):
+    def __init__(self, selector="", *, shared=True):
         key = "" if selector is None else str(selector)
-        with Device._lock:
-            handle = Device._open.get(key)
-            if handle is None:
-                handle = _native_call(_native.open_device, key)
-                Device._open[key] = handle
-        self._handle = handle
         self.selector = key
+        if not shared:
+            self._handle = _native_call(_native.open_device, key)
+            return
+        with Device._lock:
+            handle = Device._by_selector.get(key)
+            if handle is None or handle.lost:
+                handle = _native_call(_native.open_device, key)
+                existing = Device._by_index.get(handle.index)
+                if existing is not None and not existing.lost:
+                    handle = existing  # the same device under another selector: one cache
+                Device._by_index[handle.index] = handle
+                Device._by_selector[key] = handle
+        self._handle = handle
 
     @property
     def info(self):
@@ -129,6 +153,11 @@ class Device:
     @property
     def name(self):
         return self._handle.info["name"]
+
+    @property
+    def lost(self):
+        """Whether the device was lost (vkdml.DeviceLost): it then refuses all work."""
+        return self._handle.lost
 
     def cache_info(self):
         """The operator cache's counters: 'compiles' (operators compiled), 'hits' (calls that reused
@@ -154,11 +183,15 @@ class Device:
 def devices():
     """The Vulkan devices, as dicts: index, name, type ('discrete', 'integrated', 'virtual', 'cpu',
     'other'), api_version, driver, driver_info; for those vkdml can use, also subgroup_size, the
-    limits and the optional type features (else 'error': why not)."""
+    limits and the optional type features (else 'error': why not). Devices not in use are opened
+    only to be asked, and closed again."""
     result = []
     for d in _native_call(_native.enumerate):
+        with Device._lock:
+            handle = Device._by_index.get(d["index"])
         try:
-            d = dict(Device(d["index"]).info)
+            info = handle.info if handle is not None else _native_call(_native.open_device, str(d["index"])).info
+            d = dict(info)
         except Error as e:
             d["error"] = f"{e.code}: {e.message}"
         result.append(d)
@@ -191,9 +224,13 @@ REDUCE_FUNCTIONS = ("argmax", "argmin", "average", "l1", "l2", "log_sum", "log_s
 _INDEX_TYPES = ("int32", "int64", "uint32", "uint64")
 
 
-def _array(a):
-    """`a` as a numpy array, refusing what vkdml cannot read."""
+def _array(a, bool_as=None):
+    """`a` as a numpy array, refusing what vkdml cannot read (bool arrays become `bool_as` if given)."""
+    if isinstance(a, _np.ma.MaskedArray):
+        raise UnsupportedType("unsupported_type", "masked arrays are not supported (use a.filled(...))")
     arr = _np.asarray(a)
+    if arr.dtype == _np.bool_ and bool_as is not None:
+        arr = arr.astype(bool_as)
     if arr.dtype.kind not in "fiu" or arr.dtype.itemsize not in (1, 2, 4, 8) or (
             arr.dtype.kind == "f" and arr.dtype.itemsize == 1):
         raise UnsupportedType("unsupported_type",
@@ -242,8 +279,7 @@ def _cumulative(a, axis, product, exclusive, reverse, device):
     ax = _axis(axis, arr.ndim)
     if arr.size == 0:
         return _np.empty(arr.shape, arr.dtype)
-    return _native_call(_native.cumulative, _device(device)._handle, arr, ax, product, bool(exclusive),
-                        bool(reverse))
+    return _run(device, _native.cumulative, arr, ax, product, bool(exclusive), bool(reverse))
 
 
 def cumsum(a, axis, *, exclusive=False, reverse=False, device=None):
@@ -272,10 +308,8 @@ def _run_reduction(arr, code, axes, out_dtype, select_last, device):
                               "(the array has size 0 along a reduced axis)")
     if arr.ndim == 0:
         arr = arr.reshape(1)
-        return _native_call(_native.reduction, _device(device)._handle, arr, code, [], out_dtype,
-                            select_last).reshape(())
-    return _native_call(_native.reduction, _device(device)._handle, arr, code, list(axes), out_dtype,
-                        select_last)
+        return _run(device, _native.reduction, arr, code, [], out_dtype, select_last).reshape(())
+    return _run(device, _native.reduction, arr, code, list(axes), out_dtype, select_last)
 
 
 def reduce(a, function, axes, *, output_type=None, device=None):
@@ -298,6 +332,8 @@ def reduce(a, function, axes, *, output_type=None, device=None):
 def _arg(a, axes, axis, select_last_index, output_type, device, code, name):
     arr = _array(a)
     out_dtype = _out_dtype(output_type, _INDEX_TYPES)
+    if axes is not None and axis is not None:
+        raise TypeError(f"{name}() takes axes (DirectML's rules) or axis (numpy's), not both")
     if axes is not None:  # DirectML's: the rank is kept
         return _run_reduction(arr, code, _axes(axes, arr.ndim), out_dtype, select_last_index, device)
     # numpy's: axis None searches the flattened array (one index); an axis is removed.
@@ -309,7 +345,8 @@ def _arg(a, axes, axis, select_last_index, output_type, device, code, name):
     ax = _axis(axis, arr.ndim)
     if arr.shape[ax] == 0:
         raise InvalidArgument("invalid_argument", f"attempt to get {name} of an empty sequence")
-    return _np.squeeze(_run_reduction(arr, code, (ax,), out_dtype, select_last_index, device), axis=ax)
+    out = _np.squeeze(_run_reduction(arr, code, (ax,), out_dtype, select_last_index, device), axis=ax)
+    return out[()] if out.ndim == 0 else out
 
 
 def argmax(a, axes=None, *, axis=None, select_last_index=False, output_type="int64", device=None):
@@ -328,7 +365,7 @@ def argmin(a, axes=None, *, axis=None, select_last_index=False, output_type="int
 # ---- numpy-style reductions ------------------------------------------------------------------------
 
 def _numpy_style(a, axis, keepdims, function, device, widen=False, to_float=False, identity=None):
-    arr = _array(a)
+    arr = _array(a, bool_as=_np.int64 if widen else None)
     if widen and arr.dtype.kind in "iu" and arr.dtype.itemsize < 8:  # numpy's sum/prod of small integers
         arr = arr.astype(_np.int64 if arr.dtype.kind == "i" else _np.uint64)
     if to_float and arr.dtype.kind in "iu":  # numpy's mean of integers
@@ -336,6 +373,8 @@ def _numpy_style(a, axis, keepdims, function, device, widen=False, to_float=Fals
     ax = _axes(axis, arr.ndim)
     out_shape = _reduced_shape(arr.shape, ax)
     if arr.size == 0 and identity is not None and _np.prod(out_shape, dtype=_np.int64) != 0:
+        if function == "average":
+            _warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
         out = _np.full(out_shape, identity, arr.dtype)
     elif arr.size == 0 and _np.prod(out_shape, dtype=_np.int64) != 0:
         raise InvalidArgument("invalid_argument",
@@ -348,32 +387,34 @@ def _numpy_style(a, axis, keepdims, function, device, widen=False, to_float=Fals
     return out[()] if out.ndim == 0 else out
 
 
-def sum(a, axis=None, keepdims=False, *, device=None):  # noqa: A001 (numpy's name)
-    """numpy.sum: over all axes (None), one or several; integers narrower than 64 bits are summed as
-    int64 or uint64, as numpy does."""
+def sum(a, axis=None, *, keepdims=False, device=None):  # noqa: A001 (numpy's name)
+    """numpy.sum: over all axes (None), one or several; integers narrower than 64 bits (and bools) are
+    summed as int64 or uint64, as numpy does. keepdims is keyword-only (numpy's third parameter is
+    dtype)."""
     return _numpy_style(a, axis, keepdims, "sum", device, widen=True, identity=0)
 
 
-def prod(a, axis=None, keepdims=False, *, device=None):
+def prod(a, axis=None, *, keepdims=False, device=None):
     """numpy.prod, with numpy's widening of small integers."""
     return _numpy_style(a, axis, keepdims, "multiply", device, widen=True, identity=1)
 
 
-def max(a, axis=None, keepdims=False, *, device=None):  # noqa: A001
+def max(a, axis=None, *, keepdims=False, device=None):  # noqa: A001
     """numpy.max (NaN if any element is NaN)."""
     return _numpy_style(a, axis, keepdims, "max", device)
 
 
-def min(a, axis=None, keepdims=False, *, device=None):  # noqa: A001
+def min(a, axis=None, *, keepdims=False, device=None):  # noqa: A001
     """numpy.min (NaN if any element is NaN)."""
     return _numpy_style(a, axis, keepdims, "min", device)
 
 
-def mean(a, axis=None, keepdims=False, *, device=None):
-    """numpy.mean: float inputs keep their dtype, integers are averaged as float64."""
-    return _numpy_style(a, axis, keepdims, "average", device, to_float=True)
+def mean(a, axis=None, *, keepdims=False, device=None):
+    """numpy.mean: float inputs keep their dtype, integers are averaged as float64; an empty slice is
+    NaN with a RuntimeWarning."""
+    return _numpy_style(a, axis, keepdims, "average", device, to_float=True, identity=_np.nan)
 
 
-def logsumexp(a, axis=None, keepdims=False, *, device=None):
+def logsumexp(a, axis=None, *, keepdims=False, device=None):
     """scipy.special.logsumexp: ln(sum(exp(a))), overflow-safe; integers as float64."""
     return _numpy_style(a, axis, keepdims, "log_sum_exp", device, to_float=True)

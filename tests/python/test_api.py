@@ -156,3 +156,59 @@ def test_the_gil_is_released_while_the_device_works():
 
 def test_version():
     assert vkdml.__version__.count(".") == 2
+
+
+def test_concurrent_first_calls_on_one_shape_compile_once():
+    dev = vkdml.Device("")
+    dev.clear_cache()
+    before = dev.cache_info()["compiles"]
+    x = np.arange(3 * 517, dtype=np.float64).reshape(3, 517)
+    barrier = threading.Barrier(8)
+    out = []
+
+    def work():
+        barrier.wait()
+        out.append(vkdml.cumsum(x, 1, device=dev))
+
+    threads = [threading.Thread(target=work) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(out) == 8 and all(np.array_equal(o, np.cumsum(x, 1)) for o in out)
+    assert dev.cache_info()["compiles"] - before == 1
+
+
+def test_a_lost_device_refuses_work_and_a_new_one_is_opened():
+    own = vkdml.Device("", shared=False)
+    x = np.ones(16, np.float32)
+    vkdml.cumsum(x, 0, device=own)
+    vkdml._native.testing_fail_vulkan_call(own._handle, "queue_submit", "device_lost")
+    for _ in range(2):  # lost for good
+        with pytest.raises(vkdml.DeviceLost) as e:
+            vkdml.cumsum(x, 0, device=own)
+        assert e.value.code == "device_lost" and not isinstance(e.value, ValueError)
+    assert own.lost
+    # The shared handle of a lost device is dropped: the next call opens the device again.
+    shared = vkdml.Device("")
+    vkdml._native.testing_fail_vulkan_call(shared._handle, "queue_submit", "device_lost")
+    with pytest.raises(vkdml.DeviceLost):
+        vkdml.cumsum(x, 0)
+    np.testing.assert_array_equal(vkdml.cumsum(x, 0), np.arange(1, 17, dtype=np.float32))
+    assert not vkdml.Device("").lost and vkdml.Device("")._handle is not shared._handle
+
+
+def test_out_of_device_memory_is_a_memory_error_and_caches_nothing():
+    own = vkdml.Device("", shared=False)
+    vkdml._native.testing_fail_vulkan_call(own._handle, "allocate_memory", "out_of_device_memory")
+    with pytest.raises(vkdml.OutOfMemory) as e:
+        vkdml.cumsum(np.ones(8, np.float32), 0, device=own)
+    assert isinstance(e.value, MemoryError) and e.value.code == "out_of_memory"
+    assert own.cache_info()["entries"] == 0 and own.cache_info()["compiles"] == 0
+    np.testing.assert_array_equal(vkdml.cumsum(np.ones(8, np.float32), 0, device=own), np.arange(1, 9))
+
+
+def test_selectors_of_one_device_share_its_cache():
+    index = vkdml.default_device().info["index"]
+    assert vkdml.Device(index)._handle is vkdml.Device("")._handle
+    assert vkdml.Device("", shared=False)._handle is not vkdml.Device("")._handle

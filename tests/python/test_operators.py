@@ -277,3 +277,41 @@ def test_zero_d_and_zero_size_arrays():
     with pytest.raises(vkdml.InvalidArgument):
         vkdml.reduce(empty, "sum", (0,))
     assert vkdml.reduce(empty, "sum", (1,)).shape == (0, 1)
+
+
+def test_sparse_views_are_compacted_not_uploaded_whole():
+    big = np.arange(20000 * 1000, dtype=np.float32).reshape(20000, 1000)
+    column = big[:, 7:8]  # 80 KB of data spread over 80 MB
+    dev = vkdml.Device("")
+    got = vkdml.cumsum(column, 0, device=dev)
+    np.testing.assert_array_equal(got, reference_scan(column, 0, False, False, False).astype(np.float32))
+    assert dev.cache_info()["bytes"] < 64 << 20  # not 80 MB for the input alone
+
+
+def test_strides_numpy_allows_and_vkdml_does_not_take_directly():
+    fields = np.zeros(10, dtype=[("a", "<f4"), ("b", "<i2")])  # a stride of 6 bytes
+    fields["a"] = np.arange(10)
+    np.testing.assert_array_equal(vkdml.cumsum(fields["a"], 0), np.cumsum(np.arange(10, dtype=np.float32)))
+    windows = np.lib.stride_tricks.sliding_window_view(np.arange(10, dtype=np.int32), 3)  # overlapping
+    np.testing.assert_array_equal(vkdml.cumsum(windows, 1), np.cumsum(windows, 1, dtype=np.int32))
+    odd = np.lib.stride_tricks.as_strided(np.arange(12, dtype=np.int64), shape=(3, 1, 4), strides=(32, -8000, 8))
+    np.testing.assert_array_equal(vkdml.cumsum(odd, 2), np.cumsum(odd, 2))
+
+
+def test_numpy_conventions_at_the_edges():
+    x = data("int32", shape=(4, 6), seed=9)
+    with pytest.raises(TypeError):
+        vkdml.sum(x, 0, True)  # numpy's third parameter is dtype: keepdims is keyword-only here
+    with pytest.raises(TypeError):
+        vkdml.argmax(x, (0,), axis=0)
+    one = np.array([3, 9, 2], dtype=np.float32)
+    assert vkdml.argmax(one, axis=0) == 1 and np.isscalar(vkdml.argmax(one, axis=0))
+    assert vkdml.argmin(x, axis=1).dtype == np.int64 and vkdml.argmin(x, (1,), output_type="uint32").dtype == np.uint32
+    flags = np.array([[True, False, True], [True, True, True]])
+    assert vkdml.sum(flags) == np.sum(flags) == 5 and vkdml.sum(flags, axis=0).dtype == np.sum(flags, axis=0).dtype
+    with pytest.warns(RuntimeWarning):
+        assert np.isnan(vkdml.mean(np.zeros(0, np.float32)))
+    with pytest.raises(vkdml.UnsupportedType):
+        vkdml.sum(np.ma.masked_array([1.0, 2.0], mask=[0, 1]))
+    with pytest.raises(vkdml.UnsupportedType):
+        vkdml.max(flags)  # bools are not one of the 11 types
