@@ -32,7 +32,7 @@ stage_release() {
   fi
   /usr/bin/python3 tools/numpy_check.py --cases 100 -- "$prefix/bin/vkdml"
   # The installed Python package, imported from outside the source and build trees.
-  local site="$PWD/$prefix/lib/python3/dist-packages"
+  local site="$PWD/$prefix/lib/$(/usr/bin/python3 -c 'import sys; print("python%d.%d" % sys.version_info[:2])')/dist-packages"
   (cd /tmp && PYTHONPATH="$site" /usr/bin/python3 -c '
 import sys, numpy as np, vkdml
 assert vkdml.__file__.startswith(sys.argv[1]), vkdml.__file__
