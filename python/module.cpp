@@ -16,6 +16,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -78,17 +79,6 @@ struct Tensor {
     Tensor(const Tensor&) = delete;
 };
 
-/// Packed row-major strides (elements) of `sizes`.
-std::vector<uint32_t> packed_strides(const std::vector<uint32_t>& sizes) {
-    std::vector<uint32_t> strides(sizes.size());
-    uint64_t step = 1;
-    for (size_t i = sizes.size(); i-- > 0;) {
-        strides[i] = static_cast<uint32_t>(step);
-        step *= sizes[i];
-    }
-    return strides;
-}
-
 /// One cached operator: compiled, its buffers allocated and mapped, its command buffer recorded. Used by
 /// one call at a time (its mutex).
 struct Entry {
@@ -140,7 +130,8 @@ std::shared_ptr<DeviceHandle> open_device(const std::string& selector) {
 
 /// What one call runs: the operator description (which points into the tensors) and the cache key.
 struct Call {
-    std::unique_ptr<Tensor> in, out;
+    std::unique_ptr<Tensor> in;
+    std::optional<vkdml::PackedTensorDesc> out;
     std::vector<uint32_t> axes;
     DML_CUMULATIVE_SUMMATION_OPERATOR_DESC cumsum{};
     DML_CUMULATIVE_PRODUCT_OPERATOR_DESC cumprod{};
@@ -189,12 +180,7 @@ std::unique_ptr<Tensor> input_tensor(const py::array& a) {
     return std::make_unique<Tensor>(dml_type(a.dtype()), sizes_of(a), std::move(strides));
 }
 
-std::unique_ptr<Tensor> output_tensor(DML_TENSOR_DATA_TYPE type, std::vector<uint32_t> sizes) {
-    auto strides = packed_strides(sizes);
-    return std::make_unique<Tensor>(type, std::move(sizes), std::move(strides));
-}
-
-std::string join(const std::vector<uint32_t>& v) {
+std::string join(std::span<const uint32_t> v) {
     std::string s;
     for (uint32_t x : v) s += std::to_string(x) + ",";
     return s;
@@ -243,7 +229,7 @@ py::array run(DeviceHandle& h, Call& call, const py::array& a, const py::dtype& 
         slot->last_used = ++h.clock;
         entry = slot;
     }
-    std::vector<py::ssize_t> shape(call.out->sizes.begin(), call.out->sizes.end());
+    std::vector<py::ssize_t> shape(call.out->sizes().begin(), call.out->sizes().end());
     py::array out(out_dtype, shape);
     const auto* src = static_cast<const std::byte*>(a.data());
     const size_t src_bytes = reach_bytes(a);
@@ -290,13 +276,13 @@ py::array cumulative(DeviceHandle& h, py::array a, uint32_t axis, bool product, 
     a = prepared(a);
     Call c;
     c.in = input_tensor(a);
-    c.out = output_tensor(c.in->buffer.DataType, c.in->sizes);
+    c.out.emplace(c.in->buffer.DataType, c.in->sizes);
     const DML_AXIS_DIRECTION dir = reverse ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
     if (product) {
-        c.cumprod = {&c.in->desc, &c.out->desc, axis, dir, exclusive};
+        c.cumprod = {&c.in->desc, c.out->desc(), axis, dir, exclusive};
         c.desc = {DML_OPERATOR_CUMULATIVE_PRODUCT, &c.cumprod};
     } else {
-        c.cumsum = {&c.in->desc, &c.out->desc, axis, dir, exclusive};
+        c.cumsum = {&c.in->desc, c.out->desc(), axis, dir, exclusive};
         c.desc = {DML_OPERATOR_CUMULATIVE_SUMMATION, &c.cumsum};
     }
     c.key = std::string(product ? "cumprod " : "cumsum ") + tensor_key(*c.in) + " axis " +
@@ -314,20 +300,21 @@ py::array reduction(DeviceHandle& h, py::array a, int function, std::vector<uint
     std::vector<uint32_t> out_sizes = c.in->sizes;
     for (uint32_t ax : c.axes)
         if (ax < out_sizes.size()) out_sizes[ax] = 1;
-    c.out = output_tensor(dml_type(out_dtype), out_sizes);
+    c.out.emplace(dml_type(out_dtype), out_sizes);
     const auto count = static_cast<uint32_t>(c.axes.size());
     const uint32_t* axes_ptr = c.axes.empty() ? nullptr : c.axes.data();
     if (function >= 0) {
-        c.reduce = {static_cast<DML_REDUCE_FUNCTION>(function), &c.in->desc, &c.out->desc, count, axes_ptr};
+        c.reduce = {static_cast<DML_REDUCE_FUNCTION>(function), &c.in->desc, c.out->desc(), count, axes_ptr};
         c.desc = {DML_OPERATOR_REDUCE, &c.reduce};
     } else {
         const DML_AXIS_DIRECTION dir =
             select_last ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
-        c.arg = {&c.in->desc, &c.out->desc, count, axes_ptr, dir};
+        c.arg = {&c.in->desc, c.out->desc(), count, axes_ptr, dir};
         c.desc = {function == -1 ? DML_OPERATOR_ARGMAX : DML_OPERATOR_ARGMIN, &c.arg};
     }
-    c.key = "reduce " + std::to_string(function) + " " + tensor_key(*c.in) + " -> " + tensor_key(*c.out) +
-            " axes " + join(c.axes) + (select_last ? " last" : "");
+    c.key = "reduce " + std::to_string(function) + " " + tensor_key(*c.in) + " -> " +
+            std::to_string(c.out->type()) + "[" + join(c.out->sizes()) + "]" + " axes " + join(c.axes) +
+            (select_last ? " last" : "");
     return run(h, c, a, out_dtype);
 }
 
