@@ -337,11 +337,11 @@ def _arg(a, axes, axis, select_last_index, output_type, device, code, name):
     if axes is not None:  # DirectML's: the rank is kept
         return _run_reduction(arr, code, _axes(axes, arr.ndim), out_dtype, select_last_index, device)
     # numpy's: axis None searches the flattened array (one index); an axis is removed.
-    if axis is None:
-        flat = arr.reshape(-1) if arr.ndim != 1 else arr
-        if flat.size == 0:
+    if axis is None:  # over every axis: DirectML counts row-major over them, numpy's flat index
+        if arr.size == 0:
             raise InvalidArgument("invalid_argument", f"attempt to get {name} of an empty sequence")
-        return _run_reduction(flat, code, (0,), out_dtype, select_last_index, device).reshape(())[()]
+        axes_all = tuple(range(arr.ndim))
+        return _run_reduction(arr, code, axes_all, out_dtype, select_last_index, device).reshape(())[()]
     ax = _axis(axis, arr.ndim)
     if arr.shape[ax] == 0:
         raise InvalidArgument("invalid_argument", f"attempt to get {name} of an empty sequence")

@@ -258,6 +258,12 @@ def test_logsumexp_and_numpy_style_arg_functions():
     np.testing.assert_array_equal(vkdml.argmax(y, axis=1), np.argmax(y, axis=1))
     np.testing.assert_array_equal(vkdml.argmin(y, axis=-2), np.argmin(y, axis=-2))
     assert vkdml.argmax(y, axis=1).dtype == np.int64
+    # Over every axis of a view the index is numpy's flat index (C order of the view, not of memory).
+    z = data("float32", shape=(5, 6, 7), seed=4, low=0, high=100)
+    for v in (z.T, z[:, ::2], np.asfortranarray(z)):
+        assert vkdml.argmax(v) == np.argmax(v) and vkdml.argmin(v) == np.argmin(v)
+        flat = np.ravel(v)
+        assert vkdml.argmax(v, select_last_index=True) == flat.size - 1 - np.argmax(flat[::-1])
 
 
 def test_zero_d_and_zero_size_arrays():
