@@ -29,6 +29,13 @@ layout(constant_id = SCAN_SPEC_VEC_AXIS_INNER) const bool VEC_AXIS_INNER = true;
 // path: lavapipe (Mesa 22) runs the body of every if and loop whether or not a lane takes it, and the
 // general path's divisions cost short rows ([1M, 16] along axis 1) 9 % of their time.
 layout(constant_id = SCAN_SPEC_OTHER_DIMS) const uint OTHER_DIMS = 1u;
+// In place (the carry levels of reduce-then-scan, and a caller's in-place execution): the source is the
+// destination, and every load and store goes through the destination's declarations; binding 0 is not
+// accessed. SPIR-V lets a compiler assume that two storage-buffer variables without the Aliased
+// decoration never overlap, so reading src and writing dst over the same memory would let it move a
+// load past the store to the same address (NVIDIA's compiler did: an exclusive scan's store does not
+// depend on the element loaded at the same position, and integer carries read back as the identity).
+layout(constant_id = SCAN_SPEC_IN_PLACE) const bool IN_PLACE = false;
 
 const uint MODE_SCAN = SCAN_MODE_SCAN;
 const uint MODE_REDUCE = SCAN_MODE_REDUCE;
@@ -53,10 +60,14 @@ layout(push_constant, std430) uniform Params {
 } p;
 
 layout(set = 0, binding = 0) readonly buffer Src { STORE_T src[]; };
-layout(set = 0, binding = 1) writeonly buffer Dst { STORE_T dst[]; };
+layout(set = 0, binding = 1) buffer Dst { STORE_T dst[]; };  // read too when IN_PLACE
 layout(set = 0, binding = 2) buffer Partials { ACC_T partials[]; };  // one Pair per slot for floats
 layout(set = 0, binding = 0) readonly buffer SrcV { STORE_V srcv[]; };
-layout(set = 0, binding = 1) writeonly buffer DstV { STORE_V dstv[]; };
+layout(set = 0, binding = 1) buffer DstV { STORE_V dstv[]; };
+
+// Element i and vector i of the source: the destination's when IN_PLACE (a constant: one path compiles).
+STORE_T source_element(uint i) { return IN_PLACE ? dst[i] : src[i]; }
+STORE_V source_vector(uint i) { return IN_PLACE ? dstv[i] : srcv[i]; }
 
 // The identity of the combine: for float sums -0 (x + -0 = x for every x, -0 included), else 0 or 1.
 ACC_T identity() {
@@ -95,17 +106,20 @@ void store_partial(uint i, Pair a) {
 #endif
 }
 
-// A running combine and one more element, src[i]; a pair stored as the element dst[i] (rounded once;
+// A running combine and one more element, source element i; a pair stored as the element dst[i] (rounded once;
 // pair storage keeps both words). (Narrow elements never pass through a function: an 8- or 16-bit
 // parameter would need the shaderInt8/shaderInt16 arithmetic features.)
 #if defined(PAIR_STORAGE)
-Pair combine_element(Pair run, uint i) { return combine_pair(run, Pair(src[i].x, src[i].y)); }
+Pair combine_element(Pair run, uint i) {
+    STORE_T x = source_element(i);
+    return combine_pair(run, Pair(x.x, x.y));
+}
 void store_element(uint i, Pair a) {
     Pair n = pair_normalized(a);
     dst[i] = STORE_T(n.hi, n.lo);
 }
 #else
-Pair combine_element(Pair run, uint i) { return combine_value(run, TO_ACC(src[i])); }
+Pair combine_element(Pair run, uint i) { return combine_value(run, TO_ACC(source_element(i))); }
 void store_element(uint i, Pair a) { dst[i] = FROM_ACC(pair_value(a)); }
 #endif
 

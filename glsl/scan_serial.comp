@@ -60,7 +60,7 @@ void main() {
             uint at_out = base.y + pos * p.axis_out;
             WIDE_V v[BLOCK_VECS];
             WIDE_V y[BLOCK_VECS];
-            [[unroll]] for (uint b = 0u; b < BLOCK_VECS; ++b) v[b] = UNPACK_V(srcv[at_in + b]);
+            [[unroll]] for (uint b = 0u; b < BLOCK_VECS; ++b) v[b] = UNPACK_V(source_vector(at_in + b));
             // One flat loop over the block's elements, backwards when REVERSE, so each fiber's steps
             // come in scan order (fully unrolled, [[unroll]]: every index below is then a constant, and
             // lavapipe, which ends a loop after 65,535 trips counted over nested loops too, sees only

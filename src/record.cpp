@@ -179,9 +179,43 @@ Status bind_window(const OperatorState& op, const detail::PassBinding& pb, const
     return {};
 }
 
+/// The pipeline each pass runs with these bindings. A caller's in-place execution (input and output
+/// bound to one range, the only overlap check_overlaps lets through) runs the passes that read the input
+/// and write the output with their in-place pipelines (SCAN_SPEC_IN_PLACE: every access through binding
+/// 1), made on the first such record and kept by the device's pipeline cache.
+struct PassPipelines {
+    std::vector<VkPipeline> pipeline;
+    std::vector<bool> in_place;  ///< binding 0 is not accessed
+};
+
+bool reads_input_writes_output(const detail::Pass& p) {
+    return p.bindings[0].slot == detail::Slot::input && !p.bindings[0].unused &&
+           p.bindings[1].slot == detail::Slot::output && !p.bindings[1].unused;
+}
+
+Result<PassPipelines> pass_pipelines(const CompiledState& s, const Bindings& b) {
+    const bool bound_in_place =
+        b.inputs.size() == 1 && b.outputs.size() == 1 && overlaps(b.inputs[0], b.outputs[0]);
+    PassPipelines r;
+    for (const detail::Pass& pass : s.plan.passes) {
+        const bool in_place = bound_in_place && reads_input_writes_output(pass);
+        VkPipeline pipeline = pass.pipeline;
+        if (in_place) {
+            detail::PipelineKey key = pass.key;
+            key.spec[SCAN_SPEC_IN_PLACE] = 1;
+            auto made = s.op->device->pipelines->get(key);
+            if (!made) return made.error();
+            pipeline = *made;
+        }
+        r.pipeline.push_back(pipeline);
+        r.in_place.push_back(in_place);
+    }
+    return r;
+}
+
 /// The dispatch of one segment of a pass, each binding seen through the window its items touch
 /// (window.hpp); fails when a window would exceed maxStorageBufferRange.
-Result<Dispatch> make_dispatch(const OperatorState& op, const detail::Pass& pass,
+Result<Dispatch> make_dispatch(const OperatorState& op, const detail::Pass& pass, bool in_place,
                                const std::array<BufferBinding, detail::kBindingCount>& regions,
                                const detail::Segment& seg) {
     // Window starts are aligned for the descriptor and to whole elements (at most 8 bytes).
@@ -191,7 +225,7 @@ Result<Dispatch> make_dispatch(const OperatorState& op, const detail::Pass& pass
     dispatch.push[pass.item_begin_word] = seg.item_begin;
     dispatch.push[pass.item_end_word] = seg.item_end;
     for (uint32_t i = 0; i < detail::kBindingCount; ++i) {
-        if (pass.bindings[i].unused)
+        if (pass.bindings[i].unused || (in_place && i == 0))
             dispatch.infos[i] = unused_descriptor(regions[i], align);
         else if (auto st = bind_window(op, pass.bindings[i], regions[i], seg.window[i], align, i, dispatch);
                  !st)
@@ -203,7 +237,8 @@ Result<Dispatch> make_dispatch(const OperatorState& op, const detail::Pass& pass
 /// Calls f(pass index, segment, dispatch) for every dispatch of the plan in order; stops at the
 /// first error.
 template <class F>
-Status for_each_dispatch(const CompiledState& s, const Bindings& bindings, F&& f) {
+Status for_each_dispatch(const CompiledState& s, const Bindings& bindings, const PassPipelines& pipelines,
+                         F&& f) {
     const OperatorState& op = *s.op;
     for (size_t p = 0; p < s.plan.passes.size(); ++p) {
         const detail::Pass& pass = s.plan.passes[p];
@@ -211,7 +246,7 @@ Status for_each_dispatch(const CompiledState& s, const Bindings& bindings, F&& f
         for (uint32_t i = 0; i < detail::kBindingCount; ++i)
             regions[i] = region_of(pass.bindings[i], op, bindings);
         for (const detail::Segment& seg : pass.segments) {
-            auto dispatch = make_dispatch(op, pass, regions, seg);
+            auto dispatch = make_dispatch(op, pass, pipelines.in_place[p], regions, seg);
             if (!dispatch) return dispatch.error();
             f(p, seg, *dispatch);
         }
@@ -224,9 +259,13 @@ Status for_each_dispatch(const CompiledState& s, const Bindings& bindings, F&& f
 /// pass's pipeline; then each dispatch's descriptors, push constants and workgroups.
 class Recorder {
 public:
-    Recorder(const DeviceState& d, VkCommandBuffer cmd, const detail::Plan& plan,
+    Recorder(const DeviceState& d, VkCommandBuffer cmd, const PassPipelines& pipelines,
              const PassTimestamps& timestamps)
-        : vk_(d.vk), cmd_(cmd), layout_(d.pipelines->layout()), plan_(plan), timestamps_(timestamps) {}
+        : vk_(d.vk),
+          cmd_(cmd),
+          layout_(d.pipelines->layout()),
+          pipelines_(pipelines),
+          timestamps_(timestamps) {}
 
     void operator()(size_t pass, const detail::Segment& seg, const Dispatch& dispatch) {
         if (pass != bound_) enter_pass(pass);
@@ -259,7 +298,7 @@ private:
             stamp(bound_);
             barrier();
         }
-        vk_.vkCmdBindPipeline(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, plan_.passes[pass].pipeline);
+        vk_.vkCmdBindPipeline(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_.pipeline[pass]);
         bound_ = pass;
     }
 
@@ -282,7 +321,7 @@ private:
     const VolkDeviceTable& vk_;
     VkCommandBuffer cmd_;
     VkPipelineLayout layout_;
-    const detail::Plan& plan_;
+    const PassPipelines& pipelines_;
     const PassTimestamps& timestamps_;
     size_t bound_ = SIZE_MAX;  ///< the pass whose pipeline is bound (SIZE_MAX: none yet)
 };
@@ -300,11 +339,14 @@ Status CompiledOperator::record(VkCommandBuffer cmd, const Bindings& bindings,
     if (auto st = detail::check_not_lost(d); !st) return st;
     if (auto st = validate_bindings(*s_, bindings); !st) return st;
     // Every window is checked before the first command is recorded, then computed again to record.
-    if (auto st = for_each_dispatch(*s_, bindings, [](size_t, const detail::Segment&, const Dispatch&) {});
+    auto pipelines = pass_pipelines(*s_, bindings);
+    if (!pipelines) return pipelines.error();
+    if (auto st = for_each_dispatch(*s_, bindings, *pipelines,
+                                    [](size_t, const detail::Segment&, const Dispatch&) {});
         !st)
         return st;
-    Recorder recorder(d, cmd, s_->plan, timestamps);
-    auto recorded = for_each_dispatch(*s_, bindings, recorder);
+    Recorder recorder(d, cmd, *pipelines, timestamps);
+    auto recorded = for_each_dispatch(*s_, bindings, *pipelines, recorder);
     if (recorded) recorder.finish();
     return recorded;
 }

@@ -114,10 +114,13 @@ struct Planner {
         return s.v.element_bytes * (s.blocks.k == 0 ? 1 : vector_width(s.v));  // per kernel index
     }
 
-    /// One pass of a scan level: MODE (scan or reduce to partials), with or without carries.
-    Status add_pass(const ScanRequest& r, const Shape& s, uint32_t mode, bool has_carry,
+    /// One pass of a scan level: MODE (scan or reduce to partials), with or without carries. A scan
+    /// whose source is its destination (`in_place`) reads and writes through binding 1 only.
+    Status add_pass(const ScanRequest& r, const Shape& s, uint32_t mode, bool has_carry, bool in_place,
                     std::array<PassBinding, kBindingCount> bindings) {
         PassSpec p;
+        if (in_place) bindings[0] = unused_binding(bindings[0]);
+        p.key.spec[SCAN_SPEC_IN_PLACE] = in_place;
         p.key.kernel = s.tile ? "scan_tile" : "scan_serial";
         p.key.storage = s.v.name;
         p.key.spec[ABI_SPEC_WORKGROUP] = s.workgroup;
@@ -178,18 +181,24 @@ struct Planner {
         src.element_bytes = dst.element_bytes = element_bytes(s);
         src.base_word = SCAN_W_BASE_IN;
         dst.base_word = SCAN_W_BASE_OUT;
-        if (s.chunks == 1) return add_pass(r, s, SCAN_MODE_SCAN, false, {src, dst, unused_binding(dst)});
+        // A carry level scans its partials in place (a caller's tensors are in place only when bound so:
+        // record.cpp switches those passes to their in-place pipelines then).
+        const bool in_place =
+            src.slot == Slot::temporary && dst.slot == Slot::temporary && src.offset == dst.offset;
+        if (s.chunks == 1)
+            return add_pass(r, s, SCAN_MODE_SCAN, false, in_place, {src, dst, unused_binding(dst)});
 
         const uint64_t bytes = fibers * lanes * s.chunks * s.v.partial_bytes;
         const PassBinding partials{
             Slot::temporary, 0, allocate_scratch(target.info, plan, bytes), bytes, s.v.partial_bytes,
             SCAN_W_BASE_PART};
-        if (auto st = add_pass(r, s, SCAN_MODE_REDUCE, false, {src, unused_binding(dst), partials}); !st)
+        if (auto st = add_pass(r, s, SCAN_MODE_REDUCE, false, false, {src, unused_binding(dst), partials});
+            !st)
             return st;
         PassBinding region = partials;
         region.base_word = -1;
         if (auto st = scan(carry_request(r, s), {region, region}); !st) return st;
-        return add_pass(r, s, SCAN_MODE_SCAN, true, {src, dst, partials});
+        return add_pass(r, s, SCAN_MODE_SCAN, true, in_place, {src, dst, partials});
     }
 };
 

@@ -80,6 +80,7 @@ const std::map<std::string, uint32_t> kScanSpec = {{"OP", SCAN_SPEC_OP},
                                                    {"VEC_AXIS_INNER", SCAN_SPEC_VEC_AXIS_INNER},
                                                    {"LOCKSTEP", ABI_SPEC_LOCKSTEP},
                                                    {"OTHER_DIMS", SCAN_SPEC_OTHER_DIMS},
+                                                   {"IN_PLACE", SCAN_SPEC_IN_PLACE},
                                                    {"LINE_MAJOR", ABI_SPEC_LINE_MAJOR}};
 const std::map<std::string, uint32_t> kScanWords = {
     {"fibers", SCAN_W_FIBERS},         {"len", SCAN_W_LEN},           {"chunk_len", SCAN_W_CHUNK_LEN},
