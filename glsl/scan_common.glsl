@@ -65,8 +65,7 @@ layout(set = 0, binding = 2) buffer Partials { ACC_T partials[]; };  // one Pair
 layout(set = 0, binding = 0) readonly buffer SrcV { STORE_V srcv[]; };
 layout(set = 0, binding = 1) buffer DstV { STORE_V dstv[]; };
 
-// Element i and vector i of the source: the destination's when IN_PLACE (a constant: one path compiles).
-STORE_T source_element(uint i) { return IN_PLACE ? dst[i] : src[i]; }
+// Vector i of the source: the destination's when IN_PLACE (a constant: one path compiles).
 STORE_V source_vector(uint i) { return IN_PLACE ? dstv[i] : srcv[i]; }
 
 // The identity of the combine: for float sums -0 (x + -0 = x for every x, -0 included), else 0 or 1.
@@ -111,7 +110,7 @@ void store_partial(uint i, Pair a) {
 // parameter would need the shaderInt8/shaderInt16 arithmetic features.)
 #if defined(PAIR_STORAGE)
 Pair combine_element(Pair run, uint i) {
-    STORE_T x = source_element(i);
+    STORE_T x = IN_PLACE ? dst[i] : src[i];
     return combine_pair(run, Pair(x.x, x.y));
 }
 void store_element(uint i, Pair a) {
@@ -119,7 +118,9 @@ void store_element(uint i, Pair a) {
     dst[i] = STORE_T(n.hi, n.lo);
 }
 #else
-Pair combine_element(Pair run, uint i) { return combine_value(run, TO_ACC(source_element(i))); }
+// Element i of the source, widened (the destination's when IN_PLACE).
+ACC_T source_element(uint i) { return IN_PLACE ? TO_ACC(dst[i]) : TO_ACC(src[i]); }
+Pair combine_element(Pair run, uint i) { return combine_value(run, source_element(i)); }
 void store_element(uint i, Pair a) { dst[i] = FROM_ACC(pair_value(a)); }
 #endif
 
@@ -128,17 +129,22 @@ uint chunk_count() { return chunks_of(p.len, p.chunk_len); }
 
 // Element offsets of the first element of fiber f in the input and output. Offsets are computed
 // modulo 2^32: the base words wrap them back into the window the dispatch binds (src/window.hpp).
+// IN_PLACE: the input's strides are the output's, and its offsets are the output's too (binding 0 is not
+// bound through a window, so base_in carries no window shift).
 uvec2 fiber_base(uint f) {
-    if (OTHER_DIMS == 1u) return uvec2(p.base_in, p.base_out) + f * uvec2(p.stride_in[0], p.stride_out[0]);
     uvec2 o = uvec2(p.base_in, p.base_out);
-    uint r = f;
-    for (uint i = 0u; i < OTHER_DIMS; ++i) {
-        uint d = OTHER_DIMS - 1u - i;
-        uint c = r % p.size[d];
-        r /= p.size[d];
-        o += c * uvec2(p.stride_in[d], p.stride_out[d]);
+    if (OTHER_DIMS == 1u) {
+        o += f * uvec2(p.stride_in[0], p.stride_out[0]);
+    } else {
+        uint r = f;
+        for (uint i = 0u; i < OTHER_DIMS; ++i) {
+            uint d = OTHER_DIMS - 1u - i;
+            uint c = r % p.size[d];
+            r /= p.size[d];
+            o += c * uvec2(p.stride_in[d], p.stride_out[d]);
+        }
     }
-    return o;
+    return IN_PLACE ? o.yy : o;
 }
 
 // Physical position along the axis of logical position k (direction folded in).

@@ -44,6 +44,21 @@ Status compile_reduction(const detail::PlanTarget& target, const OperatorState& 
 
 }  // namespace
 
+namespace detail {
+
+Status plan_operator(const PlanTarget& target, const OperatorState& o, Plan& plan) {
+    switch (o.desc.Type) {
+    case DML_OPERATOR_CUMULATIVE_SUMMATION:
+    case DML_OPERATOR_CUMULATIVE_PRODUCT: return compile_cumulative(target, o, plan);
+    case DML_OPERATOR_REDUCE:
+    case DML_OPERATOR_ARGMIN:
+    case DML_OPERATOR_ARGMAX: return compile_reduction(target, o, plan);
+    default: return make_error(ErrorCode::invalid_argument, "compile_operator: unknown operator type");
+    }
+}
+
+}  // namespace detail
+
 Result<CompiledOperator> Device::compile_operator(const Operator& op, DML_EXECUTION_FLAGS flags) const {
     if (auto st = detail::check_not_lost(*s_); !st) return st.error();
     constexpr uint32_t known = DML_EXECUTION_FLAG_ALLOW_HALF_PRECISION_COMPUTATION |
@@ -60,16 +75,9 @@ Result<CompiledOperator> Device::compile_operator(const Operator& op, DML_EXECUT
     auto state = std::make_shared<CompiledState>();
     state->op = detail::ApiAccess::state(op);
     const OperatorState& o = *detail::ApiAccess::state(op);
-    const detail::PlanTarget target{s_->info, s_->serial_kernels};
-    Status st;
-    switch (o.desc.Type) {
-    case DML_OPERATOR_CUMULATIVE_SUMMATION:
-    case DML_OPERATOR_CUMULATIVE_PRODUCT: st = compile_cumulative(target, o, state->plan); break;
-    case DML_OPERATOR_REDUCE:
-    case DML_OPERATOR_ARGMIN:
-    case DML_OPERATOR_ARGMAX: st = compile_reduction(target, o, state->plan); break;
-    default: st = detail::make_error(ErrorCode::invalid_argument, "compile_operator: unknown operator type");
-    }
+    const detail::PlanTarget target{s_->info, s_->serial_kernels,
+                                    s_->cpu_policy ? detail::PolicyRows::cpu : detail::PolicyRows::gpu};
+    Status st = detail::plan_operator(target, o, state->plan);
     if (st) st = s_->pipelines->materialize(state->plan);
     if (!st) return st.error();
     return detail::ApiAccess::make_compiled(std::move(state));

@@ -158,7 +158,7 @@ Result<std::shared_ptr<Device>> Device::adopt(VkInstance instance, VkPhysicalDev
     if (auto st = check_adopted_queue_family(physical_device, queue_family_index); !st) return st.error();
     s->info = detail::query_device_info(physical_device, 0);
     if (auto st = detail::check_api_version(s->info.physical); !st) return st.error();
-    s->serial_kernels = s->info.physical.type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+    s->cpu_policy = s->serial_kernels = s->info.physical.type == VK_PHYSICAL_DEVICE_TYPE_CPU;
     if (enabled_features) s->features = read_enabled_features(*enabled_features);
     if (auto st = detail::finish_setup(*s); !st) return st.error();
     return detail::ApiAccess::make_device(std::move(s));

@@ -50,6 +50,8 @@ struct DeviceState {
     detail::EnabledFeatures features;
     /// The planners use the serial kernel family for every shape (DeviceOptions::kernels).
     bool serial_kernels = false;
+    /// The planners use the CPU policy rows (DeviceOptions::policy_class).
+    bool cpu_policy = false;
     VkPhysicalDeviceMemoryProperties memory_properties{};
 
     std::unique_ptr<detail::PipelineCache> pipelines;

@@ -63,7 +63,10 @@ Status create_reduction(const DeviceState& device, DML_OPERATOR_TYPE type, const
     return {};
 }
 
-/// Validates the description of any implemented operator type and keeps its deep copy in `s`.
+}  // namespace
+
+namespace detail {
+
 Status create_description(const DeviceState& device, const DML_OPERATOR_DESC& desc, OperatorState& s) {
     switch (desc.Type) {
     case DML_OPERATOR_CUMULATIVE_SUMMATION:
@@ -82,7 +85,7 @@ Status create_description(const DeviceState& device, const DML_OPERATOR_DESC& de
     }
 }
 
-}  // namespace
+}  // namespace detail
 
 CumulativeDesc OperatorState::cumulative() const {
     return desc.Type == DML_OPERATOR_CUMULATIVE_PRODUCT ? as_cumulative(cumprod) : as_cumulative(cumsum);
@@ -124,7 +127,7 @@ Result<Operator> Device::create_operator(const DML_OPERATOR_DESC& desc) const {
     auto s = std::make_shared<OperatorState>();
     s->device = s_;
     s->desc.Type = desc.Type;
-    if (auto st = create_description(*s_, desc, *s); !st) return st.error();
+    if (auto st = detail::create_description(*s_, desc, *s); !st) return st.error();
     return detail::ApiAccess::make_operator(std::move(s));
 }
 

@@ -91,3 +91,14 @@ struct CompiledState {
 };
 
 }  // namespace vkdml
+
+namespace vkdml::detail {
+
+/// Validates the description of any implemented operator type (SPEC §2, for `device`'s features) and
+/// keeps its deep copy in `s` (operator.cpp).
+Status create_description(const DeviceState& device, const DML_OPERATOR_DESC& desc, OperatorState& s);
+
+/// The plan of a validated operator for a target (compile.cpp); pipelines are not made.
+Status plan_operator(const PlanTarget& target, const OperatorState& op, Plan& plan);
+
+}  // namespace vkdml::detail

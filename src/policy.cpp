@@ -73,7 +73,9 @@ uint64_t chunk_length(const ChunkPolicy& c, uint64_t positions, uint64_t lines) 
 }
 
 DeviceClass device_class(const PlanTarget& t) {
-    const bool cpu = t.info.physical.type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+    const bool cpu = t.rows == PolicyRows::by_device_type
+                         ? t.info.physical.type == VK_PHYSICAL_DEVICE_TYPE_CPU
+                         : t.rows == PolicyRows::cpu;
     if (t.serial_kernels) return cpu ? DeviceClass::serial_cpu : DeviceClass::serial_gpu;
     return cpu ? DeviceClass::cooperative_cpu : DeviceClass::cooperative_gpu;
 }

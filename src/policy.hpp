@@ -59,14 +59,20 @@ struct Policy {
     ReducePolicy reduce;
 };
 
-/// What the planners know of a device: its limits and features, and the kernel family it was asked
-/// for (DeviceOptions::kernels).
+/// Which policy rows a plan uses: the device type's (by_device_type), or a class forced by
+/// DeviceOptions::policy_class.
+enum class PolicyRows : uint8_t { by_device_type, cpu, gpu };
+
+/// What the planners know of a device: its limits and features, the kernel family it was asked for
+/// (DeviceOptions::kernels) and its policy rows.
 struct PlanTarget {
     const DeviceInfo& info;
     bool serial_kernels = false;
+    PolicyRows rows = PolicyRows::by_device_type;
 };
 
-/// CPU devices (VK_PHYSICAL_DEVICE_TYPE_CPU) are *_cpu; serial_kernels picks the family.
+/// CPU devices (VK_PHYSICAL_DEVICE_TYPE_CPU, or rows forced to cpu) are *_cpu; serial_kernels picks the
+/// family.
 DeviceClass device_class(const PlanTarget& target);
 
 /// The tuning of a device class.

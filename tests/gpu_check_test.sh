@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# ctest gpu-check: tools/gpu_check.sh end to end on this build's device (lavapipe in CI), kept short (the
-# SPEC examples with each kernel family, two quick benchmark cases, one timed run), and its report read
-# back: the test runs passed, both cases have a row, the PyTorch step says why it did not run.
+# ctest gpu-check: tools/gpu_check.sh as a lent GPU machine runs it, on this build's device (lavapipe in
+# CI) and kept short: --prepare makes the kit (stripped programs and the .debs, downloaded from Debian's
+# archive), then a run from the kit unpacks every .deb (VKDML_GPU_CHECK_UNPACK=all: the loader, glvnd and
+# the validation layer the lent machine lacks) and runs the SPEC examples in shards with each kernel
+# family, two quick benchmark cases with their pass times, one timed run; its report is read back.
 # usage: gpu_check_test.sh SOURCE_DIR BUILD_DIR OUT_DIR
 set -euo pipefail
 source_dir=$1 build_dir=$2 out=$3
 rm -rf "$out"
-# Bad input: an unknown argument (exit 2) and a build folder without the programs (exit 1), each named.
+mkdir -p "$out"
+# Bad input: each refusal names what is wrong (exit 2: an argument; exit 1: a missing build or kit).
 refused() {
   local want=$1 text=$2 code=0
   shift 2
@@ -15,25 +18,70 @@ refused() {
     { echo "gpu_check_test: '$*' gave exit $code and '$msg'" >&2; exit 1; }
 }
 refused 2 "unknown argument '--bogus'" --bogus
+refused 2 "'0' is not a positive whole number" --shard-timeout 0
+refused 2 "give --kit or --build, not both" --kit "$out/kit" --build "$build_dir"
 refused 1 "$out/no-build has no tools/vkdml" --build "$out/no-build"
-bash "$source_dir/tools/gpu_check.sh" --build "$build_dir" --out "$out" --suite quick --case scan-1d \
-  --case reduce-many-tiny --repeat 1 --tests "[spec]"
-report=$out/gpu_check.md
+refused 1 "$out/no-kit is not a kit (run tools/gpu_check.sh --prepare)" --kit "$out/no-kit"
+
+bash "$source_dir/tools/gpu_check.sh" --prepare --build "$build_dir" --kit "$out/kit"
+for f in bin/vkdml bin/vkdml_tests lib/libvkdml.so manifest.txt; do
+  [ -e "$out/kit/$f" ] || { echo "gpu_check_test: the kit has no $f" >&2; exit 1; }
+done
+for deb in libvulkan1 libglvnd0 libgl1 libglx0 libegl1 libgles2 libopengl0 vulkan-validationlayers; do
+  compgen -G "$out/kit/debs/${deb}_*.deb" >/dev/null || { echo "gpu_check_test: the kit has no $deb .deb" >&2; exit 1; }
+done
+kit_mib=$(du -sm "$out/kit" | cut -f1)
+[ "$kit_mib" -lt 64 ] || { echo "gpu_check_test: the kit is $kit_mib MiB, more than a lent machine is carried" >&2; exit 1; }
+
+VKDML_GPU_CHECK_UNPACK=all TMPDIR="$out/tmp" bash "$source_dir/tools/gpu_check.sh" --kit "$out/kit" \
+  --out "$out/report" --work "$out/work" --suite quick --case scan-1d --case reduce-many-tiny --repeat 1 \
+  --tests "[spec]" --jobs 2 --shard-timeout 240 2>"$out/run.log" || { cat "$out/run.log" >&2; exit 1; }
+grep -q "unpacked into $out/tmp/vkdml-gpu-root: .*libvulkan1.*vulkan-validationlayers" "$out/run.log" ||
+  { echo "gpu_check_test: the run did not unpack the kit's .debs:" >&2; cat "$out/run.log" >&2; exit 1; }
+report=$out/report/gpu_check.md
 expect() {
-  grep -qE "$1" "$report" || { echo "gpu_check_test: no line matching '$1' in $report" >&2; exit 1; }
+  grep -qE "$1" "$report" || { echo "gpu_check_test: no line matching '$1' in $report" >&2; cat "$report" >&2; exit 1; }
 }
-expect '^\| cooperative kernels, \[spec\] \| passed — All tests passed '
-expect '^\| serial kernels, \[spec\] \| passed — All tests passed '
+expect '^\| cooperative kernels, \[spec\] \| ([0-9]+) of \1 shards passed \|$'
+expect '^\| serial kernels, \[spec\] \| ([0-9]+) of \1 shards passed \|$'
 expect '^\| scan-1d \| float32 \| 4194304 \| [0-9.]+ \| [0-9.]+ \| – \| – \|$'
 expect '^\| reduce-many-tiny \| float32 \| 65536x3 \| [0-9.]+ \| [0-9.]+ \| – \| – \|$'
 expect '^PyTorch: not run \(.+\)$'
+expect '^- scan-1d: [0-9.]+( [0-9.]+)*$'
 [ "$(grep -c '^| ' "$report")" -eq 6 ] || { echo "gpu_check_test: expected 6 table rows in $report" >&2; exit 1; }
-/usr/bin/env python3 - "$out/gpu_check.json" <<'PY'
+files=$(ls "$out/report" | wc -l)
+[ "$files" -le 8 ] || { echo "gpu_check_test: $files report files, more than 8" >&2; exit 1; }
+[ ! -s "$out/report/test-failures.txt" ] || { echo "gpu_check_test: test-failures.txt is not empty" >&2; exit 1; }
+/usr/bin/env python3 - "$out/report/gpu_check.json" <<'PY'
 import json, sys
 report = json.load(open(sys.argv[1]))
 assert [c["case"] for c in report["cases"]] == ["scan-1d", "reduce-many-tiny"], report["cases"]
 assert all(c["vkdml_gbps"] > 0 and c["check"] == "ok" for c in report["cases"]), report["cases"]
+assert all(c["passes_ms"] and all(ms > 0 for ms in c["passes_ms"]) for c in report["cases"]), report["cases"]
 assert report["torch"]["ran"] is False and report["torch"]["skipped"], report["torch"]
-assert len(report["tests"]) == 2, report["tests"]
+assert len(report["tests"]) == 2 and report["failures"] == [], (report["tests"], report["failures"])
 PY
-echo "gpu_check_test: report checked"
+
+# The report of a failing run: a shard's failing cases named, a timed-out shard reported as such.
+cat >"$out/failures.txt" <<'LOG'
+===== shard serial-3 (exit 1), test cases:
+  some test
+-------------------------------------------------------------------------------
+cumsum sweep: every rank, axis, direction and exclusivity for every type
+-------------------------------------------------------------------------------
+/src/tests/test_scan_sweep.cpp:308
+...............................................................................
+
+/src/tests/scan_sweep.cpp:200: FAILED:
+  CHECK( ok )
+with messages:
+  case: UINT32 sizes {40, 16} sum axis 0 INCREASING exclusive
+===== shard cooperative-1 (exit 124), test cases:
+  slow test
+LOG
+/usr/bin/env python3 "$source_dir/tools/gpu_report.py" --vkdml "$out/report/vkdml-bench.json" \
+  --torch-skipped "not here" --failures "$out/failures.txt" --json "$out/f.json" --markdown "$out/f.md"
+grep -qx -- "- cumsum sweep: every rank, axis, direction and exclusivity for every type \[serial-3\]: case: UINT32 sizes {40, 16} sum axis 0 INCREASING exclusive" "$out/f.md" &&
+  grep -qx -- "- (no test case had started) \[cooperative-1\]: timed out" "$out/f.md" ||
+  { echo "gpu_check_test: the failures were not reported as expected:" >&2; cat "$out/f.md" >&2; exit 1; }
+echo "gpu_check_test: kit, unpacking, shards and report checked"

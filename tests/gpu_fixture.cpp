@@ -56,6 +56,16 @@ static vkdml::DeviceOptions::Kernels test_kernels() {
     return vkdml::DeviceOptions::Kernels::automatic;
 }
 
+/// VKDML_TEST_POLICY=cpu|gpu: the policy rows every test device plans with (CI runs the GPU rows on
+/// lavapipe this way); unset: the device's own class.
+static vkdml::DeviceOptions::PolicyClass test_policy() {
+    const char* env = std::getenv("VKDML_TEST_POLICY");
+    if (env && std::string(env) == "cpu") return vkdml::DeviceOptions::PolicyClass::cpu;
+    if (env && std::string(env) == "gpu") return vkdml::DeviceOptions::PolicyClass::gpu;
+    if (env && *env) FAIL("VKDML_TEST_POLICY is '" << env << "': expected cpu or gpu");
+    return vkdml::DeviceOptions::PolicyClass::automatic;
+}
+
 bool validation_layer_waived() {
     const char* env = std::getenv("VKDML_TEST_WITHOUT_VALIDATION");
 #ifdef _WIN32
@@ -76,6 +86,7 @@ vkdml::Device& test_device() {
         options.validation = !validation_layer_waived();
         options.on_validation_message = log_message;
         options.kernels = test_kernels();
+        options.policy_class = test_policy();
         auto created = vkdml::Device::create(options);
         if (created) {
             slot.device = std::move(created.value());
@@ -84,6 +95,8 @@ vkdml::Device& test_device() {
                  << info.physical.name << " (" << info.physical.driver_name << ", "
                  << info.physical.driver_info << "), subgroup size " << info.subgroup_size << ", kernels "
                  << (std::getenv("VKDML_TEST_KERNELS") ? std::getenv("VKDML_TEST_KERNELS") : "automatic")
+                 << ", policy rows "
+                 << (std::getenv("VKDML_TEST_POLICY") ? std::getenv("VKDML_TEST_POLICY") : "automatic")
                  << (options.validation
                          ? ""
                          : ", WITHOUT the validation layer (VKDML_TEST_WITHOUT_VALIDATION=1)"));
@@ -112,6 +125,7 @@ UseLimitedDevice::UseLimitedDevice(const vkdml::DeviceOptions::Limits& limits) {
         options.on_validation_message = log_message;
         options.limits = limits;
         options.kernels = test_kernels();
+        options.policy_class = test_policy();
         auto created = vkdml::Device::create(options);
         if (!created) FAIL("vkdml::Device::create(limits) failed: " << created.error().message);
         slot.limited = std::move(created.value());

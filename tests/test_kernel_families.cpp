@@ -28,9 +28,12 @@ vkdml::CompiledOperator compile_cumsum(vkdml::Device& dev, uint32_t n) {
     return *co;
 }
 
-std::shared_ptr<vkdml::Device> device_with(vkdml::DeviceOptions::Kernels kernels) {
+std::shared_ptr<vkdml::Device> device_with(
+    vkdml::DeviceOptions::Kernels kernels,
+    vkdml::DeviceOptions::PolicyClass policy = vkdml::DeviceOptions::PolicyClass::automatic) {
     vkdml::DeviceOptions options;
     options.kernels = kernels;
+    options.policy_class = policy;
     auto dev = vkdml::Device::create(options);
     REQUIRE(dev);
     return *dev;
@@ -44,21 +47,29 @@ uint32_t bits_of(float f) {
 
 }  // namespace
 
-TEST_CASE("DeviceOptions::kernels chooses the family: one serial pass or cooperative tiles",
+TEST_CASE("DeviceOptions::kernels chooses the family and policy_class the rows: passes of a 4,096 cumsum",
           "[gpu][device]") {
     using K = vkdml::DeviceOptions::Kernels;
-    auto serial = device_with(K::serial);
-    auto cooperative = device_with(K::cooperative);
-    // 4,096 contiguous floats: one serial invocation's chunk, but four cooperative workgroup chunks
-    // (reduce, scan of the partials, scan with carry) wherever subgroup arithmetic is there.
-    CHECK(compile_cumsum(*serial, 4096).pass_count() == 1);
-    CHECK(compile_cumsum(*serial, 4096).binding_properties().TemporaryResourceSize == 0);
-    if (cooperative->info().subgroup_arithmetic) CHECK(compile_cumsum(*cooperative, 4096).pass_count() == 3);
-    // automatic: serial on CPU devices, cooperative on GPUs.
+    using P = vkdml::DeviceOptions::PolicyClass;
+    // 4,096 contiguous floats. CPU rows: one serial invocation's chunk (chunks of 1,024 to 8,192). GPU rows:
+    // serial chunks of at most 512 positions (8 of them), or four cooperative workgroup chunks of 1,024
+    // wherever subgroup arithmetic is there: reduce, scan of the partials, scan with carry.
+    auto serial_cpu = device_with(K::serial, P::cpu);
+    CHECK(compile_cumsum(*serial_cpu, 4096).pass_count() == 1);
+    CHECK(compile_cumsum(*serial_cpu, 4096).binding_properties().TemporaryResourceSize == 0);
+    auto serial_gpu = device_with(K::serial, P::gpu);
+    CHECK(compile_cumsum(*serial_gpu, 4096).pass_count() == 3);
+    auto cooperative_gpu = device_with(K::cooperative, P::gpu);
+    if (cooperative_gpu->info().subgroup_arithmetic)
+        CHECK(compile_cumsum(*cooperative_gpu, 4096).pass_count() == 3);
+    // automatic: the device type's rows, and its family: serial on CPU devices, cooperative on GPUs; a
+    // forced class brings its family along.
     auto automatic = device_with(K::automatic);
     const bool cpu = automatic->info().physical.type == VK_PHYSICAL_DEVICE_TYPE_CPU;
     CHECK(compile_cumsum(*automatic, 4096).pass_count() ==
-          compile_cumsum(cpu ? *serial : *cooperative, 4096).pass_count());
+          compile_cumsum(cpu ? *serial_cpu : *cooperative_gpu, 4096).pass_count());
+    CHECK(compile_cumsum(*device_with(K::automatic, P::cpu), 4096).pass_count() == 1);
+    CHECK(compile_cumsum(*device_with(K::automatic, P::gpu), 4096).pass_count() == 3);
 }
 
 TEST_CASE("float cumsums keep signed zeros: -0 sums to -0, an exclusive scan starts at +0", "[gpu][cumsum]") {

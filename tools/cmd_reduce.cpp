@@ -102,11 +102,7 @@ void define_arg(CLI::App& app) {
 
 constexpr std::string_view kInOut[] = {"IN.npy", "OUT.npy"};
 
-// The axes of --axes or --axis as written (not yet checked against the input's rank).
-struct WrittenAxes {
-    bool all = false;           // --axes all
-    std::vector<int64_t> list;  // else these (empty for --axes none)
-};
+}  // namespace
 
 WrittenAxes written_axes(const Args& args) {
     const bool has_axes = args.has("--axes"), has_axis = args.has("--axis");
@@ -137,8 +133,6 @@ WrittenAxes written_axes(const Args& args) {
     return {false, axes};
 }
 
-// The written axes as 0..rank-1, in the order given; an axis named twice (1 and -1 of a rank-2 input
-// are the same axis) is refused, as the library would (SPEC §2 rule 8).
 std::vector<uint32_t> resolve_axes(const WrittenAxes& written_axes, size_t rank, const std::string& path) {
     std::vector<uint32_t> axes;
     if (written_axes.all) {
@@ -156,6 +150,8 @@ std::vector<uint32_t> resolve_axes(const WrittenAxes& written_axes, size_t rank,
     }
     return axes;
 }
+
+namespace {
 
 // --keepdims: true (the default) or false.
 bool keep_dims(const Args& args) {

@@ -15,5 +15,6 @@ extern const Command kArgminCommand;   // cmd_reduce.cpp
 extern const Command kInfoCommand;     // cmd_info.cpp
 extern const Command kShowCommand;     // cmd_show.cpp
 extern const Command kBenchCommand;    // cmd_bench.cpp
+extern const Command kPlanCommand;     // cmd_plan.cpp
 
 }  // namespace vkdml::cli

@@ -1,97 +1,212 @@
 #!/usr/bin/env bash
-# tools/gpu_check.sh — everything worth knowing about vkdml on a machine's GPU, in one command and one
-# report, with no network: the GPU test suite with the cooperative kernel family and with the serial one,
-# `vkdml bench`, the same cases in PyTorch when torch with CUDA can be imported, and a report
-# (gpu_check.json and gpu_check.md: vkdml GB/s, ratio to copy, torch GB/s, vkdml/torch).
+# tools/gpu_check.sh — everything worth knowing about vkdml on a lent GPU machine, in one command, a few
+# minutes and one report: the GPU test suite with both kernel families (sharded over the CPU cores, each
+# shard with its own time limit), `vkdml bench --passes`, the same cases in PyTorch when torch with CUDA
+# can be imported, and a report of at most 8 files (gpu_check.md first).
 #
-# usage: tools/gpu_check.sh [--build DIR] [--out DIR] [--suite quick|default|full] [--case NAME]...
-#                           [--repeat N] [--tests FILTER] [--no-tests]
-#   --build DIR     a build of the dev preset to use (default: build/dev; built when it lacks the
-#                   programs, which needs the Debian packages of tools/bootstrap.sh)
-#   --out DIR       where the logs and the report go (default: build/gpu-check)
-#   --suite S       the bench suite (default: default); --case NAME only that case (repeatable);
-#   --repeat N      timed runs per case (default: the bench's)
-#   --tests FILTER  the Catch2 filter of the test runs (default: [gpu], everything that uses a device)
-#   --no-tests      benchmarks only
-# The device is the one vkdml chooses (the best; VKDML_DEVICE=index or name picks another). The test
-# runs need the Vulkan validation layer, as every test run on Linux does (on a machine without package
-# access, carry vulkan-validationlayers' .deb and unpack it with `dpkg -x`). Exit status: 0 when every
-# test run passed and the benchmark ran, else 1; the report is written whenever the benchmark ran.
+# Two steps, because the lent machine has no package archive and lacks the Vulkan loader and the glvnd
+# libraries that NVIDIA's Vulkan driver needs:
+#   tools/gpu_check.sh --prepare [--build DIR] [--kit DIR]
+#       here, with Debian's archive: builds the dev preset when DIR lacks the programs, and fills the kit
+#       (default build/gpu-kit, ignored by git, well under the 64 MiB a lent machine is carried): the
+#       stripped vkdml, vkdml_tests and libvkdml, and the .debs of libvulkan1, the glvnd libraries and
+#       vulkan-validationlayers (apt-get download; no root needed).
+#   tools/gpu_check.sh [--kit DIR | --build DIR] [--out DIR] [options]
+#       there: unpacks the .debs whose libraries the machine lacks (the validation layer always) into
+#       $TMPDIR/vkdml-gpu-root with dpkg -x, then runs everything and writes the report.
+# options:
+#   --out DIR            the report (default build/gpu-check): gpu_check.md, gpu_check.json, info.txt,
+#                        test-failures.txt, bench.txt, vkdml-bench.json, torch-bench.json
+#   --work DIR           shard logs and other scratch (default $TMPDIR/vkdml-gpu-check)
+#   --tests FILTER       the Catch2 filter of the test runs (default: [gpu]~[large], the [cli] tests too)
+#   --no-tests           benchmarks only
+#   --jobs N             test processes at once (default: the CPU count)
+#   --shard-timeout S    seconds each shard may run before it is killed and reported (default 150)
+#   --suite S, --case NAME (repeatable), --repeat N: the bench's
+# Environment: VKDML_GPU_CHECK_UNPACK=all unpacks every .deb of the kit even where the machine has its
+# library (CI proves the unpacking that way on lavapipe). VKDML_DEVICE picks a device as vkdml does.
+# Exit status: 0 when every shard passed and the benchmark ran, 1 otherwise (the report is written
+# whenever the benchmark ran), 2 for a bad argument.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-build=build/dev out=build/gpu-check suite=default repeat="" tests="[gpu]" run_tests=1 cases=()
+debs=(libvulkan1 libglvnd0 libgl1 libglx0 libegl1 libgles2 libopengl0 vulkan-validationlayers)
+prepare=0 kit="" build="" out=build/gpu-check work="${TMPDIR:-/tmp}/vkdml-gpu-check" suite=default repeat=""
+tests="[gpu]~[large]" run_tests=1 jobs="" shard_timeout=150 cases=()
 while [ $# -gt 0 ]; do
   case "$1" in
+    --prepare) prepare=1; shift ;;
+    --kit) kit=${2:?--kit expects a folder}; shift 2 ;;
     --build) build=${2:?--build expects a folder}; shift 2 ;;
     --out) out=${2:?--out expects a folder}; shift 2 ;;
+    --work) work=${2:?--work expects a folder}; shift 2 ;;
     --suite) suite=${2:?--suite expects quick, default or full}; shift 2 ;;
     --case) cases+=(--case "${2:?--case expects a case name}"); shift 2 ;;
     --repeat) repeat=${2:?--repeat expects a number}; shift 2 ;;
     --tests) tests=${2:?--tests expects a Catch2 filter}; shift 2 ;;
     --no-tests) run_tests=0; shift ;;
-    -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --jobs) jobs=${2:?--jobs expects a number}; shift 2 ;;
+    --shard-timeout) shard_timeout=${2:?--shard-timeout expects seconds}; shift 2 ;;
+    -h | --help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "gpu_check: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
+for n in "$shard_timeout" ${jobs:+"$jobs"} ${repeat:+"$repeat"}; do
+  [[ "$n" =~ ^[1-9][0-9]*$ ]] || { echo "gpu_check: '$n' is not a positive whole number" >&2; exit 2; }
+done
+[ -n "$kit" ] && [ -n "$build" ] && [ $prepare = 0 ] &&
+  { echo "gpu_check: give --kit or --build, not both" >&2; exit 2; }
+log() { echo "gpu_check: $*" >&2; }
 
-tool=$build/tools/vkdml tests_program=$build/tests/vkdml_tests
-if [ ! -x "$tool" ] || { [ $run_tests = 1 ] && [ ! -x "$tests_program" ]; }; then
-  if [ "$build" != build/dev ]; then
-    echo "gpu_check: $build has no tools/vkdml or tests/vkdml_tests (build it with the dev preset)" >&2
-    exit 1
+# ---- --prepare: the kit -------------------------------------------------------------------------------
+if [ $prepare = 1 ]; then
+  build=${build:-build/dev} kit=${kit:-build/gpu-kit}
+  if [ ! -x "$build/tools/vkdml" ] || [ ! -x "$build/tests/vkdml_tests" ]; then
+    [ "$build" = build/dev ] || { log "$build has no tools/vkdml or tests/vkdml_tests (build it with the dev preset)"; exit 1; }
+    log "building (preset dev)"
+    cmake --preset dev >/dev/null && cmake --build --preset dev || exit 1
   fi
-  echo "gpu_check: building (preset dev)" >&2
-  cmake --preset dev >/dev/null && cmake --build --preset dev || exit 1
+  rm -rf "$kit" && mkdir -p "$kit/bin" "$kit/lib" "$kit/debs" || exit 1
+  strip -o "$kit/bin/vkdml" "$build/tools/vkdml" && strip -o "$kit/bin/vkdml_tests" "$build/tests/vkdml_tests" || exit 1
+  for lib in "$build"/src/libvkdml.so*; do
+    if [ -L "$lib" ]; then cp -P "$lib" "$kit/lib/"; else strip -o "$kit/lib/$(basename "$lib")" "$lib" || exit 1; fi
+  done
+  if ! (cd "$kit/debs" && apt-get download "${debs[@]}" >/dev/null 2>&1); then
+    log "apt-get download failed; updating the package lists once"
+    sudo=""; [ "$(id -u)" -ne 0 ] && sudo=sudo
+    $sudo apt-get update -qq && (cd "$kit/debs" && apt-get download "${debs[@]}" >/dev/null) ||
+      { log "could not download ${debs[*]}"; exit 1; }
+  fi
+  { echo "commit $(git rev-parse HEAD 2>/dev/null || echo unknown)"; date -u +"made %Y-%m-%dT%H:%M:%SZ"
+    ls "$kit/debs"; } >"$kit/manifest.txt"
+  log "kit ready: $kit ($(du -sh "$kit" | cut -f1)); on the GPU machine: tools/gpu_check.sh --kit $kit"
+  exit 0
 fi
-mkdir -p "$out" || exit 1
+
+# ---- start-up: programs, and what the machine lacks ----------------------------------------------------
+if [ -n "$kit" ]; then
+  tool=$kit/bin/vkdml tests_program=$kit/bin/vkdml_tests
+  [ -x "$tool" ] && [ -x "$tests_program" ] || { log "$kit is not a kit (run tools/gpu_check.sh --prepare)"; exit 1; }
+  export LD_LIBRARY_PATH="$(realpath "$kit/lib")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+else
+  build=${build:-build/dev}
+  tool=$build/tools/vkdml tests_program=$build/tests/vkdml_tests
+  if [ ! -x "$tool" ] || { [ $run_tests = 1 ] && [ ! -x "$tests_program" ]; }; then
+    [ "$build" = build/dev ] || { log "$build has no tools/vkdml or tests/vkdml_tests (build it with the dev preset)"; exit 1; }
+    log "building (preset dev)"
+    cmake --preset dev >/dev/null && cmake --build --preset dev || exit 1
+  fi
+fi
+tool=$(realpath "$tool") tests_program=$(realpath "$tests_program")
+mkdir -p "$out" "$work" || exit 1
+out=$(realpath "$out") work=$(realpath "$work")
+rm -f "$out"/gpu_check.md "$out"/gpu_check.json "$out"/test-failures.txt "$out"/*-bench.json "$out"/bench.txt
 python=$(command -v python3 || true)
-[ -n "$python" ] || { echo "gpu_check: python3 is needed for the report" >&2; exit 1; }
+[ -n "$python" ] || { log "python3 is needed for the report"; exit 1; }
+
+# The kit's .debs: a library the machine lacks (or every one with VKDML_GPU_CHECK_UNPACK=all), and the
+# validation layer always, go into a private root that comes first on the library path.
+if [ -n "$kit" ] && compgen -G "$kit/debs/*.deb" >/dev/null; then
+  root=${TMPDIR:-/tmp}/vkdml-gpu-root
+  rm -rf "$root" && mkdir -p "$root"
+  unpacked=()
+  for deb in "$kit"/debs/*.deb; do
+    name=$(basename "$deb" | cut -d_ -f1)
+    needed=1
+    if [ "$name" != vulkan-validationlayers ] && [ "${VKDML_GPU_CHECK_UNPACK:-}" != all ]; then
+      libs=$(dpkg-deb -c "$deb" | awk '{ n = split($6, p, "/"); print p[n] }' | grep -E '\.so\.[0-9]+$' | sort -u)
+      needed=0
+      for lib in $libs; do ldconfig -p | grep -q "$lib " || needed=1; done
+    fi
+    [ $needed = 1 ] && dpkg -x "$deb" "$root" && unpacked+=("$name")
+  done
+  export LD_LIBRARY_PATH="$root/usr/lib/x86_64-linux-gnu:$LD_LIBRARY_PATH"
+  export VK_LAYER_PATH="$root/usr/share/vulkan/explicit_layer.d"
+  log "unpacked into $root: ${unpacked[*]:-nothing}"
+fi
+# NVIDIA's container runtime puts its ICD under /usr/local/nvidia; the loader looks there through
+# XDG_DATA_DIRS.
+if [ -d /usr/local/nvidia/share/vulkan/icd.d ]; then
+  export XDG_DATA_DIRS="${XDG_DATA_DIRS:-/usr/local/share:/usr/share}:/usr/local/nvidia/share"
+fi
 
 status=0
-"$tool" info | tee "$out/info.txt" || { echo "gpu_check: vkdml found no usable Vulkan device" >&2; exit 1; }
-
+"$tool" info >"$out/info.txt" 2>&1 || { cat "$out/info.txt" >&2; log "vkdml found no usable Vulkan device"; exit 1; }
+head -n 3 "$out/info.txt" >&2
 report_args=()
+
+# ---- tests: every test case of the filter, in shards over the cores, both kernel families at once -------
 if [ $run_tests = 1 ]; then
+  jobs=${jobs:-$(nproc)}
+  rm -rf "$work/shards" && mkdir -p "$work/shards"
+  "$tests_program" "$tests" --list-test-names-only 2>/dev/null | grep -v '^$' >"$work/names.txt"
+  count=$(wc -l <"$work/names.txt")
+  [ "$count" -gt 0 ] || { log "no test case matches $tests"; exit 1; }
+  # Three shards per process slot per family (round robin), so a slow shard does not hold up the rest;
+  # Catch2 reads the names from a file (-f), commas escaped.
+  per_family=$(( jobs * 3 < count ? jobs * 3 : count ))
   for family in cooperative serial; do
-    echo "gpu_check: tests $tests, $family kernels (log: $out/tests-$family.txt)" >&2
-    if VKDML_TEST_KERNELS=$family "$tests_program" "$tests" >"$out/tests-$family.txt" 2>&1; then
-      result=passed
-    else
-      result="FAILED (exit $?)"
-      status=1
-    fi
-    summary=$(grep -E "^(All tests passed|test cases:)" "$out/tests-$family.txt" | tail -n 1)
-    echo "gpu_check: $family: $result${summary:+ — $summary}" >&2
-    report_args+=(--test "$family kernels, $tests=$result${summary:+ — $summary}")
+    awk -v n="$per_family" -v dir="$work/shards" -v f="$family" \
+      '{ gsub(/,/, "\\,"); print > (dir "/" f "-" (NR - 1) % n ".names") }' "$work/names.txt"
   done
+  log "tests: $count test cases of $tests x 2 kernel families in $((2 * per_family)) shards, $jobs at a time, ${shard_timeout} s each at most"
+  start=$SECONDS
+  export tests_program shard_timeout tool
+  ls "$work/shards"/*.names | xargs -P "$jobs" -I{} bash -c '
+    shard=${1%.names} family=$(basename "$1" | cut -d- -f1)
+    VKDML_TEST_KERNELS=$family VKDML_TOOL=$tool timeout -k 5 "$shard_timeout" \
+      "$tests_program" -f "$1" --durations yes >"$shard.log" 2>&1
+    echo $? >"$shard.rc"' _ {}
+  log "tests took $((SECONDS - start)) s"
+  for family in cooperative serial; do
+    passed=0 failed=0 timed_out=0
+    for rc in "$work/shards/$family"-*.rc; do
+      case $(cat "$rc") in 0) passed=$((passed + 1)) ;; 124 | 137) timed_out=$((timed_out + 1)) ;; *) failed=$((failed + 1)) ;; esac
+    done
+    result="$passed of $((passed + failed + timed_out)) shards passed"
+    [ $failed -gt 0 ] && result+=", $failed failed"
+    [ $timed_out -gt 0 ] && result+=", $timed_out timed out (${shard_timeout} s)"
+    [ $((failed + timed_out)) -gt 0 ] && status=1
+    log "$family kernels: $result"
+    report_args+=(--test "$family kernels, $tests=$result")
+  done
+  # The failing shards' whole Catch2 output, in one file; the report lists their failing cases.
+  : >"$out/test-failures.txt"
+  for rc in "$work/shards"/*.rc; do
+    [ "$(cat "$rc")" = 0 ] && continue
+    shard=${rc%.rc}
+    { echo "===== shard $(basename "$shard") (exit $(cat "$rc")), test cases:"; sed 's/^/  /' "$shard.names"
+      cat "$shard.log"; echo; } >>"$out/test-failures.txt"
+  done
+  report_args+=(--failures "$out/test-failures.txt")
 fi
 
-bench_args=(bench --suite "$suite" "${cases[@]}" --json "$out/vkdml-bench.json")
+# ---- bench, with the time of every pass; then the same cases in PyTorch -------------------------------
+bench_args=(bench --suite "$suite" "${cases[@]}" --passes --json "$out/vkdml-bench.json")
 [ -n "$repeat" ] && bench_args+=(--repeat "$repeat")
-echo "gpu_check: vkdml ${bench_args[*]}" >&2
-if ! "$tool" "${bench_args[@]}" | tee "$out/vkdml-bench.txt"; then
-  echo "gpu_check: vkdml bench failed" >&2
+log "vkdml ${bench_args[*]}"
+if ! "$tool" "${bench_args[@]}" >"$out/bench.txt" 2>&1; then
+  cat "$out/bench.txt" >&2
+  log "vkdml bench failed"
   exit 1
 fi
-
 torch_args=(--suite "$suite" "${cases[@]}" --json "$out/torch-bench.json")
 [ -n "$repeat" ] && torch_args+=(--repeat "$repeat")
 if why=$("$python" -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else "torch has no CUDA device")' 2>&1); then
-  echo "gpu_check: tools/bench_torch.py ${torch_args[*]}" >&2
-  if "$python" tools/bench_torch.py "${torch_args[@]}" | tee "$out/torch-bench.txt"; then
+  log "tools/bench_torch.py ${torch_args[*]}"
+  if "$python" tools/bench_torch.py "${torch_args[@]}" >>"$out/bench.txt" 2>&1; then
     report_args+=(--torch "$out/torch-bench.json")
   else
-    report_args+=(--torch-skipped "tools/bench_torch.py failed (see $out/torch-bench.txt)")
+    report_args+=(--torch-skipped "tools/bench_torch.py failed (see bench.txt)")
   fi
 else
   why=$(printf '%s\n' "$why" | tail -n 1)
-  echo "gpu_check: PyTorch step skipped: ${why:-torch cannot be imported}" >&2
+  log "PyTorch step skipped: ${why:-torch cannot be imported}"
   report_args+=(--torch-skipped "${why:-torch cannot be imported}")
 fi
 
 "$python" tools/gpu_report.py --vkdml "$out/vkdml-bench.json" "${report_args[@]}" \
   --json "$out/gpu_check.json" --markdown "$out/gpu_check.md" || exit 1
 cat "$out/gpu_check.md"
-echo "gpu_check: report in $out/gpu_check.md and $out/gpu_check.json" >&2
+log "report in $out ($(ls "$out" | wc -l) files)"
 exit $status

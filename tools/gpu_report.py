@@ -5,12 +5,63 @@ Reads the JSON of `vkdml bench --json` (and of tools/bench_torch.py --json, same
 outcomes, and writes a JSON report and a Markdown table with a row per case: vkdml GB/s, its ratio to the
 same run's copy/read baseline, torch GB/s and vkdml/torch (above 1: vkdml is faster).
 
+The GPU time of each pass (`vkdml bench --passes`) is listed per case, and with --failures (the Catch2
+output of the failing test shards that tools/gpu_check.sh collects) the failing test cases and their first
+failing case lines.
+
 usage: python3 tools/gpu_report.py --vkdml FILE [--torch FILE | --torch-skipped WHY]
-           [--test NAME=STATUS]... --json OUT.json --markdown OUT.md
+           [--test NAME=STATUS]... [--failures FILE] --json OUT.json --markdown OUT.md
 """
 import argparse
 import json
+import re
 import sys
+
+RULE = "-" * 79
+SHARD = re.compile(r"^===== shard (\S+) \(exit (\d+)\)")
+
+
+def failures(path, limit=60):
+    """The failing test cases of a test-failures.txt: [{shard, test, detail}], a timed-out shard's last test
+    case with detail 'timed out'."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError as error:
+        sys.exit(f"gpu_report: cannot read {path}: {error}")
+    found, shard, code, test = [], None, 0, None
+    seen = set()
+
+    def add(detail):
+        name = test or "(no test case had started)"
+        key = (shard, name, detail)
+        if key not in seen and len(found) < limit:
+            seen.add(key)
+            found.append({"shard": shard, "test": name, "detail": detail})
+
+    for i, line in enumerate(lines):
+        m = SHARD.match(line)
+        if m:
+            if shard and code in (124, 137):
+                add("timed out")
+            shard, code, test = m.group(1), int(m.group(2)), None
+            continue
+        # A test case's header: a rule, its name (one or more lines), a rule.
+        if line == RULE and i + 2 < len(lines) and lines[i + 1] and lines[i + 1] != RULE:
+            j = i + 1
+            name = []
+            while j < len(lines) and lines[j] != RULE and len(name) < 4:
+                name.append(lines[j].strip())
+                j += 1
+            if j < len(lines) and lines[j] == RULE:
+                test = " ".join(name)
+            continue
+        if "FAILED" in line and test:
+            detail = next((l.strip() for l in lines[i + 1:i + 40] if l.strip().startswith("case:")), line.strip())
+            add(detail)
+    if shard and code in (124, 137):
+        add("timed out")
+    return found
 
 
 def load(path):
@@ -48,6 +99,7 @@ def rows(vkdml, torch):
                "torch_gbps": t.get("gbps"), "torch_skipped": t.get("skipped")}
         both = row["vkdml_gbps"] and row["torch_gbps"]
         row["vkdml_over_torch"] = row["vkdml_gbps"] / row["torch_gbps"] if both else None
+        row["passes_ms"] = r.get("passes")
         out.append(row)
     return out
 
@@ -62,6 +114,10 @@ def markdown(report):
         lines += ["| test run | result |", "|---|---|"]
         lines += [f"| {name} | {status} |" for name, status in report["tests"].items()]
         lines.append("")
+    if report["failures"]:
+        lines += ["Failing test cases (test-failures.txt has their whole output):", ""]
+        lines += [f"- {f['test']} [{f['shard']}]: {f['detail']}" for f in report["failures"]]
+        lines.append("")
     torch = report["torch"]
     lines.append(f"PyTorch: {torch['device']}" if torch["ran"] else f"PyTorch: not run ({torch['skipped']})")
     lines += ["", "| case | dtype | shape | vkdml GB/s | ratio to copy | torch GB/s | vkdml/torch |",
@@ -73,6 +129,10 @@ def markdown(report):
         torch_gbps = number(r["torch_gbps"]) if r["torch_skipped"] is None else "skipped"
         lines.append(f"| {r['case']} | {r['dtype']} | {shape} | {number(r['vkdml_gbps'])} | {ratio} | "
                      f"{torch_gbps} | {number(r['vkdml_over_torch'])} |")
+    timed = [r for r in report["cases"] if r["passes_ms"]]
+    if timed:
+        lines += ["", "GPU time of each pass (ms, medians):", ""]
+        lines += [f"- {r['case']}: " + " ".join(f"{ms:.3f}" for ms in r["passes_ms"]) for r in timed]
     return "\n".join(lines) + "\n"
 
 
@@ -83,6 +143,7 @@ def main():
     group.add_argument("--torch", metavar="FILE")
     group.add_argument("--torch-skipped", metavar="WHY")
     parser.add_argument("--test", action="append", default=[], metavar="NAME=STATUS")
+    parser.add_argument("--failures", metavar="FILE")
     parser.add_argument("--json", required=True, metavar="OUT")
     parser.add_argument("--markdown", required=True, metavar="OUT")
     args = parser.parse_args()
@@ -103,6 +164,7 @@ def main():
         "torch": {"ran": torch is not None,
                   "device": device_line(torch.get("device")) if torch else None,
                   "skipped": None if torch else (args.torch_skipped or "no --torch given")},
+        "failures": failures(args.failures) if args.failures else [],
         "cases": rows(vkdml, torch),
     }
     with open(args.json, "w", encoding="utf-8") as f:

@@ -56,6 +56,17 @@ HostTensor make_output(DML_TENSOR_DATA_TYPE type, std::vector<uint32_t> sizes);
 /// An --axis value for a tensor of the given rank: 0..rank-1, or -rank..-1 counting from the last.
 uint32_t resolve_axis(int64_t axis, size_t rank, const std::string& path);
 
+/// The axes of --axes or --axis as written (not yet checked against a rank): reduce, argmax, argmin, plan.
+struct WrittenAxes {
+    bool all = false;           ///< --axes all
+    std::vector<int64_t> list;  ///< else these (empty for --axes none)
+};
+/// --axes A[,B...] | all | none, or --axis N; exactly one of them (usage errors otherwise).
+WrittenAxes written_axes(const Args& args);
+/// The written axes as 0..rank-1, in the order given; an axis named twice (1 and -1 of a rank-2 input are
+/// the same axis) is refused, as the library would (SPEC §2 rule 8). `path` names the tensor in messages.
+std::vector<uint32_t> resolve_axes(const WrittenAxes& written, size_t rank, const std::string& path);
+
 /// Runs one operator on one input and one output through vkdml::HostExecution: the input file's data is
 /// read straight into the mapped device buffer and the output written straight from it to `out_path`
 /// (C order; "-": standard output), so a tensor is copied once each way. `out_shape` is the shape the

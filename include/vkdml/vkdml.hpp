@@ -239,6 +239,15 @@ struct DeviceOptions {
     enum class Kernels { automatic, serial, cooperative };
     Kernels kernels = Kernels::automatic;  ///< see Kernels
 
+    /// Which device class's tuning the planner uses (chunk lengths, items, blocks, lockstep: the policy
+    /// rows of docs/internals.md). automatic: the CPU rows on CPU devices (VK_PHYSICAL_DEVICE_TYPE_CPU),
+    /// the GPU rows on every other device. cpu or gpu: that class's rows on any device, and
+    /// Kernels::automatic then picks that class's family too — for reproducing a GPU's plans on lavapipe
+    /// (CI runs the GPU rows this way) and the reverse. Results are exact either way; floats differ only
+    /// by summation order. An adopted device always behaves as automatic.
+    enum class PolicyClass { automatic, cpu, gpu };
+    PolicyClass policy_class = PolicyClass::automatic;  ///< see PolicyClass
+
     /// The optional Vulkan features vkdml enables where the device has them. false leaves one off, as
     /// on a device without it: info() reports it absent, supports() names it as the reason a type is
     /// unsupported, and create_operator refuses those input types (ErrorCode::unsupported_device). For
@@ -500,6 +509,9 @@ public:
     /// of timestamps PassTimestamps receives.
     VKDML_API uint32_t pass_count() const noexcept;
 
+    /// The plan as text, one line per pass (the format of describe_plan below): what record() emits.
+    VKDML_API std::string describe() const;
+
     /// Validates the bindings and records the dispatches into `command_buffer`, which must be in the
     /// recording state, belong to a pool of a compute-capable family of the operator's device, and be
     /// used by no other thread meanwhile. Between its own passes it records a compute-to-compute
@@ -681,6 +693,27 @@ constexpr bool is_signed_integer_type(DML_TENSOR_DATA_TYPE type) noexcept {
            type == DML_TENSOR_DATA_TYPE_INT32 || type == DML_TENSOR_DATA_TYPE_INT64;
 }
 /// Upper-case DirectML suffix ("FLOAT32", "INT8", ...), or "UNKNOWN" for UNKNOWN or an out-of-range value.
+/// A device to plan for without one: its class and the limits that shape a plan. The planner is pure,
+/// so a GPU's plans can be read on any machine (`vkdml plan`).
+struct PlanDevice {
+    bool gpu = true;  ///< the GPU policy rows and kernel choices; false: a CPU device's, as lavapipe gets
+    /// The kernel family, as DeviceOptions::kernels: automatic is cooperative on GPUs, serial on CPUs.
+    DeviceOptions::Kernels kernels = DeviceOptions::Kernels::automatic;
+    uint32_t subgroup_size = 32;                     ///< 4 to 128, a power of two
+    bool subgroup_operations = true;                 ///< arithmetic and shuffles (DeviceOptions)
+    uint64_t max_storage_buffer_range = 0xFFFFFFFF;  ///< bytes
+    uint32_t max_workgroup_count = 65535;            ///< per dimension
+    uint32_t min_storage_buffer_offset_alignment = 16;
+};
+
+/// The passes vkdml plans for `desc` on such a device, as text: a header line (operator, device class,
+/// policy row, passes, temporary bytes), then per pass its kernel and storage variant, mode (scan, reduce
+/// to partials, scan with carries, in place), block kind (vectors per block, lines per block, axis
+/// inner), lines, chunk length and chunks, items, workgroup size and dispatches, and the bytes each
+/// binding's windows span (summed over its dispatches). The description is validated as create_operator validates it on a device with every
+/// optional feature (invalid_descriptor); a PlanDevice out of range is invalid_argument.
+VKDML_API Result<std::string> describe_plan(const DML_OPERATOR_DESC& desc, const PlanDevice& device);
+
 VKDML_API const char* to_string(DML_TENSOR_DATA_TYPE type) noexcept;
 /// DirectML operator name ("CUMULATIVE_SUMMATION", ...), or "INVALID" for a type vkdml does not implement.
 VKDML_API const char* to_string(DML_OPERATOR_TYPE type) noexcept;

@@ -1,0 +1,194 @@
+// describe_plan (the planner without a device) and `vkdml plan`: the printed plans of the NVIDIA H200's
+// failing integer scan and other shapes per device class, compared line for line; bad PlanDevices and
+// descriptions refused by name.
+#include <catch2/catch.hpp>
+
+#include "cli_support.hpp"
+#include "vkdml/vkdml.hpp"
+
+#include <string>
+#include <vector>
+
+using Catch::Matchers::Contains;
+
+namespace {
+
+/// A packed tensor description of `type` and `sizes`, kept alive with its arrays.
+struct Tensor {
+    std::vector<uint32_t> sizes;
+    DML_BUFFER_TENSOR_DESC buffer{};
+    DML_TENSOR_DESC desc{};
+    Tensor(DML_TENSOR_DATA_TYPE type, std::vector<uint32_t> s) : sizes(std::move(s)) {
+        const auto rank = static_cast<uint32_t>(sizes.size());
+        buffer = {type,    DML_TENSOR_FLAG_NONE,
+                  rank,    sizes.data(),
+                  nullptr, DMLCalcBufferTensorSize(type, rank, sizes.data(), nullptr),
+                  0};
+        desc = {DML_TENSOR_TYPE_BUFFER, &buffer};
+    }
+};
+
+std::string scan_plan(DML_TENSOR_DATA_TYPE type, std::vector<uint32_t> sizes, uint32_t axis,
+                      const vkdml::PlanDevice& device) {
+    Tensor t(type, std::move(sizes));
+    const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC d{&t.desc, &t.desc, axis, DML_AXIS_DIRECTION_INCREASING, 0};
+    auto text = vkdml::describe_plan({DML_OPERATOR_CUMULATIVE_SUMMATION, &d}, device);
+    INFO((text ? std::string() : text.error().message));
+    REQUIRE(text);
+    return *text;
+}
+
+}  // namespace
+
+TEST_CASE("describe_plan prints a GPU's plans without a device: the H200's integer scan", "[unit][plan]") {
+    vkdml::PlanDevice serial;
+    serial.kernels = vkdml::DeviceOptions::Kernels::serial;
+    // The carry level (pass 2) runs in place: it reads and writes the scratch through binding 1 only.
+    CHECK(
+        scan_plan(DML_TENSOR_DATA_TYPE_UINT32, {40, 16}, 0, serial) ==
+        "CUMULATIVE_SUMMATION UINT32 {40,16}: serial-gpu rows, subgroup size 32, 3 passes\n"
+        "pass 1: scan_serial/u32 reduce to partials | blocks of 4 vectors, 16 lines, lines inner | 1 lines x "
+        "2 chunks of 32 | 2 items, workgroup 64, 1 workgroups in 1 dispatch | src input 2560 B, dst -, "
+        "partials scratch@0 128 B\n"
+        "pass 2: scan_serial/u32 scan, in place | blocks of 4 vectors, 16 lines, lines inner | 1 lines x 1 "
+        "chunk of 2 | 1 items, workgroup 64, 1 workgroups in 1 dispatch | src -, dst scratch@0 128 B, "
+        "partials -\n"
+        "pass 3: scan_serial/u32 scan with carries | blocks of 4 vectors, 16 lines, lines inner | 1 lines x "
+        "2 chunks of 32 | 2 items, workgroup 64, 1 workgroups in 1 dispatch | src input 2560 B, dst output "
+        "2560 B, partials scratch@0 128 B\n"
+        "temporary 128 bytes\n");
+    // The CPU rows scan the same 40 rows in one pass (chunks of 1,024 positions or more).
+    vkdml::PlanDevice cpu = serial;
+    cpu.gpu = false;
+    CHECK(
+        scan_plan(DML_TENSOR_DATA_TYPE_UINT32, {40, 16}, 0, cpu) ==
+        "CUMULATIVE_SUMMATION UINT32 {40,16}: serial-cpu rows, subgroup size 32, 1 pass\n"
+        "pass 1: scan_serial/u32 scan | blocks of 4 vectors, 16 lines, lines inner | 1 lines x 1 chunk of 40 "
+        "| 1 items, workgroup 64, 1 workgroups in 1 dispatch | src input 2560 B, dst output 2560 B, "
+        "partials -\n"
+        "temporary 0 bytes\n");
+}
+
+TEST_CASE("describe_plan: cooperative tiles at subgroup 64, float pairs, reductions, small windows",
+          "[unit][plan]") {
+    vkdml::PlanDevice gpu64;
+    gpu64.subgroup_size = 64;
+    // Tiles of 2,048 elements; the GPU rows cut the 512 float partials (pairs) into chunks of 32 again,
+    // so the carries take a level of their own, scanned in place.
+    CHECK(scan_plan(DML_TENSOR_DATA_TYPE_FLOAT32, {1 << 20}, 0, gpu64) ==
+          "CUMULATIVE_SUMMATION FLOAT32 {1048576}: cooperative-gpu rows, subgroup size 64, 5 passes\n"
+          "pass 1: scan_tile/f32 reduce to partials | elements | 1 lines x 512 chunks of 2048 | 512 items, "
+          "workgroup 256, 512 workgroups in 1 dispatch | src input 4194304 B, dst -, partials scratch@0 4096 "
+          "B\n"
+          "pass 2: scan_serial/f32x2 reduce to partials | elements | 1 lines x 16 chunks of 32 | 16 items, "
+          "workgroup 64, 1 workgroups in 1 dispatch | src scratch@0 4096 B, dst -, partials scratch@4096 128 "
+          "B\n"
+          "pass 3: scan_serial/f32x2 scan, in place | elements | 1 lines x 1 chunk of 16 | 1 items, "
+          "workgroup 64, "
+          "1 workgroups in 1 dispatch | src -, dst scratch@4096 128 B, partials -\n"
+          "pass 4: scan_serial/f32x2 scan with carries, in place | elements | 1 lines x 16 chunks of 32 | 16 "
+          "items, workgroup 64, 1 workgroups in 1 dispatch | src -, dst scratch@0 4096 B, partials "
+          "scratch@4096 "
+          "128 B\n"
+          "pass 5: scan_tile/f32 scan with carries | elements | 1 lines x 512 chunks of 2048 | 512 items, "
+          "workgroup 256, 512 workgroups in 1 dispatch | src input 4194304 B, dst output 4194304 B, partials "
+          "scratch@0 4096 B\n"
+          "temporary 4224 bytes\n");
+    // A reduction over the outer axis on a CPU device: lockstep blocks, then the states folded.
+    Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, 4096}), out(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 4096});
+    const uint32_t axes[] = {0};
+    const DML_REDUCE_OPERATOR_DESC sum{DML_REDUCE_FUNCTION_SUM, &in.desc, &out.desc, 1, axes};
+    vkdml::PlanDevice cpu;
+    cpu.gpu = false;
+    cpu.subgroup_size = 8;
+    auto reduce = vkdml::describe_plan({DML_OPERATOR_REDUCE, &sum}, cpu);
+    REQUIRE(reduce);
+    CHECK(
+        *reduce ==
+        "REDUCE FLOAT32 {4096,4096}: serial-cpu rows, subgroup size 8, 2 passes\n"
+        "pass 1: reduce_serial/f32 fold to partials | blocks of 4 vectors, 16 lines, lockstep | 256 lines x "
+        "4 "
+        "chunks of 1024 | 1024 items, workgroup 64, 16 workgroups in 1 dispatch | src input 67108864 B, dst "
+        "scratch@0 131072 B, partials -\n"
+        "pass 2: reduce_serial/f32 fold partials to the output | elements | 4096 lines x 1 chunk of 4 | 4096 "
+        "items, workgroup 64, 64 workgroups in 1 dispatch | src scratch@0 131072 B, dst output 16384 B, "
+        "partials -\n"
+        "temporary 131072 bytes\n");
+    // Windows of 1 KiB: the same passes, each cut into several dispatches.
+    vkdml::PlanDevice small = gpu64;
+    small.max_storage_buffer_range = 1024;
+    const std::string windowed = scan_plan(DML_TENSOR_DATA_TYPE_INT32, {4096}, 0, small);
+    CHECK_THAT(windowed, Contains("dispatches |"));
+}
+
+TEST_CASE("describe_plan refuses a PlanDevice out of range and an invalid description by name",
+          "[unit][plan]") {
+    Tensor t(DML_TENSOR_DATA_TYPE_FLOAT32, {3, 4});
+    const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC d{&t.desc, &t.desc, 1, DML_AXIS_DIRECTION_INCREASING, 0};
+    const DML_OPERATOR_DESC desc{DML_OPERATOR_CUMULATIVE_SUMMATION, &d};
+    auto refused = [&](vkdml::PlanDevice device, const std::string& text) {
+        auto r = vkdml::describe_plan(desc, device);
+        REQUIRE_FALSE(r);
+        CHECK(r.error().code == vkdml::ErrorCode::invalid_argument);
+        CHECK_THAT(r.error().message, Contains(text));
+    };
+    vkdml::PlanDevice device;
+    device.subgroup_size = 48;
+    refused(device, "subgroup size 48 is not a power of two from 4 to 128");
+    device = {};
+    device.max_storage_buffer_range = 32;
+    refused(device, "max_storage_buffer_range 32 is outside");
+    device = {};
+    device.max_workgroup_count = 1;
+    refused(device, "max_workgroup_count 1 is below 2");
+    device = {};
+    device.min_storage_buffer_offset_alignment = 24;
+    refused(device, "min_storage_buffer_offset_alignment 24 is not a power of two");
+    const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC bad{&t.desc, &t.desc, 2, DML_AXIS_DIRECTION_INCREASING, 0};
+    auto r = vkdml::describe_plan({DML_OPERATOR_CUMULATIVE_SUMMATION, &bad}, {});
+    REQUIRE_FALSE(r);
+    CHECK(r.error().code == vkdml::ErrorCode::invalid_descriptor);
+    CHECK_THAT(r.error().message, Contains("Axis"));
+    auto null_desc = vkdml::describe_plan({DML_OPERATOR_CUMULATIVE_SUMMATION, nullptr}, {});
+    REQUIRE_FALSE(null_desc);
+    CHECK(null_desc.error().code == vkdml::ErrorCode::invalid_descriptor);
+}
+
+TEST_CASE("cli: vkdml plan prints describe_plan's text and refuses bad options by name", "[gpu][cli][plan]") {
+    using namespace vkdml_test::cli;
+    TempDir dir;
+    const Outcome plan = run_tool(dir, {"plan", "--op", "cumsum", "--dtype", "uint32", "--shape", "40,16",
+                                        "--axis", "0", "--kernels", "serial"});
+    CHECK(plan.exit_code == 0);
+    vkdml::PlanDevice serial;
+    serial.kernels = vkdml::DeviceOptions::Kernels::serial;
+    CHECK(plan.out == scan_plan(DML_TENSOR_DATA_TYPE_UINT32, {40, 16}, 0, serial));
+    const Outcome arg = run_tool(dir, {"plan", "--op", "argmax", "--shape", "5,7", "--axes", "all", "--class",
+                                       "cpu", "--subgroup", "8"});
+    CHECK(arg.exit_code == 0);
+    CHECK_THAT(arg.out, Contains("ARGMAX FLOAT32 {5,7}: serial-cpu rows, subgroup size 8, 1 pass\n"));
+    // With --device: the plan the device compiles (on lavapipe, the CPU rows).
+    const Outcome on_device =
+        run_tool(dir, {"plan", "--op", "cumsum", "--shape", "3,4", "--axis", "1", "--device", "0"});
+    CHECK(on_device.exit_code == 0);
+    CHECK_THAT(on_device.out, Contains("CUMULATIVE_SUMMATION FLOAT32 {3,4}: "));
+    auto refuses = [&](std::vector<std::string> args, int code, const std::string& text) {
+        args.insert(args.begin(), "plan");
+        const Outcome o = run_tool(dir, args);
+        CHECK(o.exit_code == code);
+        CHECK_THAT(o.err, Contains(text));
+    };
+    refuses({"--op", "cumsun", "--shape", "3", "--axis", "0"}, 2,
+            "unknown --op 'cumsun' (did you mean 'cumsum'?)");
+    refuses({"--op", "cumsum", "--shape", "3,0", "--axis", "0"}, 2,
+            "option '--shape' expects comma-separated sizes");
+    refuses({"--op", "cumsum", "--shape", "3"}, 2, "--op cumsum needs --axis N");
+    refuses({"--op", "reduce", "--shape", "3", "--axis", "0", "--function", "mean"}, 2,
+            "unknown --function 'mean'");
+    refuses({"--op", "cumsum", "--shape", "3", "--axis", "0", "--subgroup", "48"}, 2,
+            "a power of two from 4 to 128");
+    refuses({"--op", "cumsum", "--shape", "3", "--axis", "2"}, 1,
+            "axis 2 is out of range for the --shape of rank 1");
+    refuses({"--op", "cumsum", "--shape", "3", "--axis", "0", "--dtype", "float128"}, 2,
+            "unknown --dtype 'float128'");
+}
