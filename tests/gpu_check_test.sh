@@ -62,6 +62,14 @@ assert report["torch"]["ran"] is False and report["torch"]["skipped"], report["t
 assert len(report["tests"]) == 2 and report["failures"] == [], (report["tests"], report["failures"])
 PY
 
+# A test budget too small to start any shard: every shard reported as not run, and the run fails.
+code=0
+TMPDIR="$out/tmp" bash "$source_dir/tools/gpu_check.sh" --kit "$out/kit" --out "$out/budget" --work "$out/work" \
+  --suite quick --case reduce-many-tiny --repeat 1 --tests "[spec]" --jobs 2 --tests-budget 5 2>/dev/null >/dev/null || code=$?
+[ "$code" -eq 1 ] || { echo "gpu_check_test: a spent test budget gave exit $code" >&2; exit 1; }
+grep -qE '^\| serial kernels, \[spec\] \| 0 of ([0-9]+) shards passed, \1 not run \(the 5 s budget was spent\) \|$' \
+  "$out/budget/gpu_check.md" || { echo "gpu_check_test: the spent budget was not reported:" >&2; cat "$out/budget/gpu_check.md" >&2; exit 1; }
+
 # The report of a failing run: a shard's failing cases named, a timed-out shard reported as such.
 cat >"$out/failures.txt" <<'LOG'
 ===== shard serial-3 (exit 1), test cases:

@@ -22,6 +22,8 @@
 #   --no-tests           benchmarks only
 #   --jobs N             test processes at once (default: the CPU count)
 #   --shard-timeout S    seconds each shard may run before it is killed and reported (default 150)
+#   --tests-budget S     seconds for all the shards (default 270): a shard starts only with 10 s of it
+#                        left and never runs past it; the shards left out are reported as skipped
 #   --suite S, --case NAME (repeatable), --repeat N: the bench's
 # Environment: VKDML_GPU_CHECK_UNPACK=all unpacks every .deb of the kit even where the machine has its
 # library (CI proves the unpacking that way on lavapipe). VKDML_DEVICE picks a device as vkdml does.
@@ -32,7 +34,7 @@ cd "$(dirname "$0")/.."
 
 debs=(libvulkan1 libglvnd0 libgl1 libglx0 libegl1 libgles2 libopengl0 vulkan-validationlayers)
 prepare=0 kit="" build="" out=build/gpu-check work="${TMPDIR:-/tmp}/vkdml-gpu-check" suite=default repeat=""
-tests="[gpu]~[large]" run_tests=1 jobs="" shard_timeout=150 cases=()
+tests="[gpu]~[large]" run_tests=1 jobs="" shard_timeout=150 tests_budget=270 cases=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --prepare) prepare=1; shift ;;
@@ -47,11 +49,12 @@ while [ $# -gt 0 ]; do
     --no-tests) run_tests=0; shift ;;
     --jobs) jobs=${2:?--jobs expects a number}; shift 2 ;;
     --shard-timeout) shard_timeout=${2:?--shard-timeout expects seconds}; shift 2 ;;
+    --tests-budget) tests_budget=${2:?--tests-budget expects seconds}; shift 2 ;;
     -h | --help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "gpu_check: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
-for n in "$shard_timeout" ${jobs:+"$jobs"} ${repeat:+"$repeat"}; do
+for n in "$shard_timeout" "$tests_budget" ${jobs:+"$jobs"} ${repeat:+"$repeat"}; do
   [[ "$n" =~ ^[1-9][0-9]*$ ]] || { echo "gpu_check: '$n' is not a positive whole number" >&2; exit 2; }
 done
 [ -n "$kit" ] && [ -n "$build" ] && [ $prepare = 0 ] &&
@@ -142,38 +145,48 @@ if [ $run_tests = 1 ]; then
   "$tests_program" "$tests" --list-test-names-only 2>/dev/null | grep -v '^$' >"$work/names.txt"
   count=$(wc -l <"$work/names.txt")
   [ "$count" -gt 0 ] || { log "no test case matches $tests"; exit 1; }
-  # Three shards per process slot per family (round robin), so a slow shard does not hold up the rest;
-  # Catch2 reads the names from a file (-f), commas escaped.
-  per_family=$(( jobs * 3 < count ? jobs * 3 : count ))
+  # Two shards per process slot per family (round robin), so a slow shard does not hold up the rest
+  # (each process makes its own device and pipelines, so more shards cost more); Catch2 reads the names
+  # from a file (-f), commas escaped.
+  per_family=$(( jobs * 2 < count ? jobs * 2 : count ))
   for family in cooperative serial; do
     awk -v n="$per_family" -v dir="$work/shards" -v f="$family" \
       '{ gsub(/,/, "\\,"); print > (dir "/" f "-" (NR - 1) % n ".names") }' "$work/names.txt"
   done
-  log "tests: $count test cases of $tests x 2 kernel families in $((2 * per_family)) shards, $jobs at a time, ${shard_timeout} s each at most"
+  log "tests: $count test cases of $tests x 2 kernel families in $((2 * per_family)) shards, $jobs at a time, ${shard_timeout} s each and ${tests_budget} s in all at most"
   start=$SECONDS
-  export tests_program shard_timeout tool
+  deadline=$(( $(date +%s) + tests_budget ))
+  export tests_program shard_timeout tool deadline
   ls "$work/shards"/*.names | xargs -P "$jobs" -I{} bash -c '
     shard=${1%.names} family=$(basename "$1" | cut -d- -f1)
-    VKDML_TEST_KERNELS=$family VKDML_TOOL=$tool timeout -k 5 "$shard_timeout" \
+    left=$(( deadline - $(date +%s) ))
+    if [ "$left" -lt 10 ]; then echo skipped >"$shard.rc"; exit 0; fi
+    VKDML_TEST_KERNELS=$family VKDML_TOOL=$tool timeout -k 5 "$(( left < shard_timeout ? left : shard_timeout ))" \
       "$tests_program" -f "$1" --durations yes >"$shard.log" 2>&1
     echo $? >"$shard.rc"' _ {}
   log "tests took $((SECONDS - start)) s"
   for family in cooperative serial; do
-    passed=0 failed=0 timed_out=0
+    passed=0 failed=0 timed_out=0 skipped=0
     for rc in "$work/shards/$family"-*.rc; do
-      case $(cat "$rc") in 0) passed=$((passed + 1)) ;; 124 | 137) timed_out=$((timed_out + 1)) ;; *) failed=$((failed + 1)) ;; esac
+      case $(cat "$rc") in
+        0) passed=$((passed + 1)) ;;
+        124 | 137) timed_out=$((timed_out + 1)) ;;
+        skipped) skipped=$((skipped + 1)) ;;
+        *) failed=$((failed + 1)) ;;
+      esac
     done
-    result="$passed of $((passed + failed + timed_out)) shards passed"
+    result="$passed of $((passed + failed + timed_out + skipped)) shards passed"
     [ $failed -gt 0 ] && result+=", $failed failed"
-    [ $timed_out -gt 0 ] && result+=", $timed_out timed out (${shard_timeout} s)"
-    [ $((failed + timed_out)) -gt 0 ] && status=1
+    [ $timed_out -gt 0 ] && result+=", $timed_out timed out"
+    [ $skipped -gt 0 ] && result+=", $skipped not run (the ${tests_budget} s budget was spent)"
+    [ $((failed + timed_out + skipped)) -gt 0 ] && status=1
     log "$family kernels: $result"
     report_args+=(--test "$family kernels, $tests=$result")
   done
   # The failing shards' whole Catch2 output, in one file; the report lists their failing cases.
   : >"$out/test-failures.txt"
   for rc in "$work/shards"/*.rc; do
-    [ "$(cat "$rc")" = 0 ] && continue
+    case $(cat "$rc") in 0 | skipped) continue ;; esac
     shard=${rc%.rc}
     { echo "===== shard $(basename "$shard") (exit $(cat "$rc")), test cases:"; sed 's/^/  /' "$shard.names"
       cat "$shard.log"; echo; } >>"$out/test-failures.txt"
