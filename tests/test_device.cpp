@@ -83,7 +83,12 @@ TEST_CASE("feature query: every operator supports all 11 types here", "[gpu][dev
 }
 
 TEST_CASE("pipelines are created once per key and shared by operators", "[gpu][device]") {
-    auto dev = vkdml::Device::create();
+    // The CPU policy rows and the serial family on any device, so the pass counts below hold everywhere (the
+    // GPU rows cut a row of 200,000 into chunks of at most 512 positions: two carry levels, five passes).
+    vkdml::DeviceOptions options;
+    options.policy_class = vkdml::DeviceOptions::PolicyClass::cpu;
+    options.kernels = vkdml::DeviceOptions::Kernels::serial;
+    auto dev = vkdml::Device::create(options);
     REQUIRE(dev);
     auto compile = [&](uint32_t rows, uint32_t cols,
                        DML_OPERATOR_TYPE type = DML_OPERATOR_CUMULATIVE_SUMMATION) {
