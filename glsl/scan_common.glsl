@@ -147,6 +147,10 @@ uvec2 fiber_base(uint f) {
     return IN_PLACE ? o.yy : o;
 }
 
+// The source's stride along the axis: the output's when IN_PLACE (equal by construction, read from the
+// one binding in use).
+uint source_axis_stride() { return IN_PLACE ? p.axis_out : p.axis_in; }
+
 // Physical position along the axis of logical position k (direction folded in).
 uint axis_pos(uint k) { return REVERSE ? p.len - 1u - k : k; }
 

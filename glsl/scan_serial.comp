@@ -44,7 +44,7 @@ void main() {
             if (lockstep_barrier(k, start)) barrier();
             if (LOCKSTEP && k >= end) continue;
             uint pos = axis_pos(k);
-            Pair next = combine_element(run[0], base.x + pos * p.axis_in);
+            Pair next = combine_element(run[0], base.x + pos * source_axis_stride());
             if (MODE == MODE_SCAN)
                 store_element(base.y + pos * p.axis_out, EXCLUSIVE ? exclusive_value(run[0], k) : next);
             run[0] = next;
@@ -56,7 +56,7 @@ void main() {
             if (lockstep_barrier(k, start)) barrier();
             if (LOCKSTEP && k >= end) continue;
             uint pos = axis_pos(k);
-            uint at_in = base.x + pos * p.axis_in;
+            uint at_in = base.x + pos * source_axis_stride();
             uint at_out = base.y + pos * p.axis_out;
             WIDE_V v[BLOCK_VECS];
             WIDE_V y[BLOCK_VECS];

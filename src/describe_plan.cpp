@@ -51,6 +51,10 @@ Status check_plan_device(const PlanDevice& d) {
         d.max_storage_buffer_range > 0xFFFFFFFFull)
         return make_error(ErrorCode::invalid_argument, "describe_plan: max_storage_buffer_range ",
                           d.max_storage_buffer_range, " is outside [64 + alignment, 2^32 - 1]");
+    if (d.kernels != DeviceOptions::Kernels::automatic && d.kernels != DeviceOptions::Kernels::serial &&
+        d.kernels != DeviceOptions::Kernels::cooperative)
+        return make_error(ErrorCode::invalid_argument, "describe_plan: kernels is ",
+                          static_cast<int>(d.kernels), ", not a DeviceOptions::Kernels value");
     if (d.max_workgroup_count < 2)
         return make_error(ErrorCode::invalid_argument, "describe_plan: max_workgroup_count ",
                           d.max_workgroup_count, " is below 2");

@@ -189,8 +189,8 @@ struct PassPipelines {
 };
 
 bool reads_input_writes_output(const detail::Pass& p) {
-    return p.bindings[0].slot == detail::Slot::input && !p.bindings[0].unused &&
-           p.bindings[1].slot == detail::Slot::output && !p.bindings[1].unused;
+    return p.key.kernel.rfind("scan_", 0) == 0 && p.bindings[0].slot == detail::Slot::input &&
+           !p.bindings[0].unused && p.bindings[1].slot == detail::Slot::output && !p.bindings[1].unused;
 }
 
 Result<PassPipelines> pass_pipelines(const CompiledState& s, const Bindings& b) {

@@ -142,6 +142,9 @@ TEST_CASE("describe_plan refuses a PlanDevice out of range and an invalid descri
     device.max_workgroup_count = 1;
     refused(device, "max_workgroup_count 1 is below 2");
     device = {};
+    device.kernels = static_cast<vkdml::DeviceOptions::Kernels>(7);
+    refused(device, "kernels is 7, not a DeviceOptions::Kernels value");
+    device = {};
     device.min_storage_buffer_offset_alignment = 24;
     refused(device, "min_storage_buffer_offset_alignment 24 is not a power of two");
     const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC bad{&t.desc, &t.desc, 2, DML_AXIS_DIRECTION_INCREASING, 0};
@@ -191,4 +194,6 @@ TEST_CASE("cli: vkdml plan prints describe_plan's text and refuses bad options b
             "axis 2 is out of range for the --shape of rank 1");
     refuses({"--op", "cumsum", "--shape", "3", "--axis", "0", "--dtype", "float128"}, 2,
             "unknown --dtype 'float128'");
+    refuses({"--op", "cumsum", "--shape", "3", "--axis", "0", "--device", "0", "--class", "gpu"}, 2,
+            "option '--class' describes a device class; with --device the device's own is used");
 }

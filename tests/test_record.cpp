@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "vkdml/testing.hpp"
 #include "vkdml/vkdml.hpp"
 
 #include <atomic>
@@ -94,6 +95,14 @@ TEST_CASE("an adopted device records into the application's command buffer", "[g
             // on the first in-place record and reused after.
             const size_t pipelines = dev->pipeline_count();
             VkCommandBuffer c2 = app.begin();
+            // A pipeline the driver cannot make: the record fails whole, names the call, records nothing.
+            vkdml::testing::fail_vulkan_call(*dev, vkdml::testing::VulkanCall::create_compute_pipelines,
+                                             VK_ERROR_OUT_OF_DEVICE_MEMORY);
+            const vkdml::Status failed = co->record(c2, {{&in, 1}, {&in, 1}, tmp});
+            REQUIRE_FALSE(failed);
+            CHECK(failed.error().code == vkdml::ErrorCode::out_of_memory);
+            CHECK_THAT(failed.error().message, Contains("vkCreateComputePipelines"));
+            CHECK(dev->pipeline_count() == pipelines);
             REQUIRE(co->record(c2, {{&in, 1}, {&in, 1}, tmp}));
             CHECK(dev->pipeline_count() == pipelines + 1);
             app.submit(c2);

@@ -84,6 +84,11 @@ void run_plan(const Args& args) {
     if (!scan && args.has("--exclusive")) usage_error("--exclusive is for cumsum and cumprod");
     if (op != 2 && args.has("--function")) usage_error("--function is for --op reduce");
 
+    if (args.has("--device"))
+        for (const char* option : {"--class", "--kernels", "--subgroup", "--max-range", "--no-subgroup-ops"})
+            if (args.has(option))
+                usage_error(std::string("option '") + option +
+                            "' describes a device class; with --device the device's own is used");
     PlanDevice device;
     device.gpu = choose("--class", args.value("--class").value_or("gpu"), {"gpu", "cpu"}) == 0;
     device.kernels = static_cast<DeviceOptions::Kernels>(choose(

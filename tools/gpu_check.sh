@@ -23,7 +23,7 @@
 #   --jobs N             test processes at once (default: the CPU count)
 #   --shard-timeout S    seconds each shard may run before it is killed and reported (default 150)
 #   --tests-budget S     seconds for all the shards (default 270): a shard starts only with 10 s of it
-#                        left and never runs past it; the shards left out are reported as skipped
+#                        left and is killed when it is spent; the shards left out are reported as not run
 #   --suite S, --case NAME (repeatable), --repeat N: the bench's
 # Environment: VKDML_GPU_CHECK_UNPACK=all unpacks every .deb of the kit even where the machine has its
 # library (CI proves the unpacking that way on lavapipe). VKDML_DEVICE picks a device as vkdml does.
@@ -110,18 +110,25 @@ python=$(command -v python3 || true)
 # The kit's .debs: a library the machine lacks (or every one with VKDML_GPU_CHECK_UNPACK=all), and the
 # validation layer always, go into a private root that comes first on the library path.
 if [ -n "$kit" ] && compgen -G "$kit/debs/*.deb" >/dev/null; then
+  command -v dpkg-deb >/dev/null || { log "dpkg-deb is needed to unpack the kit's .debs"; exit 1; }
   root=${TMPDIR:-/tmp}/vkdml-gpu-root
   rm -rf "$root" && mkdir -p "$root"
+  # The libraries the machine has (ldconfig is in /sbin, off a user's PATH), read once.
+  known=$( (ldconfig -p || /sbin/ldconfig -p || /usr/sbin/ldconfig -p) 2>/dev/null | awk '{ print $1 }')
   unpacked=()
   for deb in "$kit"/debs/*.deb; do
     name=$(basename "$deb" | cut -d_ -f1)
     needed=1
     if [ "$name" != vulkan-validationlayers ] && [ "${VKDML_GPU_CHECK_UNPACK:-}" != all ]; then
-      libs=$(dpkg-deb -c "$deb" | awk '{ n = split($6, p, "/"); print p[n] }' | grep -E '\.so\.[0-9]+$' | sort -u)
       needed=0
-      for lib in $libs; do ldconfig -p | grep -q "$lib " || needed=1; done
+      for lib in $(dpkg-deb -c "$deb" | awk '{ n = split($6, p, "/"); print p[n] }' | grep -E '\.so\.[0-9]+$'); do
+        grep -qxF "$lib" <<<"$known" || needed=1
+      done
     fi
-    [ $needed = 1 ] && dpkg -x "$deb" "$root" && unpacked+=("$name")
+    if [ $needed = 1 ]; then
+      dpkg-deb -x "$deb" "$root" || { log "could not unpack $deb"; exit 1; }
+      unpacked+=("$name")
+    fi
   done
   export LD_LIBRARY_PATH="$root/usr/lib/x86_64-linux-gnu:$LD_LIBRARY_PATH"
   export VK_LAYER_PATH="$root/usr/share/vulkan/explicit_layer.d"
@@ -157,13 +164,16 @@ if [ $run_tests = 1 ]; then
   start=$SECONDS
   deadline=$(( $(date +%s) + tests_budget ))
   export tests_program shard_timeout tool deadline
-  ls "$work/shards"/*.names | xargs -P "$jobs" -I{} bash -c '
+  # The two families' shards alternate, so both run at once and a spent budget skips some of each.
+  for ((i = 0; i < per_family; ++i)); do
+    printf '%s\0' "$work/shards/cooperative-$i.names" "$work/shards/serial-$i.names"
+  done | xargs -0 -P "$jobs" -n 1 bash -c '
     shard=${1%.names} family=$(basename "$1" | cut -d- -f1)
-    left=$(( deadline - $(date +%s) ))
-    if [ "$left" -lt 10 ]; then echo skipped >"$shard.rc"; exit 0; fi
-    VKDML_TEST_KERNELS=$family VKDML_TOOL=$tool timeout -k 5 "$(( left < shard_timeout ? left : shard_timeout ))" \
+    left=$(( deadline - $(date +%s) - 2 ))
+    if [ "$left" -lt 8 ]; then echo skipped >"$shard.rc"; exit 0; fi
+    VKDML_TEST_KERNELS=$family VKDML_TOOL=$tool timeout -k 2 "$(( left < shard_timeout ? left : shard_timeout ))" \
       "$tests_program" -f "$1" --durations yes >"$shard.log" 2>&1
-    echo $? >"$shard.rc"' _ {}
+    echo $? >"$shard.rc"' _
   log "tests took $((SECONDS - start)) s"
   for family in cooperative serial; do
     passed=0 failed=0 timed_out=0 skipped=0

@@ -19,18 +19,26 @@ import sys
 
 RULE = "-" * 79
 SHARD = re.compile(r"^===== shard (\S+) \(exit (\d+)\)")
+DONE = re.compile(r"^[0-9.]+ s: (.+)$")  # Catch2's --durations line of a finished test case
 
 
 def failures(path, limit=60):
-    """The failing test cases of a test-failures.txt: [{shard, test, detail}], a timed-out shard's last test
-    case with detail 'timed out'."""
+    """The failing test cases of a test-failures.txt: [{shard, test, detail}]; for a timed-out shard, the
+    test case after the last one that finished (Catch2's --durations lines), with detail 'timed out'."""
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
             lines = f.read().splitlines()
     except OSError as error:
         sys.exit(f"gpu_report: cannot read {path}: {error}")
-    found, shard, code, test = [], None, 0, None
+    found, shard, code, test, last_done = [], None, 0, None, None
     seen = set()
+
+    def timed_out():
+        name = f"the test case after '{last_done}'" if last_done else "its first test case"
+        key = (shard, name, "timed out")
+        if key not in seen and len(found) < limit:
+            seen.add(key)
+            found.append({"shard": shard, "test": name, "detail": "timed out"})
 
     def add(detail):
         name = test or "(no test case had started)"
@@ -43,8 +51,12 @@ def failures(path, limit=60):
         m = SHARD.match(line)
         if m:
             if shard and code in (124, 137):
-                add("timed out")
-            shard, code, test = m.group(1), int(m.group(2)), None
+                timed_out()
+            shard, code, test, last_done = m.group(1), int(m.group(2)), None, None
+            continue
+        done = DONE.match(line)
+        if done:
+            last_done = done.group(1)
             continue
         # A test case's header: a rule, its name (one or more lines), a rule.
         if line == RULE and i + 2 < len(lines) and lines[i + 1] and lines[i + 1] != RULE:
@@ -60,7 +72,7 @@ def failures(path, limit=60):
             detail = next((l.strip() for l in lines[i + 1:i + 40] if l.strip().startswith("case:")), line.strip())
             add(detail)
     if shard and code in (124, 137):
-        add("timed out")
+        timed_out()
     return found
 
 

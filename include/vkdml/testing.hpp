@@ -27,7 +27,8 @@ enum class VulkanCall : int {
     bind_buffer_memory,        ///< vkBindBufferMemory (HostExecution::create, execute: each buffer)
     map_memory,                ///< vkMapMemory (HostExecution::create, execute: each buffer)
     create_shader_module,      ///< vkCreateShaderModule (compile_operator, once per kernel and type)
-    create_compute_pipelines,  ///< vkCreateComputePipelines (compile_operator, once per new pipeline)
+    create_compute_pipelines,  ///< vkCreateComputePipelines (compile_operator, once per new pipeline; record,
+                               ///< its in-place pipelines once)
     create_command_pool,       ///< vkCreateCommandPool (HostExecution::create, execute)
     allocate_command_buffers,  ///< vkAllocateCommandBuffers (HostExecution::create, execute)
     create_fence,              ///< vkCreateFence (HostExecution::create, execute)

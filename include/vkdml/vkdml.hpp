@@ -509,7 +509,9 @@ public:
     /// of timestamps PassTimestamps receives.
     VKDML_API uint32_t pass_count() const noexcept;
 
-    /// The plan as text, one line per pass (the format of describe_plan below): what record() emits.
+    /// The plan as text, one line per pass (the format of describe_plan below): what record() emits when
+    /// the input and output are bound apart (bound to one range, the passes that read the one and write
+    /// the other run their in-place variants, every access through the output's binding).
     VKDML_API std::string describe() const;
 
     /// Validates the bindings and records the dispatches into `command_buffer`, which must be in the
@@ -523,7 +525,10 @@ public:
     /// invalid_binding (see Bindings and BufferBinding: wrong count, null buffer, no storage usage,
     /// buffer_size 0 or above the memory requirement, range outside the buffer, too small, offset
     /// misaligned, temporary missing, overlap); unsupported_device (a window would exceed
-    /// maxStorageBufferRange, which planning normally rules out).
+    /// maxStorageBufferRange, which planning normally rules out); out_of_memory or vulkan_error when the
+    /// first in-place record (a cumulative operator's input and output bound to one range) cannot make
+    /// the in-place pipelines it runs with (SPIR-V lets a compiler assume two bindings never alias, so an
+    /// in-place scan reads and writes through the output's binding alone; made once, then cached).
     VKDML_API Status record(VkCommandBuffer command_buffer, const Bindings& bindings) const;
 
     /// record(), also writing a GPU timestamp after each pass, for a per-pass time breakdown (see
@@ -692,7 +697,6 @@ constexpr bool is_signed_integer_type(DML_TENSOR_DATA_TYPE type) noexcept {
     return type == DML_TENSOR_DATA_TYPE_INT8 || type == DML_TENSOR_DATA_TYPE_INT16 ||
            type == DML_TENSOR_DATA_TYPE_INT32 || type == DML_TENSOR_DATA_TYPE_INT64;
 }
-/// Upper-case DirectML suffix ("FLOAT32", "INT8", ...), or "UNKNOWN" for UNKNOWN or an out-of-range value.
 /// A device to plan for without one: its class and the limits that shape a plan. The planner is pure,
 /// so a GPU's plans can be read on any machine (`vkdml plan`).
 struct PlanDevice {
@@ -706,14 +710,16 @@ struct PlanDevice {
     uint32_t min_storage_buffer_offset_alignment = 16;
 };
 
-/// The passes vkdml plans for `desc` on such a device, as text: a header line (operator, device class,
-/// policy row, passes, temporary bytes), then per pass its kernel and storage variant, mode (scan, reduce
-/// to partials, scan with carries, in place), block kind (vectors per block, lines per block, axis
-/// inner), lines, chunk length and chunks, items, workgroup size and dispatches, and the bytes each
-/// binding's windows span (summed over its dispatches). The description is validated as create_operator validates it on a device with every
-/// optional feature (invalid_descriptor); a PlanDevice out of range is invalid_argument.
+/// The passes vkdml plans for `desc` on such a device, as text: a header line (operator, input type and
+/// sizes, policy row, subgroup size, passes), then per pass its kernel and storage variant, mode (scan,
+/// reduce to partials, scan with carries, in place), block kind (vectors per block, lines per block,
+/// axis inner), lines, chunk length and chunks, items, workgroup size and dispatches, and the bytes each
+/// binding's windows span (summed over its dispatches); the last line gives the temporary bytes. The
+/// description is validated as create_operator validates it on a device with every optional feature
+/// (invalid_descriptor); a PlanDevice out of range is invalid_argument.
 VKDML_API Result<std::string> describe_plan(const DML_OPERATOR_DESC& desc, const PlanDevice& device);
 
+/// Upper-case DirectML suffix ("FLOAT32", "INT8", ...), or "UNKNOWN" for UNKNOWN or an out-of-range value.
 VKDML_API const char* to_string(DML_TENSOR_DATA_TYPE type) noexcept;
 /// DirectML operator name ("CUMULATIVE_SUMMATION", ...), or "INVALID" for a type vkdml does not implement.
 VKDML_API const char* to_string(DML_OPERATOR_TYPE type) noexcept;
