@@ -9,7 +9,7 @@
 // ---- every kernel ----------------------------------------------------------------------------------
 #define ABI_BINDINGS 3         // storage buffers 0 (source), 1 (destination), 2 (partials)
 #define ABI_PUSH_WORDS 32      // 128 bytes: the minimum maxPushConstantsSize
-#define ABI_SPEC_COUNT 13      // constant ids 0..12
+#define ABI_SPEC_COUNT 14      // constant ids 0..13
 #define ABI_SPEC_WORKGROUP 0   // local_size_x_id
 #define ABI_SPEC_LINE_MAJOR 9  // serial kernels: items numbered line-major, else chunk-major (work_items)
 #define ABI_SPEC_LOCKSTEP 10   // serial kernels: the workgroup walks its chunks together (barriers)
@@ -59,8 +59,9 @@
 #define REDUCE_SPEC_VEC_F 8         // reduce_serial blocks: outputs per block
 #define REDUCE_SPEC_KEPT_DIMS 11    // kept dimensions (push words dim[0 .. 3·KEPT_DIMS))
 #define REDUCE_SPEC_LINE_DIMS 12    // reduced dimensions (the 2·LINE_DIMS words after them)
+#define REDUCE_SPEC_NAN_IGNORE 13   // MIN, MAX, arg functions: NaN elements are skipped (NanMode::ignore)
 
-// DML_REDUCE_FUNCTION's values, plus a copy (AxisCount 0: output = input).
+// DML_REDUCE_FUNCTION's values.
 #define REDUCE_F_ARGMAX 0
 #define REDUCE_F_ARGMIN 1
 #define REDUCE_F_AVERAGE 2
@@ -73,12 +74,10 @@
 #define REDUCE_F_MULTIPLY 9
 #define REDUCE_F_SUM 10
 #define REDUCE_F_SUM_SQUARE 11
-#define REDUCE_F_COPY 12
 
 #define REDUCE_IS_ARG(f) ((f) == REDUCE_F_ARGMAX || (f) == REDUCE_F_ARGMIN)
 // A function whose float fold is a sum or a product, which the kernels compensate (compensated.glsl).
-#define REDUCE_IS_COMPENSATED(f) \
-    (!REDUCE_IS_ARG(f) && (f) != REDUCE_F_MIN && (f) != REDUCE_F_MAX && (f) != REDUCE_F_COPY)
+#define REDUCE_IS_COMPENSATED(f) (!REDUCE_IS_ARG(f) && (f) != REDUCE_F_MIN && (f) != REDUCE_F_MAX)
 // 32-bit words of a fold state between passes: the value, LOG_SUM_EXP's scaled sum and the compensation
 // of a compensated float fold (acc_words each), and the arg functions' index.
 #define REDUCE_STATE_WORDS(acc_words, f, compensated)                                           \

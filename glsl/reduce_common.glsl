@@ -22,7 +22,7 @@
 
 layout(local_size_x_id = ABI_SPEC_WORKGROUP) in;
 #include "work_items.glsl"  // after the workgroup size: it reads gl_WorkGroupSize
-layout(constant_id = REDUCE_SPEC_FUNCTION) const uint FUNCTION = 10u;  // DML_REDUCE_FUNCTION, or F_COPY
+layout(constant_id = REDUCE_SPEC_FUNCTION) const uint FUNCTION = 10u;  // DML_REDUCE_FUNCTION
 layout(constant_id = REDUCE_SPEC_SRC_PARTIALS) const bool SRC_PARTIALS = false;  // read previous states
 layout(constant_id = REDUCE_SPEC_DST_PARTIALS) const bool DST_PARTIALS = false;  // write states
 layout(constant_id = REDUCE_SPEC_TIE_LAST) const bool TIE_LAST = false;  // arg: last index among ties
@@ -44,9 +44,10 @@ layout(constant_id = REDUCE_SPEC_LINE_DIMS) const uint LINE_DIMS = 1u;
 const uint F_ARGMAX = REDUCE_F_ARGMAX, F_ARGMIN = REDUCE_F_ARGMIN, F_AVERAGE = REDUCE_F_AVERAGE,
            F_L1 = REDUCE_F_L1, F_L2 = REDUCE_F_L2, F_LOG_SUM = REDUCE_F_LOG_SUM,
            F_LOG_SUM_EXP = REDUCE_F_LOG_SUM_EXP, F_MAX = REDUCE_F_MAX, F_MIN = REDUCE_F_MIN,
-           F_MULTIPLY = REDUCE_F_MULTIPLY, F_SUM = REDUCE_F_SUM, F_SUM_SQUARE = REDUCE_F_SUM_SQUARE,
-           F_COPY = REDUCE_F_COPY;  // AxisCount 0: output = input
+           F_MULTIPLY = REDUCE_F_MULTIPLY, F_SUM = REDUCE_F_SUM, F_SUM_SQUARE = REDUCE_F_SUM_SQUARE;
 const bool IS_ARG = REDUCE_IS_ARG(FUNCTION);
+// NanMode::ignore (MIN, MAX and the arg functions): a NaN element leaves the state as it was.
+layout(constant_id = REDUCE_SPEC_NAN_IGNORE) const bool NAN_IGNORE = false;
 const bool IS_LSE = FUNCTION == F_LOG_SUM_EXP;
 // Float sums and products (and LOG_SUM_EXP's scaled sum) are compensated: the State carries their
 // rounding error (compensated.glsl).
@@ -106,6 +107,17 @@ ACC_T acc_log(ACC_T x) {
 bool acc_isnan(ACC_T a) {
 #if defined(ACC_IS_FLOAT)
     return isnan(a);
+#else
+    return false;
+#endif
+}
+
+// The sign bit: set for -0 and not for +0 (floats); false for integers.
+bool acc_signbit(ACC_T a) {
+#if defined(STORAGE_F64)
+    return (unpackDouble2x32(a).y >> 31) != 0u;
+#elif defined(ACC_IS_FLOAT)
+    return (floatBitsToUint(a) >> 31) != 0u;
 #else
     return false;
 #endif
@@ -213,7 +225,8 @@ State element_state(ACC_T x, uint index) {
 }
 
 // Which of two arg states wins: the more extreme value; a NaN beats any number; equal values (or two
-// NaNs) go to the lower index, or the higher with TIE_LAST. Symmetric, so any fold order agrees.
+// NaNs) go to the lower index, or the higher with TIE_LAST. Symmetric, so any fold order agrees. (With
+// NAN_IGNORE no NaN ever enters an arg state: fold_element skips them.)
 bool arg_takes_b(State a, State b) {
     if (a.i == NO_INDEX) return true;
     if (b.i == NO_INDEX) return false;
@@ -254,11 +267,15 @@ State combine(State a, State b) {
     }
 #endif
     if (FUNCTION == F_MIN || FUNCTION == F_MAX) {
-        // NaN wins; otherwise the smaller (larger) value.
-        if (acc_isnan(a.v)) return a;
-        if (acc_isnan(b.v)) return b;
+        // A NaN wins (NAN_IGNORE: any number beats it); otherwise the smaller (larger) value, and of
+        // -0 and +0, -0 for MIN and +0 for MAX (IEEE 754-2019 minimum, maximum): equal values that
+        // differ in the sign bit are two zeros. Symmetric, so any fold order agrees.
+        bool an = acc_isnan(a.v), bn = acc_isnan(b.v);
+        if (an || bn) return an != NAN_IGNORE ? a : b;
         bool b_beyond = FUNCTION == F_MIN ? acc_less(b.v, a.v) : acc_less(a.v, b.v);
-        return b_beyond ? b : a;
+        bool b_zero =
+            a.v == b.v && acc_signbit(a.v) != acc_signbit(b.v) && acc_signbit(b.v) == (FUNCTION == F_MIN);
+        return (b_beyond || b_zero) ? b : a;
     }
     Pair folded = FUNCTION == F_MULTIPLY ? pair_mul(Pair(a.v, a.c), Pair(b.v, b.c))
                                          : pair_add(Pair(a.v, a.c), Pair(b.v, b.c));
@@ -270,13 +287,14 @@ State combine(State a, State b) {
 // combine(st, element_state(x, index)) for an element after every one st holds (index > st.i), cheaper:
 // the compensated functions join one plain value to the pair (no second error term), LOG_SUM_EXP
 // rescales with one exponential and no branch, and the arg functions take the later element on a tie
-// only with TIE_LAST.
+// only with TIE_LAST (and never a NaN with NAN_IGNORE).
 State fold_element(State st, ACC_T x, uint index) {
     if (IS_ARG) {
         bool xn = acc_isnan(x), sn = acc_isnan(st.v);
         bool beyond = FUNCTION == F_ARGMAX ? acc_less(st.v, x) : acc_less(x, st.v);
         bool tie = (xn && sn) || (!xn && !sn && x == st.v);
-        if (st.i == NO_INDEX || (xn && !sn) || (!sn && beyond) || (TIE_LAST && tie)) {
+        bool take = st.i == NO_INDEX || (xn && !sn) || (!sn && beyond) || (TIE_LAST && tie);
+        if (NAN_IGNORE ? take && !xn : take) {
             st.v = x;
             st.i = index;
         }
@@ -433,11 +451,12 @@ void store_state(uint o, uint chunk, uint out_base, State st) {
         write_state(o * chunk_count() + chunk, st);
     } else if (IS_ARG) {
         uint at = p.base_out + out_base;
+        uint index = st.i == NO_INDEX ? 0u : st.i;  // NAN_IGNORE, every element NaN: index 0
         if (INDEX64) {
-            dst_words[2u * at] = st.i;
+            dst_words[2u * at] = index;
             dst_words[2u * at + 1u] = 0u;
         } else {
-            dst_words[at] = st.i;
+            dst_words[at] = index;
         }
     } else {
         dst[p.base_out + out_base] = FROM_ACC(finish(st));

@@ -50,10 +50,6 @@ void main() {
     // chunk's (start + chunk_len stays below 2^32: the planner's condition).
     uint trips = LOCKSTEP ? p.chunk_len : end - start;
     uvec2 base = output_base(o);
-    if (FUNCTION == F_COPY) {  // AxisCount 0: the stored bits, NaN payloads and all
-        if (has_item) dst[p.base_out + base.y] = src[p.base_in + base.x];
-        return;
-    }
     // The stride of a single reduced dimension is read once, out of the loops: reduced_offset there
     // re-reads its push word every trip (lavapipe: reduce-1d 19.7 -> 21.5 ms, reduce-outer 10.9 -> 11.8).
     const bool one_dim = !SRC_PARTIALS && reduced_dims() == 1u;

@@ -138,6 +138,7 @@ struct Call {
     DML_REDUCE_OPERATOR_DESC reduce{};
     DML_ARGMAX_OPERATOR_DESC arg{};  // DML_ARGMIN_OPERATOR_DESC has the same fields
     DML_OPERATOR_DESC desc{};
+    vkdml::OperatorOptions options;
     std::string key;
 };
 
@@ -192,11 +193,11 @@ std::string tensor_key(const Tensor& t) {
 
 /// Under the entry's mutex, without the GIL: compiles the entry's operator if it has none, copies the
 /// input in, runs it and copies the output out.
-void run_entry(const vkdml::Device& device, const DML_OPERATOR_DESC& desc, Entry& entry, const std::byte* src,
+void run_entry(const vkdml::Device& device, const Call& call, Entry& entry, const std::byte* src,
                size_t src_bytes, std::byte* dst, size_t dst_bytes, std::optional<vkdml::Error>& failure,
                bool& compiled) {
     if (!entry.exec) {
-        auto exec = vkdml::HostExecution::create(device, desc);
+        auto exec = vkdml::HostExecution::create(device, call.desc, DML_EXECUTION_FLAG_NONE, call.options);
         if (!exec) {
             failure = exec.error();
             return;
@@ -241,7 +242,7 @@ py::array run(DeviceHandle& h, Call& call, const py::array& a, const py::dtype& 
         py::gil_scoped_release release;
         std::lock_guard<std::mutex> lock(entry->mutex);
         try {
-            run_entry(*h.device, call.desc, *entry, src, src_bytes, dst, dst_bytes, failure, compiled);
+            run_entry(*h.device, call, *entry, src, src_bytes, dst, dst_bytes, failure, compiled);
         } catch (const std::bad_alloc&) {
             failure = vkdml::Error{vkdml::ErrorCode::out_of_memory,
                                    "out of host memory for the operator's buffers"};
@@ -290,9 +291,10 @@ py::array cumulative(DeviceHandle& h, py::array a, uint32_t axis, bool product, 
     return run(h, c, a, a.dtype());
 }
 
-/// REDUCE with `function`, or (function < 0) ARGMAX (-1) / ARGMIN (-2); output keeps the rank.
+/// REDUCE with `function`, or (function < 0) ARGMAX (-1) / ARGMIN (-2); output keeps the rank. nan_ignore:
+/// vkdml::NanMode::ignore.
 py::array reduction(DeviceHandle& h, py::array a, int function, std::vector<uint32_t> axes,
-                    py::dtype out_dtype, bool select_last) {
+                    py::dtype out_dtype, bool select_last, bool nan_ignore) {
     a = prepared(a);
     Call c;
     c.in = input_tensor(a);
@@ -314,7 +316,8 @@ py::array reduction(DeviceHandle& h, py::array a, int function, std::vector<uint
     }
     c.key = "reduce " + std::to_string(function) + " " + tensor_key(*c.in) + " -> " +
             std::to_string(c.out->type()) + "[" + join(c.out->sizes()) + "]" + " axes " + join(c.axes) +
-            (select_last ? " last" : "");
+            (select_last ? " last" : "") + (nan_ignore ? " nan-ignore" : "");
+    c.options.nan_mode = nan_ignore ? vkdml::NanMode::ignore : vkdml::NanMode::propagate;
     return run(h, c, a, out_dtype);
 }
 

@@ -24,7 +24,7 @@ Status compile_cumulative(const detail::PlanTarget& target, const OperatorState&
     return detail::plan_scan(target, r, plan);
 }
 
-// REDUCE, ARGMIN and ARGMAX: one plan builder; AxisCount 0 copies (arg functions write zeros).
+// REDUCE, ARGMIN and ARGMAX: one plan builder. AxisCount 0 folds one element per output (SPEC §3).
 Status compile_reduction(const detail::PlanTarget& target, const OperatorState& op, detail::Plan& plan) {
     const TensorCopy& in = *op.inputs[0];
     const TensorCopy& out = *op.outputs[0];
@@ -32,8 +32,8 @@ Status compile_reduction(const detail::PlanTarget& target, const OperatorState& 
     bool reduced[8] = {};
     for (uint32_t a : op.axes) reduced[a] = true;
     detail::ReduceRequest r;
-    r.function = op.axes.empty() && !is_arg_function(d.Function) ? detail::kReduceCopy
-                                                                 : static_cast<uint32_t>(d.Function);
+    r.function = static_cast<uint32_t>(d.Function);
+    r.nan_ignore = op.options.nan_mode == NanMode::ignore;
     r.type = in.buffer.DataType;
     r.output_type = out.buffer.DataType;
     r.tie_last = d.AxisDirection == DML_AXIS_DIRECTION_DECREASING;

@@ -67,7 +67,8 @@ Status check_plan_device(const PlanDevice& d) {
 
 }  // namespace
 
-Result<std::string> describe_plan(const DML_OPERATOR_DESC& desc, const PlanDevice& device) {
+Result<std::string> describe_plan(const DML_OPERATOR_DESC& desc, const PlanDevice& device,
+                                  const OperatorOptions& options) {
     if (auto st = check_plan_device(device); !st) return st.error();
     if (!desc.Desc)
         return detail::make_error(ErrorCode::invalid_descriptor, to_string(desc.Type),
@@ -77,7 +78,7 @@ Result<std::string> describe_plan(const DML_OPERATOR_DESC& desc, const PlanDevic
     state->features = {true, true, true, true, true};
     OperatorState op;
     op.desc.Type = desc.Type;
-    if (auto st = detail::create_description(*state, desc, op); !st) return st.error();
+    if (auto st = detail::create_description(*state, desc, options, op); !st) return st.error();
     using K = DeviceOptions::Kernels;
     const bool serial = device.kernels == K::serial || (device.kernels == K::automatic && !device.gpu);
     const detail::PlanTarget target{state->info, serial,

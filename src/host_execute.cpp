@@ -205,8 +205,8 @@ HostExecution& HostExecution::operator=(HostExecution&&) noexcept = default;
 HostExecution::~HostExecution() = default;
 
 Result<HostExecution> HostExecution::create(const Device& device, const DML_OPERATOR_DESC& desc,
-                                            DML_EXECUTION_FLAGS flags) {
-    auto op = device.create_operator(desc);
+                                            DML_EXECUTION_FLAGS flags, const OperatorOptions& options) {
+    auto op = device.create_operator(desc, options);
     if (!op) return op.error();
     auto compiled = device.compile_operator(*op, flags);
     if (!compiled) return compiled.error();
@@ -248,8 +248,9 @@ Status HostExecution::run() {
 
 Status execute(const Device& device, const DML_OPERATOR_DESC& desc,
                std::span<const std::span<const std::byte>> inputs,
-               std::span<const std::span<std::byte>> outputs, DML_EXECUTION_FLAGS flags) {
-    auto run = HostExecution::create(device, desc, flags);
+               std::span<const std::span<std::byte>> outputs, DML_EXECUTION_FLAGS flags,
+               const OperatorOptions& options) {
+    auto run = HostExecution::create(device, desc, flags, options);
     if (!run) return run.error();
     if (auto st = check_arrays(*run, desc.Type, inputs, outputs); !st) return st;
     for (size_t i = 0; i < inputs.size(); ++i)

@@ -16,7 +16,6 @@ constexpr uint32_t kPushWords = ABI_PUSH_WORDS;
 constexpr uint32_t kPushConstantBytes = 4 * kPushWords;
 constexpr uint32_t kSpecConstantCount = ABI_SPEC_COUNT;
 constexpr uint32_t kTileItems = SCAN_TILE_ITEMS;
-constexpr uint32_t kReduceCopy = REDUCE_F_COPY;
 
 static_assert(SCAN_W_STRIDE_OUT + SCAN_MAX_OTHER_DIMS == ABI_PUSH_WORDS, "scan push block fills 128 bytes");
 static_assert(REDUCE_W_DIM + REDUCE_MAX_DIM_WORDS == ABI_PUSH_WORDS, "reduce push block fills 128 bytes");

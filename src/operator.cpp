@@ -63,11 +63,28 @@ Status create_reduction(const DeviceState& device, DML_OPERATOR_TYPE type, const
     return {};
 }
 
-}  // namespace
+// The options, checked against a validated description.
+Status validate_options(const OperatorState& s, const OperatorOptions& options) {
+    using detail::make_error;
+    if (options.nan_mode != NanMode::propagate && options.nan_mode != NanMode::ignore)
+        return make_error(ErrorCode::invalid_argument, to_string(s.desc.Type), ": OperatorOptions::nan_mode ",
+                          static_cast<int>(options.nan_mode),
+                          " is neither NanMode::propagate nor NanMode::ignore");
+    if (options.nan_mode == NanMode::ignore) {
+        const bool reduction = s.desc.Type == DML_OPERATOR_REDUCE || s.desc.Type == DML_OPERATOR_ARGMIN ||
+                               s.desc.Type == DML_OPERATOR_ARGMAX;
+        const DML_REDUCE_FUNCTION f = reduction ? s.reduction().Function : DML_REDUCE_FUNCTION_SUM;
+        if (!reduction ||
+            !(is_arg_function(f) || f == DML_REDUCE_FUNCTION_MIN || f == DML_REDUCE_FUNCTION_MAX))
+            return make_error(ErrorCode::invalid_argument, to_string(s.desc.Type),
+                              reduction ? detail::cat(" ", to_string(f)) : std::string(),
+                              ": NanMode::ignore applies only to MIN, MAX, ARGMIN and ARGMAX (SPEC §3 NaN); "
+                              "this operator always propagates NaN");
+    }
+    return {};
+}
 
-namespace detail {
-
-Status create_description(const DeviceState& device, const DML_OPERATOR_DESC& desc, OperatorState& s) {
+Status create_operator_state(const DeviceState& device, const DML_OPERATOR_DESC& desc, OperatorState& s) {
     switch (desc.Type) {
     case DML_OPERATOR_CUMULATIVE_SUMMATION:
         return create_cumulative(device, desc.Type, desc.Desc, s, s.cumsum);
@@ -83,6 +100,18 @@ Status create_description(const DeviceState& device, const DML_OPERATOR_DESC& de
             "), which this vkdml does not implement (it implements REDUCE (55), "
             "CUMULATIVE_SUMMATION (105), ARGMIN (137), ARGMAX (138) and CUMULATIVE_PRODUCT (145))");
     }
+}
+
+}  // namespace
+
+namespace detail {
+
+Status create_description(const DeviceState& device, const DML_OPERATOR_DESC& desc,
+                          const OperatorOptions& options, OperatorState& s) {
+    if (auto st = create_operator_state(device, desc, s); !st) return st;
+    if (auto st = validate_options(s, options); !st) return st;
+    s.options = options;
+    return {};
 }
 
 }  // namespace detail
@@ -105,6 +134,9 @@ DML_OPERATOR_TYPE Operator::type() const noexcept {
 const DML_OPERATOR_DESC& Operator::desc() const noexcept {
     return s_->desc;
 }
+OperatorOptions Operator::options() const noexcept {
+    return s_->options;
+}
 
 TypeSupport Device::supports(DML_OPERATOR_TYPE op, DML_TENSOR_DATA_TYPE type) const {
     if (!implemented(op))
@@ -118,7 +150,8 @@ TypeSupport Device::supports(DML_OPERATOR_TYPE op, DML_TENSOR_DATA_TYPE type) co
     return {true, {}};
 }
 
-Result<Operator> Device::create_operator(const DML_OPERATOR_DESC& desc) const {
+Result<Operator> Device::create_operator(const DML_OPERATOR_DESC& desc,
+                                         const OperatorOptions& options) const {
     using detail::make_error;
     if (auto st = detail::check_not_lost(*s_); !st) return st.error();
     if (!desc.Desc)
@@ -127,7 +160,7 @@ Result<Operator> Device::create_operator(const DML_OPERATOR_DESC& desc) const {
     auto s = std::make_shared<OperatorState>();
     s->device = s_;
     s->desc.Type = desc.Type;
-    if (auto st = detail::create_description(*s_, desc, *s); !st) return st.error();
+    if (auto st = detail::create_description(*s_, desc, options, *s); !st) return st.error();
     return detail::ApiAccess::make_operator(std::move(s));
 }
 

@@ -76,6 +76,7 @@ struct OperatorState {
     DML_ARGMIN_OPERATOR_DESC argmin{};
     DML_ARGMAX_OPERATOR_DESC argmax{};
     std::vector<uint32_t> axes;  ///< the kept copy of a reduction's Axes
+    OperatorOptions options;     ///< validated against the operator (create_description)
 
     /// The reduction description of REDUCE, ARGMIN or ARGMAX, read from the kept copy.
     ReductionDesc reduction() const;
@@ -94,9 +95,10 @@ struct CompiledState {
 
 namespace vkdml::detail {
 
-/// Validates the description of any implemented operator type (SPEC §2, for `device`'s features) and
-/// keeps its deep copy in `s` (operator.cpp).
-Status create_description(const DeviceState& device, const DML_OPERATOR_DESC& desc, OperatorState& s);
+/// Validates the description of any implemented operator type (SPEC §2, for `device`'s features) and the
+/// options against it, and keeps their deep copy in `s` (operator.cpp).
+Status create_description(const DeviceState& device, const DML_OPERATOR_DESC& desc,
+                          const OperatorOptions& options, OperatorState& s);
 
 /// The plan of a validated operator for a target (compile.cpp); pipelines are not made.
 Status plan_operator(const PlanTarget& target, const OperatorState& op, Plan& plan);

@@ -171,6 +171,8 @@ struct Planner {
         p.key.spec[REDUCE_SPEC_SRC_PARTIALS] = src.partials;
         p.key.spec[REDUCE_SPEC_DST_PARTIALS] = dst_partials;
         p.key.spec[REDUCE_SPEC_TIE_LAST] = arg && r.tie_last;
+        // (Only where the data can hold a NaN: integer pipelines stay shared with propagate.)
+        p.key.spec[REDUCE_SPEC_NAN_IGNORE] = r.nan_ignore && is_float_type(r.type);
         p.key.spec[REDUCE_SPEC_SIGNED] = sign_matters && is_signed_integer_type(r.type);
         p.key.spec[REDUCE_SPEC_INDEX64] = arg && !dst_partials && element_size(r.output_type) == 8;
         p.key.spec[REDUCE_SPEC_VEC_K] = s.blocks.k;

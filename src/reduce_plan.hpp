@@ -11,8 +11,9 @@ struct ReduceRequest {
     uint32_t function = REDUCE_F_SUM;                          ///< a REDUCE_F_* code (kernel_abi.h)
     DML_TENSOR_DATA_TYPE type = DML_TENSOR_DATA_TYPE_FLOAT32;  ///< input type
     DML_TENSOR_DATA_TYPE output_type = DML_TENSOR_DATA_TYPE_FLOAT32;
-    bool tie_last = false;  ///< arg functions: the last index among equal extremes
-    Problem problem;        ///< lines: the outputs; line dimensions: the reduced axes
+    bool tie_last = false;    ///< arg functions: the last index among equal extremes
+    bool nan_ignore = false;  ///< MIN, MAX, arg functions: NaN elements are skipped (NanMode::ignore)
+    Problem problem;          ///< lines: the outputs; line dimensions: the reduced axes
 };
 
 /// Appends the passes reducing input 0 into output 0 to `plan`.

@@ -34,11 +34,16 @@ bool is_arg_case(const ReduceCase& c) {
 }
 
 ReduceSpec reduce_spec(const ReduceCase& c) {
-    if (c.op != DML_OPERATOR_REDUCE) return standalone_arg_spec(c.op, c.axes, c.direction, c.index_type);
+    if (c.op != DML_OPERATOR_REDUCE) {
+        ReduceSpec spec = standalone_arg_spec(c.op, c.axes, c.direction, c.index_type);
+        spec.nan_mode = c.nan_mode;
+        return spec;
+    }
     ReduceSpec spec;
     spec.function = c.function;
     spec.axes = c.axes;
     spec.output_type = is_arg_function(c.function) ? c.index_type : c.type;
+    spec.nan_mode = c.nan_mode;
     return spec;
 }
 
@@ -65,8 +70,10 @@ std::string describe(const ReduceCase& c) {
       << to_string(c.out_strides) << " (+" << c.out_extra_bytes << " tail bytes)\n  fill "
       << (c.fill == ReduceFill::random           ? "random"
           : c.fill == ReduceFill::small_integers ? "small integers"
-                                                 : "specials")
-      << ", seed 0x" << std::hex << c.seed << std::dec;
+          : c.fill == ReduceFill::specials       ? "specials"
+                                                 : "NaNs")
+      << ", seed 0x" << std::hex << c.seed << std::dec
+      << (c.nan_mode == vkdml::NanMode::ignore ? ", NaN ignored" : "");
     return s.str();
 }
 
@@ -101,6 +108,25 @@ void sprinkle_specials(TestTensor& t, uint64_t seed, uint64_t n, double per_row)
     std::vector<uint32_t> index(t.rank(), 0);
     do {
         if (u01(rng) < p) t.set_double_at(index, specials[rng() % 5]);
+    } while (next_index(index, t.sizes));
+}
+
+// Integers in [-3, 3] (0 stored as -0 half the time), then NaN with a probability of 3%, 50%, 97% or 100%
+// (by seed), and ±inf in 2% of the elements.
+void fill_nans(TestTensor& t, uint64_t seed) {
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+    const double nan_share[] = {0.03, 0.5, 0.97, 1.0};
+    const double p = nan_share[seed % 4];
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u01(0, 1);
+    std::vector<uint32_t> index(t.rank(), 0);
+    do {
+        double x = static_cast<double>(static_cast<int>(rng() % 7) - 3);
+        if (x == 0 && (rng() & 1u)) x = -0.0;
+        const double u = u01(rng);
+        if (u < 0.02) x = (rng() & 1u) ? kInf : -kInf;
+        if (u01(rng) < p) x = std::numeric_limits<double>::quiet_NaN();
+        t.set_double_at(index, x);
     } while (next_index(index, t.sizes));
 }
 
@@ -147,6 +173,10 @@ void fill_reduce_input(TestTensor& input, const ReduceCase& c) {
         if (any_ambiguous(input, reduce_spec(c))) fill_choice(input, c.seed ^ 0x77, {1, -1, 0}, {10, 10, 1});
         return;
     }
+    if (c.fill == ReduceFill::nans && is_float && selects) {
+        fill_nans(input, c.seed);
+        return;
+    }
     if (selects) {
         if (small)
             fill_random_integers(input, c.seed, -3, 3);
@@ -172,7 +202,8 @@ void fill_reduce_input(TestTensor& input, const ReduceCase& c) {
 }
 
 vkdml::Status execute_reduce(DML_OPERATOR_TYPE op, DML_REDUCE_FUNCTION function, DML_AXIS_DIRECTION direction,
-                             const std::vector<uint32_t>& axes, const TestTensor& input, TestTensor& output) {
+                             const std::vector<uint32_t>& axes, const TestTensor& input, TestTensor& output,
+                             vkdml::NanMode nan_mode) {
     const TensorDescView in_view(input);
     const TensorDescView out_view(output);
     const uint32_t count = static_cast<uint32_t>(axes.size());
@@ -185,7 +216,10 @@ vkdml::Status execute_reduce(DML_OPERATOR_TYPE op, DML_REDUCE_FUNCTION function,
                                                    : static_cast<const void*>(&argmax);
     const std::span<const std::byte> inputs[] = {input.bytes};
     const std::span<std::byte> outputs[] = {output.bytes};
-    return vkdml::execute(test_device(), DML_OPERATOR_DESC{op, desc}, inputs, outputs);
+    vkdml::OperatorOptions options;
+    options.nan_mode = nan_mode;
+    return vkdml::execute(test_device(), DML_OPERATOR_DESC{op, desc}, inputs, outputs,
+                          DML_EXECUTION_FLAG_NONE, options);
 }
 
 TestTensor check_reduce_case(const ReduceCase& c, const TestTensor& input, SweepStats& stats) {
@@ -212,7 +246,8 @@ TestTensor check_reduce_case(const ReduceCase& c, const TestTensor& input, Sweep
     vkdml::Device& device = test_device();
     vkdml::TypeSupport support = device.supports(c.op, c.type);
     if (support.supported && is_arg_case(c)) support = device.supports(c.op, c.index_type);
-    const vkdml::Status status = execute_reduce(c.op, c.function, c.direction, c.axes, input, output);
+    const vkdml::Status status =
+        execute_reduce(c.op, c.function, c.direction, c.axes, input, output, c.nan_mode);
     require_no_validation_messages();
     if (!support.supported) {
         // A device without the type's features must refuse it cleanly (SPEC §4), never compute.

@@ -23,7 +23,7 @@
 namespace vkdml_test {
 
 /// How a case's input is filled (see fill_reduce_input).
-enum class ReduceFill { random, small_integers, specials };
+enum class ReduceFill { random, small_integers, specials, nans };
 
 struct ReduceCase {
     DML_OPERATOR_TYPE op = DML_OPERATOR_REDUCE;                    // REDUCE, ARGMIN or ARGMAX
@@ -41,6 +41,7 @@ struct ReduceCase {
     uint64_t out_extra_bytes = 0;
     ReduceFill fill = ReduceFill::random;
     uint64_t seed = 0;
+    vkdml::NanMode nan_mode = vkdml::NanMode::propagate;  // MIN, MAX and the arg operators
 };
 
 /// Whether the case computes an index (REDUCE ARGMAX/ARGMIN, standalone ARGMIN/ARGMAX).
@@ -65,6 +66,9 @@ std::string describe(const ReduceCase& c);
 ///  specials:       (floats) the random fill with NaN, ±inf, −0 and +0 sprinkled in, about one per
 ///                  reduced row (MULTIPLY and LOG_SUM get the random fill: their specials may be
 ///                  order-dependent).
+///  nans:           (floats; MIN, MAX, arg functions) integers in [-3, 3] (ties, and -0 next to +0),
+///                  each element NaN with a probability of 3%, 50%, 97% or 100% (by seed: rows with
+///                  NaN first, inside, last and only), ±inf and -0 sprinkled in.
 /// A float MULTIPLY fill whose products could overflow in one order and not in another (zero-stride
 /// inputs repeat a factor) falls back to {±1, 0}.
 void fill_reduce_input(TestTensor& input, const ReduceCase& c);
@@ -72,7 +76,8 @@ void fill_reduce_input(TestTensor& input, const ReduceCase& c);
 /// Executes REDUCE (with `function`), ARGMIN or ARGMAX (with `direction`) over `axes` on
 /// test_device() through the host path.
 vkdml::Status execute_reduce(DML_OPERATOR_TYPE op, DML_REDUCE_FUNCTION function, DML_AXIS_DIRECTION direction,
-                             const std::vector<uint32_t>& axes, const TestTensor& input, TestTensor& output);
+                             const std::vector<uint32_t>& axes, const TestTensor& input, TestTensor& output,
+                             vkdml::NanMode nan_mode = vkdml::NanMode::propagate);
 
 /// Runs a case on an input the caller prepared (its type, sizes and strides must be the case's) and
 /// records Catch assertions (a sweep stops after a dozen failed cases). Returns the output tensor

@@ -18,6 +18,7 @@ namespace vkdml_test {
 std::string to_string(const ReduceSpec& spec) {
     std::string s = std::string(to_string(spec.function)) + " axes " + to_string(spec.axes);
     if (is_arg_function(spec.function)) s += spec.tie == ArgTie::first ? " tie first" : " tie last";
+    if (spec.nan_mode == vkdml::NanMode::ignore) s += " nan ignore";
     if (spec.output_type != DML_TENSOR_DATA_TYPE_UNKNOWN)
         s += std::string(" -> ") + type_name(spec.output_type);
     return s;
@@ -268,6 +269,7 @@ private:
         bool take = !have_best_;
         if (is_float_type(type_)) {
             const double x = input.get_double(offset);
+            if (std::isnan(x) && spec_.nan_mode == vkdml::NanMode::ignore) return;  // as if absent
             if (x == 0) (std::signbit(x) ? has_neg_zero_ : has_pos_zero_) = true;
             if (!take) take = better(x, best_f_, std::isnan(x), std::isnan(best_f_));
             if (take) best_f_ = x;
@@ -298,16 +300,26 @@ private:
             best = static_cast<long double>(best_u_);
             best_bits = best_u_;
         }
+        const bool wants_max =
+            spec_.function == DML_REDUCE_FUNCTION_MAX || spec_.function == DML_REDUCE_FUNCTION_ARGMAX;
+        if (!have_best_) {  // NanMode::ignore and every element NaN: ∓inf, index 0
+            constexpr long double kInf = std::numeric_limits<long double>::infinity();
+            best = is_arg_function(spec_.function) ? std::numeric_limits<long double>::quiet_NaN()
+                                                   : (wants_max ? -kInf : kInf);
+        } else if (is_float_type(type_) && best == 0 && !is_arg_function(spec_.function)) {
+            // IEEE 754-2019 maximum and minimum: +0 beats -0 for MAX, -0 beats +0 for MIN.
+            const bool negative = wants_max ? !has_pos_zero_ : has_neg_zero_;
+            best = negative ? -0.0L : 0.0L;
+        }
         e.value = best;
         e.inner = best;
         if (is_arg_function(spec_.function)) {
-            e.bits = best_index_;
+            e.bits = have_best_ ? best_index_ : 0;
             return e;
         }
         e.bits = best_bits;
         e.exact = is_float_type(type_);
         e.inner_exact = e.exact;
-        e.either_zero_sign = best == 0 && has_pos_zero_ && has_neg_zero_;
         return e;
     }
 
@@ -513,26 +525,6 @@ std::vector<ReduceElement> reference_reduce(const TestTensor& input, const Reduc
     out.reserve(element_count(out_sizes));
     std::vector<uint32_t> out_index(rank, 0);
     std::vector<uint32_t> index(rank, 0);
-    if (spec.axes.empty() && !is_arg_function(spec.function)) {
-        // Nothing is reduced: the output is the input, whatever the function (SPEC §3).
-        do {
-            const uint64_t offset = input.offset_of(out_index);
-            ReduceElement e;
-            e.count = 1;
-            e.bits = input.get_bits(offset);
-            if (is_float_type(input.type)) {
-                e.value = input.get_double(offset);
-                e.inner = e.value;
-                e.exact = true;
-                e.inner_exact = true;
-            } else {
-                e.value = static_cast<long double>(input.get_int(offset));
-                if (!is_signed_integer_type(input.type)) e.value = static_cast<long double>(e.bits);
-            }
-            out.push_back(e);
-        } while (next_index(out_index, out_sizes));
-        return out;
-    }
     do {
         Fold fold(spec, input.type);
         std::vector<uint32_t> reduced_index(rank, 0);

@@ -16,9 +16,10 @@
 //     output type at the end.
 //   Arg functions: the index of the first extreme element (the last one with ArgTie::last); a NaN is
 //     more extreme than anything (first NaN, or last NaN with ArgTie::last), as NumPy does.
-//   AxisCount 0 (empty axes): nothing is reduced (SPEC §3 [vkdml]): every non-arg function returns
-//     its input element unchanged (L1, SUM_SQUARE, L2, LOG_SUM, ... included: the stored value and
-//     bits exactly, `exact` set, a zero keeping its sign, NaN staying NaN), N = 1; arg functions give 0.
+//   MIN/MAX of floats: exact; of +0 and -0, MIN gives -0 and MAX +0 (IEEE 754-2019).
+//   NanMode::ignore (MIN, MAX, arg functions): NaN elements are left out; with none left, MAX gives
+//     -inf, MIN +inf and the arg functions index 0.
+//   AxisCount 0 (empty axes): each output folds its one element, N = 1 (SPEC §3).
 #pragma once
 
 #include "tensor_data.hpp"
@@ -42,6 +43,7 @@ struct ReduceSpec {
     // Arg functions: INT32, INT64, UINT32 or UINT64. Other functions: the input type (UNKNOWN means
     // "the input type" for them).
     DML_TENSOR_DATA_TYPE output_type = DML_TENSOR_DATA_TYPE_UNKNOWN;
+    vkdml::NanMode nan_mode = vkdml::NanMode::propagate;  // MIN, MAX and arg functions only
 };
 
 /// "SUM", "LOG_SUM_EXP", ... (DirectML suffix): the library's names.
@@ -88,8 +90,7 @@ struct ReduceElement {
     bool ambiguous = false;    // floats: some order of evaluation can overflow, underflow or meet
                                // inf − inf / 0 × inf where another does not, or LOG_SUM's sum can
                                // come out on either side of 0: a test must not create this
-    bool either_zero_sign = false;  // floats: a zero result may have either sign (sums; MIN/MAX over
-                                    // both +0 and −0)
+    bool either_zero_sign = false;  // floats: a zero result may have either sign (sums)
 };
 
 /// Reference reduction of `input` (any rank, any strides, zero strides included). Returns one element

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iterator>
+#include <limits>
 #include <span>
 #include <string>
 #include <string_view>
@@ -300,6 +301,68 @@ TEST_CASE("cli: --axes none reduces no axis (AxisCount 0)", "[gpu][cli]") {
         CHECK(read_values(out, c.output_type, sizes) == c.expected);
         fs::remove(path_from_utf8(out));
     }
+}
+
+TEST_CASE("cli: --axes none applies l1, l2, sum_square and log_sum to each element (DirectML's AxisCount 0)",
+          "[gpu][cli][nan]") {
+    TempDir dir;
+    const std::string in = dir / "in.npy", out = dir / "out.npy";
+    write_c_order(in, DML_TENSOR_DATA_TYPE_FLOAT32, {2}, {-3, 1});
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    struct Case {
+        const char* function;
+        std::vector<double> expected;
+    };
+    // The example (DirectML 1.15.4's answers): float32 [-3, 1].
+    for (const Case& c : {Case{"l2", {3, 1}}, Case{"l1", {3, 1}}, Case{"sum_square", {9, 1}},
+                          Case{"log_sum", {nan, 0}}, Case{"log_sum_exp", {-3, 1}}, Case{"sum", {-3, 1}}}) {
+        INFO(c.function);
+        run_command(dir, "reduce", {"--function", c.function, "--axes", "none"}, in, out);
+        const std::vector<double> got = read_values(out, DML_TENSOR_DATA_TYPE_FLOAT32, {2});
+        CHECK((std::isnan(c.expected[0]) ? std::isnan(got[0]) : got[0] == c.expected[0]));
+        CHECK(got[1] == c.expected[1]);
+    }
+    write_c_order(in, DML_TENSOR_DATA_TYPE_INT8, {3}, {-128, -3, 16});
+    run_command(dir, "reduce", {"--function", "l1", "--axes", "none"}, in, out);
+    CHECK(read_values(out, DML_TENSOR_DATA_TYPE_INT8, {3}) == std::vector<double>{-128, 3, 16});
+    run_command(dir, "reduce", {"--function", "sum_square", "--axes", "none"}, in, out);
+    CHECK(read_values(out, DML_TENSOR_DATA_TYPE_INT8, {3}) == std::vector<double>{0, 9, 0});
+}
+
+TEST_CASE("cli: --nan ignore skips NaN in max, min, argmax and argmin; --nan propagate is the default",
+          "[gpu][cli][nan]") {
+    TempDir dir;
+    const std::string in = dir / "in.npy", out = dir / "out.npy";
+    const double nan = std::numeric_limits<double>::quiet_NaN(),
+                 inf = std::numeric_limits<double>::infinity();
+    // Rows: NaN inside, NaN only, NaN first next to -inf.
+    write_c_order(in, DML_TENSOR_DATA_TYPE_FLOAT32, {3, 4},
+                  {1, nan, 3, 2, nan, nan, nan, nan, nan, -inf, 5, nan});
+    const auto values = [&](DML_TENSOR_DATA_TYPE type) { return read_values(out, type, {3, 1}); };
+    run_command(dir, "reduce", {"--function", "max", "--axes", "1", "--nan", "ignore"}, in, out);
+    CHECK(values(DML_TENSOR_DATA_TYPE_FLOAT32) == std::vector<double>{3, -inf, 5});
+    run_command(dir, "reduce", {"--function", "min", "--axes", "1", "--nan", "ignore"}, in, out);
+    CHECK(values(DML_TENSOR_DATA_TYPE_FLOAT32) == std::vector<double>{1, inf, -inf});
+    run_command(dir, "reduce", {"--function", "argmax", "--axes", "1", "--nan", "ignore"}, in, out);
+    CHECK(values(DML_TENSOR_DATA_TYPE_INT64) == std::vector<double>{2, 0, 2});
+    run_command(dir, "argmin", {"--axis", "1", "--nan", "ignore", "--select-last-index"}, in, out);
+    CHECK(values(DML_TENSOR_DATA_TYPE_INT64) == std::vector<double>{0, 0, 1});
+    run_command(dir, "argmax", {"--axis", "1", "--nan", "propagate"}, in, out);
+    CHECK(values(DML_TENSOR_DATA_TYPE_INT64) == std::vector<double>{1, 0, 0});
+    run_command(dir, "argmax", {"--axis", "1"}, in, out);
+    CHECK(values(DML_TENSOR_DATA_TYPE_INT64) == std::vector<double>{1, 0, 0});
+    run_command(dir, "reduce", {"--function", "max", "--axes", "1"}, in, out);
+    const std::vector<double> propagated = values(DML_TENSOR_DATA_TYPE_FLOAT32);
+    CHECK((std::isnan(propagated[0]) && std::isnan(propagated[1]) && std::isnan(propagated[2])));
+    // Errors: ignore where it does not apply, and an unknown mode.
+    check_error(
+        dir, {"reduce", "--function", "sum", "--axes", "1", "--nan", "ignore", in, out}, 2,
+        "option '--nan ignore' is only for --function min, max, argmax and argmin (--function sum always "
+        "propagates NaN)");
+    check_error(dir, {"argmax", "--axis", "1", "--nan", "skip", in, out}, 2,
+                "option '--nan' expects propagate or ignore, got 'skip'");
+    const Outcome help = run_tool(dir, {"reduce", "--help"});
+    CHECK(help.out.find("--nan MODE") != std::string::npos);
 }
 
 TEST_CASE("cli: --axes all reduces every axis, --keepdims false drops reduced axes, '-' writes to stdout",

@@ -67,8 +67,9 @@ void add_axes_options(CLI::App& app, const std::string& axes_help) {
               "true (default): the output keeps the input's rank, size 1 on each reduced axis (DirectML's "
               "shape); false: the reduced axes are left out of OUT.npy, as NumPy's keepdims=False");
 }
-void add_last_options(CLI::App& app, const std::string& output_type_help) {
+void add_last_options(CLI::App& app, const std::string& output_type_help, const std::string& nan_help) {
     add_value(app, "--output-type", "T", output_type_help);
+    add_value(app, "--nan", "MODE", nan_help);
     add_device_option(app);
     add_validation_option(app);
 }
@@ -81,12 +82,16 @@ void define_reduce(CLI::App& app) {
     add_axes_options(
         app,
         "axes to reduce, comma-separated; negative counts from the last (-1: the last axis); 'all' "
-        "reduces every axis (NumPy's axis=None); 'none' reduces no axis (AxisCount 0: the output is the "
-        "input; argmax/argmin: all 0). This or --axis is required");
+        "reduces every axis (NumPy's axis=None); 'none' reduces no axis (AxisCount 0: each output is the "
+        "function of its one element, as in DirectML: l1 and l2 give |x|, sum_square x², log_sum ln x; "
+        "argmax/argmin: all 0). This or --axis is required");
     add_last_options(
         app,
         "only with --function argmax/argmin: type of the indices: int32, int64 (default), uint32 or "
-        "uint64");
+        "uint64",
+        "only with --function min, max, argmax and argmin: 'propagate' (default: NaN wins, the index of the "
+        "first NaN) or 'ignore' (NaN elements are skipped, as DirectML does; a slice of NaN only gives -inf "
+        "for max, +inf for min, 0 for argmax/argmin)");
 }
 
 void define_arg(CLI::App& app) {
@@ -97,7 +102,10 @@ void define_arg(CLI::App& app) {
         "no axis (AxisCount 0: every index is 0). This or --axis is required");
     add_switch(app, "--select-last-index",
                "the last index among ties (DML_AXIS_DIRECTION_DECREASING); by default the first");
-    add_last_options(app, "type of the indices: int32, int64 (default), uint32 or uint64");
+    add_last_options(
+        app, "type of the indices: int32, int64 (default), uint32 or uint64",
+        "'propagate' (default: the index of the first NaN, the last with --select-last-index) or "
+        "'ignore' (NaN elements are skipped, as DirectML does; index 0 where all are NaN)");
 }
 
 constexpr std::string_view kInOut[] = {"IN.npy", "OUT.npy"};
@@ -161,6 +169,21 @@ bool keep_dims(const Args& args) {
     return text == "true";
 }
 
+// --nan: propagate (the default) or ignore; `applies` false refuses ignore with `what` named.
+OperatorOptions nan_options(const Args& args, bool applies, const std::string& what) {
+    const std::string text = args.value("--nan").value_or("propagate");
+    if (text != "propagate" && text != "ignore")
+        usage_error("option '--nan' expects propagate or ignore, got '" + text + "'");
+    OperatorOptions options;
+    if (text == "ignore") {
+        if (!applies)
+            usage_error("option '--nan ignore' is only for --function min, max, argmax and argmin (" + what +
+                        " always propagates NaN)");
+        options.nan_mode = NanMode::ignore;
+    }
+    return options;
+}
+
 // --output-type, INT64 when absent.
 DML_TENSOR_DATA_TYPE index_type(const Args& args) {
     const auto name = args.value("--output-type");
@@ -179,7 +202,8 @@ struct AxesOperands {
 // kType) with an output of `output_type` (the input's type when absent) and writes OUT.npy.
 template <DML_OPERATOR_TYPE kType, class MakeDesc>
 void reduce_file(const Args& args, const WrittenAxes& written,
-                 std::optional<DML_TENSOR_DATA_TYPE> output_type, MakeDesc make_desc) {
+                 std::optional<DML_TENSOR_DATA_TYPE> output_type, const OperatorOptions& options,
+                 MakeDesc make_desc) {
     const std::string& in_path = args.operands()[0];
     const InputFile file = open_input(in_path);
     const HostTensor& input = file.tensor;
@@ -201,7 +225,7 @@ void reduce_file(const Args& args, const WrittenAxes& written,
     const DML_TENSOR_DESC output_desc{DML_TENSOR_TYPE_BUFFER, &output_buffer};
     const auto op_desc = make_desc(AxesOperands{&input_desc, &output_desc, static_cast<uint32_t>(axes.size()),
                                                 axes.empty() ? nullptr : axes.data()});
-    run_one(*device, {kType, &op_desc}, file, output, args.operands()[1], file_shape);
+    run_one(*device, {kType, &op_desc}, file, output, args.operands()[1], file_shape, options);
 }
 
 void run_reduce(const Args& args) {
@@ -211,9 +235,11 @@ void run_reduce(const Args& args) {
     if (!is_arg && args.has("--output-type"))
         usage_error("option '--output-type' is only for --function argmax and argmin (--function " +
                     function_name + " gives the input's type)");
+    const bool selects = is_arg || function == DML_REDUCE_FUNCTION_MAX || function == DML_REDUCE_FUNCTION_MIN;
+    const OperatorOptions options = nan_options(args, selects, "--function " + function_name);
     const auto written = written_axes(args);
     const auto output_type = is_arg ? std::optional(index_type(args)) : std::nullopt;
-    reduce_file<DML_OPERATOR_REDUCE>(args, written, output_type, [&](const AxesOperands& o) {
+    reduce_file<DML_OPERATOR_REDUCE>(args, written, output_type, options, [&](const AxesOperands& o) {
         return DML_REDUCE_OPERATOR_DESC{function, o.input, o.output, o.axis_count, o.axes};
     });
 }
@@ -225,7 +251,7 @@ void run_arg(const Args& args) {
     const DML_TENSOR_DATA_TYPE output_type = index_type(args);
     const DML_AXIS_DIRECTION direction =
         args.has("--select-last-index") ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
-    reduce_file<kType>(args, written, output_type, [&](const AxesOperands& o) {
+    reduce_file<kType>(args, written, output_type, nan_options(args, true, ""), [&](const AxesOperands& o) {
         return OperatorDesc{o.input, o.output, o.axis_count, o.axes, direction};
     });
 }

@@ -82,8 +82,8 @@ uint32_t resolve_axis(int64_t axis, size_t rank, const std::string& path) {
 
 void run_one(const Device& device, const DML_OPERATOR_DESC& desc, const InputFile& input,
              const HostTensor& output, const std::string& out_path,
-             std::optional<std::vector<uint32_t>> out_shape) {
-    HostExecution run = take(HostExecution::create(device, desc));
+             std::optional<std::vector<uint32_t>> out_shape, const OperatorOptions& options) {
+    HostExecution run = take(HostExecution::create(device, desc, DML_EXECUTION_FLAG_NONE, options));
     check(npy::read_data(input.path, input.header, run.input(0).first(input.header.data_bytes())));
     check(run.run());
     check(npy::write(out_path, output.type, out_shape.value_or(output.sizes),

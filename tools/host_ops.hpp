@@ -74,6 +74,7 @@ std::vector<uint32_t> resolve_axes(const WrittenAxes& written, size_t rank, cons
 /// file's message.
 void run_one(const Device& device, const DML_OPERATOR_DESC& desc, const InputFile& input,
              const HostTensor& output, const std::string& out_path,
-             std::optional<std::vector<uint32_t>> out_shape = std::nullopt);
+             std::optional<std::vector<uint32_t>> out_shape = std::nullopt,
+             const OperatorOptions& options = {});
 
 }  // namespace vkdml::cli

@@ -279,6 +279,26 @@ struct DeviceOptions {
 
 class Operator;
 class CompiledOperator;
+
+/// How REDUCE's MIN, MAX, ARGMIN and ARGMAX and the standalone ARGMIN and ARGMAX operators treat NaN
+/// (SPEC §3 "NaN").
+enum class NanMode {
+    /// The default: a NaN wins. MIN and MAX give NaN; ARGMIN and ARGMAX give the index of the first
+    /// NaN (the last with DECREASING), as NumPy's min, max, argmin and argmax do.
+    propagate,
+    /// NaN elements are skipped, as IEEE 754's minNum and maxNum and DirectML do. A fiber of NaN only
+    /// gives +inf (MIN) or -inf (MAX), as DirectML does, and index 0 (ARGMIN, ARGMAX). Integer data
+    /// has no NaN: the results are those of propagate.
+    ignore,
+};
+
+/// What vkdml adds to a DirectML operator description, given to Device::create_operator (and the
+/// host path's HostExecution::create and execute) beside it. The default is DirectML's operator.
+struct OperatorOptions {
+    /// NanMode::ignore is allowed only for REDUCE with MIN, MAX, ARGMIN or ARGMAX, and for the
+    /// standalone ARGMIN and ARGMAX; every other function and operator propagates NaN.
+    NanMode nan_mode = NanMode::propagate;
+};
 /// The implementation's state behind a Device (opaque here: defined in the library's sources).
 struct DeviceState;
 
@@ -381,8 +401,11 @@ public:
     /// UNKNOWN or out of range, or a data type SPEC §4 does not allow for a REDUCE function or arg
     /// operator, including an INT32 index output for more than 2^31 reduced elements);
     /// unsupported_device (the input type needs a Vulkan feature not enabled, see supports()).
-    /// Thread-safe.
-    VKDML_API Result<Operator> create_operator(const DML_OPERATOR_DESC& desc) const;
+    /// `options` adds what DirectML's description cannot say (OperatorOptions); invalid_argument when
+    /// an option is out of range or does not apply to the operator (NanMode::ignore on a function other
+    /// than MIN, MAX, ARGMIN and ARGMAX). Thread-safe.
+    VKDML_API Result<Operator> create_operator(const DML_OPERATOR_DESC& desc,
+                                               const OperatorOptions& options = {}) const;
 
     /// Plans the operator for this device (kernels, passes, dispatches, temporary size) and creates its
     /// pipelines, or reuses them from the device's cache (IDMLDevice::CompileOperator). All three
@@ -440,6 +463,8 @@ public:
     /// Strides (null where the caller gave null), Axes (null when AxisCount is 0)) points into this
     /// Operator's own storage, valid while any copy of it or a CompiledOperator made from it lives.
     VKDML_API const DML_OPERATOR_DESC& desc() const noexcept;
+    /// The options the operator was created with.
+    VKDML_API OperatorOptions options() const noexcept;
 
 private:
     friend struct detail::ApiAccess;
@@ -566,7 +591,8 @@ public:
     /// vkMapMemory, vkCreateCommandPool, vkAllocateCommandBuffers, vkCreateFence, vkBeginCommandBuffer
     /// or vkEndCommandBuffer failed). Thread-safe with respect to other calls on `device`.
     VKDML_API static Result<HostExecution> create(const Device& device, const DML_OPERATOR_DESC& desc,
-                                                  DML_EXECUTION_FLAGS flags = DML_EXECUTION_FLAG_NONE);
+                                                  DML_EXECUTION_FLAGS flags = DML_EXECUTION_FLAG_NONE,
+                                                  const OperatorOptions& options = {});
     /// Takes over the buffers; spans from input()/output() stay valid.
     VKDML_API HostExecution(HostExecution&&) noexcept;
     /// Frees this object's buffers and takes over `other`'s.
@@ -611,7 +637,8 @@ private:
 VKDML_API Status execute(const Device& device, const DML_OPERATOR_DESC& desc,
                          std::span<const std::span<const std::byte>> inputs,
                          std::span<const std::span<std::byte>> outputs,
-                         DML_EXECUTION_FLAGS flags = DML_EXECUTION_FLAG_NONE);
+                         DML_EXECUTION_FLAGS flags = DML_EXECUTION_FLAG_NONE,
+                         const OperatorOptions& options = {});
 
 /// execute() on the device `Device::create` or `Device::adopt` gave (`vkdml::execute(*device, ...)`
 /// for a Result<std::shared_ptr<Device>> `device`). Errors: invalid_argument for a null pointer, else
@@ -619,9 +646,10 @@ VKDML_API Status execute(const Device& device, const DML_OPERATOR_DESC& desc,
 inline Status execute(const std::shared_ptr<Device>& device, const DML_OPERATOR_DESC& desc,
                       std::span<const std::span<const std::byte>> inputs,
                       std::span<const std::span<std::byte>> outputs,
-                      DML_EXECUTION_FLAGS flags = DML_EXECUTION_FLAG_NONE) {
+                      DML_EXECUTION_FLAGS flags = DML_EXECUTION_FLAG_NONE,
+                      const OperatorOptions& options = {}) {
     if (!device) return Error{ErrorCode::invalid_argument, "execute: the device is null"};
-    return execute(*device, desc, inputs, outputs, flags);
+    return execute(*device, desc, inputs, outputs, flags, options);
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -717,7 +745,8 @@ struct PlanDevice {
 /// binding's windows span (summed over its dispatches); the last line gives the temporary bytes. The
 /// description is validated as create_operator validates it on a device with every optional feature
 /// (invalid_descriptor); a PlanDevice out of range is invalid_argument.
-VKDML_API Result<std::string> describe_plan(const DML_OPERATOR_DESC& desc, const PlanDevice& device);
+VKDML_API Result<std::string> describe_plan(const DML_OPERATOR_DESC& desc, const PlanDevice& device,
+                                            const OperatorOptions& options = {});
 
 /// Upper-case DirectML suffix ("FLOAT32", "INT8", ...), or "UNKNOWN" for UNKNOWN or an out-of-range value.
 VKDML_API const char* to_string(DML_TENSOR_DATA_TYPE type) noexcept;

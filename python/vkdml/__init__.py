@@ -32,7 +32,8 @@ __all__ = [
     "OutOfMemory", "DeviceLost", "VulkanError", "InvalidArgument",
     "Device", "devices", "default_device", "cache_info",
     "cumsum", "cumprod", "reduce", "argmax", "argmin",
-    "sum", "prod", "max", "min", "mean", "logsumexp", "REDUCE_FUNCTIONS",
+    "sum", "prod", "max", "min", "mean", "logsumexp", "nanmax", "nanmin", "nanargmax", "nanargmin",
+    "REDUCE_FUNCTIONS", "NAN_MODES",
 ]
 
 
@@ -223,6 +224,14 @@ REDUCE_FUNCTIONS = ("argmax", "argmin", "average", "l1", "l2", "log_sum", "log_s
 
 _INDEX_TYPES = ("int32", "int64", "uint32", "uint64")
 
+NAN_MODES = ("propagate", "ignore")  # vkdml::NanMode: how MIN, MAX, ARGMIN and ARGMAX treat NaN
+
+
+def _nan_ignore(nan):
+    if nan not in NAN_MODES:
+        raise InvalidArgument("invalid_argument", f"nan {nan!r} is not one of {', '.join(NAN_MODES)}")
+    return nan == "ignore"
+
 
 def _array(a, bool_as=None):
     """`a` as a numpy array, refusing what vkdml cannot read (bool arrays become `bool_as` if given)."""
@@ -298,8 +307,9 @@ def _reduced_shape(shape, axes):
     return tuple(1 if i in axes else n for i, n in enumerate(shape))
 
 
-def _run_reduction(arr, code, axes, out_dtype, select_last, device):
-    """REDUCE (code >= 0) or ARGMAX (-1) / ARGMIN (-2) of arr over sorted axes; the rank is kept."""
+def _run_reduction(arr, code, axes, out_dtype, select_last, device, nan_ignore=False):
+    """REDUCE (code >= 0) or ARGMAX (-1) / ARGMIN (-2) of arr over sorted axes; the rank is kept.
+    nan_ignore: NanMode::ignore (MIN, MAX and the arg functions)."""
     out_shape = _reduced_shape(arr.shape, axes)
     if arr.size == 0:
         if _np.prod(out_shape, dtype=_np.int64) == 0:
@@ -308,15 +318,19 @@ def _run_reduction(arr, code, axes, out_dtype, select_last, device):
                               "(the array has size 0 along a reduced axis)")
     if arr.ndim == 0:
         arr = arr.reshape(1)
-        return _run(device, _native.reduction, arr, code, [], out_dtype, select_last).reshape(())
-    return _run(device, _native.reduction, arr, code, list(axes), out_dtype, select_last)
+        return _run(device, _native.reduction, arr, code, [], out_dtype, select_last, nan_ignore).reshape(())
+    return _run(device, _native.reduction, arr, code, list(axes), out_dtype, select_last, nan_ignore)
 
 
-def reduce(a, function, axes, *, output_type=None, device=None):
+def reduce(a, function, axes, *, output_type=None, nan="propagate", device=None):
     """DML_OPERATOR_REDUCE: `function` (one of REDUCE_FUNCTIONS, e.g. 'sum', 'log_sum_exp') over
-    `axes` (an int or a sequence; () reduces nothing). The output keeps `a`'s rank, size 1 on the
-    reduced axes. output_type: the arg functions' index type (default int64); others keep a's dtype."""
+    `axes` (an int or a sequence; () reduces nothing: each output is the function of its one element,
+    as in DirectML). The output keeps `a`'s rank, size 1 on the reduced axes. output_type: the arg
+    functions' index type (default int64); others keep a's dtype. nan='ignore' (min, max, argmax,
+    argmin only): NaN elements are skipped, as DirectML does; a slice of NaN only gives -inf (max),
+    +inf (min) or index 0."""
     arr = _array(a)
+    nan_ignore = _nan_ignore(nan)
     if function not in REDUCE_FUNCTIONS:
         raise InvalidArgument("invalid_argument",
                               f"function {function!r} is not one of {', '.join(REDUCE_FUNCTIONS)}")
@@ -326,45 +340,53 @@ def reduce(a, function, axes, *, output_type=None, device=None):
         out_dtype = _out_dtype("int64" if output_type is None else output_type, _INDEX_TYPES)
     else:
         out_dtype = arr.dtype if output_type is None else _out_dtype(output_type)
-    return _run_reduction(arr, code, ax, out_dtype, False, device)
+    return _run_reduction(arr, code, ax, out_dtype, False, device, nan_ignore)
 
 
-def _arg(a, axes, axis, select_last_index, output_type, device, code, name):
+def _arg(a, axes, axis, select_last_index, output_type, device, code, name, nan="propagate"):
     arr = _array(a)
+    nan_ignore = _nan_ignore(nan)
     out_dtype = _out_dtype(output_type, _INDEX_TYPES)
     if axes is not None and axis is not None:
         raise TypeError(f"{name}() takes axes (DirectML's rules) or axis (numpy's), not both")
     if axes is not None:  # DirectML's: the rank is kept
-        return _run_reduction(arr, code, _axes(axes, arr.ndim), out_dtype, select_last_index, device)
+        return _run_reduction(arr, code, _axes(axes, arr.ndim), out_dtype, select_last_index, device,
+                              nan_ignore)
     # numpy's: axis None searches the flattened array (one index); an axis is removed.
     if axis is None:  # over every axis: DirectML counts row-major over them, numpy's flat index
         if arr.size == 0:
             raise InvalidArgument("invalid_argument", f"attempt to get {name} of an empty sequence")
         axes_all = tuple(range(arr.ndim))
-        return _run_reduction(arr, code, axes_all, out_dtype, select_last_index, device).reshape(())[()]
+        return _run_reduction(arr, code, axes_all, out_dtype, select_last_index, device,
+                              nan_ignore).reshape(())[()]
     ax = _axis(axis, arr.ndim)
     if arr.shape[ax] == 0:
         raise InvalidArgument("invalid_argument", f"attempt to get {name} of an empty sequence")
-    out = _np.squeeze(_run_reduction(arr, code, (ax,), out_dtype, select_last_index, device), axis=ax)
+    out = _np.squeeze(_run_reduction(arr, code, (ax,), out_dtype, select_last_index, device, nan_ignore),
+                      axis=ax)
     return out[()] if out.ndim == 0 else out
 
 
-def argmax(a, axes=None, *, axis=None, select_last_index=False, output_type="int64", device=None):
+def argmax(a, axes=None, *, axis=None, select_last_index=False, output_type="int64", nan="propagate",
+           device=None):
     """Index of the largest element (NaN counts as the largest). With `axes` (DML_OPERATOR_ARGMAX):
     over those axes, counted row-major over them, the rank kept. Without (numpy's convention): over the
     flattened array when `axis` is None (a scalar), else along `axis`, which is removed.
-    select_last_index: the last of equal elements instead of the first."""
-    return _arg(a, axes, axis, select_last_index, output_type, device, -1, "argmax")
+    select_last_index: the last of equal elements instead of the first. nan='ignore': NaN elements are
+    skipped (DirectML's NanMode::ignore); a slice of NaN only gives index 0 (see nanargmax)."""
+    return _arg(a, axes, axis, select_last_index, output_type, device, -1, "argmax", nan)
 
 
-def argmin(a, axes=None, *, axis=None, select_last_index=False, output_type="int64", device=None):
+def argmin(a, axes=None, *, axis=None, select_last_index=False, output_type="int64", nan="propagate",
+           device=None):
     """Index of the smallest element (NaN counts as the smallest); as argmax."""
-    return _arg(a, axes, axis, select_last_index, output_type, device, -2, "argmin")
+    return _arg(a, axes, axis, select_last_index, output_type, device, -2, "argmin", nan)
 
 
 # ---- numpy-style reductions ------------------------------------------------------------------------
 
-def _numpy_style(a, axis, keepdims, function, device, widen=False, to_float=False, identity=None):
+def _numpy_style(a, axis, keepdims, function, device, widen=False, to_float=False, identity=None,
+                 nan_ignore=False):
     arr = _array(a, bool_as=_np.int64 if widen else None)
     if widen and arr.dtype.kind in "iu" and arr.dtype.itemsize < 8:  # numpy's sum/prod of small integers
         arr = arr.astype(_np.int64 if arr.dtype.kind == "i" else _np.uint64)
@@ -380,7 +402,15 @@ def _numpy_style(a, axis, keepdims, function, device, widen=False, to_float=Fals
         raise InvalidArgument("invalid_argument",
                               f"zero-size array to reduction operation {function} which has no identity")
     else:
-        out = _run_reduction(arr, REDUCE_FUNCTIONS.index(function), ax, arr.dtype, False, device)
+        out = _run_reduction(arr, REDUCE_FUNCTIONS.index(function), ax, arr.dtype, False, device, nan_ignore)
+        if nan_ignore and arr.dtype.kind == "f":
+            # numpy: a slice of NaN only is NaN, with a warning (vkdml gives -inf or +inf there).
+            extreme = -_np.inf if function == "max" else _np.inf
+            if _np.any(out == extreme):
+                all_nan = _np.isnan(arr).all(axis=ax, keepdims=True)
+                if _np.any(all_nan):
+                    _warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
+                    out = _np.where(all_nan, _np.array(_np.nan, arr.dtype), out)
     if keepdims:
         return out
     out = out.reshape(tuple(n for i, n in enumerate(arr.shape) if i not in ax))
@@ -418,3 +448,48 @@ def mean(a, axis=None, *, keepdims=False, device=None):
 def logsumexp(a, axis=None, *, keepdims=False, device=None):
     """scipy.special.logsumexp: ln(sum(exp(a))), overflow-safe; integers as float64."""
     return _numpy_style(a, axis, keepdims, "log_sum_exp", device, to_float=True)
+
+
+# ---- numpy's NaN-ignoring functions ----------------------------------------------------------------
+
+def nanmax(a, axis=None, *, keepdims=False, device=None):
+    """numpy.nanmax: the largest element, NaN left out (vkdml's NanMode::ignore). As numpy does, a
+    slice of NaN only gives NaN with a RuntimeWarning (DirectML, and reduce(..., nan='ignore'), give
+    -inf there). Of -0 and +0, +0 (IEEE 754-2019)."""
+    return _numpy_style(a, axis, keepdims, "max", device, nan_ignore=True)
+
+
+def nanmin(a, axis=None, *, keepdims=False, device=None):
+    """numpy.nanmin: the smallest element, NaN left out; as nanmax (+inf in DirectML's answer)."""
+    return _numpy_style(a, axis, keepdims, "min", device, nan_ignore=True)
+
+
+def _nanarg(a, axis, keepdims, device, code, name):
+    arr = _array(a)
+    out = _arg(arr, None, axis, False, "int64", device, code, name, "ignore")
+    if arr.dtype.kind == "f" and arr.size:
+        # NaN is never picked unless the slice holds nothing else (index 0): numpy raises there.
+        if axis is None:
+            picked = arr.reshape(-1)[out]
+        else:
+            ax = _axis(axis, arr.ndim)
+            picked = _np.take_along_axis(arr, _np.expand_dims(_np.asarray(out), ax), ax)
+        if _np.any(_np.isnan(picked)):
+            raise InvalidArgument("invalid_argument", "All-NaN slice encountered")
+    if keepdims:
+        if axis is None:
+            return _np.asarray(out).reshape((1,) * arr.ndim)
+        return _np.expand_dims(out, _axis(axis, arr.ndim))
+    return out
+
+
+def nanargmax(a, axis=None, *, keepdims=False, device=None):
+    """numpy.nanargmax: the index of the largest element, NaN left out (the first of ties); over the
+    flattened array when `axis` is None. A slice of NaN only raises ValueError('All-NaN slice
+    encountered'), as numpy does (vkdml.InvalidArgument; argmax(..., nan='ignore') gives 0 there)."""
+    return _nanarg(a, axis, keepdims, device, -1, "argmax")
+
+
+def nanargmin(a, axis=None, *, keepdims=False, device=None):
+    """numpy.nanargmin: the index of the smallest element, NaN left out; as nanargmax."""
+    return _nanarg(a, axis, keepdims, device, -2, "argmin")

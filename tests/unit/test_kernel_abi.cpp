@@ -99,6 +99,7 @@ const std::map<std::string, uint32_t> kReduceSpec = {{"FUNCTION", REDUCE_SPEC_FU
                                                      {"LOCKSTEP", ABI_SPEC_LOCKSTEP},
                                                      {"KEPT_DIMS", REDUCE_SPEC_KEPT_DIMS},
                                                      {"LINE_DIMS", REDUCE_SPEC_LINE_DIMS},
+                                                     {"NAN_IGNORE", REDUCE_SPEC_NAN_IGNORE},
                                                      {"LINE_MAJOR", ABI_SPEC_LINE_MAJOR}};
 const std::map<std::string, uint32_t> kReduceWords = {{"n", REDUCE_W_N},
                                                       {"chunk_len", REDUCE_W_CHUNK_LEN},
