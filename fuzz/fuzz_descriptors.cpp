@@ -5,7 +5,8 @@
 // window and dispatch-splitting planners see huge tensors at every size.
 //
 // Input layout (a byte stream; reads past the end give zeros): see read_desc below. Seeds in
-// corpus/descriptors were written by make_descriptor_corpus.py.
+// corpus/descriptors were written by make_descriptor_corpus.py. After the description, one byte picks
+// OperatorOptions::nan_mode (modulo 3: propagate, ignore, or a value out of range that must be refused).
 #include "vkdml/vkdml.hpp"
 
 #include <cstdint>
@@ -149,7 +150,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const vkdml::Device& dev = *g_devices[data[0] & 1];
     Description d;
     read_desc(in, d);
-    auto op = dev.create_operator(d.op);
+    vkdml::OperatorOptions options;
+    options.nan_mode = static_cast<vkdml::NanMode>(in.byte() % 3);  // 2: out of range, refused
+    auto op = dev.create_operator(d.op, options);
     if (!op) {
         if (op.error().message.empty()) __builtin_trap();  // every refusal says why
         return 0;

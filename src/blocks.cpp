@@ -102,7 +102,7 @@ struct BlockFinder {
 
     Blocks find() {
         b = Blocks{0, 1, true, p};
-        if (p.line.empty()) return b;  // a copy (AxisCount 0): element by element
+        if (p.line.empty()) return b;  // nothing reduced (AxisCount 0): element by element
         if (along_line()) {
             // A whole short line in one block: blocks of several such rows, where they fit, do the same
             // work in fewer items.
