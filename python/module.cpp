@@ -95,7 +95,7 @@ struct DeviceHandle {
     std::mutex mutex;  // guards everything below
     std::map<std::string, std::shared_ptr<Entry>> entries;
     uint64_t compiles = 0, hits = 0, evictions = 0, clock = 0;
-    uint64_t max_entries = 64, max_bytes = uint64_t(1) << 30;
+    uint64_t max_entries = 64, max_bytes = uint64_t(256) << 20;  // __init__.py's defaults
 
     uint64_t bytes() const {
         uint64_t total = 0;

@@ -161,7 +161,7 @@ Status create_instance(DeviceState& s, bool validation) {
         ici.ppEnabledExtensionNames = &debug_ext;
         ici.pNext = &messenger_ci;
     }
-    VKDML_VK_TRY(vkCreateInstance(&ici, nullptr, &s.instance));
+    if (auto st = detail::create_instance(ici, s.instance); !st) return st;
     return load_instance_functions(s, validation ? &messenger_ci : nullptr);
 }
 
@@ -265,7 +265,7 @@ Result<std::vector<PhysicalDeviceInfo>> Device::enumerate() {
     VkInstanceCreateInfo ci{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
     ci.pApplicationInfo = &app;
     VkInstance instance = VK_NULL_HANDLE;
-    VKDML_VK_TRY(vkCreateInstance(&ci, nullptr, &instance));
+    if (auto st = detail::create_instance(ci, instance); !st) return st.error();
     volkLoadInstanceOnly(instance);
     std::vector<PhysicalDeviceInfo> out = describe_all(physical_devices(instance));
     vkDestroyInstance(instance, nullptr);

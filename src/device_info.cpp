@@ -24,6 +24,18 @@ constexpr const char* kLoaderMissing =
 
 }  // namespace
 
+Status create_instance(const VkInstanceCreateInfo& info, VkInstance& instance) {
+    const VkResult result = vkCreateInstance(&info, nullptr, &instance);
+    if (result == VK_ERROR_INCOMPATIBLE_DRIVER)
+        return make_error(
+            ErrorCode::no_device,
+            "no Vulkan driver was found (vkCreateInstance: VK_ERROR_INCOMPATIBLE_DRIVER); install "
+            "one: mesa-vulkan-drivers for the lavapipe CPU device, or your GPU's driver (and check "
+            "VK_DRIVER_FILES or VK_ICD_FILENAMES, if set)");
+    if (result != VK_SUCCESS) return vk_error(result, "vkCreateInstance");
+    return {};
+}
+
 Status load_vulkan_loader() {
     static std::once_flag once;
     static VkResult result = VK_ERROR_INITIALIZATION_FAILED;

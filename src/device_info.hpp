@@ -8,6 +8,9 @@ namespace vkdml::detail {
 /// Makes sure the Vulkan loader is loaded (volkInitialize, once per process) and volk's global functions
 /// come from it (not from an adopter's vkGetInstanceProcAddr). Call with instance_functions_mutex held.
 Status load_vulkan_loader();
+/// vkCreateInstance. VK_ERROR_INCOMPATIBLE_DRIVER, the loader's answer when it finds no driver at all, is
+/// no_device with what to install; other failures are vulkan_error.
+Status create_instance(const VkInstanceCreateInfo& info, VkInstance& instance);
 
 PhysicalDeviceInfo describe(VkPhysicalDevice physical_device, uint32_t index);
 

@@ -51,6 +51,29 @@ TEST_CASE("devices are chosen by index, by name, or by VKDML_DEVICE", "[gpu][dev
     CHECK_THAT(from_env.error().message, Contains("no-such-gpu-env"));
 }
 
+#ifndef _WIN32  // (Wine's Vulkan loader is Windows': it does not read VK_DRIVER_FILES alike)
+TEST_CASE("no Vulkan driver at all: create and enumerate give no_device, saying what to install",
+          "[gpu][device]") {
+    const char* previous = std::getenv("VK_DRIVER_FILES");
+    const std::string kept = previous ? previous : "";
+    vkdml_test::set_environment("VK_DRIVER_FILES", "/nonexistent");  // the loader finds no driver
+    auto device = vkdml::Device::create();
+    auto devices = vkdml::Device::enumerate();
+    vkdml_test::set_environment("VK_DRIVER_FILES", previous ? kept.c_str() : nullptr);
+    const std::string message =
+        "no Vulkan driver was found (vkCreateInstance: VK_ERROR_INCOMPATIBLE_DRIVER); install one: "
+        "mesa-vulkan-drivers for the lavapipe CPU device, or your GPU's driver (and check VK_DRIVER_FILES or "
+        "VK_ICD_FILENAMES, if set)";
+    REQUIRE_FALSE(device);
+    CHECK(device.error().code == vkdml::ErrorCode::no_device);
+    CHECK(device.error().message == message);
+    REQUIRE_FALSE(devices);
+    CHECK(devices.error().code == vkdml::ErrorCode::no_device);
+    CHECK(devices.error().message == message);
+    CHECK(vkdml::Device::create());  // the driver is found again
+}
+#endif
+
 TEST_CASE("the device reports its limits", "[gpu][device]") {
     const vkdml::DeviceInfo& info = vkdml_test::test_device().info();
     CHECK(info.subgroup_size >= 1);

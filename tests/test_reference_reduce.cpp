@@ -211,9 +211,9 @@ TEST_CASE("reference reduce: arg index is row-major over the reduced axes in asc
     CHECK(r[0].count == 8);
 }
 
-TEST_CASE("reference reduce: AxisCount 0 reduces nothing; arg functions give 0", "[reference]") {
-    // SPEC §3 [vkdml]: with no axes every non-arg function returns the input itself (L1 does not take
-    // |x|, SUM_SQUARE does not square, LOG_SUM does not take the log, ...), exactly.
+TEST_CASE("reference reduce: AxisCount 0 folds each element alone; arg functions give 0", "[reference]") {
+    // SPEC §3 "No axes": each output is its function over its one element (DirectML 1.15.4): L1 |x|,
+    // SUM_SQUARE x², L2 |x| (within its tolerance), LOG_SUM ln x, the others x; integers wrap.
     const std::vector<double> input = {-1, 2, -3, 4, -5, 6};
     const std::vector<DML_REDUCE_FUNCTION> all_functions = {
         DML_REDUCE_FUNCTION_AVERAGE,   DML_REDUCE_FUNCTION_L1,          DML_REDUCE_FUNCTION_L2,
@@ -233,19 +233,32 @@ TEST_CASE("reference reduce: AxisCount 0 reduces nothing; arg functions give 0",
             REQUIRE(r.size() == 6);
             for (size_t i = 0; i < 6; ++i) {
                 CHECK(r[i].count == 1);
-                CHECK((r[i].bits & type_mask(type)) == t.get_bits(i));  // the stored bits exactly
-                if (is_float_type(type)) {
-                    CHECK(r[i].exact);
-                    CHECK(r[i].value == static_cast<long double>(stored[i]));
-                    CHECK(accepts(spec, type, r[i], stored[i]));
-                    CHECK_FALSE(accepts(spec, type, r[i], -stored[i]));
+                const double x = stored[i];
+                double want = x;
+                if (f == DML_REDUCE_FUNCTION_L1 || f == DML_REDUCE_FUNCTION_L2) want = std::fabs(x);
+                if (f == DML_REDUCE_FUNCTION_SUM_SQUARE) want = x * x;
+                if (f == DML_REDUCE_FUNCTION_LOG_SUM) want = std::log(x);  // NaN for the negatives
+                if (!is_float_type(type)) {
+                    // Unsigned types hold the negatives as 2^bits - |x|: squares and sums wrap alike.
+                    const uint64_t bits = t.get_bits(i);
+                    const uint64_t expected = (f == DML_REDUCE_FUNCTION_SUM_SQUARE ? bits * bits
+                                               : f == DML_REDUCE_FUNCTION_L1 && is_signed_integer_type(type)
+                                                   ? static_cast<uint64_t>(std::llabs(t.get_int(i)))
+                                                   : bits) &
+                                              type_mask(type);
+                    CHECK((r[i].bits & type_mask(type)) == expected);
+                    CHECK(reduce_element_matches(spec, type, r[i], expected, 0));
+                    CHECK_FALSE(reduce_element_matches(spec, type, r[i], expected + 1, 0));
+                } else if (std::isnan(want)) {
+                    CHECK(std::isnan(r[i].value));
+                    CHECK(accepts(spec, type, r[i], kNaN));
+                    CHECK_FALSE(accepts(spec, type, r[i], 0));
                 } else {
-                    CHECK(reduce_element_matches(spec, type, r[i], t.get_bits(i), stored[i]));
-                    CHECK_FALSE(reduce_element_matches(spec, type, r[i], t.get_bits(i) + 1, stored[i] + 1));
+                    CHECK(static_cast<double>(r[i].value) == Approx(want).epsilon(1e-15));
+                    CHECK(accepts(spec, type, r[i], stored_values(type, {want})[0]));
+                    CHECK_FALSE(accepts(spec, type, r[i], stored_values(type, {-want - 1})[0]));
                 }
             }
-            if (is_float_type(type) || is_signed_integer_type(type))
-                CHECK(values_of(r) == std::vector<long double>{-1, 2, -3, 4, -5, 6});
         }
         const std::vector<ReduceElement> arg =
             reference_reduce(t, spec_of(DML_REDUCE_FUNCTION_ARGMAX, {}, DML_TENSOR_DATA_TYPE_INT32));
@@ -255,24 +268,31 @@ TEST_CASE("reference reduce: AxisCount 0 reduces nothing; arg functions give 0",
         CHECK(indices(arg) == std::vector<uint64_t>(6, 0));
         CHECK(indices(argmin) == std::vector<uint64_t>(6, 0));
     }
-    // Specials pass through unchanged: NaN, ±inf, −0 (LOG_SUM of −0 is not −inf, L1 of −inf is −inf).
+    // Specials: NaN stays NaN; |±inf| and (±inf)² are +inf, ln(+inf) +inf and ln(-inf) NaN; of −0, L1,
+    // L2 and SUM_SQUARE give +0, LOG_SUM −inf, LOG_SUM_EXP 0.
     const auto f32 = DML_TENSOR_DATA_TYPE_FLOAT32;
     const TestTensor s = packed(f32, {4}, {kNaN, kInf, -kInf, -0.0});
-    for (DML_REDUCE_FUNCTION f : {DML_REDUCE_FUNCTION_LOG_SUM, DML_REDUCE_FUNCTION_L1, DML_REDUCE_FUNCTION_L2,
-                                  DML_REDUCE_FUNCTION_SUM_SQUARE, DML_REDUCE_FUNCTION_LOG_SUM_EXP}) {
-        INFO(to_string(f));
-        const ReduceSpec spec = spec_of(f, {});
+    struct Special {
+        DML_REDUCE_FUNCTION f;
+        double pos_inf, neg_inf, neg_zero;
+    };
+    for (const Special& c :
+         {Special{DML_REDUCE_FUNCTION_LOG_SUM, kInf, kNaN, -kInf},
+          Special{DML_REDUCE_FUNCTION_L1, kInf, kInf, 0.0}, Special{DML_REDUCE_FUNCTION_L2, kInf, kInf, 0.0},
+          Special{DML_REDUCE_FUNCTION_SUM_SQUARE, kInf, kInf, 0.0},
+          Special{DML_REDUCE_FUNCTION_SUM, kInf, -kInf, -0.0}}) {
+        INFO(to_string(c.f));
+        const ReduceSpec spec = spec_of(c.f, {});
         const std::vector<ReduceElement> r = reference_reduce(s, spec);
         CHECK(std::isnan(r[0].value));
-        CHECK(r[1].value == kInf);
-        CHECK(r[2].value == -kInf);
-        CHECK(r[3].value == 0);
-        CHECK(std::signbit(r[3].value));
         CHECK(accepts(spec, f32, r[0], kNaN));
-        CHECK(accepts(spec, f32, r[2], -kInf));
-        CHECK_FALSE(accepts(spec, f32, r[2], kInf));
-        CHECK(accepts(spec, f32, r[3], -0.0));
-        CHECK_FALSE(accepts(spec, f32, r[3], 0.0));
+        CHECK(accepts(spec, f32, r[1], c.pos_inf));
+        CHECK(accepts(spec, f32, r[2], c.neg_inf));
+        if (!std::isnan(c.neg_inf)) CHECK_FALSE(accepts(spec, f32, r[2], -c.neg_inf));
+        CHECK(accepts(spec, f32, r[3], c.neg_zero));
+        if (c.f != DML_REDUCE_FUNCTION_SUM &&
+            c.f != DML_REDUCE_FUNCTION_L2)  // (not exact: a zero of either sign)
+            CHECK_FALSE(accepts(spec, f32, r[3], -c.neg_zero));
     }
 }
 
@@ -295,14 +315,34 @@ TEST_CASE("reference reduce: NaN rules for MIN/MAX and the arg functions", "[ref
             CHECK(reduce_1d(type, v, inc)[0].bits == 1);
             CHECK(reduce_1d(type, v, dec)[0].bits == 3);
         }
+        // NanMode::ignore: NaN left out; none left gives ∓inf and index 0.
+        ReduceSpec max_ignore = max_spec;
+        max_ignore.nan_mode = vkdml::NanMode::ignore;
+        CHECK(reduce_1d(type, v, max_ignore)[0].value == 5);
+        CHECK(reduce_1d(type, {kNaN, kNaN}, max_ignore)[0].value == -kInf);
+        ReduceSpec min_ignore = spec_of(DML_REDUCE_FUNCTION_MIN, {0});
+        min_ignore.nan_mode = vkdml::NanMode::ignore;
+        CHECK(reduce_1d(type, v, min_ignore)[0].value == -2);
+        CHECK(reduce_1d(type, {kNaN}, min_ignore)[0].value == kInf);
+        for (DML_OPERATOR_TYPE op : {DML_OPERATOR_ARGMAX, DML_OPERATOR_ARGMIN}) {
+            ReduceSpec last = standalone_arg_spec(op, {0}, DML_AXIS_DIRECTION_DECREASING, it);
+            last.nan_mode = vkdml::NanMode::ignore;
+            CHECK(reduce_1d(type, {kNaN, 7, kNaN, 7, kNaN}, last)[0].bits == 3);
+            CHECK(reduce_1d(type, {kNaN, kNaN, kNaN}, last)[0].bits == 0);
+            CHECK(reduce_1d(type, v, last)[0].bits == (op == DML_OPERATOR_ARGMAX ? 2u : 4u));
+        }
         // Without NaN, MIN/MAX are exact and pick an input.
         const ReduceElement m = reduce_one(type, {1, -2.5, 5, 0.5}, DML_REDUCE_FUNCTION_MIN);
         CHECK(m.value == -2.5L);
         CHECK(m.exact);
-        // Zero signs: MAX over {−0, +0} may be either; over {−0, −1} it is −0.
+        // Zero signs (IEEE 754-2019): MAX over {−0, +0} is +0, MIN −0; over {−0, −1} MAX is −0.
         const ReduceElement z = reduce_one(type, {-0.0, 0.0, -1}, DML_REDUCE_FUNCTION_MAX);
         CHECK(accepts(max_spec, type, z, 0.0));
-        CHECK(accepts(max_spec, type, z, -0.0));
+        CHECK_FALSE(accepts(max_spec, type, z, -0.0));
+        const ReduceSpec min_spec = spec_of(DML_REDUCE_FUNCTION_MIN, {0});
+        const ReduceElement mz = reduce_one(type, {0.0, -0.0, 1}, DML_REDUCE_FUNCTION_MIN);
+        CHECK(accepts(min_spec, type, mz, -0.0));
+        CHECK_FALSE(accepts(min_spec, type, mz, 0.0));
         const ReduceElement nz = reduce_one(type, {-0.0, -1}, DML_REDUCE_FUNCTION_MAX);
         CHECK(accepts(max_spec, type, nz, -0.0));
         CHECK_FALSE(accepts(max_spec, type, nz, 0.0));

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up vkdml on a fresh Debian 12 machine: installs the Debian packages it needs (only those
-# missing), configures with the `dev` preset and builds. `bootstrap.sh test` then runs the whole
+# missing), configures with the `dev` preset and builds the library, the tool and the Python module
+# (target vkdml_programs). `bootstrap.sh test` builds everything (tests too) and then runs the whole
 # test suite as well (tools/ci_stages.sh, one stage after the other; any failure stops it):
 #   dev      the `dev` build's CTest suite (lavapipe, the validation layer on)
 #   release  the README's install path: release preset, install, the examples built against the
@@ -34,8 +35,10 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 cmake --preset dev >/dev/null
-cmake --build --preset dev
 if [ "${1:-}" = "test" ]; then
+  cmake --build --preset dev
   shift
   bash tools/ci_stages.sh "$@"
+else
+  cmake --build --preset dev --target vkdml_programs  # the library, tool and Python module only
 fi

@@ -30,6 +30,13 @@ stage_release() {
     printf 'release: the installed tool printed\n%s\nexpected\n%s\n' "$shown" "$expected" >&2
     return 1
   fi
+  # The README's C++ quick start commands, as written, from the repository root, with a scratch HOME.
+  local home block
+  home=$(mktemp -d)
+  block=$(awk '/^## Quick start \(C\+\+\)/{q=1} q && /^```sh$/{f=1; next} f && /^```$/{exit} f' README.md)
+  [ -n "$block" ] || { echo "release: no sh block under the README's C++ quick start" >&2; return 1; }
+  (HOME="$home" bash -euo pipefail -c "$block")
+  rm -rf "$home"
   /usr/bin/python3 tools/numpy_check.py --cases 100 -- "$prefix/bin/vkdml"
   # The installed Python package, imported from outside the source and build trees.
   local site="$PWD/$prefix/lib/$(/usr/bin/python3 -c 'import sys; print("python%d.%d" % sys.version_info[:2])')/dist-packages"

@@ -90,7 +90,8 @@ void define_reduce(CLI::App& app) {
         "only with --function argmax/argmin: type of the indices: int32, int64 (default), uint32 or "
         "uint64",
         "only with --function min, max, argmax and argmin: 'propagate' (default: NaN wins, the index of the "
-        "first NaN) or 'ignore' (NaN elements are skipped, as DirectML does; a slice of NaN only gives -inf "
+        "first NaN) or 'ignore' (NaN elements are skipped, as DirectML's max and min do; a slice of NaN only "
+        "gives -inf "
         "for max, +inf for min, 0 for argmax/argmin)");
 }
 
@@ -105,7 +106,7 @@ void define_arg(CLI::App& app) {
     add_last_options(
         app, "type of the indices: int32, int64 (default), uint32 or uint64",
         "'propagate' (default: the index of the first NaN, the last with --select-last-index) or "
-        "'ignore' (NaN elements are skipped, as DirectML does; index 0 where all are NaN)");
+        "'ignore' (NaN elements are skipped, as NumPy's nanargmax does; index 0 where all are NaN)");
 }
 
 constexpr std::string_view kInOut[] = {"IN.npy", "OUT.npy"};

@@ -209,8 +209,9 @@ typedef struct DML_REDUCE_OPERATOR_DESC {
      *  (rule 7). DataType: the input's, or for ARGMAX/ARGMIN INT32, INT64, UINT32 or UINT64 (INT32 only
      *  up to 2^31 reduced elements); else ErrorCode::unsupported_type. */
     const DML_TENSOR_DESC* OutputTensor;
-    /** Number of entries in Axes, 0 to DimensionCount. 0 reduces nothing: the output is the input (all
-     *  zeros for the arg functions). */
+    /** Number of entries in Axes, 0 to DimensionCount. 0 reduces nothing: each output is the function
+     *  of its one element (|x| for L1 and L2, x² for SUM_SQUARE, ln x for LOG_SUM, index 0 for the arg
+     *  functions, x for the others), as DirectML does (SPEC §3 "No axes"). */
     uint32_t AxisCount;
     /** AxisCount distinct dimension indices, each < DimensionCount, in any order (rule 8); may be null
      *  only when AxisCount is 0. Arg indices count over these axes row-major in ascending axis order. */

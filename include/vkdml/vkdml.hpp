@@ -22,6 +22,19 @@
 // external synchronisation (see Device::lock_queue).
 #pragma once
 
+// vkdml's interface uses C++20 (std::span, defaulted comparisons). An older standard stops here with one
+// error, before the library's own lines would give dozens.
+#if defined(_MSVC_LANG)
+#define VKDML_CPLUSPLUS_ _MSVC_LANG  // MSVC keeps __cplusplus at 199711L without /Zc:__cplusplus
+#else
+#define VKDML_CPLUSPLUS_ __cplusplus
+#endif
+#if VKDML_CPLUSPLUS_ < 202002L
+#undef VKDML_CPLUSPLUS_
+#error "vkdml needs C++20: compile with -std=c++20 (GCC, Clang) or /std:c++20 (MSVC)"
+#else
+#undef VKDML_CPLUSPLUS_
+
 #include "vkdml/directml.h"
 #include "vkdml/export.hpp"
 
@@ -286,9 +299,10 @@ enum class NanMode {
     /// The default: a NaN wins. MIN and MAX give NaN; ARGMIN and ARGMAX give the index of the first
     /// NaN (the last with DECREASING), as NumPy's min, max, argmin and argmax do.
     propagate,
-    /// NaN elements are skipped, as IEEE 754's minNum and maxNum and DirectML do. A fiber of NaN only
-    /// gives +inf (MIN) or -inf (MAX), as DirectML does, and index 0 (ARGMIN, ARGMAX). Integer data
-    /// has no NaN: the results are those of propagate.
+    /// NaN elements are skipped: MIN and MAX as IEEE 754's minNum and maxNum and DirectML do, ARGMIN and
+    /// ARGMAX as NumPy's nanargmin and nanargmax do (DirectML's own arg functions differ at element 0,
+    /// SPEC §7). A fiber of NaN only gives +inf (MIN) or -inf (MAX), as DirectML does, and index 0
+    /// (ARGMIN, ARGMAX). Integer data has no NaN: the results are those of propagate.
     ignore,
 };
 
@@ -336,7 +350,7 @@ public:
     /// Errors: no_device (the Vulkan loader cannot be loaded); out_of_memory or vulkan_error
     /// (vkCreateInstance failed, e.g. VK_ERROR_INCOMPATIBLE_DRIVER).
     /// Thread-safe (serialised with create and adopt on a process-wide lock).
-    VKDML_API static Result<std::vector<PhysicalDeviceInfo>> enumerate();
+    VKDML_API static Result<std::vector<PhysicalDeviceInfo> > enumerate();
 
     /// Creates an instance (Vulkan 1.2) and a device of its own with one queue (queue 0 of the first
     /// family with compute capability), VK_KHR_push_descriptor and the optional features of
@@ -347,7 +361,7 @@ public:
     /// VK_KHR_push_descriptor); invalid_argument (DeviceOptions::limits out of range); out_of_memory,
     /// device_lost or vulkan_error (vkCreateInstance, vkCreateDebugUtilsMessengerEXT, vkCreateDevice or
     /// creating the pipeline layout and cache failed). Thread-safe (serialised on a process-wide lock).
-    VKDML_API static Result<std::shared_ptr<Device>> create(const DeviceOptions& options = {});
+    VKDML_API static Result<std::shared_ptr<Device> > create(const DeviceOptions& options = {});
 
     /// Uses the application's instance, physical device, device and a queue of `queue_family_index`,
     /// which must have compute capability. vkdml never destroys adopted handles; the application must
@@ -367,11 +381,10 @@ public:
     /// exist or lacks compute); unsupported_device (device below Vulkan 1.2, VK_KHR_push_descriptor not
     /// enabled); out_of_memory, device_lost or vulkan_error (creating the pipeline layout and cache
     /// failed). Thread-safe (serialised on a process-wide lock).
-    VKDML_API static Result<std::shared_ptr<Device>> adopt(VkInstance instance,
-                                                           VkPhysicalDevice physical_device, VkDevice device,
-                                                           uint32_t queue_family_index, VkQueue queue,
-                                                           PFN_vkGetInstanceProcAddr get_instance_proc_addr,
-                                                           const VkPhysicalDeviceFeatures2* enabled_features);
+    VKDML_API static Result<std::shared_ptr<Device> > adopt(
+        VkInstance instance, VkPhysicalDevice physical_device, VkDevice device, uint32_t queue_family_index,
+        VkQueue queue, PFN_vkGetInstanceProcAddr get_instance_proc_addr,
+        const VkPhysicalDeviceFeatures2* enabled_features);
 
     /// Releases this Device's share of the device state (see Device); it does not wait for the GPU.
     VKDML_API ~Device();
@@ -635,8 +648,8 @@ private:
 /// operator's inputs and outputs, or an array is shorter than its tensor (both named), before any
 /// byte is read or written. Thread-safe: several threads may call it on one Device at once.
 VKDML_API Status execute(const Device& device, const DML_OPERATOR_DESC& desc,
-                         std::span<const std::span<const std::byte>> inputs,
-                         std::span<const std::span<std::byte>> outputs,
+                         std::span<const std::span<const std::byte> > inputs,
+                         std::span<const std::span<std::byte> > outputs,
                          DML_EXECUTION_FLAGS flags = DML_EXECUTION_FLAG_NONE,
                          const OperatorOptions& options = {});
 
@@ -644,8 +657,8 @@ VKDML_API Status execute(const Device& device, const DML_OPERATOR_DESC& desc,
 /// for a Result<std::shared_ptr<Device>> `device`). Errors: invalid_argument for a null pointer, else
 /// those of execute() above.
 inline Status execute(const std::shared_ptr<Device>& device, const DML_OPERATOR_DESC& desc,
-                      std::span<const std::span<const std::byte>> inputs,
-                      std::span<const std::span<std::byte>> outputs,
+                      std::span<const std::span<const std::byte> > inputs,
+                      std::span<const std::span<std::byte> > outputs,
                       DML_EXECUTION_FLAGS flags = DML_EXECUTION_FLAG_NONE,
                       const OperatorOptions& options = {}) {
     if (!device) return Error{ErrorCode::invalid_argument, "execute: the device is null"};
@@ -758,3 +771,5 @@ VKDML_API const char* to_string(DML_REDUCE_FUNCTION function) noexcept;
 VKDML_API std::span<const DML_TENSOR_DATA_TYPE> all_data_types() noexcept;
 
 }  // namespace vkdml
+
+#endif  // C++20

@@ -166,9 +166,10 @@ class Device:
         'max_entries' and 'max_bytes'."""
         return self._handle.cache_info()
 
-    def set_cache_limits(self, max_entries=64, max_bytes=1 << 30):
+    def set_cache_limits(self, max_entries=64, max_bytes=256 << 20):
         """Past `max_entries` operators or `max_bytes` of their buffers, the least recently used ones
-        are freed after each call (0 and 0: cache nothing). Defaults: 64 operators, 1 GiB."""
+        are freed after each call (0 and 0: cache nothing). Defaults: 64 operators, 256 MiB (an
+        operator whose buffers alone pass the limit runs, then is freed)."""
         if max_entries < 0 or max_bytes < 0:
             raise InvalidArgument("invalid_argument", "cache limits are counts and bytes: not negative")
         self._handle.set_cache_limits(int(max_entries), int(max_bytes))
@@ -185,9 +186,14 @@ def devices():
     """The Vulkan devices, as dicts: index, name, type ('discrete', 'integrated', 'virtual', 'cpu',
     'other'), api_version, driver, driver_info; for those vkdml can use, also subgroup_size, the
     limits and the optional type features (else 'error': why not). Devices not in use are opened
-    only to be asked, and closed again."""
+    only to be asked, and closed again. No Vulkan loader or driver: an empty list (Device() then raises
+    vkdml.NoDevice saying what to install)."""
     result = []
-    for d in _native_call(_native.enumerate):
+    try:
+        found = _native_call(_native.enumerate)
+    except NoDevice:
+        return result
+    for d in found:
         with Device._lock:
             handle = Device._by_index.get(d["index"])
         try:
@@ -327,8 +333,8 @@ def reduce(a, function, axes, *, output_type=None, nan="propagate", device=None)
     `axes` (an int or a sequence; () reduces nothing: each output is the function of its one element,
     as in DirectML). The output keeps `a`'s rank, size 1 on the reduced axes. output_type: the arg
     functions' index type (default int64); others keep a's dtype. nan='ignore' (min, max, argmax,
-    argmin only): NaN elements are skipped, as DirectML does; a slice of NaN only gives -inf (max),
-    +inf (min) or index 0."""
+    argmin only): NaN elements are skipped (as DirectML's max and min do); a slice of NaN only gives
+    -inf (max), +inf (min) or index 0."""
     arr = _array(a)
     nan_ignore = _nan_ignore(nan)
     if function not in REDUCE_FUNCTIONS:
@@ -373,7 +379,7 @@ def argmax(a, axes=None, *, axis=None, select_last_index=False, output_type="int
     over those axes, counted row-major over them, the rank kept. Without (numpy's convention): over the
     flattened array when `axis` is None (a scalar), else along `axis`, which is removed.
     select_last_index: the last of equal elements instead of the first. nan='ignore': NaN elements are
-    skipped (DirectML's NanMode::ignore); a slice of NaN only gives index 0 (see nanargmax)."""
+    skipped (vkdml's NanMode::ignore); a slice of NaN only gives index 0 (see nanargmax)."""
     return _arg(a, axes, axis, select_last_index, output_type, device, -1, "argmax", nan)
 
 

@@ -1,5 +1,7 @@
 """The Python module's surroundings: devices, the operator cache, errors and threads."""
 
+import os
+import subprocess
 import sys
 import threading
 import time
@@ -30,6 +32,19 @@ def test_an_unknown_device_raises_no_device():
     assert not isinstance(e.value, ValueError)
 
 
+def test_no_vulkan_driver_lists_no_devices_and_raises_no_device():
+    # In a child process: the loader looks for drivers when an instance is made.
+    code = ("import vkdml\n"
+            "assert vkdml.devices() == []\n"
+            "try:\n"
+            "    vkdml.Device('')\n"
+            "except vkdml.NoDevice as e:\n"
+            "    print(e.code, e.message)\n")
+    env = dict(os.environ, VK_DRIVER_FILES="/nonexistent")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.startswith("no_device no Vulkan driver was found") and "mesa-vulkan-drivers" in out
+
+
 def test_a_repeated_shape_compiles_once_and_allocates_nothing_more():
     dev = vkdml.Device("")
     dev.clear_cache()
@@ -52,6 +67,7 @@ def test_the_cache_frees_its_least_recently_used_operators_past_its_limits():
     dev = vkdml.Device("")
     dev.clear_cache()
     try:
+        assert dev.cache_info()["max_bytes"] == 256 << 20 and dev.cache_info()["max_entries"] == 64
         dev.set_cache_limits(max_entries=2)
         xs = [np.zeros((4, n), np.float32) for n in (10, 20, 30)]
         start = dev.cache_info()

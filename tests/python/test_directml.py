@@ -27,7 +27,7 @@ def test_spec_table_of_differences():
     big = vkdml.reduce(np.int64([0x80000000, 0x7FFFFFFF]), 'max', 0)
     assert big.dtype == np.int64 and big[0] == 2147483648
     np.testing.assert_array_equal(vkdml.cumsum(np.float64([1, 2]), 0), np.float64([1, 3]))
-    np.testing.assert_array_equal(vkdml.reduce(np.float32([-3, 1]), 'l2', ()), [3, 1])
+    np.testing.assert_allclose(vkdml.reduce(np.float32([-3, 1]), 'l2', ()), [3, 1], rtol=1e-6)  # Vulkan's sqrt
     zero = vkdml.reduce(np.float32([-0.0, 0.0]), 'max', 0)
     assert zero[0] == 0 and not np.signbit(zero[0])
 
@@ -80,11 +80,13 @@ def test_axes_none_applies_each_function_to_its_element_floats(dtype):
         with np.errstate(over="ignore"):  # float16's 65504² is +inf
             want = one_element(function, x.astype(np.float64)).astype(dtype)
         assert got.dtype == x.dtype and got.shape == x.shape
-        exact = ~np.isin(function, ["l2", "log_sum"]) | ~np.isfinite(want) | (want == 0)
+        # Vulkan's sqrt and log need not round exactly (log: 2^-21 absolute near 1).
+        exact = ~np.isin(function, ["l2", "log_sum"]) | ~np.isfinite(want) | ((want == 0) & (x == 0))
         np.testing.assert_array_equal(got[exact], want[exact], err_msg=function)
         signed = exact & ~np.isnan(want)  # a NaN's sign is unspecified (SPEC §3 "NaN payloads")
         np.testing.assert_array_equal(np.signbit(got[signed]), np.signbit(want[signed]), err_msg=function)
-        np.testing.assert_allclose(got[~exact], want[~exact], rtol=4 * np.finfo(dtype).eps, err_msg=function)
+        eps = 4 * np.finfo(dtype).eps
+        np.testing.assert_allclose(got[~exact], want[~exact], rtol=eps, atol=eps, err_msg=function)
 
 
 @pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"])
