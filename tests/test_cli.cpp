@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <span>
 #include <string>
@@ -743,3 +744,24 @@ TEST_CASE("cli: a failing standard output is an error, never SIGPIPE", "[cli]") 
     }
     CHECK(dir.entries() == std::vector<std::string>{"in.npy"});
 }
+
+#ifndef _WIN32  // (Wine's Vulkan loader is Windows': it does not read VK_DRIVER_FILES alike)
+TEST_CASE("cli: with no Vulkan driver every command says what to install, exit 1", "[gpu][cli]") {
+    TempDir dir;
+    const std::string in = dir / "in.npy", out = dir / "out.npy";
+    write_c_order(in, DML_TENSOR_DATA_TYPE_FLOAT32, {3}, {1, 2, 3});
+    // Inherited by the tool: its loader finds no driver. Restored however the test ends.
+    struct NoDriver {
+        const char* previous = std::getenv("VK_DRIVER_FILES");
+        std::string kept = previous ? previous : "";
+        NoDriver() { set_environment("VK_DRIVER_FILES", "/nonexistent"); }
+        ~NoDriver() { set_environment("VK_DRIVER_FILES", previous ? kept.c_str() : nullptr); }
+    } no_driver;
+    const std::string problem =
+        "no Vulkan driver was found (vkCreateInstance: VK_ERROR_INCOMPATIBLE_DRIVER); install one: "
+        "mesa-vulkan-drivers for the lavapipe CPU device";
+    check_error(dir, {"info"}, 1, problem);
+    check_error(dir, {"cumsum", "--axis", "0", in, out}, 1, problem);
+    check_error(dir, {"reduce", "--function", "max", "--axes", "0", "--nan", "ignore", in, out}, 1, problem);
+}
+#endif
