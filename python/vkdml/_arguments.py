@@ -1,0 +1,99 @@
+"""Arguments as vkdml takes them: arrays of its 11 types, axes, dtypes and `out` arrays."""
+
+import operator as _operator
+
+import numpy as _np
+
+from ._errors import UnsupportedType, invalid
+
+TYPE_NAMES = ("float16", "float32", "float64", "int8", "int16", "int32", "int64",
+              "uint8", "uint16", "uint32", "uint64")
+
+_TYPES_TEXT = "float16/32/64, int8/16/32/64, uint8/16/32/64"
+
+
+def vkdml_dtype(dtype, what="dtype"):
+    """`dtype` as a numpy dtype of vkdml's 11 types (native byte order), else UnsupportedType."""
+    try:
+        dt = _np.dtype(dtype)
+    except TypeError:
+        raise UnsupportedType("unsupported_type", f"{what} {dtype!r} is not a numpy dtype") from None
+    if dt.kind not in "fiu" or dt.newbyteorder("=").name not in TYPE_NAMES:
+        raise UnsupportedType("unsupported_type", f"{what} {dt} is not one of vkdml's 11 types ({_TYPES_TEXT})")
+    return dt.newbyteorder("=")
+
+
+def as_array(a, allow_bool=False):
+    """`a` as a numpy array vkdml can read: byte-swapped data is converted to the native order; bool
+    arrays pass only where `allow_bool` (the caller converts them); anything else outside the 11 types
+    is refused."""
+    if isinstance(a, _np.ma.MaskedArray):
+        raise UnsupportedType("unsupported_type", "masked arrays are not supported (use a.filled(...))")
+    arr = _np.asarray(a)
+    if arr.dtype == _np.bool_ and allow_bool:
+        return arr
+    dt = vkdml_dtype(arr.dtype)
+    return arr if arr.dtype == dt else arr.astype(dt)
+
+
+def axis_index(axis, ndim):
+    """One axis, negative counting from the end: an integer (TypeError otherwise, as numpy) in range
+    (InvalidArgument, a ValueError as numpy's AxisError is)."""
+    try:
+        a = _operator.index(axis)
+    except TypeError:
+        raise TypeError(f"axis {axis!r} is not an integer ({type(axis).__name__})") from None
+    if not -ndim <= a < ndim:
+        raise invalid(f"axis {a} is out of range for an array of {ndim} dimensions")
+    return a + ndim if a < 0 else a
+
+
+def axis_set(axes, ndim):
+    """Sorted distinct axes: None is every axis, an integer one axis, else a tuple or list of them."""
+    if axes is None:
+        return tuple(range(ndim))
+    if isinstance(axes, (tuple, list)):
+        result = tuple(axis_index(a, ndim) for a in axes)
+    else:
+        result = (axis_index(axes, ndim),)
+    if len(set(result)) != len(result):
+        raise invalid(f"axes {tuple(axes)} repeat an axis")
+    return tuple(sorted(result))
+
+
+def accumulator_dtype(dtype):
+    """numpy's default type of sum, prod, cumsum and cumprod: booleans and integers narrower than the
+    platform integer widen to it (signed, or unsigned for unsigned input); others keep their type."""
+    if dtype == _np.bool_:
+        return _np.dtype(_np.int_)
+    if dtype.kind == "i" and dtype.itemsize < _np.dtype(_np.int_).itemsize:
+        return _np.dtype(_np.int_)
+    if dtype.kind == "u" and dtype.itemsize < _np.dtype(_np.uint).itemsize:
+        return _np.dtype(_np.uint)
+    return dtype
+
+
+def cast_input(arr, dtype, name):
+    """`arr` converted to the computation type `dtype`, under numpy's 'same_kind' rule (TypeError)."""
+    if arr.dtype == dtype:
+        return arr
+    if not _np.can_cast(arr.dtype, dtype, "same_kind"):
+        raise TypeError(f"{name}: cannot compute in {dtype} from {arr.dtype} under the rule 'same_kind'")
+    return arr.astype(dtype)
+
+
+def store(result, out, name):
+    """`result` as the function returns it: written into `out` when given (numpy's 'same_kind' cast;
+    its shape must be the result's) and `out` returned, else `result` (a numpy scalar for 0-d)."""
+    if out is None:
+        return result[()] if isinstance(result, _np.ndarray) and result.ndim == 0 else result
+    if not isinstance(out, _np.ndarray):
+        raise TypeError(f"{name}: out must be a numpy array, not {type(out).__name__}")
+    result = _np.asarray(result)
+    if out.shape != result.shape:
+        raise invalid(f"{name}: out has shape {out.shape}, the result has shape {result.shape}")
+    if not _np.can_cast(result.dtype, out.dtype, "same_kind"):
+        raise TypeError(f"{name}: cannot store a {result.dtype} result in an out of {out.dtype} "
+                        "under the rule 'same_kind'")
+    _np.copyto(out, result, casting="same_kind")
+    return out

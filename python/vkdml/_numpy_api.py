@@ -1,0 +1,526 @@
+"""The numpy-named functions: numpy's signatures and semantics (promotion, axis=None, dtype=, out=,
+keepdims, bools, byte-swapped input) over DirectML's operators (dml.py)."""
+
+import warnings as _warnings
+
+import numpy as _np
+
+from ._arguments import accumulator_dtype, as_array, axis_index, axis_set, cast_input, store, vkdml_dtype
+from ._errors import invalid
+from .dml import REDUCE_FUNCTIONS, reduced, scanned
+
+_INTP = _np.dtype(_np.intp)
+
+
+def _scan(a, axis, dtype, out, product, device, name):
+    arr = as_array(a, allow_bool=True)
+    if axis is None:  # numpy: the flattened array, in C order
+        arr, ax = arr.reshape(-1), 0
+    else:
+        arr = arr.reshape(1) if arr.ndim == 0 else arr
+        ax = axis_index(axis, arr.ndim)
+    if dtype is None and out is not None and isinstance(out, _np.ndarray):
+        dtype = out.dtype  # numpy's accumulate: the output's type is the accumulator's
+    computed = accumulator_dtype(arr.dtype) if dtype is None else vkdml_dtype(dtype)
+    arr = cast_input(arr, computed, name)
+    return store(scanned(arr, ax, product, device=device), out, name)
+
+
+def _drop_axes(result, shape, axes, keepdims):
+    if keepdims:
+        return result
+    return result.reshape(tuple(n for i, n in enumerate(shape) if i not in axes))
+
+
+def _reduction(a, axis, dtype, out, keepdims, function, device, name, nan_ignore=False):
+    arr = as_array(a, allow_bool=True)
+    is_bool = arr.dtype == _np.bool_
+    if dtype is not None:
+        computed = vkdml_dtype(dtype)
+    elif function in ("sum", "multiply"):
+        computed = accumulator_dtype(arr.dtype)
+    elif function in ("average", "log_sum_exp"):
+        computed = arr.dtype if arr.dtype.kind == "f" else _np.dtype(_np.float64)
+    else:  # max and min keep the type; booleans are compared as 0 and 1
+        computed = _np.dtype(_np.uint8) if is_bool else arr.dtype
+    arr = cast_input(arr, computed, name)
+    axes = axis_set(axis, arr.ndim)
+    out_shape = tuple(1 if i in axes else n for i, n in enumerate(arr.shape))
+    if arr.size == 0 and _np.prod(out_shape, dtype=_np.int64) != 0:
+        identity = {"sum": 0, "multiply": 1, "average": _np.nan, "log_sum_exp": -_np.inf}.get(function)
+        if identity is None:
+            raise invalid(f"{name}: zero-size array to a reduction operation {name} which has no identity")
+        if function == "average":
+            _warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
+        result = _np.full(out_shape, identity, computed)
+    else:
+        result = reduced(arr, REDUCE_FUNCTIONS.index(function), axes, computed, nan=nan_ignore, device=device)
+    if nan_ignore and computed.kind == "f" and result.size:
+        # numpy: a slice of NaN only is NaN, with a warning (NanMode::ignore gives -inf or +inf there).
+        extreme = -_np.inf if function == "max" else _np.inf
+        if _np.any(result == extreme):
+            all_nan = _np.isnan(arr).all(axis=axes, keepdims=True)
+            if _np.any(all_nan):
+                _warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
+                result = _np.where(all_nan, _np.array(_np.nan, computed), result)
+    if is_bool and function in ("max", "min"):
+        result = result.astype(_np.bool_)
+    return store(_drop_axes(result, arr.shape, axes, keepdims), out, name)
+
+
+def _arg(a, axis, out, keepdims, code, name, nan_ignore=False, device=None):
+    arr = as_array(a, allow_bool=True)
+    if arr.dtype == _np.bool_:
+        arr = arr.astype(_np.uint8)
+    if axis is None:  # numpy: the index into the flattened array (row-major over every axis)
+        if arr.size == 0:
+            raise invalid(f"attempt to get {name} of an empty sequence")
+        result = reduced(arr, code, tuple(range(arr.ndim)), _INTP, nan=nan_ignore, device=device)
+        result = result.reshape((1,) * arr.ndim if keepdims else ())
+        return store(result, out, name), arr, None
+    arr = arr.reshape(1) if arr.ndim == 0 else arr
+    ax = axis_index(axis, arr.ndim)
+    if arr.shape[ax] == 0:
+        raise invalid(f"attempt to get {name} of an empty sequence")
+    result = reduced(arr, code, (ax,), _INTP, nan=nan_ignore, device=device)
+    return store(_drop_axes(result, arr.shape, (ax,), keepdims), out, name), arr, ax
+
+
+def _nanarg(a, axis, out, keepdims, code, name, device):
+    result, arr, ax = _arg(a, axis, None, True, code, name, True, device)
+    if arr.dtype.kind == "f":
+        # NaN is picked only where a slice holds nothing else (index 0 then): numpy raises there.
+        flat = arr.reshape(-1) if ax is None else arr
+        index = result.reshape(1) if ax is None else result
+        picked = _np.take_along_axis(flat, index, 0 if ax is None else ax)
+        if _np.any(_np.isnan(picked)):
+            raise invalid("All-NaN slice encountered")
+    if not keepdims:
+        result = result.reshape(()) if ax is None else _np.squeeze(result, axis=ax)
+    return store(result, out, name)
+
+
+def cumsum(a, axis=None, dtype=None, out=None, *, device=None):
+    """numpy.cumsum: the cumulative sum of the elements along an axis.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array: bool or one of vkdml's 11 types; byte-swapped data is read as numpy reads it.
+    axis : int, optional
+        The axis; None (default) scans the flattened array.
+    dtype : dtype, optional
+        The type of the result and of the sums. Default: `a`'s type, except that booleans and
+        integers narrower than the platform integer widen to it (int64 or uint64), as numpy does.
+    out : ndarray, optional
+        Where to write the result (its shape; its type is then the default `dtype`).
+    device : vkdml.Device or str, optional
+        The device (vkdml's own keyword; default: vkdml.default_device()).
+
+    Returns
+    -------
+    numpy.ndarray
+        The running sums (`out` if given). Float sums are compensated: as if computed in twice the
+        precision, then rounded once.
+
+    Examples
+    --------
+    >>> vkdml.cumsum(np.array([[1, 2], [3, 4]], np.int32))
+    array([ 1,  3,  6, 10])
+    >>> vkdml.cumsum(np.array([[1, 2], [3, 4]], np.int32), 0)
+    array([[1, 2],
+           [4, 6]])
+    """
+    return _scan(a, axis, dtype, out, False, device, "cumsum")
+
+
+def cumprod(a, axis=None, dtype=None, out=None, *, device=None):
+    """numpy.cumprod: the cumulative product of the elements along an axis.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array: bool or one of vkdml's 11 types.
+    axis : int, optional
+        The axis; None (default) scans the flattened array.
+    dtype : dtype, optional
+        The type of the result and of the products; default as in cumsum (small integers widen).
+    out : ndarray, optional
+        Where to write the result.
+    device : vkdml.Device or str, optional
+        The device (vkdml's own keyword; default: vkdml.default_device()).
+
+    Returns
+    -------
+    numpy.ndarray
+        The running products (`out` if given); float products are compensated.
+
+    Examples
+    --------
+    >>> vkdml.cumprod(np.array([1., 2., 3.], np.float32))
+    array([1., 2., 6.], dtype=float32)
+    """
+    return _scan(a, axis, dtype, out, True, device, "cumprod")
+
+
+def sum(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None):  # noqa: A001 (numpy's name)
+    """numpy.sum: the sum of the elements over the given axes.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array: bool or one of vkdml's 11 types.
+    axis : None or int or tuple of ints, optional
+        The axes summed over; None (default) sums every element.
+    dtype : dtype, optional
+        The type of the result and of the sum; default as numpy's (small integers widen to int64 or
+        uint64, booleans to int64, floats keep their type).
+    out : ndarray, optional
+        Where to write the result (its shape).
+    keepdims : bool, optional
+        Keep the reduced axes, with size 1.
+    device : vkdml.Device or str, optional
+        The device (vkdml's own keyword; default: vkdml.default_device()).
+
+    Returns
+    -------
+    numpy.ndarray or numpy scalar
+        The sums (a scalar when every axis is reduced without keepdims; `out` if given). Float sums are
+        compensated; integers wrap in `dtype`.
+
+    Examples
+    --------
+    >>> vkdml.sum(np.array([[1, 2], [3, 4]], np.int8), axis=1)
+    array([3, 7])
+    """
+    return _reduction(a, axis, dtype, out, keepdims, "sum", device, "sum")
+
+
+def prod(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None):
+    """numpy.prod: the product of the elements over the given axes.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array: bool or one of vkdml's 11 types.
+    axis : None or int or tuple of ints, optional
+        The axes multiplied over; None (default) multiplies every element.
+    dtype : dtype, optional
+        The type of the result and of the product; default as in sum.
+    out : ndarray, optional
+        Where to write the result (its shape).
+    keepdims : bool, optional
+        Keep the reduced axes, with size 1.
+    device : vkdml.Device or str, optional
+        The device (vkdml's own keyword; default: vkdml.default_device()).
+
+    Returns
+    -------
+    numpy.ndarray or numpy scalar
+        The products (`out` if given); an empty product is 1.
+
+    Examples
+    --------
+    >>> vkdml.prod(np.array([[1, 2], [3, 4]], np.uint8), axis=0)
+    array([3, 8], dtype=uint64)
+    """
+    return _reduction(a, axis, dtype, out, keepdims, "multiply", device, "prod")
+
+
+def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None):
+    """numpy.mean: the arithmetic mean over the given axes.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array: bool or one of vkdml's 11 types.
+    axis : None or int or tuple of ints, optional
+        The axes averaged over; None (default) averages every element.
+    dtype : dtype, optional
+        The type of the result and of the computation; default float64 for booleans and integers,
+        else `a`'s type.
+    out : ndarray, optional
+        Where to write the result (its shape).
+    keepdims : bool, optional
+        Keep the reduced axes, with size 1.
+    device : vkdml.Device or str, optional
+        The device (vkdml's own keyword; default: vkdml.default_device()).
+
+    Returns
+    -------
+    numpy.ndarray or numpy scalar
+        The means (`out` if given); an empty slice gives NaN with a RuntimeWarning, as in numpy.
+
+    Examples
+    --------
+    >>> vkdml.mean(np.array([1, 2, 3, 4], np.int32))
+    2.5
+    """
+    return _reduction(a, axis, dtype, out, keepdims, "average", device, "mean")
+
+
+def max(a, axis=None, out=None, keepdims=False, *, device=None):  # noqa: A001 (numpy's name)
+    """numpy.max: the largest element over the given axes.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array: bool or one of vkdml's 11 types.
+    axis : None or int or tuple of ints, optional
+        The axes searched; None (default) every element.
+    out : ndarray, optional
+        Where to write the result (its shape).
+    keepdims : bool, optional
+        Keep the reduced axes, with size 1.
+    device : vkdml.Device or str, optional
+        The device (vkdml's own keyword; default: vkdml.default_device()).
+
+    Returns
+    -------
+    numpy.ndarray or numpy scalar
+        The maxima, in `a`'s type; NaN where a slice holds a NaN (see nanmax). An empty slice raises
+        ValueError, as in numpy.
+
+    Examples
+    --------
+    >>> vkdml.max(np.array([[1, 5], [7, 2]], np.int16), axis=0)
+    array([7, 5], dtype=int16)
+    """
+    return _reduction(a, axis, None, out, keepdims, "max", device, "max")
+
+
+def min(a, axis=None, out=None, keepdims=False, *, device=None):  # noqa: A001 (numpy's name)
+    """numpy.min: the smallest element over the given axes.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array: bool or one of vkdml's 11 types.
+    axis : None or int or tuple of ints, optional
+        The axes searched; None (default) every element.
+    out : ndarray, optional
+        Where to write the result (its shape).
+    keepdims : bool, optional
+        Keep the reduced axes, with size 1.
+    device : vkdml.Device or str, optional
+        The device (vkdml's own keyword; default: vkdml.default_device()).
+
+    Returns
+    -------
+    numpy.ndarray or numpy scalar
+        The minima, in `a`'s type; NaN where a slice holds a NaN (see nanmin).
+
+    Examples
+    --------
+    >>> vkdml.min(np.array([[1, 5], [7, 2]], np.int16), axis=1)
+    array([1, 2], dtype=int16)
+    """
+    return _reduction(a, axis, None, out, keepdims, "min", device, "min")
+
+
+def logsumexp(a, axis=None, *, keepdims=False, out=None, device=None):
+    """scipy.special.logsumexp: ln(sum(exp(a))) over the given axes, without overflow.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array: bool or one of vkdml's 11 types (booleans and integers as float64).
+    axis : None or int or tuple of ints, optional
+        The axes; None (default) every element.
+    keepdims : bool, optional
+        Keep the reduced axes, with size 1.
+    out : ndarray, optional
+        Where to write the result (its shape).
+    device : vkdml.Device or str, optional
+        The device (vkdml's own keyword; default: vkdml.default_device()).
+
+    Returns
+    -------
+    numpy.ndarray or numpy scalar
+        The results (`out` if given); an empty slice gives -inf.
+
+    Examples
+    --------
+    >>> float(vkdml.logsumexp(np.array([1000., 1000.], np.float32)))
+    1000.6931762695312
+    """
+    return _reduction(a, axis, None, out, keepdims, "log_sum_exp", device, "logsumexp")
+
+
+def argmax(a, axis=None, out=None, *, keepdims=False, device=None):
+    """numpy.argmax: the index of the largest element (the first of ties; NaN counts as largest).
+
+    Parameters
+    ----------
+    a : array_like
+        Input array: bool or one of vkdml's 11 types.
+    axis : int, optional
+        The axis searched, which the result drops; None (default): the index into the flattened array.
+    out : ndarray, optional
+        Where to write the result (its shape).
+    keepdims : bool, optional
+        Keep the searched axis (or every axis, for axis None) with size 1.
+    device : vkdml.Device or str, optional
+        The device (vkdml's own keyword; default: vkdml.default_device()).
+
+    Returns
+    -------
+    numpy.ndarray of intp, or an intp scalar
+        The indices (`out` if given). For DirectML's ARGMAX (axes tuples, the rank kept, index types,
+        the last of ties) use vkdml.dml.argmax.
+
+    Examples
+    --------
+    >>> vkdml.argmax(np.ones((2, 3, 4)), 1).shape
+    (2, 4)
+    """
+    return _arg(a, axis, out, keepdims, -1, "argmax", device=device)[0]
+
+
+def argmin(a, axis=None, out=None, *, keepdims=False, device=None):
+    """numpy.argmin: the index of the smallest element (the first of ties; NaN counts as smallest).
+
+    Parameters
+    ----------
+    a : array_like
+        Input array: bool or one of vkdml's 11 types.
+    axis : int, optional
+        The axis searched, which the result drops; None (default): the index into the flattened array.
+    out : ndarray, optional
+        Where to write the result (its shape).
+    keepdims : bool, optional
+        Keep the searched axis (or every axis, for axis None) with size 1.
+    device : vkdml.Device or str, optional
+        The device (vkdml's own keyword; default: vkdml.default_device()).
+
+    Returns
+    -------
+    numpy.ndarray of intp, or an intp scalar
+        The indices (`out` if given); see vkdml.dml.argmin for DirectML's ARGMIN.
+
+    Examples
+    --------
+    >>> vkdml.argmin(np.array([[3, 1], [0, 2]], np.int8), axis=1)
+    array([1, 0])
+    """
+    return _arg(a, axis, out, keepdims, -2, "argmin", device=device)[0]
+
+
+def nanmax(a, axis=None, out=None, keepdims=False, *, device=None):
+    """numpy.nanmax: the largest element over the given axes, NaN left out.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array: bool or one of vkdml's 11 types.
+    axis : None or int or tuple of ints, optional
+        The axes searched; None (default) every element.
+    out : ndarray, optional
+        Where to write the result (its shape).
+    keepdims : bool, optional
+        Keep the reduced axes, with size 1.
+    device : vkdml.Device or str, optional
+        The device (vkdml's own keyword; default: vkdml.default_device()).
+
+    Returns
+    -------
+    numpy.ndarray or numpy scalar
+        The maxima (vkdml's NanMode::ignore). A slice of NaN only gives NaN with a RuntimeWarning, as in
+        numpy (DirectML, and dml.reduce(..., nan='ignore'), give -inf there). Of -0 and +0, +0.
+
+    Examples
+    --------
+    >>> vkdml.nanmax(np.array([1., np.nan, 3.], np.float32))
+    3.0
+    """
+    return _reduction(a, axis, None, out, keepdims, "max", device, "nanmax", nan_ignore=True)
+
+
+def nanmin(a, axis=None, out=None, keepdims=False, *, device=None):
+    """numpy.nanmin: the smallest element over the given axes, NaN left out.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array: bool or one of vkdml's 11 types.
+    axis : None or int or tuple of ints, optional
+        The axes searched; None (default) every element.
+    out : ndarray, optional
+        Where to write the result (its shape).
+    keepdims : bool, optional
+        Keep the reduced axes, with size 1.
+    device : vkdml.Device or str, optional
+        The device (vkdml's own keyword; default: vkdml.default_device()).
+
+    Returns
+    -------
+    numpy.ndarray or numpy scalar
+        The minima; a slice of NaN only gives NaN with a RuntimeWarning (DirectML: +inf). Of -0 and +0,
+        -0.
+
+    Examples
+    --------
+    >>> vkdml.nanmin(np.array([1., np.nan, 3.], np.float32))
+    1.0
+    """
+    return _reduction(a, axis, None, out, keepdims, "min", device, "nanmin", nan_ignore=True)
+
+
+def nanargmax(a, axis=None, out=None, *, keepdims=False, device=None):
+    """numpy.nanargmax: the index of the largest element, NaN left out (the first of ties).
+
+    Parameters
+    ----------
+    a : array_like
+        Input array: bool or one of vkdml's 11 types.
+    axis : int, optional
+        The axis searched, which the result drops; None (default): the index into the flattened array.
+    out : ndarray, optional
+        Where to write the result (its shape).
+    keepdims : bool, optional
+        Keep the searched axis (or every axis, for axis None) with size 1.
+    device : vkdml.Device or str, optional
+        The device (vkdml's own keyword; default: vkdml.default_device()).
+
+    Returns
+    -------
+    numpy.ndarray of intp, or an intp scalar
+        The indices. A slice of NaN only raises ValueError('All-NaN slice encountered'), as numpy does
+        (vkdml.InvalidArgument; dml.argmax(..., nan='ignore') gives 0 there).
+
+    Examples
+    --------
+    >>> vkdml.nanargmax(np.array([np.nan, 2., 1.], np.float32))
+    1
+    """
+    return _nanarg(a, axis, out, keepdims, -1, "nanargmax", device)
+
+
+def nanargmin(a, axis=None, out=None, *, keepdims=False, device=None):
+    """numpy.nanargmin: the index of the smallest element, NaN left out (the first of ties).
+
+    Parameters
+    ----------
+    a : array_like
+        Input array: bool or one of vkdml's 11 types.
+    axis : int, optional
+        The axis searched, which the result drops; None (default): the index into the flattened array.
+    out : ndarray, optional
+        Where to write the result (its shape).
+    keepdims : bool, optional
+        Keep the searched axis (or every axis, for axis None) with size 1.
+    device : vkdml.Device or str, optional
+        The device (vkdml's own keyword; default: vkdml.default_device()).
+
+    Returns
+    -------
+    numpy.ndarray of intp, or an intp scalar
+        The indices; a slice of NaN only raises ValueError('All-NaN slice encountered').
+
+    Examples
+    --------
+    >>> vkdml.nanargmin(np.array([np.nan, 2., 1.], np.float32))
+    2
+    """
+    return _nanarg(a, axis, out, keepdims, -2, "nanargmin", device)
+

@@ -1,0 +1,251 @@
+"""DirectML's semantics: the operators as DML_OPERATOR_* define them.
+
+These functions are the descriptors of docs/SPEC.md in Python: the result keeps the input's type
+(integers wrap modulo 2^bits), a reduction keeps the input's rank (size 1 on the reduced axes), axes
+come as DirectML's `Axes`, and the arg functions take DirectML's output index type and axis
+direction. For numpy's conventions (widening, removed axes, `dtype=`, `out=`), use the functions of
+the same names in `vkdml` itself.
+
+    >>> import numpy as np
+    >>> from vkdml import dml
+    >>> dml.cumulative_sum(np.array([127, 1], np.int8), 0)
+    array([ 127, -128], dtype=int8)
+    >>> dml.reduce(np.array([[1., 2.], [3., 4.]], np.float32), "sum", axes=(1,))
+    array([[3.],
+           [7.]], dtype=float32)
+"""
+
+import numpy as _np
+
+from ._arguments import as_array, axis_index, axis_set, vkdml_dtype
+from ._devices import run
+from ._errors import UnsupportedType, _native, invalid
+
+__all__ = ["cumulative_sum", "cumulative_product", "reduce", "argmax", "argmin", "REDUCE_FUNCTIONS",
+           "NAN_MODES", "INDEX_TYPES"]
+
+REDUCE_FUNCTIONS = ("argmax", "argmin", "average", "l1", "l2", "log_sum", "log_sum_exp", "max", "min",
+                    "multiply", "sum", "sum_square")
+"""DML_REDUCE_FUNCTION's names, in its order: the index is the enum's value."""
+
+INDEX_TYPES = ("int32", "int64", "uint32", "uint64")
+"""The output types of the arg functions."""
+
+NAN_MODES = ("propagate", "ignore")
+"""vkdml::NanMode: how MIN, MAX, ARGMIN and ARGMAX treat NaN."""
+
+
+def nan_ignore(nan):
+    """Whether `nan` (one of NAN_MODES) is 'ignore'."""
+    if nan not in NAN_MODES:
+        raise invalid(f"nan {nan!r} is not one of {', '.join(NAN_MODES)}")
+    return nan == "ignore"
+
+
+def _index_dtype(output_type):
+    dt = vkdml_dtype(output_type, "output_type")
+    if dt.name not in INDEX_TYPES:
+        raise UnsupportedType("unsupported_type", f"output_type {dt.name} is not one of {', '.join(INDEX_TYPES)}")
+    return dt
+
+
+def reduced(arr, code, axes, out_dtype, select_last=False, nan=False, device=None):
+    """REDUCE (code >= 0, an index into REDUCE_FUNCTIONS) or ARGMAX (-1) / ARGMIN (-2) of `arr` over the
+    sorted `axes`, the rank kept; `nan`: NanMode::ignore. A 0-d array is one element."""
+    out_shape = tuple(1 if i in axes else n for i, n in enumerate(arr.shape))
+    if arr.size == 0:
+        if _np.prod(out_shape, dtype=_np.int64) == 0:
+            return _np.empty(out_shape, out_dtype)
+        raise invalid("a reduction over zero elements has no result (the array has size 0 along a reduced axis)")
+    if arr.ndim == 0:
+        return run(device, _native.reduction, arr.reshape(1), code, [], out_dtype, select_last, nan).reshape(())
+    return run(device, _native.reduction, arr, code, list(axes), out_dtype, select_last, nan)
+
+
+def scanned(arr, axis, product, exclusive=False, reverse=False, device=None):
+    """CUMULATIVE_SUMMATION or CUMULATIVE_PRODUCT of `arr` (at least 1-d) along `axis` (in range)."""
+    if arr.size == 0:
+        return _np.empty(arr.shape, arr.dtype)
+    return run(device, _native.cumulative, arr, axis, product, bool(exclusive), bool(reverse))
+
+
+def cumulative_sum(a, axis, *, exclusive=False, reverse=False, device=None):
+    """DML_OPERATOR_CUMULATIVE_SUMMATION: the running sum along one axis, in the input's type.
+
+    Parameters
+    ----------
+    a : array_like
+        One of vkdml's 11 types (float16/32/64, int8/16/32/64, uint8/16/32/64), at least 1-d.
+    axis : int
+        The axis (DirectML's `Axis`; negative counts from the end).
+    exclusive : bool, optional
+        Each output leaves out its own element (`HasExclusiveSum`): the first is 0.
+    reverse : bool, optional
+        Sum from the last index down (`AxisDirection` DECREASING).
+    device : vkdml.Device or str, optional
+        The device (default: vkdml.default_device()).
+
+    Returns
+    -------
+    numpy.ndarray
+        The shape and type of `a`. Integers wrap modulo 2^bits; floats are compensated sums.
+
+    Examples
+    --------
+    >>> dml.cumulative_sum(np.array([1, 2, 3], np.uint8), 0, exclusive=True)
+    array([0, 1, 3], dtype=uint8)
+    """
+    arr = as_array(a)
+    if arr.ndim == 0:
+        raise invalid("a 0-d array has no axis to scan (reshape it to (1,))")
+    return scanned(arr, axis_index(axis, arr.ndim), False, exclusive, reverse, device)
+
+
+def cumulative_product(a, axis, *, exclusive=False, reverse=False, device=None):
+    """DML_OPERATOR_CUMULATIVE_PRODUCT: the running product along one axis, in the input's type.
+
+    Parameters
+    ----------
+    a : array_like
+        One of vkdml's 11 types, at least 1-d.
+    axis : int
+        The axis (negative counts from the end).
+    exclusive : bool, optional
+        Each output leaves out its own element (`HasExclusiveProduct`): the first is 1.
+    reverse : bool, optional
+        Multiply from the last index down (`AxisDirection` DECREASING).
+    device : vkdml.Device or str, optional
+        The device (default: vkdml.default_device()).
+
+    Returns
+    -------
+    numpy.ndarray
+        The shape and type of `a`; integers wrap modulo 2^bits.
+
+    Examples
+    --------
+    >>> dml.cumulative_product(np.array([1., 2., 3.], np.float32), 0, reverse=True)
+    array([6., 6., 3.], dtype=float32)
+    """
+    arr = as_array(a)
+    if arr.ndim == 0:
+        raise invalid("a 0-d array has no axis to scan (reshape it to (1,))")
+    return scanned(arr, axis_index(axis, arr.ndim), True, exclusive, reverse, device)
+
+
+def reduce(a, function, axes, *, output_type=None, nan="propagate", device=None):
+    """DML_OPERATOR_REDUCE: `function` over `axes`, the rank kept.
+
+    Parameters
+    ----------
+    a : array_like
+        One of vkdml's 11 types.
+    function : str
+        One of REDUCE_FUNCTIONS ('sum', 'log_sum_exp', 'argmax', ...).
+    axes : int or sequence of int
+        The reduced axes (DirectML's `Axes`, any order). () reduces nothing: each output is the
+        function of its one element (L2 gives |x|, SUM_SQUARE x², ...), as in DirectML.
+    output_type : dtype, optional
+        The arg functions' index type, one of INDEX_TYPES (default int64); the other functions keep
+        `a`'s type and take no other.
+    nan : {'propagate', 'ignore'}, optional
+        'ignore' (max, min, argmax, argmin only): NaN elements are skipped; a slice of NaN only gives
+        -inf (max), +inf (min) or index 0.
+    device : vkdml.Device or str, optional
+        The device (default: vkdml.default_device()).
+
+    Returns
+    -------
+    numpy.ndarray
+        `a`'s rank, size 1 on the reduced axes. The arg functions count row-major over the reduced
+        axes in ascending order, the first of ties.
+
+    Examples
+    --------
+    >>> dml.reduce(np.array([[1, 5], [7, 2]], np.int32), "max", axes=0)
+    array([[7, 5]], dtype=int32)
+    """
+    arr = as_array(a)
+    ignore = nan_ignore(nan)
+    if function not in REDUCE_FUNCTIONS:
+        raise invalid(f"function {function!r} is not one of {', '.join(REDUCE_FUNCTIONS)}")
+    code = REDUCE_FUNCTIONS.index(function)
+    ax = axis_set(axes, arr.ndim) if arr.ndim else axis_set(axes, 1)
+    if function in ("argmax", "argmin"):
+        out_dtype = _index_dtype("int64" if output_type is None else output_type)
+    elif output_type is not None and vkdml_dtype(output_type, "output_type") != arr.dtype:
+        raise UnsupportedType("unsupported_type", f"reduce {function}: the output keeps the input's type "
+                              f"{arr.dtype} (SPEC §2 rule 7), not {vkdml_dtype(output_type)}")
+    else:
+        out_dtype = arr.dtype
+    return reduced(arr, code, ax, out_dtype, False, ignore, device)
+
+
+def _arg(a, axes, select_last_index, output_type, nan, device, code):
+    arr = as_array(a)
+    ignore = nan_ignore(nan)
+    ax = axis_set(axes, arr.ndim) if arr.ndim else axis_set(axes, 1)
+    return reduced(arr, code, ax, _index_dtype(output_type), select_last_index, ignore, device)
+
+
+def argmax(a, axes=None, *, select_last_index=False, output_type="int64", nan="propagate", device=None):
+    """DML_OPERATOR_ARGMAX: the index of the largest element over `axes`, the rank kept.
+
+    Parameters
+    ----------
+    a : array_like
+        One of vkdml's 11 types.
+    axes : int or sequence of int, optional
+        The reduced axes (default: all). The index counts row-major over them in ascending order.
+    select_last_index : bool, optional
+        The last of equal elements instead of the first (`AxisDirection` DECREASING).
+    output_type : dtype, optional
+        One of INDEX_TYPES (default int64).
+    nan : {'propagate', 'ignore'}, optional
+        'propagate': NaN counts as the largest. 'ignore': NaN is skipped; a slice of NaN only gives 0.
+    device : vkdml.Device or str, optional
+        The device (default: vkdml.default_device()).
+
+    Returns
+    -------
+    numpy.ndarray
+        `a`'s rank, size 1 on the reduced axes, of `output_type`.
+
+    Examples
+    --------
+    >>> dml.argmax(np.array([[1, 5], [7, 2]], np.int32), axes=1)
+    array([[1],
+           [0]])
+    """
+    return _arg(a, axes, select_last_index, output_type, nan, device, -1)
+
+
+def argmin(a, axes=None, *, select_last_index=False, output_type="int64", nan="propagate", device=None):
+    """DML_OPERATOR_ARGMIN: the index of the smallest element over `axes`, the rank kept.
+
+    Parameters
+    ----------
+    a : array_like
+        One of vkdml's 11 types.
+    axes : int or sequence of int, optional
+        The reduced axes (default: all). The index counts row-major over them in ascending order.
+    select_last_index : bool, optional
+        The last of equal elements instead of the first (`AxisDirection` DECREASING).
+    output_type : dtype, optional
+        One of INDEX_TYPES (default int64).
+    nan : {'propagate', 'ignore'}, optional
+        'propagate': NaN counts as the smallest. 'ignore': NaN is skipped; a slice of NaN only gives 0.
+    device : vkdml.Device or str, optional
+        The device (default: vkdml.default_device()).
+
+    Returns
+    -------
+    numpy.ndarray
+        `a`'s rank, size 1 on the reduced axes, of `output_type`.
+
+    Examples
+    --------
+    >>> dml.argmin(np.array([[1, 5], [7, 2]], np.int32), axes=(0, 1), output_type="uint32")
+    array([[0]], dtype=uint32)
+    """
+    return _arg(a, axes, select_last_index, output_type, nan, device, -2)
