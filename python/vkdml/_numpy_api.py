@@ -35,6 +35,9 @@ def _drop_axes(result, shape, axes, keepdims):
 def _reduction(a, axis, dtype, out, keepdims, function, device, name, nan_ignore=False):
     arr = as_array(a, allow_bool=True)
     is_bool = arr.dtype == _np.bool_
+    if dtype is None and isinstance(out, _np.ndarray) and out.dtype.kind in "fiu" and (
+            function in ("sum", "multiply") or (function != "max" and function != "min" and arr.dtype.kind == "f")):
+        dtype = out.dtype  # numpy's reduce: the output's type is the accumulator's
     if dtype is not None:
         computed = vkdml_dtype(dtype)
     elif function in ("sum", "multiply"):

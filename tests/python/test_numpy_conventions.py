@@ -1,0 +1,224 @@
+"""The numpy-named functions against numpy itself, on a table of functions, dtypes (bool and byte-swapped
+ones too), shapes, axes, keepdims, dtype= and out=: the same shape, the same dtype, the same kind of
+result (array or scalar), and the same values, integers exactly and floats within a bound of the exact
+value (numpy's own float16 and float32 sums are further off than vkdml's compensated ones, so floats are
+compared with a float64 computation rounded to numpy's result type). Also numpy's errors for bad axes,
+empty inputs and casts, and numpy-format docstrings."""
+
+import pydoc
+import warnings
+
+import numpy as np
+import pytest
+
+import vkdml
+
+DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
+          "float32", "float64", ">i4", ">f4", ">f8"]
+SCANS = ["cumsum", "cumprod"]
+REDUCTIONS = ["sum", "prod", "mean", "max", "min", "nanmax", "nanmin", "logsumexp"]
+ARGS = ["argmax", "argmin", "nanargmax", "nanargmin"]
+
+# (shape, axis) pairs; each function and dtype takes two of them, rotating, so every pair meets every
+# function.
+SCAN_AXES = [((7,), None), ((3, 4), 0), ((3, 4), -1), ((2, 3, 4), None), ((2, 3, 4), 1), ((), None),
+             ((4, 0), 1), ((5, 2, 3), 2)]
+REDUCE_AXES = [((7,), None), ((3, 4), 0), ((3, 4), (0, 1)), ((2, 3, 4), (0, 2)), ((2, 3, 4), -1),
+               ((2, 3, 4), None), ((), None), ((3, 0), 0), ((5, 1, 6), (1,))]
+ARG_AXES = [((7,), None), ((3, 4), 0), ((3, 4), -1), ((2, 3, 4), 1), ((2, 3, 4), None), ((), None)]
+
+
+def values(function, dtype, shape, seed):
+    """Inputs numpy and vkdml both compute well: full-range integers for sums (both wrap the same way),
+    small factors for products, NaNs (never a whole slice) for the nan functions."""
+    rng = np.random.default_rng(seed)
+    dt = np.dtype(dtype)
+    if dt.kind == "b":
+        return rng.random(shape) < 0.5
+    product = function in ("prod", "cumprod")
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        low, high = (-3 if dt.kind == "i" else 0, 4) if product else (info.min, info.max)
+        return rng.integers(low, high, size=shape, endpoint=True, dtype=np.int64 if dt.kind == "i" else
+                            np.uint64).astype(dt)
+    x = rng.uniform(0.5, 1.5, shape) * rng.choice([-1, 1], shape) if product else rng.standard_normal(shape)
+    x = np.asarray(x).astype(dt)
+    if function.startswith("nan") and x.ndim and x.shape[-1] > 1:
+        x[..., 1] = np.nan  # one NaN in every last-axis slice, never all of one
+    return x
+
+
+def expected(function, x, axis, keepdims, dtype):
+    """numpy's result; floats computed in float64 and rounded to numpy's result type."""
+    fn = getattr(np, function) if function != "logsumexp" else None
+    kw = {} if dtype is None else {"dtype": dtype}
+    if function in ("max", "min", "nanmax", "nanmin", "argmax", "argmin", "nanargmax", "nanargmin"):
+        kw = {}
+    if function in REDUCTIONS or function in ARGS:
+        kw["keepdims"] = keepdims
+    if function == "logsumexp":
+        wide = x.astype(np.float64)
+        top = np.max(wide, axis=axis, keepdims=True, initial=-np.inf)
+        ref = np.log(np.sum(np.exp(wide - top), axis=axis, keepdims=True)) + top  # scipy's shift
+        ref = ref if keepdims else np.squeeze(ref, axis=axis)
+        kind = x.dtype.newbyteorder("=") if x.dtype.kind == "f" else np.dtype(np.float64)
+        return np.asarray(ref).astype(kind)[()]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        want = fn(x, axis, **kw)
+        if np.asarray(want).dtype.kind == "f" and function not in ("max", "min", "nanmax", "nanmin"):
+            wide = fn(x.astype(np.float64) if x.dtype.kind in "fb" or dtype is not None else x, axis, **{
+                k: v for k, v in kw.items() if k != "dtype"})
+            want = np.asarray(wide).astype(np.asarray(want).dtype)[()]
+    return want
+
+
+def check(got, want, what):
+    assert type(got) is type(want), f"{what}: {type(got).__name__}, numpy {type(want).__name__}"
+    g, w = np.asarray(got), np.asarray(want)
+    assert g.shape == w.shape, f"{what}: shape {g.shape}, numpy {w.shape}"
+    assert g.dtype == w.dtype, f"{what}: dtype {g.dtype}, numpy {w.dtype}"
+    if w.dtype.kind == "f":
+        tol = {2: 2e-3, 4: 2e-6, 8: 1e-13}[w.dtype.itemsize]
+        scale = np.max(np.abs(w[np.isfinite(w)]), initial=1.0)
+        np.testing.assert_allclose(g, w, rtol=tol, atol=tol * scale, err_msg=what)
+    else:
+        np.testing.assert_array_equal(g, w, err_msg=what)
+
+
+def table():
+    cases = []
+    for f_index, function in enumerate(SCANS + REDUCTIONS + ARGS):
+        table_axes = SCAN_AXES if function in SCANS else REDUCE_AXES if function in REDUCTIONS else ARG_AXES
+        for d_index, dtype in enumerate(DTYPES):
+            if function == "logsumexp" and dtype == "bool":
+                continue
+            for k in range(2):
+                shape, axis = table_axes[(f_index + d_index * 2 + k) % len(table_axes)]
+                keepdims = (d_index + k) % 2 == 1 and function not in SCANS
+                cases.append((function, dtype, shape, axis, keepdims))
+    return cases
+
+
+CASES = table()
+
+
+def test_the_table_has_at_least_200_cases():
+    assert len(CASES) >= 200, len(CASES)
+
+
+@pytest.mark.parametrize("function,dtype,shape,axis,keepdims", CASES,
+                         ids=[f"{c[0]}-{c[1]}-{c[2]}-{c[3]}-{c[4]}" for c in CASES])
+def test_agrees_with_numpy(function, dtype, shape, axis, keepdims):
+    x = values(function, dtype, shape, seed=len(shape) * 31 + DTYPES.index(dtype))
+    what = f"{function}({dtype} {shape}, axis={axis}, keepdims={keepdims})"
+    kw = {"keepdims": keepdims} if function not in SCANS else {}
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            want = expected(function, x, axis, keepdims, None)
+    except ValueError as e:  # an empty slice without an identity, or nanarg's all-NaN slice
+        with pytest.raises(ValueError, match=str(e).split(" ")[0] if "empty" not in str(e) else "empty|identity"):
+            getattr(vkdml, function)(x, axis, **kw)
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        got = getattr(vkdml, function)(x, axis, **kw)
+    check(got, want, what)
+
+
+# dtype= and out=, with numpy's rules for each.
+DTYPE_CASES = [
+    ("cumsum", "int8", "int16"), ("cumsum", "int32", "float64"), ("cumsum", "float32", "float64"),
+    ("cumsum", "bool", "uint8"), ("cumprod", "uint8", "uint8"), ("cumprod", "int16", "int32"),
+    ("sum", "int8", "int8"), ("sum", "float16", "float32"), ("sum", "uint16", "uint32"),
+    ("sum", "int64", "float64"), ("prod", "int8", "int16"), ("prod", "float32", "float64"),
+    ("mean", "int32", "float32"), ("mean", "float16", "float64"), ("mean", "uint8", "float16"),
+]
+
+
+@pytest.mark.parametrize("function,dtype,computed", DTYPE_CASES)
+def test_dtype_argument(function, dtype, computed):
+    x = values(function, dtype, (3, 5), seed=7)
+    got = getattr(vkdml, function)(x, 1, computed)
+    check(got, expected(function, x, 1, False, computed), f"{function}({dtype}, dtype={computed})")
+
+
+@pytest.mark.parametrize("function,dtype,out_dtype,axis", [
+    ("cumsum", "int32", "int64", 0), ("cumsum", "int16", "float32", 1), ("cumprod", "float32", "float64", None),
+    ("sum", "float32", "float64", 0), ("sum", "int8", "int32", (0, 1)), ("prod", "uint8", "uint16", 1),
+    ("mean", "int32", "float32", 1), ("max", "int16", "int64", 0), ("min", "float16", "float32", 1),
+    ("argmax", "float32", "int64", 1), ("argmin", "uint8", "int32", 0), ("nanmax", "float64", "float64", 1),
+])
+def test_out_argument(function, dtype, out_dtype, axis):
+    x = values(function, dtype, (4, 6), seed=3)
+    want_shape = np.asarray(getattr(np, function)(x, axis)).shape
+    out = np.full(want_shape, 99, out_dtype)
+    np_out = np.full(want_shape, 99, out_dtype)
+    got = getattr(vkdml, function)(x, axis, out=out)
+    getattr(np, function)(x, axis, out=np_out)
+    assert got is out
+    check(out, np_out, f"{function}({dtype}, out={out_dtype})")
+
+
+def test_the_issue_examples():
+    assert vkdml.argmax(np.ones((2, 3, 4)), 1).shape == (2, 4)
+    got = vkdml.cumsum(np.array([2 ** 31 - 1, 1], np.int32))
+    assert got.dtype == np.int64 and got.tolist() == [2 ** 31 - 1, 2 ** 31]
+    assert vkdml.cumsum(np.arange(6, dtype=np.int16).reshape(2, 3)).tolist() == [0, 1, 3, 6, 10, 15]
+    assert vkdml.argmax(np.array([[1, 9], [9, 1]], np.int8), keepdims=True).tolist() == [[1]]
+    assert vkdml.argmin(np.array([[1, 9], [0, 1]], np.int8), 1, keepdims=True).tolist() == [[0], [0]]
+    assert vkdml.max(np.array([[True, False], [False, False]]), 1).tolist() == [True, False]
+    assert vkdml.sum(np.array([1, 2], ">i2")).item() == 3
+
+
+def test_numpy_errors():
+    x = np.ones((2, 3), np.float32)
+    for call in (lambda m: m.sum(x, axis=1.0), lambda m: m.cumsum(x, "0"), lambda m: m.argmax(x, (0, 1)),
+                 lambda m: m.mean(x, axis=[0.5])):
+        with pytest.raises(TypeError):
+            call(np)
+        with pytest.raises(TypeError):
+            call(vkdml)
+    with pytest.raises(TypeError, match="axis 1.0 is not an integer"):
+        vkdml.sum(x, axis=1.0)
+    for call in (lambda m: m.sum(x, 2), lambda m: m.cumsum(x, -3), lambda m: m.argmax(x, 2),
+                 lambda m: m.max(np.ones((0, 2)), 0), lambda m: m.argmin(np.ones((0, 2)), 0),
+                 lambda m: m.sum(x, (0, 0))):
+        with pytest.raises(ValueError):
+            call(np)
+        with pytest.raises(ValueError):
+            call(vkdml)
+    with pytest.raises(vkdml.InvalidArgument, match="axis 2 is out of range for an array of 2 dimensions"):
+        vkdml.sum(x, 2)
+    with pytest.raises(TypeError, match="cannot compute in int32 from float32"):
+        vkdml.sum(x, dtype=np.int32)  # numpy refuses this cast as well
+    with pytest.raises(TypeError, match="cannot store a float32 result in an out of int32"):
+        vkdml.max(x, 0, out=np.empty(3, np.int32))
+    with pytest.raises(vkdml.InvalidArgument, match=r"out has shape \(2,\), the result has shape \(3,\)"):
+        vkdml.max(x, 0, out=np.empty(2, np.float32))
+    with pytest.raises(vkdml.UnsupportedType, match="complex64 is not one of vkdml's 11 types"):
+        vkdml.sum(np.ones(3, np.complex64))
+    with pytest.raises(vkdml.InvalidArgument, match="All-NaN slice encountered"):
+        vkdml.nanargmax(np.array([[np.nan, np.nan], [1, 2]], np.float32), 1)
+
+
+NUMPY_NAMED = ["cumsum", "cumprod", "sum", "prod", "mean", "max", "min", "argmax", "argmin", "logsumexp",
+               "nanmax", "nanmin", "nanargmax", "nanargmin"]
+DML_NAMED = ["cumulative_sum", "cumulative_product", "reduce", "argmax", "argmin"]
+
+
+@pytest.mark.parametrize("name", [f"vkdml.{n}" for n in NUMPY_NAMED] + [f"vkdml.dml.{n}" for n in DML_NAMED])
+def test_help_shows_numpy_format_docstrings(name):
+    obj = vkdml.dml if name.startswith("vkdml.dml.") else vkdml
+    text = pydoc.render_doc(getattr(obj, name.rsplit(".", 1)[1]), renderer=pydoc.plaintext)
+    for section in ("Parameters\n    ----------", "Returns\n    -------", "Examples\n    --------", ">>> "):
+        assert section in text, f"help({name}) lacks {section.split()[0]}"
+
+
+def test_signatures_match_numpy():
+    import inspect
+    for name in ("cumsum", "cumprod", "sum", "prod", "mean", "max", "min", "argmax", "argmin"):
+        ours = [p for p in inspect.signature(getattr(vkdml, name)).parameters if p != "device"]
+        theirs = [p for p in inspect.signature(getattr(np, name)).parameters if p not in ("initial", "where")]
+        assert ours == theirs, f"{name}: {ours} against numpy's {theirs}"
