@@ -266,14 +266,14 @@ void run_listed(const std::vector<Listed>& cases, uint64_t salt, const char* wha
 }  // namespace
 
 TEST_CASE("reduce sweep: REDUCE, every function and type, ranks 1-8, axis subsets, layouts",
-          "[gpu][reduce]") {
+          "[gpu][reduce][sweep]") {
     std::vector<Variant> reduce;
     for (DML_REDUCE_FUNCTION f : kReduceFunctions) reduce.push_back(reduce_variant(f));
     sweep_ranks_and_axes(0, reduce, "REDUCE");
 }
 
 TEST_CASE("argminmax sweep: ARGMIN/ARGMAX both directions, every type, ranks 1-8, axis subsets, layouts",
-          "[gpu][argminmax]") {
+          "[gpu][argminmax][sweep]") {
     sweep_ranks_and_axes(1,
                          {arg_variant(DML_OPERATOR_ARGMIN, INC), arg_variant(DML_OPERATOR_ARGMIN, DEC),
                           arg_variant(DML_OPERATOR_ARGMAX, INC), arg_variant(DML_OPERATOR_ARGMAX, DEC)},
@@ -281,12 +281,12 @@ TEST_CASE("argminmax sweep: ARGMIN/ARGMAX both directions, every type, ranks 1-8
 }
 
 TEST_CASE("reduce sweep: reduced extents 1 .. 4097 in five shapes, all functions and types",
-          "[gpu][reduce][argminmax]") {
+          "[gpu][reduce][argminmax][sweep]") {
     sweep_reduced_extents();
 }
 
 TEST_CASE("reduce sweep: NanMode::ignore, MIN/MAX/ARGMIN/ARGMAX on NaN-heavy floats, extents 1 .. 4097",
-          "[gpu][reduce][argminmax][nan]") {
+          "[gpu][reduce][argminmax][nan][sweep]") {
     sweep_nan_ignored();
 }
 

@@ -305,17 +305,17 @@ void check_run_to_run(ScanOp op) {
 
 }  // namespace
 
-TEST_CASE("cumsum sweep: every rank, axis, direction and exclusivity for every type", "[gpu][cumsum]") {
+TEST_CASE("cumsum sweep: every rank, axis, direction and exclusivity for every type", "[gpu][cumsum][sweep]") {
     sweep_ranks_and_axes(ScanOp::sum);
 }
-TEST_CASE("cumprod sweep: every rank, axis, direction and exclusivity for every type", "[gpu][cumprod]") {
+TEST_CASE("cumprod sweep: every rank, axis, direction and exclusivity for every type", "[gpu][cumprod][sweep]") {
     sweep_ranks_and_axes(ScanOp::product);
 }
 
-TEST_CASE("cumsum sweep: axis lengths in four shapes for every type", "[gpu][cumsum]") {
+TEST_CASE("cumsum sweep: axis lengths in four shapes for every type", "[gpu][cumsum][sweep]") {
     sweep_axis_lengths(ScanOp::sum);
 }
-TEST_CASE("cumprod sweep: axis lengths in four shapes for every type", "[gpu][cumprod]") {
+TEST_CASE("cumprod sweep: axis lengths in four shapes for every type", "[gpu][cumprod][sweep]") {
     sweep_axis_lengths(ScanOp::product);
 }
 
