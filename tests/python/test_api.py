@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import vkdml
+from vkdml import dml
 
 
 def test_devices_lists_the_device_the_calls_use():
@@ -58,7 +59,7 @@ def test_a_repeated_shape_compiles_once_and_allocates_nothing_more():
     assert after["entries"] == 1
     vkdml.cumsum(x, 0, device=dev)  # another description: another operator
     vkdml.cumsum(x.T, 0, device=dev)  # other strides too
-    vkdml.cumsum(x, 1, exclusive=True, device=dev)
+    dml.cumulative_sum(x, 1, exclusive=True, device=dev)  # DirectML's flags: another operator
     assert dev.cache_info()["compiles"] - before["compiles"] == 4
     assert vkdml.cache_info(dev) == dev.cache_info()
 
@@ -95,13 +96,15 @@ def test_errors_carry_the_code_and_vkdml_message():
     cases = [
         (lambda: vkdml.cumsum(x, 2), vkdml.InvalidArgument, "axis 2 is out of range"),
         (lambda: vkdml.cumsum(x, -3), vkdml.InvalidArgument, "axis -3 is out of range"),
-        (lambda: vkdml.cumsum(x, 1.0), vkdml.InvalidArgument, "not an integer"),
-        (lambda: vkdml.reduce(x, "sum", (1, -1)), vkdml.InvalidArgument, "repeat an axis"),
-        (lambda: vkdml.reduce(x, "median", 0), vkdml.InvalidArgument, "not one of argmax"),
-        (lambda: vkdml.reduce(x.astype(np.int32), "l2", 0), vkdml.UnsupportedType, "L2"),
-        (lambda: vkdml.argmax(x, 0, output_type="float32"), vkdml.UnsupportedType, "int32, int64"),
+        (lambda: vkdml.sum(x, (1, -1)), vkdml.InvalidArgument, "repeat an axis"),
+        (lambda: vkdml.argmax(x, -3), vkdml.InvalidArgument, "axis -3 is out of range"),
+        (lambda: dml.reduce(x, "sum", (1, -1)), vkdml.InvalidArgument, "repeat an axis"),
+        (lambda: dml.reduce(x, "median", 0), vkdml.InvalidArgument, "not one of argmax"),
+        (lambda: dml.reduce(x.astype(np.int32), "l2", 0), vkdml.UnsupportedType, "L2"),
+        (lambda: dml.argmax(x, 0, output_type="float32"), vkdml.UnsupportedType, "int32, int64"),
+        (lambda: dml.cumulative_sum(x, 2), vkdml.InvalidArgument, "axis 2 is out of range"),
         (lambda: vkdml.cumsum(x.astype(np.complex64), 0), vkdml.UnsupportedType, "complex64"),
-        (lambda: vkdml.cumsum(x > 2, 0), vkdml.UnsupportedType, "bool"),
+        (lambda: dml.cumulative_sum(x > 2, 0), vkdml.UnsupportedType, "bool"),  # numpy's cumsum takes bools
         (lambda: vkdml.cumsum(np.array(["a", "b"]), 0), vkdml.UnsupportedType, "<U1"),
         (lambda: vkdml.cumsum(np.zeros((1,) * 9, np.float32), 0), vkdml.InvalidDescriptor, "rule 2"),
     ]
@@ -112,6 +115,11 @@ def test_errors_carry_the_code_and_vkdml_message():
         assert e.value.code == {vkdml.InvalidArgument: "invalid_argument", vkdml.UnsupportedType: "unsupported_type",
                                 vkdml.InvalidDescriptor: "invalid_descriptor"}[kind]
         assert text in str(e.value), str(e.value)
+    # A non-integer axis is a TypeError, as in numpy (not a vkdml.Error).
+    for call in (lambda: vkdml.cumsum(x, 1.0), lambda: vkdml.argmax(x, (0,)), lambda: dml.cumulative_sum(x, "1")):
+        with pytest.raises(TypeError, match="not an integer") as e:
+            call()
+        assert not isinstance(e.value, vkdml.Error)
 
 
 def test_threads_calling_at_once_get_their_own_results():
@@ -123,8 +131,9 @@ def test_threads_calling_at_once_get_their_own_results():
     def work(i):
         try:
             for _ in range(5):
-                got = vkdml.cumsum(arrays[i], 1)  # every thread the same shape: one cached operator
+                got = dml.cumulative_sum(arrays[i], 1)  # every thread the same shape: one cached operator
                 np.testing.assert_array_equal(got, np.cumsum(arrays[i], 1, dtype=np.int32))
+                assert got.dtype == np.int32
                 results[i] = vkdml.sum(arrays[i], axis=0)
         except Exception as e:  # noqa: BLE001 (reported below)
             errors.append(e)

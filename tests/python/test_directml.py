@@ -1,6 +1,6 @@
 """DirectML parity (docs/SPEC.md §3 "No axes", "NaN", "Signed zeros", §7): every reproducer of the
-SPEC's table of differences, AxisCount 0 through reduce(..., axes=()), nan='ignore', and numpy's
-nanmax, nanmin, nanargmax and nanargmin against numpy's own."""
+SPEC's table of differences, AxisCount 0 through vkdml.dml.reduce(..., axes=()), nan='ignore', and
+numpy's nanmax, nanmin, nanargmax and nanargmin against numpy's own."""
 
 import math
 import warnings
@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import vkdml
+from vkdml import dml
 
 FLOATS = ["float16", "float32", "float64"]
 
@@ -16,41 +17,44 @@ FLOATS = ["float16", "float32", "float64"]
 # ---- SPEC §7: one line each ------------------------------------------------------------------------
 
 def test_spec_table_of_differences():
-    nan_max = vkdml.reduce(np.float32([1, np.nan, 3]), 'max', 0)
+    nan_max = dml.reduce(np.float32([1, np.nan, 3]), 'max', 0)
     assert nan_max.shape == (1,) and np.isnan(nan_max[0])
-    np.testing.assert_array_equal(vkdml.reduce(np.float32([1, np.nan, 3]), 'max', 0, nan='ignore'), [3])
+    np.testing.assert_array_equal(dml.reduce(np.float32([1, np.nan, 3]), 'max', 0, nan='ignore'), [3])
     assert vkdml.argmax(np.float32([1, np.nan, 3, 2]), axis=0) == 1
-    assert vkdml.argmax(np.float32([1, np.nan, 3, 2]), axis=0, nan='ignore') == 2
-    assert vkdml.argmax(np.float32([np.nan, 5]), axis=0, nan='ignore') == 1
-    lse = vkdml.reduce(np.float32([100, 99]), 'log_sum_exp', 0)
+    assert dml.argmax(np.float32([1, np.nan, 3, 2]), 0)[0] == 1
+    assert dml.argmax(np.float32([1, np.nan, 3, 2]), 0, nan='ignore')[0] == 2
+    assert dml.argmax(np.float32([np.nan, 5]), 0, nan='ignore')[0] == 1
+    lse = dml.reduce(np.float32([100, 99]), 'log_sum_exp', 0)
     assert lse.dtype == np.float32 and lse[0] == np.float32(100.31326)
-    big = vkdml.reduce(np.int64([0x80000000, 0x7FFFFFFF]), 'max', 0)
+    big = dml.reduce(np.int64([0x80000000, 0x7FFFFFFF]), 'max', 0)
     assert big.dtype == np.int64 and big[0] == 2147483648
     np.testing.assert_array_equal(vkdml.cumsum(np.float64([1, 2]), 0), np.float64([1, 3]))
-    np.testing.assert_allclose(vkdml.reduce(np.float32([-3, 1]), 'l2', ()), [3, 1], rtol=1e-6)  # Vulkan's sqrt
-    zero = vkdml.reduce(np.float32([-0.0, 0.0]), 'max', 0)
+    np.testing.assert_array_equal(dml.cumulative_sum(np.float64([1, 2]), 0), np.float64([1, 3]))
+    np.testing.assert_allclose(dml.reduce(np.float32([-3, 1]), 'l2', ()), [3, 1], rtol=1e-6)  # Vulkan's sqrt
+    zero = dml.reduce(np.float32([-0.0, 0.0]), 'max', 0)
     assert zero[0] == 0 and not np.signbit(zero[0])
 
 
 def test_all_nan_fibers_give_directml_answers_with_nan_ignore():
     x = np.full((2, 3), np.nan, dtype=np.float32)
     x[1, 1] = 2
-    np.testing.assert_array_equal(vkdml.reduce(x, 'max', 1, nan='ignore'), [[-np.inf], [2]])
-    np.testing.assert_array_equal(vkdml.reduce(x, 'min', 1, nan='ignore'), [[np.inf], [2]])
-    np.testing.assert_array_equal(vkdml.reduce(x, 'argmax', 1, nan='ignore'), [[0], [1]])
-    np.testing.assert_array_equal(vkdml.argmin(x, (1,), select_last_index=True, nan='ignore'), [[0], [1]])
+    np.testing.assert_array_equal(dml.reduce(x, 'max', 1, nan='ignore'), [[-np.inf], [2]])
+    np.testing.assert_array_equal(dml.reduce(x, 'min', 1, nan='ignore'), [[np.inf], [2]])
+    np.testing.assert_array_equal(dml.reduce(x, 'argmax', 1, nan='ignore'), [[0], [1]])
+    np.testing.assert_array_equal(dml.argmin(x, (1,), select_last_index=True, nan='ignore'), [[0], [1]])
 
 
 def test_nan_mode_is_refused_where_it_does_not_apply():
     with pytest.raises(vkdml.InvalidArgument) as e:
-        vkdml.reduce(np.float32([1, 2]), 'sum', 0, nan='ignore')
+        dml.reduce(np.float32([1, 2]), 'sum', 0, nan='ignore')
     assert e.value.message == ("REDUCE SUM: NanMode::ignore applies only to MIN, MAX, ARGMIN and ARGMAX "
                                "(SPEC §3 NaN); this operator always propagates NaN")
     with pytest.raises(vkdml.InvalidArgument) as e:
-        vkdml.reduce(np.float32([1, 2]), 'max', 0, nan='skip')
+        dml.reduce(np.float32([1, 2]), 'max', 0, nan='skip')
     assert e.value.message == "nan 'skip' is not one of propagate, ignore"
+    assert dml.NAN_MODES == ("propagate", "ignore")
     with pytest.raises(vkdml.InvalidArgument):
-        vkdml.argmax(np.float32([1, 2]), axis=0, nan=None)
+        dml.argmax(np.float32([1, 2]), 0, nan=None)
 
 
 # ---- SPEC §3 "No axes" -----------------------------------------------------------------------------
@@ -72,8 +76,8 @@ def one_element(function, x):
 @pytest.mark.parametrize("dtype", FLOATS)
 def test_axes_none_applies_each_function_to_its_element_floats(dtype):
     x = np.array([-3, 1, 0, -0.0, np.nan, np.inf, -np.inf, 0.5, 2.5, 65504], dtype=dtype)
-    for function in vkdml.REDUCE_FUNCTIONS:
-        got = vkdml.reduce(x, function, ())
+    for function in dml.REDUCE_FUNCTIONS:
+        got = dml.reduce(x, function, ())
         if function in ("argmax", "argmin"):
             np.testing.assert_array_equal(got, np.zeros(x.shape, np.int64))
             continue
@@ -96,7 +100,7 @@ def test_axes_none_applies_each_function_to_its_element_integers(dtype):
     for function in ("sum", "multiply", "max", "min", "l1", "sum_square"):
         with np.errstate(over="ignore"):
             want = np.abs(x) if function == "l1" else (x * x if function == "sum_square" else x)
-        np.testing.assert_array_equal(vkdml.reduce(x, function, ()), want, err_msg=function)
+        np.testing.assert_array_equal(dml.reduce(x, function, ()), want, err_msg=function)
 
 
 # ---- numpy's nan-functions -------------------------------------------------------------------------

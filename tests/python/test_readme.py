@@ -26,7 +26,8 @@ def test_quick_start_runs_and_its_comments_hold(capsys):
     assert np.max(np.abs(g["y"] - exact) / exact) < 1e-6
     assert g["r"].shape == (1000, 1) and g["s"].shape == (4096,) and g["i"].shape == (1000,)
     np.testing.assert_array_equal(g["i"], np.argmax(x, axis=1))
-    assert g["z"][-1].tolist() == [1.0] * 4096
+    assert g["y"].dtype == g["z"].dtype == g["r"].dtype == np.float32
+    assert g["z"][-1].tolist() == [1.0] * 4096  # exclusive and reversed: the last row is the empty product
     assert "compiles" in capsys.readouterr().out
 
 
