@@ -17,7 +17,7 @@ def vkdml_dtype(dtype, what="dtype"):
     try:
         dt = _np.dtype(dtype)
     except TypeError:
-        raise UnsupportedType("unsupported_type", f"{what} {dtype!r} is not a numpy dtype") from None
+        raise TypeError(f"{what} {dtype!r} is not a numpy dtype") from None
     if dt.kind not in "fiu" or dt.newbyteorder("=").name not in TYPE_NAMES:
         raise UnsupportedType("unsupported_type", f"{what} {dt} is not one of vkdml's 11 types ({_TYPES_TEXT})")
     return dt.newbyteorder("=")
@@ -40,6 +40,8 @@ def axis_index(axis, ndim):
     """One axis, negative counting from the end: an integer (TypeError otherwise, as numpy) in range
     (InvalidArgument, a ValueError as numpy's AxisError is)."""
     try:
+        if isinstance(axis, (bool, _np.bool_)):
+            raise TypeError
         a = _operator.index(axis)
     except TypeError:
         raise TypeError(f"axis {axis!r} is not an integer ({type(axis).__name__})") from None
@@ -48,11 +50,12 @@ def axis_index(axis, ndim):
     return a + ndim if a < 0 else a
 
 
-def axis_set(axes, ndim):
-    """Sorted distinct axes: None is every axis, an integer one axis, else a tuple or list of them."""
+def axis_set(axes, ndim, sequences=(tuple, list)):
+    """Sorted distinct axes: None is every axis, an integer one axis, else a tuple or list of them (of
+    the types in `sequences`: numpy's functions take tuples only)."""
     if axes is None:
         return tuple(range(ndim))
-    if isinstance(axes, (tuple, list)):
+    if isinstance(axes, sequences):
         result = tuple(axis_index(a, ndim) for a in axes)
     else:
         result = (axis_index(axes, ndim),)

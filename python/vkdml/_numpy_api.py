@@ -46,8 +46,17 @@ def _reduction(a, axis, dtype, out, keepdims, function, device, name, nan_ignore
         computed = arr.dtype if arr.dtype.kind == "f" else _np.dtype(_np.float64)
     else:  # max and min keep the type; booleans are compared as 0 and 1
         computed = _np.dtype(_np.uint8) if is_bool else arr.dtype
+    if function == "average" and computed.kind in "iu":
+        # numpy's mean in an integer type: the sum in that type, divided, truncated back to it.
+        total = _reduction(arr, axis, computed, None, keepdims, "sum", device, name)
+        count = arr.size // _np.asarray(total).size if arr.size else 0
+        with _np.errstate(divide="ignore", invalid="ignore"):
+            return store(_np.asarray(_np.true_divide(total, count)).astype(computed), out, name)
     arr = cast_input(arr, computed, name)
-    axes = axis_set(axis, arr.ndim)
+    if arr.ndim == 0 and axis is not None:  # numpy takes axis 0 (or -1) of a 0-d array as no axis
+        axis_set(axis, 1, tuple)
+        axis = ()
+    axes = axis_set(axis, arr.ndim, tuple)
     out_shape = tuple(1 if i in axes else n for i, n in enumerate(arr.shape))
     if arr.size == 0 and _np.prod(out_shape, dtype=_np.int64) != 0:
         identity = {"sum": 0, "multiply": 1, "average": _np.nan, "log_sum_exp": -_np.inf}.get(function)
@@ -282,7 +291,7 @@ def max(a, axis=None, out=None, keepdims=False, *, device=None):  # noqa: A001 (
     -------
     numpy.ndarray or numpy scalar
         The maxima, in `a`'s type; NaN where a slice holds a NaN (see nanmax). An empty slice raises
-        ValueError, as in numpy.
+        ValueError, as in numpy. Of -0 and +0, +0 (IEEE 754-2019's maximum; numpy keeps the first).
 
     Examples
     --------
@@ -311,7 +320,8 @@ def min(a, axis=None, out=None, keepdims=False, *, device=None):  # noqa: A001 (
     Returns
     -------
     numpy.ndarray or numpy scalar
-        The minima, in `a`'s type; NaN where a slice holds a NaN (see nanmin).
+        The minima, in `a`'s type; NaN where a slice holds a NaN (see nanmin). Of -0 and +0, -0
+        (IEEE 754-2019's minimum; numpy keeps the first).
 
     Examples
     --------

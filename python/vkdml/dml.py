@@ -20,6 +20,7 @@ import numpy as _np
 from ._arguments import as_array, axis_index, axis_set, vkdml_dtype
 from ._devices import run
 from ._errors import UnsupportedType, _native, invalid
+from ._parts import in_parts
 
 __all__ = ["cumulative_sum", "cumulative_product", "reduce", "argmax", "argmin", "REDUCE_FUNCTIONS",
            "NAN_MODES", "INDEX_TYPES"]
@@ -59,14 +60,30 @@ def reduced(arr, code, axes, out_dtype, select_last=False, nan=False, device=Non
         raise invalid("a reduction over zero elements has no result (the array has size 0 along a reduced axis)")
     if arr.ndim == 0:
         return run(device, _native.reduction, arr.reshape(1), code, [], out_dtype, select_last, nan).reshape(())
-    return run(device, _native.reduction, arr, code, list(axes), out_dtype, select_last, nan)
+    name = REDUCE_FUNCTIONS[code] if code >= 0 else ("argmax", "argmin")[-code - 1]
+    itemsize = _np.dtype(out_dtype).itemsize
+
+    def one(part, dev):
+        return run(dev, _native.reduction, part, code, list(axes), out_dtype, select_last, nan)
+
+    return in_parts(one, arr, [i for i in range(arr.ndim) if i not in axes],
+                    lambda shape: itemsize * int(_np.prod([1 if i in axes else n for i, n in enumerate(shape)])),
+                    device, f"reduce {name}",
+                    f"reduce it in parts (a[:n] and a[n:]) and combine their results, or over fewer axes first")
 
 
 def scanned(arr, axis, product, exclusive=False, reverse=False, device=None):
     """CUMULATIVE_SUMMATION or CUMULATIVE_PRODUCT of `arr` (at least 1-d) along `axis` (in range)."""
     if arr.size == 0:
         return _np.empty(arr.shape, arr.dtype)
-    return run(device, _native.cumulative, arr, axis, product, bool(exclusive), bool(reverse))
+
+    def one(part, dev):
+        return run(dev, _native.cumulative, part, axis, product, bool(exclusive), bool(reverse))
+
+    return in_parts(one, arr, [i for i in range(arr.ndim) if i != axis],
+                    lambda shape: arr.itemsize * int(_np.prod(shape)), device,
+                    "cumulative " + ("product" if product else "sum"),
+                    "scan it in parts (a[:n], then a[n:]) and carry the first part's last result into the second's")
 
 
 def cumulative_sum(a, axis, *, exclusive=False, reverse=False, device=None):

@@ -24,6 +24,7 @@ def test_spec_table_of_differences():
     assert dml.argmax(np.float32([1, np.nan, 3, 2]), 0)[0] == 1
     assert dml.argmax(np.float32([1, np.nan, 3, 2]), 0, nan='ignore')[0] == 2
     assert dml.argmax(np.float32([np.nan, 5]), 0, nan='ignore')[0] == 1
+    assert vkdml.nanargmax(np.float32([1, np.nan, 3, 2])) == 2 and vkdml.nanargmax(np.float32([np.nan, 5])) == 1
     lse = dml.reduce(np.float32([100, 99]), 'log_sum_exp', 0)
     assert lse.dtype == np.float32 and lse[0] == np.float32(100.31326)
     big = dml.reduce(np.int64([0x80000000, 0x7FFFFFFF]), 'max', 0)

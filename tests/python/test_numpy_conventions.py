@@ -172,10 +172,25 @@ def test_the_issue_examples():
     assert vkdml.sum(np.array([1, 2], ">i2")).item() == 3
 
 
+def test_numpy_corners():
+    x = np.arange(12, dtype=np.int32).reshape(3, 4)
+    got, want = vkdml.mean(x, 1, dtype=np.int32), np.mean(x, 1, dtype=np.int32)  # truncated, in int32
+    assert got.dtype == want.dtype == np.int32 and got.tolist() == want.tolist() == [1, 5, 9]
+    assert vkdml.mean(np.array([-3, -4], np.int8), dtype=np.int16) == np.mean(np.array([-3, -4], np.int8),
+                                                                             dtype=np.int16) == -3
+    for axis in (0, -1, ()):
+        got, want = vkdml.sum(np.float32(2), axis), np.sum(np.float32(2), axis)  # a 0-d array's axis 0
+        assert type(got) is type(want) and got == want == 2
+    assert vkdml.max(np.float32(-1), 0, keepdims=True).shape == np.max(np.float32(-1), 0, keepdims=True).shape
+    assert vkdml.max(np.float16([-0.0, 0.0])) == 0 and not np.signbit(vkdml.max(np.float16([-0.0, 0.0])))
+    assert np.signbit(vkdml.min(np.float32([0.0, -0.0])))
+
+
 def test_numpy_errors():
     x = np.ones((2, 3), np.float32)
     for call in (lambda m: m.sum(x, axis=1.0), lambda m: m.cumsum(x, "0"), lambda m: m.argmax(x, (0, 1)),
-                 lambda m: m.mean(x, axis=[0.5])):
+                 lambda m: m.mean(x, axis=[0.5]), lambda m: m.sum(x, [0, 1]), lambda m: m.argmax(x, True),
+                 lambda m: m.sum(x, 0, True), lambda m: m.sum(x, 0, "no such type")):
         with pytest.raises(TypeError):
             call(np)
         with pytest.raises(TypeError):
