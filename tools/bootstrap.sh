@@ -5,7 +5,8 @@
 # test suite as well (tools/ci_stages.sh, one stage after the other; any failure stops it):
 #   dev      the `dev` build's CTest suite (lavapipe, the validation layer on)
 #   release  the README's install path: release preset, install, the examples built against the
-#            installed package, the installed tool run; and a plain clang-14 Release build
+#            installed package, the installed tool run; the Python wheel (pip) built, installed into a
+#            venv, run and uninstalled; and a plain clang-14 Release build
 #   windows  the MinGW-w64 cross build (preset windows), its tests run under Wine on lavapipe
 #   asan     the suite built with AddressSanitizer (LeakSanitizer) + UndefinedBehaviorSanitizer
 #   tsan     the concurrency test built with ThreadSanitizer
@@ -16,7 +17,8 @@ cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config libvulkan-dev libvulkan-volk-dev glslang-tools spirv-tools catch2
           libcli11-dev nlohmann-json3-dev mesa-vulkan-drivers vulkan-validationlayers
-          pybind11-dev python3-dev python3-numpy)                # the Python module (python/)
+          pybind11-dev python3-dev python3-numpy                 # the Python module (python/)
+          python3-venv python3-pip python3-setuptools python3-wheel)  # its pip install (setup.py)
 if [ "${1:-}" = "test" ]; then
   packages+=(clang-14 libclang-rt-14-dev)                      # libFuzzer, clang's sanitizers, clang build
   packages+=(python3-pytest)                                   # the Python module's tests

@@ -45,8 +45,45 @@ import sys, numpy as np, vkdml
 assert vkdml.__file__.startswith(sys.argv[1]), vkdml.__file__
 assert vkdml.cumsum(np.arange(5, dtype=np.float32), 0).tolist() == [0, 1, 3, 6, 10]
 print("release: the installed Python package at", vkdml.__file__)' "$site")
+  release_wheel
   cmake --preset clang-release >/dev/null
   cmake --build --preset clang-release
+}
+
+# The pip path (pyproject.toml, setup.py): a wheel built with Debian's pip, setuptools and wheel (CMake
+# in build/pip, the library linked in statically), installed into a fresh venv that sees Debian's numpy;
+# the Python quick start run from an empty folder, its printed result compared; then `pip uninstall`,
+# after which vkdml no longer imports. --no-index: nothing is ever downloaded.
+release_wheel() {
+  local start=$SECONDS root=$PWD venv=$PWD/build/release-venv wheels=$PWD/build/release-wheel wheel so shown
+  local expected='[ 0.  1.  3.  6. 10.]' away
+  rm -rf "$venv" "$wheels"
+  away=$(mktemp -d)  # an empty folder, outside the source and build trees, to run Python from
+  /usr/bin/python3 -m venv --system-site-packages "$venv"
+  "$venv/bin/pip" wheel -q --no-index --no-build-isolation --no-deps -w "$wheels" .
+  wheel=$(echo "$wheels"/vkdml-*.whl)
+  [ -f "$wheel" ] || { echo "release: pip wheel made no vkdml-*.whl in $wheels" >&2; return 1; }
+  "$venv/bin/pip" install -q --no-index "$wheel"
+  shown=$(cd "$away" && "$venv/bin/python" -c \
+    "import vkdml, numpy as np; print(vkdml.cumsum(np.arange(5, dtype=np.float32), 0))")
+  if [ "$shown" != "$expected" ]; then
+    printf 'release: the quick start on the wheel printed\n%s\nexpected\n%s\n' "$shown" "$expected" >&2
+    return 1
+  fi
+  (cd "$away" && "$venv/bin/python" "$root/examples/quick_start.py" >/dev/null)
+  # Self-contained: the extension needs no libvkdml.so (and volk opens libvulkan.so.1 at run time).
+  so=$(echo "$venv"/lib/python3*/site-packages/vkdml/_native.*.so)
+  if readelf -d "$so" | grep -E 'NEEDED.*(libvkdml|libvulkan)'; then
+    echo "release: $so needs the libraries above; vkdml should be linked in statically" >&2
+    return 1
+  fi
+  "$venv/bin/pip" uninstall -q -y vkdml
+  if (cd "$away" && "$venv/bin/python" -c 'import vkdml' 2>/dev/null); then
+    echo "release: vkdml still imports after pip uninstall" >&2
+    return 1
+  fi
+  rm -rf "$away"
+  echo "release: $(basename "$wheel") built, installed, run and uninstalled in $((SECONDS - start)) s"
 }
 
 # Windows: the MinGW-w64 cross build, run under Wine (winevulkan on the host's lavapipe, which needs an
