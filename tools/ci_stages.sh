@@ -84,6 +84,18 @@ release_wheel() {
   fi
   rm -rf "$away"
   echo "release: $(basename "$wheel") built, installed, run and uninstalled in $((SECONDS - start)) s"
+  # The README's Python quick start commands, as written, from the repository root, with a scratch HOME
+  # (its venv goes there; the CMake build in build/pip is the wheel's, so this takes seconds).
+  local home block
+  home=$(mktemp -d)
+  block=$(awk '/^## Quick start \(Python\)/{q=1} q && /^```sh$/{f=1; next} f && /^```$/{exit} f' README.md)
+  [ -n "$block" ] || { echo "release: no sh block under the README's Python quick start" >&2; return 1; }
+  shown=$(HOME="$home" bash -euo pipefail -c "$block" | tail -n 1)
+  if [ "$shown" != "$expected" ]; then
+    printf "release: the README's Python quick start printed\n%s\nexpected\n%s\n" "$shown" "$expected" >&2
+    return 1
+  fi
+  rm -rf "$home"
 }
 
 # Windows: the MinGW-w64 cross build, run under Wine (winevulkan on the host's lavapipe, which needs an

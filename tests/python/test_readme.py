@@ -33,7 +33,7 @@ def test_quick_start_runs_and_its_comments_hold(capsys):
 
 def test_readme_one_liner():
     readme = (ROOT / "README.md").read_text()
-    line = re.search(r'PYTHONPATH=build/dev/python python3 -c "(.*)"', readme).group(1)
+    line = re.search(r'PYTHONPATH=build/dev/python /usr/bin/python3 -c "(.*)"', readme).group(1)
     out = subprocess.run([sys.executable, "-c", line], capture_output=True, text=True, check=True,
                          env=dict(os.environ), timeout=120).stdout
     assert out.strip() == "[ 0.  1.  3.  6. 10.]"
