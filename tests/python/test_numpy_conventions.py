@@ -237,3 +237,13 @@ def test_signatures_match_numpy():
         ours = [p for p in inspect.signature(getattr(vkdml, name)).parameters if p != "device"]
         theirs = [p for p in inspect.signature(getattr(np, name)).parameters if p not in ("initial", "where")]
         assert ours == theirs, f"{name}: {ours} against numpy's {theirs}"
+
+
+@pytest.mark.parametrize("module", ["vkdml", "vkdml._numpy_api", "vkdml.dml"])
+def test_docstring_examples_give_what_they_show(module):
+    import doctest
+    import importlib
+    from vkdml import dml
+    result = doctest.testmod(importlib.import_module(module), extraglobs={"np": np, "vkdml": vkdml, "dml": dml},
+                             optionflags=doctest.NORMALIZE_WHITESPACE, report=True)
+    assert result.attempted >= 4 and result.failed == 0, result
