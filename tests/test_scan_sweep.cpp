@@ -305,10 +305,12 @@ void check_run_to_run(ScanOp op) {
 
 }  // namespace
 
-TEST_CASE("cumsum sweep: every rank, axis, direction and exclusivity for every type", "[gpu][cumsum][sweep]") {
+TEST_CASE("cumsum sweep: every rank, axis, direction and exclusivity for every type",
+          "[gpu][cumsum][sweep]") {
     sweep_ranks_and_axes(ScanOp::sum);
 }
-TEST_CASE("cumprod sweep: every rank, axis, direction and exclusivity for every type", "[gpu][cumprod][sweep]") {
+TEST_CASE("cumprod sweep: every rank, axis, direction and exclusivity for every type",
+          "[gpu][cumprod][sweep]") {
     sweep_ranks_and_axes(ScanOp::product);
 }
 
