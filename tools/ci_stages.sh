@@ -73,6 +73,7 @@ release_wheel() {
   (cd "$away" && "$venv/bin/python" "$root/examples/quick_start.py" >/dev/null)
   # Self-contained: the extension needs no libvkdml.so (and volk opens libvulkan.so.1 at run time).
   so=$(echo "$venv"/lib/python3*/site-packages/vkdml/_native.*.so)
+  [ -f "$so" ] || { echo "release: the wheel installed no vkdml/_native.*.so into $venv" >&2; return 1; }
   if readelf -d "$so" | grep -E 'NEEDED.*(libvkdml|libvulkan)'; then
     echo "release: $so needs the libraries above; vkdml should be linked in statically" >&2
     return 1

@@ -12,7 +12,8 @@ in twice the precision, then rounded once). An operator compiled for a shape, ty
 with its buffers (at most 64 operators and 256 MiB per device by default: Device.set_cache_limits), so
 a repeated call compiles and allocates nothing (cache_info()). The GIL is released while the device
 works. Errors raise vkdml.Error subclasses carrying vkdml's code and message; those caused by the input
-are ValueErrors as well, and a non-integer axis is a TypeError, as in numpy.
+are ValueErrors as well; an axis out of range is also numpy's AxisError, and a non-integer axis a
+TypeError, as in numpy.
 
     >>> import numpy as np, vkdml
     >>> vkdml.cumsum(np.arange(5, dtype=np.float32))
@@ -25,7 +26,7 @@ are ValueErrors as well, and a non-integer axis is a TypeError, as in numpy.
 
 from . import dml
 from ._devices import Device, cache_info, default_device, devices
-from ._errors import (DeviceLost, Error, InvalidArgument, InvalidBinding, InvalidDescriptor, NoDevice,
+from ._errors import (AxisError, DeviceLost, Error, InvalidArgument, InvalidBinding, InvalidDescriptor, NoDevice,
                       OutOfMemory, UnsupportedDevice, UnsupportedType, VulkanError, _native)
 from ._numpy_api import (argmax, argmin, cumprod, cumsum, logsumexp, max, mean, min, nanargmax, nanargmin,
                          nanmax, nanmin, prod, sum)
@@ -34,8 +35,9 @@ __version__ = _native.version
 
 __all__ = [
     "Error", "InvalidDescriptor", "UnsupportedType", "UnsupportedDevice", "InvalidBinding", "NoDevice",
-    "OutOfMemory", "DeviceLost", "VulkanError", "InvalidArgument",
+    "OutOfMemory", "DeviceLost", "VulkanError", "InvalidArgument", "AxisError",
     "Device", "devices", "default_device", "cache_info", "dml",
-    "cumsum", "cumprod", "sum", "prod", "mean", "max", "min", "argmax", "argmin", "logsumexp",
+    "cumsum", "cumprod", "sum", "prod", "mean", "argmax", "argmin", "logsumexp",  # max, min: as numpy,
+                                                                                 # not star-imported
     "nanmax", "nanmin", "nanargmax", "nanargmin",
 ]

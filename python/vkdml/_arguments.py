@@ -4,7 +4,7 @@ import operator as _operator
 
 import numpy as _np
 
-from ._errors import UnsupportedType, invalid
+from ._errors import AxisError, UnsupportedType, invalid
 
 TYPE_NAMES = ("float16", "float32", "float64", "int8", "int16", "int32", "int64",
               "uint8", "uint16", "uint32", "uint64")
@@ -38,7 +38,7 @@ def as_array(a, allow_bool=False):
 
 def axis_index(axis, ndim):
     """One axis, negative counting from the end: an integer (TypeError otherwise, as numpy) in range
-    (InvalidArgument, a ValueError as numpy's AxisError is)."""
+    (AxisError: vkdml's InvalidArgument and numpy's AxisError)."""
     try:
         if isinstance(axis, (bool, _np.bool_)):
             raise TypeError
@@ -46,7 +46,7 @@ def axis_index(axis, ndim):
     except TypeError:
         raise TypeError(f"axis {axis!r} is not an integer ({type(axis).__name__})") from None
     if not -ndim <= a < ndim:
-        raise invalid(f"axis {a} is out of range for an array of {ndim} dimensions")
+        raise AxisError(f"axis {a} is out of range for an array of {ndim} dimension{'' if ndim == 1 else 's'}")
     return a + ndim if a < 0 else a
 
 
@@ -76,18 +76,16 @@ def accumulator_dtype(dtype):
     return dtype
 
 
-def cast_input(arr, dtype, name):
-    """`arr` converted to the computation type `dtype`, under numpy's 'same_kind' rule (TypeError)."""
-    if arr.dtype == dtype:
-        return arr
-    if not _np.can_cast(arr.dtype, dtype, "same_kind"):
-        raise TypeError(f"{name}: cannot compute in {dtype} from {arr.dtype} under the rule 'same_kind'")
-    return arr.astype(dtype)
+def cast_input(arr, dtype):
+    """`arr` converted to the computation type `dtype`, as numpy's reductions and scans convert for
+    `dtype=` (its rule 'unsafe': floats to integers truncate, integers wrap)."""
+    return arr if arr.dtype == dtype else arr.astype(dtype)
 
 
-def store(result, out, name):
-    """`result` as the function returns it: written into `out` when given (numpy's 'same_kind' cast;
-    its shape must be the result's) and `out` returned, else `result` (a numpy scalar for 0-d)."""
+def store(result, out, name, indices=False):
+    """`result` as the function returns it: written into `out` when given (numpy's 'unsafe' cast of
+    reductions and scans; an index result only into an integer `out`, TypeError otherwise, as numpy;
+    `out`'s shape must be the result's) and `out` returned, else `result` (a numpy scalar for 0-d)."""
     if out is None:
         return result[()] if isinstance(result, _np.ndarray) and result.ndim == 0 else result
     if not isinstance(out, _np.ndarray):
@@ -95,8 +93,7 @@ def store(result, out, name):
     result = _np.asarray(result)
     if out.shape != result.shape:
         raise invalid(f"{name}: out has shape {out.shape}, the result has shape {result.shape}")
-    if not _np.can_cast(result.dtype, out.dtype, "same_kind"):
-        raise TypeError(f"{name}: cannot store a {result.dtype} result in an out of {out.dtype} "
-                        "under the rule 'same_kind'")
-    _np.copyto(out, result, casting="same_kind")
+    if indices and out.dtype.kind not in "iu":
+        raise TypeError(f"{name}: out must have an integer dtype for indices, not {out.dtype}")
+    _np.copyto(out, result, casting="unsafe")
     return out

@@ -1,5 +1,7 @@
 """vkdml's errors as Python exceptions, and the call into the native module that raises them."""
 
+import numpy as _np
+
 from ._load import load_native
 
 _native = load_native()
@@ -24,6 +26,19 @@ class UnsupportedType(Error, ValueError):
 
 class InvalidArgument(Error, ValueError):
     """A bad argument: an axis out of range or repeated, an unknown function, a zero-size reduction."""
+
+
+class AxisError(InvalidArgument, getattr(getattr(_np, "exceptions", _np), "AxisError")):
+    """An axis out of range: vkdml's InvalidArgument and numpy's AxisError (so a ValueError and an
+    IndexError), as numpy raises for the same call."""
+
+    def __init__(self, message):
+        InvalidArgument.__init__(self, "invalid_argument", message)
+        self.axis = self.ndim = None  # numpy's AxisError fields; the message says it all
+        self._msg = message
+
+    def __str__(self):
+        return self.message
 
 
 class UnsupportedDevice(Error):

@@ -12,6 +12,14 @@ from .dml import REDUCE_FUNCTIONS, reduced, scanned
 _INTP = _np.dtype(_np.intp)
 
 
+def _with_out(computed, out):
+    """numpy's loop for a given `out` and no dtype: out's type where the default one casts to it safely
+    (float32 data summed into a float64 out is summed in float64), else the default (then cast)."""
+    if isinstance(out, _np.ndarray) and out.dtype.kind in "fiu" and _np.can_cast(computed, out.dtype, "safe"):
+        return out.dtype.newbyteorder("=")
+    return computed
+
+
 def _scan(a, axis, dtype, out, product, device, name):
     arr = as_array(a, allow_bool=True)
     if axis is None:  # numpy: the flattened array, in C order
@@ -19,10 +27,8 @@ def _scan(a, axis, dtype, out, product, device, name):
     else:
         arr = arr.reshape(1) if arr.ndim == 0 else arr
         ax = axis_index(axis, arr.ndim)
-    if dtype is None and out is not None and isinstance(out, _np.ndarray):
-        dtype = out.dtype  # numpy's accumulate: the output's type is the accumulator's
-    computed = accumulator_dtype(arr.dtype) if dtype is None else vkdml_dtype(dtype)
-    arr = cast_input(arr, computed, name)
+    computed = _with_out(accumulator_dtype(arr.dtype), out) if dtype is None else vkdml_dtype(dtype)
+    arr = cast_input(arr, computed)
     return store(scanned(arr, ax, product, device=device), out, name)
 
 
@@ -35,15 +41,12 @@ def _drop_axes(result, shape, axes, keepdims):
 def _reduction(a, axis, dtype, out, keepdims, function, device, name, nan_ignore=False):
     arr = as_array(a, allow_bool=True)
     is_bool = arr.dtype == _np.bool_
-    if dtype is None and isinstance(out, _np.ndarray) and out.dtype.kind in "fiu" and (
-            function in ("sum", "multiply") or (function != "max" and function != "min" and arr.dtype.kind == "f")):
-        dtype = out.dtype  # numpy's reduce: the output's type is the accumulator's
     if dtype is not None:
         computed = vkdml_dtype(dtype)
     elif function in ("sum", "multiply"):
-        computed = accumulator_dtype(arr.dtype)
+        computed = _with_out(accumulator_dtype(arr.dtype), out)
     elif function in ("average", "log_sum_exp"):
-        computed = arr.dtype if arr.dtype.kind == "f" else _np.dtype(_np.float64)
+        computed = _with_out(arr.dtype if arr.dtype.kind == "f" else _np.dtype(_np.float64), out)
     else:  # max and min keep the type; booleans are compared as 0 and 1
         computed = _np.dtype(_np.uint8) if is_bool else arr.dtype
     if function == "average" and computed.kind in "iu":
@@ -52,9 +55,9 @@ def _reduction(a, axis, dtype, out, keepdims, function, device, name, nan_ignore
         count = arr.size // _np.asarray(total).size if arr.size else 0
         with _np.errstate(divide="ignore", invalid="ignore"):
             return store(_np.asarray(_np.true_divide(total, count)).astype(computed), out, name)
-    arr = cast_input(arr, computed, name)
-    if arr.ndim == 0 and axis is not None:  # numpy takes axis 0 (or -1) of a 0-d array as no axis
-        axis_set(axis, 1, tuple)
+    arr = cast_input(arr, computed)
+    if arr.ndim == 0 and axis is not None and not isinstance(axis, tuple) and function != "average":
+        axis_index(axis, 1)  # numpy takes axis 0 (or -1) of a 0-d array as no axis, but not in a tuple or mean
         axis = ()
     axes = axis_set(axis, arr.ndim, tuple)
     out_shape = tuple(1 if i in axes else n for i, n in enumerate(arr.shape))
@@ -89,27 +92,37 @@ def _arg(a, axis, out, keepdims, code, name, nan_ignore=False, device=None):
             raise invalid(f"attempt to get {name} of an empty sequence")
         result = reduced(arr, code, tuple(range(arr.ndim)), _INTP, nan=nan_ignore, device=device)
         result = result.reshape((1,) * arr.ndim if keepdims else ())
-        return store(result, out, name), arr, None
-    arr = arr.reshape(1) if arr.ndim == 0 else arr
+        return store(result, out, name, indices=True), arr, None
+    zero_d = arr.ndim == 0
+    arr = arr.reshape(1) if zero_d else arr
     ax = axis_index(axis, arr.ndim)
     if arr.shape[ax] == 0:
         raise invalid(f"attempt to get {name} of an empty sequence")
-    result = reduced(arr, code, (ax,), _INTP, nan=nan_ignore, device=device)
-    return store(_drop_axes(result, arr.shape, (ax,), keepdims), out, name), arr, ax
+    result = _drop_axes(reduced(arr, code, (ax,), _INTP, nan=nan_ignore, device=device), arr.shape, (ax,),
+                        keepdims)
+    return store(result.reshape(()) if zero_d else result, out, name, indices=True), arr, ax
 
 
 def _nanarg(a, axis, out, keepdims, code, name, device):
     result, arr, ax = _arg(a, axis, None, True, code, name, True, device)
-    if arr.dtype.kind == "f":
+    if arr.dtype.kind == "f" and arr.ndim:
+        values = arr.reshape(-1) if ax is None else arr
+        at = 0 if ax is None else ax
+        index = result.reshape(1) if ax is None else result.reshape(result.shape[:at] + (1,) + result.shape[at + 1:])
+        picked = _np.take_along_axis(values, index, at)
         # NaN is picked only where a slice holds nothing else (index 0 then): numpy raises there.
-        flat = arr.reshape(-1) if ax is None else arr
-        index = result.reshape(1) if ax is None else result
-        picked = _np.take_along_axis(flat, index, 0 if ax is None else ax)
         if _np.any(_np.isnan(picked)):
             raise invalid("All-NaN slice encountered")
+        # numpy reads NaN as -inf (nanargmax) or +inf (nanargmin): where the extreme won, the first
+        # NaN or extreme element is numpy's answer.
+        extreme = -_np.inf if code == -1 else _np.inf
+        if _np.any(picked == extreme):
+            first = _np.argmax(_np.isnan(values) | (values == extreme), axis=at, keepdims=True)
+            index = _np.where(picked == extreme, first, index)
+            result = index.reshape(result.shape)
     if not keepdims:
-        result = result.reshape(()) if ax is None else _np.squeeze(result, axis=ax)
-    return store(result, out, name)
+        result = result.reshape(()) if ax is None or result.ndim == 0 else _np.squeeze(result, axis=ax)
+    return store(result, out, name, indices=True)
 
 
 def cumsum(a, axis=None, dtype=None, out=None, *, device=None):
@@ -125,7 +138,7 @@ def cumsum(a, axis=None, dtype=None, out=None, *, device=None):
         The type of the result and of the sums. Default: `a`'s type, except that booleans and
         integers narrower than the platform integer widen to it (int64 or uint64), as numpy does.
     out : ndarray, optional
-        Where to write the result (its shape; its type is then the default `dtype`).
+        Where to write the result (its shape; the sums are cast to its type, as numpy casts).
     device : vkdml.Device or str, optional
         The device (vkdml's own keyword; default: vkdml.default_device()).
 

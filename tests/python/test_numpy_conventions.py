@@ -134,6 +134,9 @@ DTYPE_CASES = [
     ("sum", "int8", "int8"), ("sum", "float16", "float32"), ("sum", "uint16", "uint32"),
     ("sum", "int64", "float64"), ("prod", "int8", "int16"), ("prod", "float32", "float64"),
     ("mean", "int32", "float32"), ("mean", "float16", "float64"), ("mean", "uint8", "float16"),
+    # numpy's rule 'unsafe': floats truncate to integers, integers wrap into other integers
+    ("sum", "float64", "int32"), ("cumsum", "int64", "uint64"), ("sum", "int8", "uint8"),
+    ("cumsum", "float32", "int16"), ("prod", "int32", "uint8"), ("mean", "int16", "int32"),
 ]
 
 
@@ -149,6 +152,9 @@ def test_dtype_argument(function, dtype, computed):
     ("sum", "float32", "float64", 0), ("sum", "int8", "int32", (0, 1)), ("prod", "uint8", "uint16", 1),
     ("mean", "int32", "float32", 1), ("max", "int16", "int64", 0), ("min", "float16", "float32", 1),
     ("argmax", "float32", "int64", 1), ("argmin", "uint8", "int32", 0), ("nanmax", "float64", "float64", 1),
+    # numpy's rule 'unsafe' for the results of reductions and scans
+    ("cumsum", "float64", "int64", None), ("max", "float32", "int32", 0), ("mean", "int32", "int64", 1),
+    ("sum", "int64", "uint8", 1), ("nanmin", "float32", "int16", 1), ("prod", "float64", "float16", 0),
 ])
 def test_out_argument(function, dtype, out_dtype, axis):
     x = values(function, dtype, (4, 6), seed=3)
@@ -184,6 +190,20 @@ def test_numpy_corners():
     assert vkdml.max(np.float32(-1), 0, keepdims=True).shape == np.max(np.float32(-1), 0, keepdims=True).shape
     assert vkdml.max(np.float16([-0.0, 0.0])) == 0 and not np.signbit(vkdml.max(np.float16([-0.0, 0.0])))
     assert np.signbit(vkdml.min(np.float32([0.0, -0.0])))
+    x = np.float16([60000, 60000, -60000])  # the README's float16 difference: numpy's running sum stays inf
+    with np.errstate(over="ignore"):
+        assert vkdml.cumsum(x).tolist() == [60000, np.inf, 60000] and np.cumsum(x).tolist() == [60000, np.inf, np.inf]
+    for m in (np, vkdml):  # a 0-d array's arg functions give a 0-d index, kept dims or not
+        assert np.shape(m.argmax(np.array(3.0), 0, keepdims=True)) == () == np.shape(m.nanargmin(np.array(3.0), 0))
+    # nanargmax reads NaN as -inf, nanargmin as +inf: where that extreme wins, the first NaN or extreme
+    for v, axis in (([np.nan, -np.inf], None), ([[1, np.nan, np.inf], [np.inf, np.nan, 2]], 1),
+                    ([[-np.inf, np.nan], [np.nan, -np.inf]], 0), ([[np.nan, np.inf, 3]], None)):
+        x = np.array(v, np.float32)
+        for name in ("nanargmax", "nanargmin"):
+            if name == "nanargmin" and axis == 0:
+                continue  # an all-NaN-but-inf column is fine, a NaN-only one raises: not this table
+            np.testing.assert_array_equal(getattr(vkdml, name)(x, axis), getattr(np, name)(x, axis),
+                                          err_msg=f"{name}({v}, {axis})")
 
 
 def test_numpy_errors():
@@ -206,10 +226,19 @@ def test_numpy_errors():
             call(vkdml)
     with pytest.raises(vkdml.InvalidArgument, match="axis 2 is out of range for an array of 2 dimensions"):
         vkdml.sum(x, 2)
-    with pytest.raises(TypeError, match="cannot compute in int32 from float32"):
-        vkdml.sum(x, dtype=np.int32)  # numpy refuses this cast as well
-    with pytest.raises(TypeError, match="cannot store a float32 result in an out of int32"):
-        vkdml.max(x, 0, out=np.empty(3, np.int32))
+    for call in (lambda m: m.sum(x, 2), lambda m: m.argmax(x, -3), lambda m: m.cumsum(x, 2),
+                 lambda m: m.sum(np.float32(1), (0,)), lambda m: m.mean(np.float32(1), 0)):
+        with pytest.raises(np.AxisError):
+            call(np)
+        with pytest.raises(np.AxisError):  # and IndexError, as numpy's
+            call(vkdml)
+    with pytest.raises(vkdml.AxisError, match="^axis 1 is out of range for an array of 1 dimension$"):
+        vkdml.sum(np.ones(3), 1)
+    for m in (np, vkdml):  # indices go only into an integer out
+        with pytest.raises(TypeError):
+            m.argmax(np.array([1, 3, 2]), out=np.empty((), np.float64))
+    with pytest.raises(TypeError, match="argmax: out must have an integer dtype for indices, not float64"):
+        vkdml.argmax(np.array([1, 3, 2]), out=np.empty((), np.float64))
     with pytest.raises(vkdml.InvalidArgument, match=r"out has shape \(2,\), the result has shape \(3,\)"):
         vkdml.max(x, 0, out=np.empty(2, np.float32))
     with pytest.raises(vkdml.UnsupportedType, match="complex64 is not one of vkdml's 11 types"):

@@ -17,6 +17,33 @@ def small_parts():
     return dev
 
 
+@pytest.fixture()
+def calls(monkeypatch):
+    """The shapes of the arrays handed to the native module's operators, in order."""
+    from vkdml._errors import _native
+    shapes = []
+    for name in ("cumulative", "reduction"):
+        def counting(handle, part, *args, _real=getattr(_native, name)):
+            shapes.append(part.shape)
+            return _real(handle, part, *args)
+        monkeypatch.setattr(_native, name, counting)
+    return shapes
+
+
+def test_parts_are_cut_along_the_longest_kept_axis_into_what_fits(small_parts, calls):
+    x = ints((40, 30))  # 4800 bytes: 5 parts of 960 along axis 1 for a scan along axis 0
+    np.testing.assert_array_equal(dml.cumulative_sum(x, 0, device=small_parts), dml.cumulative_sum(x, 0))
+    assert calls == [(40, 6)] * 5 + [(40, 30)]
+    calls.clear()
+    x = ints((6, 70, 5))  # 8400 bytes: 9 parts along axis 1 (70 = 8 + 8 + ... + 7), each 6 x 5 reduced
+    np.testing.assert_array_equal(dml.reduce(x, "sum", (0, 2), device=small_parts), dml.reduce(x, "sum", (0, 2)))
+    assert calls == [(6, 8, 5)] * 7 + [(6, 7, 5)] * 2 + [(6, 70, 5)]
+    calls.clear()
+    x = ints((3, 4, 200))  # one (1, 1, 200) line per part: split along axis 1, then axis 0
+    np.testing.assert_array_equal(dml.cumulative_sum(x, 2, device=small_parts), dml.cumulative_sum(x, 2))
+    assert calls[:-1] == [(1, 1, 200)] * 12
+
+
 def ints(shape, seed=0):
     return np.random.default_rng(seed).integers(-1000, 1000, size=shape, dtype=np.int32)
 
