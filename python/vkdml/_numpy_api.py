@@ -49,12 +49,17 @@ def _reduction(a, axis, dtype, out, keepdims, function, device, name, nan_ignore
         computed = _with_out(arr.dtype if arr.dtype.kind == "f" else _np.dtype(_np.float64), out)
     else:  # max and min keep the type; booleans are compared as 0 and 1
         computed = _np.dtype(_np.uint8) if is_bool else arr.dtype
-    if function == "average" and computed.kind in "iu":
-        # numpy's mean in an integer type: the sum in that type, divided, truncated back to it.
-        total = _reduction(arr, axis, computed, None, keepdims, "sum", device, name)
-        count = arr.size // _np.asarray(total).size if arr.size else 0
+    if function == "average" and arr.ndim == 0 and axis is not None:
+        axis_set(axis, 0, tuple)  # numpy's mean takes no axis of a 0-d array (but an empty tuple)
+    if function == "average" and (computed.kind in "iu" or out is not None):
+        # numpy's mean in an integer type, or into `out`: the sum in that type, written to a new array of
+        # it (or to out), then divided there, truncated back to its type.
+        total = _np.asarray(_reduction(arr, axis, computed, None, keepdims, "sum", device, name))
+        count = arr.size // total.size if arr.size else 0
+        target = store(total, out, name) if out is not None else total
         with _np.errstate(divide="ignore", invalid="ignore"):
-            return store(_np.asarray(_np.true_divide(total, count)).astype(computed), out, name)
+            _np.true_divide(target, count, out=target, casting="unsafe")
+        return store(target, None, name)
     arr = cast_input(arr, computed)
     if arr.ndim == 0 and axis is not None and not isinstance(axis, tuple) and function != "average":
         axis_index(axis, 1)  # numpy takes axis 0 (or -1) of a 0-d array as no axis, but not in a tuple or mean

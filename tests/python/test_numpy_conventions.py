@@ -155,6 +155,7 @@ def test_dtype_argument(function, dtype, computed):
     # numpy's rule 'unsafe' for the results of reductions and scans
     ("cumsum", "float64", "int64", None), ("max", "float32", "int32", 0), ("mean", "int32", "int64", 1),
     ("sum", "int64", "uint8", 1), ("nanmin", "float32", "int16", 1), ("prod", "float64", "float16", 0),
+    ("mean", "uint8", "int8", 1),  # numpy's mean: the sum cast into out (wrapping), then divided there
 ])
 def test_out_argument(function, dtype, out_dtype, axis):
     x = values(function, dtype, (4, 6), seed=3)
@@ -193,6 +194,16 @@ def test_numpy_corners():
     x = np.float16([60000, 60000, -60000])  # the README's float16 difference: numpy's running sum stays inf
     with np.errstate(over="ignore"):
         assert vkdml.cumsum(x).tolist() == [60000, np.inf, 60000] and np.cumsum(x).tolist() == [60000, np.inf, np.inf]
+    x = np.arange(18, dtype=np.uint8).reshape(2, 3, 3) * 7
+    for m in (np, vkdml):  # an integer dtype with a float out: the sums divided in the out, not truncated
+        out = np.zeros((2, 3), np.float32)
+        m.mean(x, 2, dtype=np.int64, out=out)
+        assert out.tolist() == [[7, 28, 49], [70, 91, 112]]
+        out = np.zeros((2, 3), np.float64)
+        m.mean(x + 1, 2, np.int64, out)
+        assert out[0, 0] == 8.0
+    with pytest.raises(np.AxisError):
+        vkdml.mean(np.int32(4), 0, dtype=np.int64)  # numpy's mean takes no axis of a 0-d array
     for m in (np, vkdml):  # a 0-d array's arg functions give a 0-d index, kept dims or not
         assert np.shape(m.argmax(np.array(3.0), 0, keepdims=True)) == () == np.shape(m.nanargmin(np.array(3.0), 0))
     # nanargmax reads NaN as -inf, nanargmin as +inf: where that extreme wins, the first NaN or extreme
