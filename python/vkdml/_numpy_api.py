@@ -6,6 +6,7 @@ import warnings as _warnings
 import numpy as _np
 
 from ._arguments import accumulator_dtype, as_array, axis_index, axis_set, cast_input, store, vkdml_dtype
+from ._docs import numpy_doc
 from ._errors import invalid
 from .dml import REDUCE_FUNCTIONS, reduced, scanned
 
@@ -130,428 +131,269 @@ def _nanarg(a, axis, out, keepdims, code, name, device):
     return store(result, out, name, indices=True)
 
 
-def cumsum(a, axis=None, dtype=None, out=None, *, device=None):
-    """numpy.cumsum: the cumulative sum of the elements along an axis.
-
-    Parameters
-    ----------
-    a : array_like
-        Input array: bool or one of vkdml's 11 types; byte-swapped data is read as numpy reads it.
-    axis : int, optional
-        The axis; None (default) scans the flattened array.
-    dtype : dtype, optional
-        The type of the result and of the sums. Default: `a`'s type, except that booleans and
-        integers narrower than the platform integer widen to it (int64 or uint64), as numpy does.
-    out : ndarray, optional
-        Where to write the result (its shape; the sums are cast to its type, as numpy casts).
-    device : vkdml.Device or str, optional
-        The device (vkdml's own keyword; default: vkdml.default_device()).
-
-    Returns
-    -------
-    numpy.ndarray
-        The running sums (`out` if given). Float sums are compensated: as if computed in twice the
-        precision, then rounded once.
-
-    Examples
-    --------
-    >>> vkdml.cumsum(np.array([[1, 2], [3, 4]], np.int32))
-    array([ 1,  3,  6, 10])
-    >>> vkdml.cumsum(np.array([[1, 2], [3, 4]], np.int32), 0)
-    array([[1, 2],
-           [4, 6]])
+@numpy_doc(
+    "numpy.cumsum: the cumulative sum of the elements along an axis.",
+    [("a : array_like",
+      "Input array: bool or one of vkdml's 11 types; byte-swapped data is read as numpy reads it."),
+     "axis_scan",
+     ("dtype : dtype, optional",
+      "The type of the result and of the sums. Default: `a`'s type, except that booleans and integers "
+      "narrower than the platform integer widen to it (int64 or uint64), as numpy does."),
+     ("out : ndarray, optional",
+      "Where to write the result (its shape; the sums are cast to its type, as numpy casts)."),
+     "device"],
+    ("numpy.ndarray",
+     "The running sums (`out` if given). Float sums are compensated: as if computed in twice the "
+     "precision, then rounded once."),
     """
+>>> vkdml.cumsum(np.array([[1, 2], [3, 4]], np.int32))
+array([ 1,  3,  6, 10])
+>>> vkdml.cumsum(np.array([[1, 2], [3, 4]], np.int32), 0)
+array([[1, 2],
+       [4, 6]])
+""")
+def cumsum(a, axis=None, dtype=None, out=None, *, device=None):
     return _scan(a, axis, dtype, out, False, device, "cumsum")
 
 
-def cumprod(a, axis=None, dtype=None, out=None, *, device=None):
-    """numpy.cumprod: the cumulative product of the elements along an axis.
-
-    Parameters
-    ----------
-    a : array_like
-        Input array: bool or one of vkdml's 11 types.
-    axis : int, optional
-        The axis; None (default) scans the flattened array.
-    dtype : dtype, optional
-        The type of the result and of the products; default as in cumsum (small integers widen).
-    out : ndarray, optional
-        Where to write the result.
-    device : vkdml.Device or str, optional
-        The device (vkdml's own keyword; default: vkdml.default_device()).
-
-    Returns
-    -------
-    numpy.ndarray
-        The running products (`out` if given); float products are compensated.
-
-    Examples
-    --------
-    >>> vkdml.cumprod(np.array([1., 2., 3.], np.float32))
-    array([1., 2., 6.], dtype=float32)
+@numpy_doc(
+    "numpy.cumprod: the cumulative product of the elements along an axis.",
+    ["a",
+     "axis_scan",
+     ("dtype : dtype, optional",
+      "The type of the result and of the products; default as in cumsum (small integers widen)."),
+     ("out : ndarray, optional",
+      "Where to write the result."),
+     "device"],
+    ("numpy.ndarray",
+     "The running products (`out` if given); float products are compensated."),
     """
+>>> vkdml.cumprod(np.array([1., 2., 3.], np.float32))
+array([1., 2., 6.], dtype=float32)
+""")
+def cumprod(a, axis=None, dtype=None, out=None, *, device=None):
     return _scan(a, axis, dtype, out, True, device, "cumprod")
 
 
-def sum(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None):  # noqa: A001 (numpy's name)
-    """numpy.sum: the sum of the elements over the given axes.
-
-    Parameters
-    ----------
-    a : array_like
-        Input array: bool or one of vkdml's 11 types.
-    axis : None or int or tuple of ints, optional
-        The axes summed over; None (default) sums every element.
-    dtype : dtype, optional
-        The type of the result and of the sum; default as numpy's (small integers widen to int64 or
-        uint64, booleans to int64, floats keep their type).
-    out : ndarray, optional
-        Where to write the result (its shape).
-    keepdims : bool, optional
-        Keep the reduced axes, with size 1.
-    device : vkdml.Device or str, optional
-        The device (vkdml's own keyword; default: vkdml.default_device()).
-
-    Returns
-    -------
-    numpy.ndarray or numpy scalar
-        The sums (a scalar when every axis is reduced without keepdims; `out` if given). Float sums are
-        compensated; integers wrap in `dtype`.
-
-    Examples
-    --------
-    >>> vkdml.sum(np.array([[1, 2], [3, 4]], np.int8), axis=1)
-    array([3, 7])
+@numpy_doc(
+    "numpy.sum: the sum of the elements over the given axes.",
+    ["a",
+     ("axis : None or int or tuple of ints, optional",
+      "The axes summed over; None (default) sums every element."),
+     ("dtype : dtype, optional",
+      "The type of the result and of the sum; default as numpy's (small integers widen to int64 or uint64, "
+      "booleans to int64, floats keep their type)."),
+     "out",
+     "keepdims",
+     "device"],
+    ("numpy.ndarray or numpy scalar",
+     "The sums (a scalar when every axis is reduced without keepdims; `out` if given). Float sums are "
+     "compensated; integers wrap in `dtype`."),
     """
+>>> vkdml.sum(np.array([[1, 2], [3, 4]], np.int8), axis=1)
+array([3, 7])
+""")
+def sum(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None):  # noqa: A001 (numpy's name)
     return _reduction(a, axis, dtype, out, keepdims, "sum", device, "sum")
 
 
-def prod(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None):
-    """numpy.prod: the product of the elements over the given axes.
-
-    Parameters
-    ----------
-    a : array_like
-        Input array: bool or one of vkdml's 11 types.
-    axis : None or int or tuple of ints, optional
-        The axes multiplied over; None (default) multiplies every element.
-    dtype : dtype, optional
-        The type of the result and of the product; default as in sum.
-    out : ndarray, optional
-        Where to write the result (its shape).
-    keepdims : bool, optional
-        Keep the reduced axes, with size 1.
-    device : vkdml.Device or str, optional
-        The device (vkdml's own keyword; default: vkdml.default_device()).
-
-    Returns
-    -------
-    numpy.ndarray or numpy scalar
-        The products (`out` if given); an empty product is 1.
-
-    Examples
-    --------
-    >>> vkdml.prod(np.array([[1, 2], [3, 4]], np.uint8), axis=0)
-    array([3, 8], dtype=uint64)
+@numpy_doc(
+    "numpy.prod: the product of the elements over the given axes.",
+    ["a",
+     ("axis : None or int or tuple of ints, optional",
+      "The axes multiplied over; None (default) multiplies every element."),
+     ("dtype : dtype, optional",
+      "The type of the result and of the product; default as in sum."),
+     "out",
+     "keepdims",
+     "device"],
+    ("numpy.ndarray or numpy scalar",
+     "The products (`out` if given); an empty product is 1."),
     """
+>>> vkdml.prod(np.array([[1, 2], [3, 4]], np.uint8), axis=0)
+array([3, 8], dtype=uint64)
+""")
+def prod(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None):
     return _reduction(a, axis, dtype, out, keepdims, "multiply", device, "prod")
 
 
-def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None):
-    """numpy.mean: the arithmetic mean over the given axes.
-
-    Parameters
-    ----------
-    a : array_like
-        Input array: bool or one of vkdml's 11 types.
-    axis : None or int or tuple of ints, optional
-        The axes averaged over; None (default) averages every element.
-    dtype : dtype, optional
-        The type of the result and of the computation; default float64 for booleans and integers,
-        else `a`'s type.
-    out : ndarray, optional
-        Where to write the result (its shape).
-    keepdims : bool, optional
-        Keep the reduced axes, with size 1.
-    device : vkdml.Device or str, optional
-        The device (vkdml's own keyword; default: vkdml.default_device()).
-
-    Returns
-    -------
-    numpy.ndarray or numpy scalar
-        The means (`out` if given); an empty slice gives NaN with a RuntimeWarning, as in numpy.
-
-    Examples
-    --------
-    >>> vkdml.mean(np.array([1, 2, 3, 4], np.int32))
-    2.5
+@numpy_doc(
+    "numpy.mean: the arithmetic mean over the given axes.",
+    ["a",
+     ("axis : None or int or tuple of ints, optional",
+      "The axes averaged over; None (default) averages every element."),
+     ("dtype : dtype, optional",
+      "The type of the result and of the computation; default float64 for booleans and integers, else "
+      "`a`'s type."),
+     "out",
+     "keepdims",
+     "device"],
+    ("numpy.ndarray or numpy scalar",
+     "The means (`out` if given); an empty slice gives NaN with a RuntimeWarning, as in numpy."),
     """
+>>> vkdml.mean(np.array([1, 2, 3, 4], np.int32))
+2.5
+""")
+def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None):
     return _reduction(a, axis, dtype, out, keepdims, "average", device, "mean")
 
 
-def max(a, axis=None, out=None, keepdims=False, *, device=None):  # noqa: A001 (numpy's name)
-    """numpy.max: the largest element over the given axes.
-
-    Parameters
-    ----------
-    a : array_like
-        Input array: bool or one of vkdml's 11 types.
-    axis : None or int or tuple of ints, optional
-        The axes searched; None (default) every element.
-    out : ndarray, optional
-        Where to write the result (its shape).
-    keepdims : bool, optional
-        Keep the reduced axes, with size 1.
-    device : vkdml.Device or str, optional
-        The device (vkdml's own keyword; default: vkdml.default_device()).
-
-    Returns
-    -------
-    numpy.ndarray or numpy scalar
-        The maxima, in `a`'s type; NaN where a slice holds a NaN (see nanmax). An empty slice raises
-        ValueError, as in numpy. Of -0 and +0, +0 (IEEE 754-2019's maximum; numpy keeps the first).
-
-    Examples
-    --------
-    >>> vkdml.max(np.array([[1, 5], [7, 2]], np.int16), axis=0)
-    array([7, 5], dtype=int16)
+@numpy_doc(
+    "numpy.max: the largest element over the given axes.",
+    ["a",
+     "axes_reduced",
+     "out",
+     "keepdims",
+     "device"],
+    ("numpy.ndarray or numpy scalar",
+     "The maxima, in `a`'s type; NaN where a slice holds a NaN (see nanmax). An empty slice raises "
+     "ValueError, as in numpy. Of -0 and +0, +0 (IEEE 754-2019's maximum; numpy keeps the first)."),
     """
+>>> vkdml.max(np.array([[1, 5], [7, 2]], np.int16), axis=0)
+array([7, 5], dtype=int16)
+""")
+def max(a, axis=None, out=None, keepdims=False, *, device=None):  # noqa: A001 (numpy's name)
     return _reduction(a, axis, None, out, keepdims, "max", device, "max")
 
 
-def min(a, axis=None, out=None, keepdims=False, *, device=None):  # noqa: A001 (numpy's name)
-    """numpy.min: the smallest element over the given axes.
-
-    Parameters
-    ----------
-    a : array_like
-        Input array: bool or one of vkdml's 11 types.
-    axis : None or int or tuple of ints, optional
-        The axes searched; None (default) every element.
-    out : ndarray, optional
-        Where to write the result (its shape).
-    keepdims : bool, optional
-        Keep the reduced axes, with size 1.
-    device : vkdml.Device or str, optional
-        The device (vkdml's own keyword; default: vkdml.default_device()).
-
-    Returns
-    -------
-    numpy.ndarray or numpy scalar
-        The minima, in `a`'s type; NaN where a slice holds a NaN (see nanmin). Of -0 and +0, -0
-        (IEEE 754-2019's minimum; numpy keeps the first).
-
-    Examples
-    --------
-    >>> vkdml.min(np.array([[1, 5], [7, 2]], np.int16), axis=1)
-    array([1, 2], dtype=int16)
+@numpy_doc(
+    "numpy.min: the smallest element over the given axes.",
+    ["a",
+     "axes_reduced",
+     "out",
+     "keepdims",
+     "device"],
+    ("numpy.ndarray or numpy scalar",
+     "The minima, in `a`'s type; NaN where a slice holds a NaN (see nanmin). Of -0 and +0, -0 (IEEE "
+     "754-2019's minimum; numpy keeps the first)."),
     """
+>>> vkdml.min(np.array([[1, 5], [7, 2]], np.int16), axis=1)
+array([1, 2], dtype=int16)
+""")
+def min(a, axis=None, out=None, keepdims=False, *, device=None):  # noqa: A001 (numpy's name)
     return _reduction(a, axis, None, out, keepdims, "min", device, "min")
 
 
-def logsumexp(a, axis=None, *, keepdims=False, out=None, device=None):
-    """scipy.special.logsumexp: ln(sum(exp(a))) over the given axes, without overflow.
-
-    Parameters
-    ----------
-    a : array_like
-        Input array: bool or one of vkdml's 11 types (booleans and integers as float64).
-    axis : None or int or tuple of ints, optional
-        The axes; None (default) every element.
-    keepdims : bool, optional
-        Keep the reduced axes, with size 1.
-    out : ndarray, optional
-        Where to write the result (its shape).
-    device : vkdml.Device or str, optional
-        The device (vkdml's own keyword; default: vkdml.default_device()).
-
-    Returns
-    -------
-    numpy.ndarray or numpy scalar
-        The results (`out` if given); an empty slice gives -inf.
-
-    Examples
-    --------
-    >>> float(vkdml.logsumexp(np.array([1000., 1000.], np.float32)))
-    1000.6931762695312
+@numpy_doc(
+    "scipy.special.logsumexp: ln(sum(exp(a))) over the given axes, without overflow.",
+    [("a : array_like",
+      "Input array: bool or one of vkdml's 11 types (booleans and integers as float64)."),
+     ("axis : None or int or tuple of ints, optional",
+      "The axes; None (default) every element."),
+     "keepdims",
+     "out",
+     "device"],
+    ("numpy.ndarray or numpy scalar",
+     "The results (`out` if given); an empty slice gives -inf."),
     """
+>>> float(vkdml.logsumexp(np.array([1000., 1000.], np.float32)))
+1000.6931762695312
+""")
+def logsumexp(a, axis=None, *, keepdims=False, out=None, device=None):
     return _reduction(a, axis, None, out, keepdims, "log_sum_exp", device, "logsumexp")
 
 
-def argmax(a, axis=None, out=None, *, keepdims=False, device=None):
-    """numpy.argmax: the index of the largest element (the first of ties; NaN counts as largest).
-
-    Parameters
-    ----------
-    a : array_like
-        Input array: bool or one of vkdml's 11 types.
-    axis : int, optional
-        The axis searched, which the result drops; None (default): the index into the flattened array.
-    out : ndarray, optional
-        Where to write the result (its shape).
-    keepdims : bool, optional
-        Keep the searched axis (or every axis, for axis None) with size 1.
-    device : vkdml.Device or str, optional
-        The device (vkdml's own keyword; default: vkdml.default_device()).
-
-    Returns
-    -------
-    numpy.ndarray of intp, or an intp scalar
-        The indices (`out` if given). For DirectML's ARGMAX (axes tuples, the rank kept, index types,
-        the last of ties) use vkdml.dml.argmax.
-
-    Examples
-    --------
-    >>> vkdml.argmax(np.ones((2, 3, 4)), 1).shape
-    (2, 4)
+@numpy_doc(
+    "numpy.argmax: the index of the largest element (the first of ties; NaN counts as largest).",
+    ["a",
+     "axis_arg",
+     "out",
+     "keepdims_arg",
+     "device"],
+    ("numpy.ndarray of intp, or an intp scalar",
+     "The indices (`out` if given). For DirectML's ARGMAX (axes tuples, the rank kept, index types, the "
+     "last of ties) use vkdml.dml.argmax."),
     """
+>>> vkdml.argmax(np.ones((2, 3, 4)), 1).shape
+(2, 4)
+""")
+def argmax(a, axis=None, out=None, *, keepdims=False, device=None):
     return _arg(a, axis, out, keepdims, -1, "argmax", device=device)[0]
 
 
-def argmin(a, axis=None, out=None, *, keepdims=False, device=None):
-    """numpy.argmin: the index of the smallest element (the first of ties; NaN counts as smallest).
-
-    Parameters
-    ----------
-    a : array_like
-        Input array: bool or one of vkdml's 11 types.
-    axis : int, optional
-        The axis searched, which the result drops; None (default): the index into the flattened array.
-    out : ndarray, optional
-        Where to write the result (its shape).
-    keepdims : bool, optional
-        Keep the searched axis (or every axis, for axis None) with size 1.
-    device : vkdml.Device or str, optional
-        The device (vkdml's own keyword; default: vkdml.default_device()).
-
-    Returns
-    -------
-    numpy.ndarray of intp, or an intp scalar
-        The indices (`out` if given); see vkdml.dml.argmin for DirectML's ARGMIN.
-
-    Examples
-    --------
-    >>> vkdml.argmin(np.array([[3, 1], [0, 2]], np.int8), axis=1)
-    array([1, 0])
+@numpy_doc(
+    "numpy.argmin: the index of the smallest element (the first of ties; NaN counts as smallest).",
+    ["a",
+     "axis_arg",
+     "out",
+     "keepdims_arg",
+     "device"],
+    ("numpy.ndarray of intp, or an intp scalar",
+     "The indices (`out` if given); see vkdml.dml.argmin for DirectML's ARGMIN."),
     """
+>>> vkdml.argmin(np.array([[3, 1], [0, 2]], np.int8), axis=1)
+array([1, 0])
+""")
+def argmin(a, axis=None, out=None, *, keepdims=False, device=None):
     return _arg(a, axis, out, keepdims, -2, "argmin", device=device)[0]
 
 
-def nanmax(a, axis=None, out=None, keepdims=False, *, device=None):
-    """numpy.nanmax: the largest element over the given axes, NaN left out.
-
-    Parameters
-    ----------
-    a : array_like
-        Input array: bool or one of vkdml's 11 types.
-    axis : None or int or tuple of ints, optional
-        The axes searched; None (default) every element.
-    out : ndarray, optional
-        Where to write the result (its shape).
-    keepdims : bool, optional
-        Keep the reduced axes, with size 1.
-    device : vkdml.Device or str, optional
-        The device (vkdml's own keyword; default: vkdml.default_device()).
-
-    Returns
-    -------
-    numpy.ndarray or numpy scalar
-        The maxima (vkdml's NanMode::ignore). A slice of NaN only gives NaN with a RuntimeWarning, as in
-        numpy (DirectML, and dml.reduce(..., nan='ignore'), give -inf there). Of -0 and +0, +0.
-
-    Examples
-    --------
-    >>> vkdml.nanmax(np.array([1., np.nan, 3.], np.float32))
-    3.0
+@numpy_doc(
+    "numpy.nanmax: the largest element over the given axes, NaN left out.",
+    ["a",
+     "axes_reduced",
+     "out",
+     "keepdims",
+     "device"],
+    ("numpy.ndarray or numpy scalar",
+     "The maxima (vkdml's NanMode::ignore). A slice of NaN only gives NaN with a RuntimeWarning, as in "
+     "numpy (DirectML, and dml.reduce(..., nan='ignore'), give -inf there). Of -0 and +0, +0."),
     """
+>>> vkdml.nanmax(np.array([1., np.nan, 3.], np.float32))
+3.0
+""")
+def nanmax(a, axis=None, out=None, keepdims=False, *, device=None):
     return _reduction(a, axis, None, out, keepdims, "max", device, "nanmax", nan_ignore=True)
 
 
-def nanmin(a, axis=None, out=None, keepdims=False, *, device=None):
-    """numpy.nanmin: the smallest element over the given axes, NaN left out.
-
-    Parameters
-    ----------
-    a : array_like
-        Input array: bool or one of vkdml's 11 types.
-    axis : None or int or tuple of ints, optional
-        The axes searched; None (default) every element.
-    out : ndarray, optional
-        Where to write the result (its shape).
-    keepdims : bool, optional
-        Keep the reduced axes, with size 1.
-    device : vkdml.Device or str, optional
-        The device (vkdml's own keyword; default: vkdml.default_device()).
-
-    Returns
-    -------
-    numpy.ndarray or numpy scalar
-        The minima; a slice of NaN only gives NaN with a RuntimeWarning (DirectML: +inf). Of -0 and +0,
-        -0.
-
-    Examples
-    --------
-    >>> vkdml.nanmin(np.array([1., np.nan, 3.], np.float32))
-    1.0
+@numpy_doc(
+    "numpy.nanmin: the smallest element over the given axes, NaN left out.",
+    ["a",
+     "axes_reduced",
+     "out",
+     "keepdims",
+     "device"],
+    ("numpy.ndarray or numpy scalar",
+     "The minima; a slice of NaN only gives NaN with a RuntimeWarning (DirectML: +inf). Of -0 and +0, -0."),
     """
+>>> vkdml.nanmin(np.array([1., np.nan, 3.], np.float32))
+1.0
+""")
+def nanmin(a, axis=None, out=None, keepdims=False, *, device=None):
     return _reduction(a, axis, None, out, keepdims, "min", device, "nanmin", nan_ignore=True)
 
 
-def nanargmax(a, axis=None, out=None, *, keepdims=False, device=None):
-    """numpy.nanargmax: the index of the largest element, NaN left out (the first of ties).
-
-    Parameters
-    ----------
-    a : array_like
-        Input array: bool or one of vkdml's 11 types.
-    axis : int, optional
-        The axis searched, which the result drops; None (default): the index into the flattened array.
-    out : ndarray, optional
-        Where to write the result (its shape).
-    keepdims : bool, optional
-        Keep the searched axis (or every axis, for axis None) with size 1.
-    device : vkdml.Device or str, optional
-        The device (vkdml's own keyword; default: vkdml.default_device()).
-
-    Returns
-    -------
-    numpy.ndarray of intp, or an intp scalar
-        The indices. A slice of NaN only raises ValueError('All-NaN slice encountered'), as numpy does
-        (vkdml.InvalidArgument; dml.argmax(..., nan='ignore') gives 0 there).
-
-    Examples
-    --------
-    >>> vkdml.nanargmax(np.array([np.nan, 2., 1.], np.float32))
-    1
+@numpy_doc(
+    "numpy.nanargmax: the index of the largest element, NaN left out (the first of ties).",
+    ["a",
+     "axis_arg",
+     "out",
+     "keepdims_arg",
+     "device"],
+    ("numpy.ndarray of intp, or an intp scalar",
+     "The indices. A slice of NaN only raises ValueError('All-NaN slice encountered'), as numpy does "
+     "(vkdml.InvalidArgument; dml.argmax(..., nan='ignore') gives 0 there)."),
     """
+>>> vkdml.nanargmax(np.array([np.nan, 2., 1.], np.float32))
+1
+""")
+def nanargmax(a, axis=None, out=None, *, keepdims=False, device=None):
     return _nanarg(a, axis, out, keepdims, -1, "nanargmax", device)
 
 
-def nanargmin(a, axis=None, out=None, *, keepdims=False, device=None):
-    """numpy.nanargmin: the index of the smallest element, NaN left out (the first of ties).
-
-    Parameters
-    ----------
-    a : array_like
-        Input array: bool or one of vkdml's 11 types.
-    axis : int, optional
-        The axis searched, which the result drops; None (default): the index into the flattened array.
-    out : ndarray, optional
-        Where to write the result (its shape).
-    keepdims : bool, optional
-        Keep the searched axis (or every axis, for axis None) with size 1.
-    device : vkdml.Device or str, optional
-        The device (vkdml's own keyword; default: vkdml.default_device()).
-
-    Returns
-    -------
-    numpy.ndarray of intp, or an intp scalar
-        The indices; a slice of NaN only raises ValueError('All-NaN slice encountered').
-
-    Examples
-    --------
-    >>> vkdml.nanargmin(np.array([np.nan, 2., 1.], np.float32))
-    2
+@numpy_doc(
+    "numpy.nanargmin: the index of the smallest element, NaN left out (the first of ties).",
+    ["a",
+     "axis_arg",
+     "out",
+     "keepdims_arg",
+     "device"],
+    ("numpy.ndarray of intp, or an intp scalar",
+     "The indices; a slice of NaN only raises ValueError('All-NaN slice encountered')."),
     """
+>>> vkdml.nanargmin(np.array([np.nan, 2., 1.], np.float32))
+2
+""")
+def nanargmin(a, axis=None, out=None, *, keepdims=False, device=None):
     return _nanarg(a, axis, out, keepdims, -2, "nanargmin", device)
 

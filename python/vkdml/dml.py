@@ -19,6 +19,7 @@ import numpy as _np
 
 from ._arguments import as_array, axis_index, axis_set, vkdml_dtype
 from ._devices import run
+from ._docs import numpy_doc
 from ._errors import UnsupportedType, _native, invalid
 from ._parts import in_parts
 
@@ -86,102 +87,77 @@ def scanned(arr, axis, product, exclusive=False, reverse=False, device=None):
                     "scan it in parts (a[:n], then a[n:]) and carry the first part's last result into the second's")
 
 
-def cumulative_sum(a, axis, *, exclusive=False, reverse=False, device=None):
-    """DML_OPERATOR_CUMULATIVE_SUMMATION: the running sum along one axis, in the input's type.
-
-    Parameters
-    ----------
-    a : array_like
-        One of vkdml's 11 types (float16/32/64, int8/16/32/64, uint8/16/32/64), at least 1-d.
-    axis : int
-        The axis (DirectML's `Axis`; negative counts from the end).
-    exclusive : bool, optional
-        Each output leaves out its own element (`HasExclusiveSum`): the first is 0.
-    reverse : bool, optional
-        Sum from the last index down (`AxisDirection` DECREASING).
-    device : vkdml.Device or str, optional
-        The device (default: vkdml.default_device()).
-
-    Returns
-    -------
-    numpy.ndarray
-        The shape and type of `a`. Integers wrap modulo 2^bits; floats are compensated sums.
-
-    Examples
-    --------
-    >>> dml.cumulative_sum(np.array([1, 2, 3], np.uint8), 0, exclusive=True)
-    array([0, 1, 3], dtype=uint8)
+@numpy_doc(
+    "DML_OPERATOR_CUMULATIVE_SUMMATION: the running sum along one axis, in the input's type.",
+    [("a : array_like",
+      "One of vkdml's 11 types (float16/32/64, int8/16/32/64, uint8/16/32/64), at least 1-d."),
+     ("axis : int",
+      "The axis (DirectML's `Axis`; negative counts from the end)."),
+     ("exclusive : bool, optional",
+      "Each output leaves out its own element (`HasExclusiveSum`): the first is 0."),
+     ("reverse : bool, optional",
+      "Sum from the last index down (`AxisDirection` DECREASING)."),
+     "device_dml"],
+    ("numpy.ndarray",
+     "The shape and type of `a`. Integers wrap modulo 2^bits; floats are compensated sums."),
     """
+>>> dml.cumulative_sum(np.array([1, 2, 3], np.uint8), 0, exclusive=True)
+array([0, 1, 3], dtype=uint8)
+""")
+def cumulative_sum(a, axis, *, exclusive=False, reverse=False, device=None):
     arr = as_array(a)
     if arr.ndim == 0:
         raise invalid("a 0-d array has no axis to scan (reshape it to (1,))")
     return scanned(arr, axis_index(axis, arr.ndim), False, exclusive, reverse, device)
 
 
-def cumulative_product(a, axis, *, exclusive=False, reverse=False, device=None):
-    """DML_OPERATOR_CUMULATIVE_PRODUCT: the running product along one axis, in the input's type.
-
-    Parameters
-    ----------
-    a : array_like
-        One of vkdml's 11 types, at least 1-d.
-    axis : int
-        The axis (negative counts from the end).
-    exclusive : bool, optional
-        Each output leaves out its own element (`HasExclusiveProduct`): the first is 1.
-    reverse : bool, optional
-        Multiply from the last index down (`AxisDirection` DECREASING).
-    device : vkdml.Device or str, optional
-        The device (default: vkdml.default_device()).
-
-    Returns
-    -------
-    numpy.ndarray
-        The shape and type of `a`; integers wrap modulo 2^bits.
-
-    Examples
-    --------
-    >>> dml.cumulative_product(np.array([1., 2., 3.], np.float32), 0, reverse=True)
-    array([6., 6., 3.], dtype=float32)
+@numpy_doc(
+    "DML_OPERATOR_CUMULATIVE_PRODUCT: the running product along one axis, in the input's type.",
+    [("a : array_like",
+      "One of vkdml's 11 types, at least 1-d."),
+     ("axis : int",
+      "The axis (negative counts from the end)."),
+     ("exclusive : bool, optional",
+      "Each output leaves out its own element (`HasExclusiveProduct`): the first is 1."),
+     ("reverse : bool, optional",
+      "Multiply from the last index down (`AxisDirection` DECREASING)."),
+     "device_dml"],
+    ("numpy.ndarray",
+     "The shape and type of `a`; integers wrap modulo 2^bits."),
     """
+>>> dml.cumulative_product(np.array([1., 2., 3.], np.float32), 0, reverse=True)
+array([6., 6., 3.], dtype=float32)
+""")
+def cumulative_product(a, axis, *, exclusive=False, reverse=False, device=None):
     arr = as_array(a)
     if arr.ndim == 0:
         raise invalid("a 0-d array has no axis to scan (reshape it to (1,))")
     return scanned(arr, axis_index(axis, arr.ndim), True, exclusive, reverse, device)
 
 
-def reduce(a, function, axes, *, output_type=None, nan="propagate", device=None):
-    """DML_OPERATOR_REDUCE: `function` over `axes`, the rank kept.
-
-    Parameters
-    ----------
-    a : array_like
-        One of vkdml's 11 types.
-    function : str
-        One of REDUCE_FUNCTIONS ('sum', 'log_sum_exp', 'argmax', ...).
-    axes : int or sequence of int
-        The reduced axes (DirectML's `Axes`, any order). () reduces nothing: each output is the
-        function of its one element (L2 gives |x|, SUM_SQUARE x², ...), as in DirectML.
-    output_type : dtype, optional
-        The arg functions' index type, one of INDEX_TYPES (default int64); the other functions keep
-        `a`'s type and take no other.
-    nan : {'propagate', 'ignore'}, optional
-        'ignore' (max, min, argmax, argmin only): NaN elements are skipped; a slice of NaN only gives
-        -inf (max), +inf (min) or index 0.
-    device : vkdml.Device or str, optional
-        The device (default: vkdml.default_device()).
-
-    Returns
-    -------
-    numpy.ndarray
-        `a`'s rank, size 1 on the reduced axes. The arg functions count row-major over the reduced
-        axes in ascending order, the first of ties.
-
-    Examples
-    --------
-    >>> dml.reduce(np.array([[1, 5], [7, 2]], np.int32), "max", axes=0)
-    array([[7, 5]], dtype=int32)
+@numpy_doc(
+    "DML_OPERATOR_REDUCE: `function` over `axes`, the rank kept.",
+    ["a_dml",
+     ("function : str",
+      "One of REDUCE_FUNCTIONS ('sum', 'log_sum_exp', 'argmax', ...)."),
+     ("axes : int or sequence of int",
+      "The reduced axes (DirectML's `Axes`, any order). () reduces nothing: each output is the function of "
+      "its one element (L2 gives |x|, SUM_SQUARE x², ...), as in DirectML."),
+     ("output_type : dtype, optional",
+      "The arg functions' index type, one of INDEX_TYPES (default int64); the other functions keep `a`'s "
+      "type and take no other."),
+     ("nan : {'propagate', 'ignore'}, optional",
+      "'ignore' (max, min, argmax, argmin only): NaN elements are skipped; a slice of NaN only gives -inf "
+      "(max), +inf (min) or index 0."),
+     "device_dml"],
+    ("numpy.ndarray",
+     "`a`'s rank, size 1 on the reduced axes. The arg functions count row-major over the reduced axes in "
+     "ascending order, the first of ties."),
     """
+>>> dml.reduce(np.array([[1, 5], [7, 2]], np.int32), "max", axes=0)
+array([[7, 5]], dtype=int32)
+""")
+def reduce(a, function, axes, *, output_type=None, nan="propagate", device=None):
     arr = as_array(a)
     ignore = nan_ignore(nan)
     if function not in REDUCE_FUNCTIONS:
@@ -205,64 +181,40 @@ def _arg(a, axes, select_last_index, output_type, nan, device, code):
     return reduced(arr, code, ax, _index_dtype(output_type), select_last_index, ignore, device)
 
 
-def argmax(a, axes=None, *, select_last_index=False, output_type="int64", nan="propagate", device=None):
-    """DML_OPERATOR_ARGMAX: the index of the largest element over `axes`, the rank kept.
-
-    Parameters
-    ----------
-    a : array_like
-        One of vkdml's 11 types.
-    axes : int or sequence of int, optional
-        The reduced axes (default: all). The index counts row-major over them in ascending order.
-    select_last_index : bool, optional
-        The last of equal elements instead of the first (`AxisDirection` DECREASING).
-    output_type : dtype, optional
-        One of INDEX_TYPES (default int64).
-    nan : {'propagate', 'ignore'}, optional
-        'propagate': NaN counts as the largest. 'ignore': NaN is skipped; a slice of NaN only gives 0.
-    device : vkdml.Device or str, optional
-        The device (default: vkdml.default_device()).
-
-    Returns
-    -------
-    numpy.ndarray
-        `a`'s rank, size 1 on the reduced axes, of `output_type`.
-
-    Examples
-    --------
-    >>> dml.argmax(np.array([[1, 5], [7, 2]], np.int32), axes=1)
-    array([[1],
-           [0]])
+@numpy_doc(
+    "DML_OPERATOR_ARGMAX: the index of the largest element over `axes`, the rank kept.",
+    ["a_dml",
+     "axes_dml",
+     "select_last_index",
+     "output_type",
+     ("nan : {'propagate', 'ignore'}, optional",
+      "'propagate': NaN counts as the largest. 'ignore': NaN is skipped; a slice of NaN only gives 0."),
+     "device_dml"],
+    ("numpy.ndarray",
+     "`a`'s rank, size 1 on the reduced axes, of `output_type`."),
     """
+>>> dml.argmax(np.array([[1, 5], [7, 2]], np.int32), axes=1)
+array([[1],
+       [0]])
+""")
+def argmax(a, axes=None, *, select_last_index=False, output_type="int64", nan="propagate", device=None):
     return _arg(a, axes, select_last_index, output_type, nan, device, -1)
 
 
-def argmin(a, axes=None, *, select_last_index=False, output_type="int64", nan="propagate", device=None):
-    """DML_OPERATOR_ARGMIN: the index of the smallest element over `axes`, the rank kept.
-
-    Parameters
-    ----------
-    a : array_like
-        One of vkdml's 11 types.
-    axes : int or sequence of int, optional
-        The reduced axes (default: all). The index counts row-major over them in ascending order.
-    select_last_index : bool, optional
-        The last of equal elements instead of the first (`AxisDirection` DECREASING).
-    output_type : dtype, optional
-        One of INDEX_TYPES (default int64).
-    nan : {'propagate', 'ignore'}, optional
-        'propagate': NaN counts as the smallest. 'ignore': NaN is skipped; a slice of NaN only gives 0.
-    device : vkdml.Device or str, optional
-        The device (default: vkdml.default_device()).
-
-    Returns
-    -------
-    numpy.ndarray
-        `a`'s rank, size 1 on the reduced axes, of `output_type`.
-
-    Examples
-    --------
-    >>> dml.argmin(np.array([[1, 5], [7, 2]], np.int32), axes=(0, 1), output_type="uint32")
-    array([[0]], dtype=uint32)
+@numpy_doc(
+    "DML_OPERATOR_ARGMIN: the index of the smallest element over `axes`, the rank kept.",
+    ["a_dml",
+     "axes_dml",
+     "select_last_index",
+     "output_type",
+     ("nan : {'propagate', 'ignore'}, optional",
+      "'propagate': NaN counts as the smallest. 'ignore': NaN is skipped; a slice of NaN only gives 0."),
+     "device_dml"],
+    ("numpy.ndarray",
+     "`a`'s rank, size 1 on the reduced axes, of `output_type`."),
     """
+>>> dml.argmin(np.array([[1, 5], [7, 2]], np.int32), axes=(0, 1), output_type="uint32")
+array([[0]], dtype=uint32)
+""")
+def argmin(a, axes=None, *, select_last_index=False, output_type="int64", nan="propagate", device=None):
     return _arg(a, axes, select_last_index, output_type, nan, device, -2)
