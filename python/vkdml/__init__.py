@@ -26,10 +26,11 @@ TypeError, as in numpy.
 
 from . import dml
 from ._devices import Device, cache_info, default_device, devices
-from ._errors import (AxisError, DeviceLost, Error, InvalidArgument, InvalidBinding, InvalidDescriptor, NoDevice,
-                      OutOfMemory, UnsupportedDevice, UnsupportedType, VulkanError, _native)
-from ._numpy_api import (argmax, argmin, cumprod, cumsum, logsumexp, max, mean, min, nanargmax, nanargmin,
-                         nanmax, nanmin, prod, sum)
+from ._errors import (AxisError, DeviceLost, Error, InvalidArgument, InvalidBinding, InvalidDescriptor,
+                      NoDevice, OutOfMemory, UnsupportedDevice, UnsupportedType, VulkanError, _native)
+from ._numpy_api import max, min  # noqa: F401 (vkdml.max and vkdml.min; not star-imported, as numpy)
+from ._numpy_api import (argmax, argmin, cumprod, cumsum, logsumexp, mean, nanargmax, nanargmin, nanmax,
+                         nanmin, prod, sum)
 
 __version__ = _native.version
 
@@ -37,7 +38,6 @@ __all__ = [
     "Error", "InvalidDescriptor", "UnsupportedType", "UnsupportedDevice", "InvalidBinding", "NoDevice",
     "OutOfMemory", "DeviceLost", "VulkanError", "InvalidArgument", "AxisError",
     "Device", "devices", "default_device", "cache_info", "dml",
-    "cumsum", "cumprod", "sum", "prod", "mean", "argmax", "argmin", "logsumexp",  # max, min: as numpy,
-                                                                                 # not star-imported
+    "cumsum", "cumprod", "sum", "prod", "mean", "argmax", "argmin", "logsumexp",
     "nanmax", "nanmin", "nanargmax", "nanargmin",
 ]

@@ -19,7 +19,8 @@ def vkdml_dtype(dtype, what="dtype"):
     except TypeError:
         raise TypeError(f"{what} {dtype!r} is not a numpy dtype") from None
     if dt.kind not in "fiu" or dt.newbyteorder("=").name not in TYPE_NAMES:
-        raise UnsupportedType("unsupported_type", f"{what} {dt} is not one of vkdml's 11 types ({_TYPES_TEXT})")
+        raise UnsupportedType("unsupported_type",
+                              f"{what} {dt} is not one of vkdml's 11 types ({_TYPES_TEXT})")
     return dt.newbyteorder("=")
 
 
@@ -46,7 +47,8 @@ def axis_index(axis, ndim):
     except TypeError:
         raise TypeError(f"axis {axis!r} is not an integer ({type(axis).__name__})") from None
     if not -ndim <= a < ndim:
-        raise AxisError(f"axis {a} is out of range for an array of {ndim} dimension{'' if ndim == 1 else 's'}")
+        plural = "" if ndim == 1 else "s"
+        raise AxisError(f"axis {a} is out of range for an array of {ndim} dimension{plural}")
     return a + ndim if a < 0 else a
 
 

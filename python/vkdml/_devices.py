@@ -99,7 +99,9 @@ def devices():
         with Device._lock:
             handle = Device._by_index.get(d["index"])
         try:
-            info = handle.info if handle is not None else native_call(_native.open_device, str(d["index"])).info
+            if handle is None:
+                handle = native_call(_native.open_device, str(d["index"]))
+            info = handle.info
             d = dict(info)
         except Error as e:
             d["error"] = f"{e.code}: {e.message}"

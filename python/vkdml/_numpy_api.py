@@ -63,7 +63,7 @@ def _reduction(a, axis, dtype, out, keepdims, function, device, name, nan_ignore
         return store(target, None, name)
     arr = cast_input(arr, computed)
     if arr.ndim == 0 and axis is not None and not isinstance(axis, tuple) and function != "average":
-        axis_index(axis, 1)  # numpy takes axis 0 (or -1) of a 0-d array as no axis, but not in a tuple or mean
+        axis_index(axis, 1)  # numpy takes axis 0 (or -1) of a 0-d array as no axis (not in a tuple or mean)
         axis = ()
     axes = axis_set(axis, arr.ndim, tuple)
     out_shape = tuple(1 if i in axes else n for i, n in enumerate(arr.shape))
@@ -114,7 +114,7 @@ def _nanarg(a, axis, out, keepdims, code, name, device):
     if arr.dtype.kind == "f" and arr.ndim:
         values = arr.reshape(-1) if ax is None else arr
         at = 0 if ax is None else ax
-        index = result.reshape(1) if ax is None else result.reshape(result.shape[:at] + (1,) + result.shape[at + 1:])
+        index = result.reshape(1) if ax is None or result.ndim == 0 else result  # kept dims: 1 at `at`
         picked = _np.take_along_axis(values, index, at)
         # NaN is picked only where a slice holds nothing else (index 0 then): numpy raises there.
         if _np.any(_np.isnan(picked)):
@@ -396,4 +396,3 @@ def nanargmax(a, axis=None, out=None, *, keepdims=False, device=None):
 """)
 def nanargmin(a, axis=None, out=None, *, keepdims=False, device=None):
     return _nanarg(a, axis, out, keepdims, -2, "nanargmin", device)
-

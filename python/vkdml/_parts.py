@@ -36,8 +36,9 @@ def in_parts(run_one, arr, kept_axes, out_bytes, device, what, advice):
         if not free:
             info = dev.info
             limit = ("set by Device._part_bytes" if dev._part_bytes is not None else
-                     f"the least of maxMemoryAllocationSize {info['max_memory_allocation_size']}, maxBufferSize "
-                     f"{info['max_buffer_size']} and a third of the host-visible heap {info['host_visible_heap']}")
+                     f"the least of maxMemoryAllocationSize {info['max_memory_allocation_size']}, "
+                     f"maxBufferSize {info['max_buffer_size']} and a third of the host-visible heap "
+                     f"{info['host_visible_heap']}")
             raise OutOfMemory("out_of_memory", (
                 f"{what}: the array needs {need} bytes in one device buffer, more than {dev.name} takes "
                 f"({budget} bytes, {limit}). vkdml splits an array along the axes the operation keeps, and "

@@ -47,7 +47,8 @@ def nan_ignore(nan):
 def _index_dtype(output_type):
     dt = vkdml_dtype(output_type, "output_type")
     if dt.name not in INDEX_TYPES:
-        raise UnsupportedType("unsupported_type", f"output_type {dt.name} is not one of {', '.join(INDEX_TYPES)}")
+        raise UnsupportedType("unsupported_type",
+                              f"output_type {dt.name} is not one of {', '.join(INDEX_TYPES)}")
     return dt
 
 
@@ -58,19 +59,24 @@ def reduced(arr, code, axes, out_dtype, select_last=False, nan=False, device=Non
     if arr.size == 0:
         if _np.prod(out_shape, dtype=_np.int64) == 0:
             return _np.empty(out_shape, out_dtype)
-        raise invalid("a reduction over zero elements has no result (the array has size 0 along a reduced axis)")
+        raise invalid("a reduction over zero elements has no result "
+                      "(the array has size 0 along a reduced axis)")
     if arr.ndim == 0:
-        return run(device, _native.reduction, arr.reshape(1), code, [], out_dtype, select_last, nan).reshape(())
+        one = run(device, _native.reduction, arr.reshape(1), code, [], out_dtype, select_last, nan)
+        return one.reshape(())
     name = REDUCE_FUNCTIONS[code] if code >= 0 else ("argmax", "argmin")[-code - 1]
     itemsize = _np.dtype(out_dtype).itemsize
 
     def one(part, dev):
         return run(dev, _native.reduction, part, code, list(axes), out_dtype, select_last, nan)
 
-    return in_parts(one, arr, [i for i in range(arr.ndim) if i not in axes],
-                    lambda shape: itemsize * int(_np.prod([1 if i in axes else n for i, n in enumerate(shape)])),
-                    device, f"reduce {name}",
-                    f"reduce it in parts (a[:n] and a[n:]) and combine their results, or over fewer axes first")
+    def out_bytes(shape):
+        return itemsize * int(_np.prod([1 if i in axes else n for i, n in enumerate(shape)]))
+
+    kept = [i for i in range(arr.ndim) if i not in axes]
+    return in_parts(one, arr, kept, out_bytes, device, f"reduce {name}",
+                    "reduce it in parts (a[:n] and a[n:]) and combine their results, or over fewer axes "
+                    "first")
 
 
 def scanned(arr, axis, product, exclusive=False, reverse=False, device=None):
@@ -84,7 +90,8 @@ def scanned(arr, axis, product, exclusive=False, reverse=False, device=None):
     return in_parts(one, arr, [i for i in range(arr.ndim) if i != axis],
                     lambda shape: arr.itemsize * int(_np.prod(shape)), device,
                     "cumulative " + ("product" if product else "sum"),
-                    "scan it in parts (a[:n], then a[n:]) and carry the first part's last result into the second's")
+                    "scan it in parts (a[:n], then a[n:]) and carry the first part's last result into "
+                    "the second's")
 
 
 @numpy_doc(
@@ -163,7 +170,7 @@ def reduce(a, function, axes, *, output_type=None, nan="propagate", device=None)
     if function not in REDUCE_FUNCTIONS:
         raise invalid(f"function {function!r} is not one of {', '.join(REDUCE_FUNCTIONS)}")
     code = REDUCE_FUNCTIONS.index(function)
-    ax = axis_set(axes, arr.ndim) if arr.ndim else axis_set(axes, 1)
+    ax = axis_set(axes, max(arr.ndim, 1))  # a 0-d array is one element: axis 0
     if function in ("argmax", "argmin"):
         out_dtype = _index_dtype("int64" if output_type is None else output_type)
     elif output_type is not None and vkdml_dtype(output_type, "output_type") != arr.dtype:
@@ -177,7 +184,7 @@ def reduce(a, function, axes, *, output_type=None, nan="propagate", device=None)
 def _arg(a, axes, select_last_index, output_type, nan, device, code):
     arr = as_array(a)
     ignore = nan_ignore(nan)
-    ax = axis_set(axes, arr.ndim) if arr.ndim else axis_set(axes, 1)
+    ax = axis_set(axes, max(arr.ndim, 1))  # a 0-d array is one element: axis 0
     return reduced(arr, code, ax, _index_dtype(output_type), select_last_index, ignore, device)
 
 
