@@ -3,7 +3,7 @@
 # dynamic symbols, but a static libvkdml.a still offers them to the application's link, where a
 # `vkCreateBuffer` data pointer would capture the application's own calls into the Vulkan loader.
 # vkdml_volk_names(<out>) writes <out>, a header of #defines that renames each of them vkdml_volk_<name>
-# in every vkdml source that includes volk (src/volk_private.h), read from the volk.h in use.
+# in every vkdml source that includes volk (src/vulkan/volk_private.h), read from the volk.h in use.
 function(vkdml_volk_names out)
   file(STRINGS ${VOLK_SOURCE_DIR}/volk.h lines
        REGEX "^(extern PFN_vk[A-Za-z0-9_]+ vk[A-Za-z0-9_]+|[A-Za-z0-9_]+ volk[A-Za-z0-9_]+\\()")

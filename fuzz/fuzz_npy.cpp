@@ -1,4 +1,4 @@
-// fuzz/fuzz_npy.cpp — libFuzzer target for the .npy reader (tools/npy.cpp).
+// fuzz/fuzz_npy.cpp — libFuzzer target for the .npy reader (tools/npy/npy.cpp).
 //
 // Feeds arbitrary bytes to vkdml::npy::parse and traps when a result breaks what the reader promises:
 // a refusal is one line "<file name>: ..." with code invalid_argument; an accepted array has rank 1..8, no
@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "npy.hpp"
+#include "npy/npy.hpp"
 
 namespace {
 

@@ -9,7 +9,7 @@
 // the finished result to the output or, with DST_PARTIALS, the state to partials[o·chunks + c]. A
 // dispatch runs the items [item_begin, item_end) of its pass; items number (o, c) pairs, below 2^32.
 // Offsets are computed modulo 2^32: the base words wrap them back into the window the dispatch binds
-// (src/window.hpp).
+// (src/core/window.hpp).
 #ifndef REDUCE_COMMON_GLSL
 #define REDUCE_COMMON_GLSL
 

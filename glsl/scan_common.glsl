@@ -128,7 +128,7 @@ void store_element(uint i, Pair a) { dst[i] = FROM_ACC(pair_value(a)); }
 uint chunk_count() { return chunks_of(p.len, p.chunk_len); }
 
 // Element offsets of the first element of fiber f in the input and output. Offsets are computed
-// modulo 2^32: the base words wrap them back into the window the dispatch binds (src/window.hpp).
+// modulo 2^32: the base words wrap them back into the window the dispatch binds (src/core/window.hpp).
 // IN_PLACE: the input's strides are the output's, and its offsets are the output's too (binding 0 is not
 // bound through a window, so base_in carries no window shift).
 uvec2 fiber_base(uint f) {

@@ -1,4 +1,4 @@
-// Work items, shared by every kernel (src/plan.hpp, Pass): a pass's items are (line, chunk) pairs, and a
+// Work items, shared by every kernel (src/core/plan.hpp, Pass): a pass's items are (line, chunk) pairs, and a
 // dispatch runs the items [item_begin, item_end) of it, below 2^32. Cooperative kernels (scan_tile,
 // reduce_tree) give a workgroup one item, numbered line-major; serial kernels (scan_serial,
 // reduce_serial) give an invocation one, numbered chunk-major (item = chunk · lines + line), so that
@@ -11,7 +11,7 @@
 #ifndef WORK_ITEMS_GLSL
 #define WORK_ITEMS_GLSL
 
-// This workgroup's index in the folded 2-D dispatch (src/plan.cpp, fold_groups).
+// This workgroup's index in the folded 2-D dispatch (src/core/plan.cpp, fold_groups).
 uint workgroup_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
 
 // Chunks of chunk_len positions in a line of len.

@@ -11,8 +11,8 @@
 #include <span>
 
 #include "gpu_fixture.hpp"
-#include "npy.hpp"
-#include "platform.hpp"
+#include "npy/npy.hpp"
+#include "npy/platform.hpp"
 #include "tensor_data.hpp"
 
 namespace fs = std::filesystem;

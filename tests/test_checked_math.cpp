@@ -1,12 +1,12 @@
-// tests/test_checked_math.cpp — src/checked_math.hpp: exact sums and products, and overflow reported
+// tests/test_checked_math.cpp — include/vkdml/checked_math.hpp: exact sums and products, and overflow reported
 // exactly at the 64-bit boundary.
 #include <catch2/catch.hpp>
 #include <cstdint>
 
-#include "checked_math.hpp"
+#include "vkdml/checked_math.hpp"
 
-using vkdml::detail::add_overflows;
-using vkdml::detail::mul_overflows;
+using vkdml::add_overflows;
+using vkdml::mul_overflows;
 
 TEST_CASE("checked_math: add_overflows is exact up to 2^64 - 1 and reports the first carry out",
           "[checked-math]") {

@@ -11,7 +11,7 @@
 
 #include "cli_support.hpp"
 #include "json_check.hpp"
-#include "platform.hpp"
+#include "npy/platform.hpp"
 #include "vkdml/version.hpp"
 
 namespace fs = std::filesystem;

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "cli_support.hpp"
-#include "npy.hpp"
-#include "platform.hpp"
+#include "npy/npy.hpp"
+#include "npy/platform.hpp"
 #include "tensor_data.hpp"
 
 namespace fs = std::filesystem;

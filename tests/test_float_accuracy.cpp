@@ -6,7 +6,7 @@
 // one (subgroup scans of compensated pairs); the `large` label adds the sizes of issue 18's table.
 #include <catch2/catch.hpp>
 
-#include "double_double.hpp"
+#include "bench/double_double.hpp"
 #include "gpu_fixture.hpp"
 #include "reduce_sweep.hpp"
 #include "scan_sweep.hpp"

@@ -9,7 +9,7 @@
 
 #include "cli_support.hpp"
 #include "gpu_fixture.hpp"
-#include "npy.hpp"
+#include "npy/npy.hpp"
 #include "reduce_expect.hpp"
 #include "reduce_sweep.hpp"
 #include "scan_sweep.hpp"

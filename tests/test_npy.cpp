@@ -1,4 +1,4 @@
-// tests/test_npy.cpp — the .npy reader and writer of tools/npy.hpp: round trips, hand-built files checked
+// tests/test_npy.cpp — the .npy reader and writer of tools/npy/npy.hpp: round trips, hand-built files checked
 // field by field, every rejection, and the temporary-file-then-rename write.
 
 #include <catch2/catch.hpp>
@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "npy.hpp"
+#include "npy/npy.hpp"
 #include "os_support.hpp"
-#include "platform.hpp"
+#include "npy/platform.hpp"
 
 namespace fs = std::filesystem;
 using vkdml::ErrorCode;

@@ -8,7 +8,7 @@
 #include <fstream>
 
 #include "cli_support.hpp"
-#include "platform.hpp"
+#include "npy/platform.hpp"
 
 #ifdef _WIN32
 #ifndef NOMINMAX

@@ -17,7 +17,7 @@ import sys
 M = 1 << 20
 BIG = 64 * M
 
-# (name, op, dtype, shape, axis): the default suite, as in tools/bench_cases.cpp.
+# (name, op, dtype, shape, axis): the default suite, as in tools/bench/bench_cases.cpp.
 DEFAULT_CASES = [
     ("scan-1d", "cumsum", "float32", [BIG], 0),
     ("scan-rows-short", "cumsum", "float32", [M, 16], 1),

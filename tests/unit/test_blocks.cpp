@@ -1,9 +1,9 @@
-// The serial kernels' vector blocks (src/blocks.cpp): each kind taken by the shape built for it, with
+// The serial kernels' vector blocks (src/core/blocks.cpp): each kind taken by the shape built for it, with
 // its exact layout; and for random shapes, the blocks read (and, for scans, write) every element of the
 // problem exactly once — checked by expanding them back into elements.
 #include <catch2/catch.hpp>
 
-#include "blocks.hpp"
+#include "core/blocks.hpp"
 
 #include <map>
 #include <random>

@@ -4,8 +4,8 @@
 // OpMemberDecorate Offset), so a kernel edited without the header fails here.
 #include <catch2/catch.hpp>
 
-#include "kernel_abi.hpp"
-#include "kernel_registry.hpp"
+#include "core/kernel_abi.hpp"
+#include "core/kernel_registry.hpp"
 
 #include <map>
 #include <string>

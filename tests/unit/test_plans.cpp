@@ -1,4 +1,4 @@
-// The planners without a device (src/scan_plan.cpp, src/reduce_plan.cpp, src/policy.cpp): chunk
+// The planners without a device (src/core/scan_plan.cpp, src/core/reduce_plan.cpp, src/core/policy.cpp): chunk
 // lengths from the policy tables, the kernel per shape and device class, the passes of long lines, and
 // for every plan the invariants record() relies on — every item in exactly one dispatch, every window
 // within the device's range, chunks within the loop-trip bound. At the GPU subgroup sizes (32: NVIDIA, 64:
@@ -7,9 +7,9 @@
 #include <catch2/catch.hpp>
 
 #include "device_classes.hpp"
-#include "reduce_plan.hpp"
-#include "scan_plan.hpp"
-#include "window.hpp"
+#include "core/reduce_plan.hpp"
+#include "core/scan_plan.hpp"
+#include "core/window.hpp"
 
 #include <algorithm>
 #include <random>

@@ -1,8 +1,8 @@
-// Lowering (src/problem.cpp): the problem a planner sees visits exactly the tensor's elements, line by
+// Lowering (src/core/problem.cpp): the problem a planner sees visits exactly the tensor's elements, line by
 // line in the same order, with the fewest dimensions — checked against enumerating the tensor itself.
 #include <catch2/catch.hpp>
 
-#include "problem.hpp"
+#include "core/problem.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,8 +1,8 @@
-// Window arithmetic (src/window.cpp) against brute force: the exact bounds of a run of row-major
+// Window arithmetic (src/core/window.cpp) against brute force: the exact bounds of a run of row-major
 // indices, and chunk lengths that fit a window wherever they start.
 #include <catch2/catch.hpp>
 
-#include "window.hpp"
+#include "core/window.hpp"
 
 #include <algorithm>
 #include <random>

@@ -1,0 +1,62 @@
+// Helpers every planner shares (see plan.hpp).
+#include "core/plan.hpp"
+
+#include "core/errors.hpp"
+#include "core/window.hpp"
+
+#include <algorithm>
+
+namespace vkdml::detail {
+
+uint64_t allocate_scratch(const DeviceInfo& info, Plan& plan, uint64_t bytes) {
+    uint64_t align = std::max<uint64_t>(16, info.min_storage_buffer_offset_alignment);
+    uint64_t offset = ceil_div(plan.temporary_bytes, align) * align;
+    plan.temporary_bytes = offset + bytes;
+    return offset;
+}
+
+PassBinding unused_binding(PassBinding like) {
+    like.base_word = -1;
+    like.unused = true;
+    return like;
+}
+
+Status check_item_count(const char* what, uint64_t lines, uint64_t lanes, uint64_t chunks) {
+    if (lines * lanes * chunks > 0xFFFFFFFFull)
+        return make_error(ErrorCode::unsupported_device, "the ", what, " has ", lines * lanes * chunks,
+                          " chunks, more than 32-bit indexing allows");
+    return {};
+}
+
+Status append_pass(const DeviceInfo& info, PassSpec spec, Plan& plan) {
+    Pass pass;
+    pass.groups = spec.lines;
+    pass.chunks = spec.chunks;
+    pass.chunk_len = spec.chunk_len;
+    pass.line_length = spec.line_length;
+    pass.chunk_major = !spec.cooperative && !spec.line_major;
+    if (!spec.cooperative) spec.key.spec[ABI_SPEC_LINE_MAJOR] = spec.line_major;
+    pass.items_per_workgroup = spec.cooperative ? 1 : spec.key.spec[ABI_SPEC_WORKGROUP];
+    pass.access = std::move(spec.access);
+    pass.bindings = spec.bindings;
+    pass.item_begin_word = spec.item_begin_word;
+    pass.item_end_word = spec.item_end_word;
+    pass.key = std::move(spec.key);
+    pass.push = spec.push;
+    pass.push[spec.chunk_len_word] = static_cast<uint32_t>(std::min(spec.chunk_len, spec.line_length));
+    if (auto st = cut_into_segments(info, pass); !st) return st;
+    plan.passes.push_back(std::move(pass));
+    return {};
+}
+
+bool fold_groups(const DeviceInfo& info, uint64_t groups, uint32_t& x, uint32_t& y) {
+    uint64_t max_x = std::max<uint32_t>(1, info.max_workgroup_count[0]);
+    uint64_t gx = std::min<uint64_t>(std::max<uint64_t>(groups, 1), max_x);
+    uint64_t gy = ceil_div(std::max<uint64_t>(groups, 1), gx);
+    if (gy > info.max_workgroup_count[1]) return false;
+    x = static_cast<uint32_t>(gx);
+    y = static_cast<uint32_t>(gy);
+    return true;
+}
+
+}  // namespace vkdml::detail

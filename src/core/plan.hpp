@@ -1,0 +1,123 @@
+// A compiled operator's plan: the passes record() emits, each with its kernel (a pipeline key), its
+// three buffer bindings, its push constants and the map of which elements its work items touch, plus
+// the temporary scratch the passes share. The planners (scan_plan.cpp, reduce_plan.cpp) build plans
+// without a device; append_pass cuts each pass into dispatches that fit the device's limits
+// (window.cpp); the pipeline cache then materialises the plan's pipelines, and record() emits it.
+#pragma once
+
+#include "core/data_types.hpp"
+#include "core/kernel_abi.hpp"
+#include "core/policy.hpp"
+
+#include <array>
+#include <vector>
+
+namespace vkdml::detail {
+
+/// Which caller buffer a pass binding refers to.
+enum class Slot : uint8_t { input, output, temporary };
+
+struct PassBinding {
+    Slot slot = Slot::input;
+    uint32_t index = 0;          ///< which input or output
+    uint64_t offset = 0;         ///< temporary only: byte offset of the region in the scratch buffer
+    uint64_t size = 0;           ///< temporary only: bytes of the region
+    uint32_t element_bytes = 1;  ///< element size the kernel indexes this binding with
+    int32_t base_word = -1;      ///< push-constant word receiving the element offset inside the binding
+    bool unused = false;         ///< bound only because the kernel declares it; never accessed
+};
+
+/// One dimension of an access map: `size` positions `stride` elements apart (negative: descending).
+struct AccessDim {
+    uint32_t size = 1;
+    int64_t stride = 0;
+};
+
+/// Which elements of one binding a pass's work items touch, in units of the binding's element_bytes
+/// from the start of its tensor (or scratch region). An item is a pair (group g, chunk c); g is the
+/// row-major index over `group`. Chunk c covers the line positions [c·chunk_len, min((c+1)·chunk_len,
+/// line_length)) or, with per_chunk, the single position c; a line position is the row-major index
+/// over `line`. The item touches origin + Σ group offsets + Σ line offsets, and the extent − 1
+/// elements after each.
+struct Access {
+    int64_t origin = 0;
+    std::vector<AccessDim> group;
+    std::vector<AccessDim> line;
+    bool per_chunk = false;
+    uint32_t extent = 1;
+};
+
+/// Inclusive range of element offsets.
+struct ElementRange {
+    int64_t lo = 0, hi = 0;
+};
+
+/// One dispatch of a pass: the items [item_begin, item_end), the windows of its bindings (element
+/// ranges each within maxStorageBufferRange) and its workgroup grid.
+struct Segment {
+    uint32_t item_begin = 0, item_end = 0;
+    uint32_t groups_x = 1, groups_y = 1;
+    std::array<ElementRange, kBindingCount> window{};
+};
+
+struct Pass {
+    PipelineKey key;
+    VkPipeline pipeline = VK_NULL_HANDLE;  ///< set when the plan is materialised (PipelineCache)
+    std::array<PassBinding, kBindingCount> bindings{};
+    PushWords push{};
+    /// The work: groups × chunks items, numbered g-major (g·chunks + c) or, with chunk_major,
+    /// c-major (c·groups + g); a workgroup takes items_per_workgroup consecutive items.
+    uint64_t groups = 1, chunks = 1, chunk_len = 1, line_length = 1;
+    bool chunk_major = false;
+    uint32_t items_per_workgroup = 1;
+    std::array<Access, kBindingCount> access{};
+    /// Push-constant words receiving each dispatch's first and end item.
+    uint32_t item_begin_word = 0, item_end_word = 0;
+    std::vector<Segment> segments;  ///< filled by cut_into_segments
+};
+
+/// A pass as a planner describes it; append_pass derives the rest.
+struct PassSpec {
+    PipelineKey key;  ///< spec[ABI_SPEC_WORKGROUP] is the workgroup size
+    /// A workgroup per item (scan_tile, reduce_tree), items numbered line-major; else an invocation
+    /// per item, chunk-major (neighbouring invocations on neighbouring lines) or, with line_major,
+    /// line-major (neighbouring invocations on neighbouring chunks: for lines far apart in memory).
+    bool cooperative = false;
+    bool line_major = false;
+    uint64_t lines = 1, chunks = 1, chunk_len = 1, line_length = 1;
+    std::array<PassBinding, kBindingCount> bindings{};
+    std::array<Access, kBindingCount> access{};
+    PushWords push{};  ///< without the chunk and dispatch words, which append_pass fills
+    uint32_t chunk_len_word = 0, item_begin_word = 0, item_end_word = 0;
+};
+
+struct Plan {
+    std::vector<Pass> passes;
+    uint64_t temporary_bytes = 0;
+};
+
+constexpr uint64_t ceil_div(uint64_t a, uint64_t b) {
+    return (a + b - 1) / b;
+}
+
+/// Reserves `bytes` of the plan's temporary buffer, aligned for a storage-buffer descriptor; returns the
+/// region's offset.
+uint64_t allocate_scratch(const DeviceInfo& info, Plan& plan, uint64_t bytes);
+
+/// A binding the kernel declares but the pass never accesses: `like`'s range, so that any valid range
+/// is bound.
+PassBinding unused_binding(PassBinding like);
+
+/// Fails with unsupported_device when a pass of `lines` × `lanes` lines in `chunks` chunks has more
+/// items than 32-bit kernel indices reach; `what` names the operation ("scan", "reduction").
+Status check_item_count(const char* what, uint64_t lines, uint64_t lanes, uint64_t chunks);
+
+/// Builds the pass `spec` describes, cuts it into dispatches that fit the device (cut_into_segments)
+/// and appends it to the plan.
+Status append_pass(const DeviceInfo& info, PassSpec spec, Plan& plan);
+
+/// Folds a 1-D count of workgroups into an x*y grid within the device limits; returns false if even
+/// that does not fit. Kernels unfold it with gl_NumWorkGroups.x.
+bool fold_groups(const DeviceInfo& info, uint64_t groups, uint32_t& x, uint32_t& y);
+
+}  // namespace vkdml::detail

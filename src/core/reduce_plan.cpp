@@ -1,0 +1,243 @@
+// Reduce planning (see reduce_plan.hpp): fold, then fold the fold states.
+//
+// Every output's n reduced elements are cut into chunks (policy.hpp). One chunk per output: a single
+// pass writes the results. Several: the pass writes one fold state per (output, chunk) to scratch, and
+// the same planner folds the chunk states again until one remains. Reductions whose reduced elements
+// are the inner ones in memory, and long enough, use reduce_tree (a workgroup per chunk) where the
+// device class is cooperative; other shapes use reduce_serial (an invocation per chunk, neighbouring
+// invocations on neighbouring outputs), whose first pass reads vector blocks wherever the layout allows
+// (blocks.hpp).
+#include "core/reduce_plan.hpp"
+
+#include "core/blocks.hpp"
+#include "core/window.hpp"
+
+#include <algorithm>
+#include <bit>
+
+namespace vkdml::detail {
+
+namespace {
+
+/// Kept dimensions of `l` with row-major weights × `scale`: partial state slots (o·chunks + c)·words.
+std::vector<AccessDim> output_weights(const Problem& l, uint64_t scale) {
+    std::vector<AccessDim> dims(l.kept.size());
+    for (size_t i = dims.size(); i-- > 0;) {
+        dims[i] = {l.kept[i].size, int64_t(scale)};
+        scale *= l.kept[i].size;
+    }
+    return dims;
+}
+
+/// Where one fold reads: the input, or the chunk states of a previous pass.
+struct Source {
+    PassBinding binding;
+    bool partials = false;
+    uint64_t n = 0;  ///< elements (or states) per output
+};
+
+/// The kernel chosen for one fold, and how it sees the problem.
+struct Shape {
+    bool tree = false;
+    uint32_t workgroup = 0;
+    Blocks blocks;
+    uint64_t positions = 0;      ///< per output, in the units the kernel indexes (elements, blocks or states)
+    uint32_t element_bytes = 0;  ///< of the source, per kernel index
+    uint64_t chunk_len = 0, chunks = 0;
+    const Problem& layout() const { return blocks.layout; }
+};
+
+struct Planner {
+    const PlanTarget& target;
+    const ReducePolicy& policy;
+    const ReduceRequest& r;
+    Plan& plan;
+    StorageVariant v;
+    uint32_t state_words;  ///< words of a fold state between passes
+
+    /// Which elements each item (output, chunk) of a pass folding n elements (or states) reads; `l` is the
+    /// layout the pass indexes.
+    Access source_access(const Problem& l, bool src_partials, uint64_t n) const {
+        Access a;
+        if (src_partials) {  // states o·n + r, state_words words each
+            a.group = output_weights(l, n * state_words);
+            a.line = {{static_cast<uint32_t>(n), int64_t(state_words)}};
+            a.extent = state_words;
+            return a;
+        }
+        for (const Dim& d : l.kept) a.group.push_back({d.size, d.stride_in});
+        for (const Dim& d : l.line) a.line.push_back({d.size, d.stride_in});
+        return a;
+    }
+
+    /// Which elements each item writes: its output element(s), or its state(s) o·chunks + c. With
+    /// `lanes` outputs per item (blocks across outputs or rows), those are lanes consecutive elements, or
+    /// lanes states `chunks` slots apart.
+    Access destination_access(const Problem& l, bool dst_partials, uint64_t chunks, uint32_t lanes) const {
+        Access a;
+        a.per_chunk = true;
+        if (dst_partials) {
+            a.group = output_weights(l, lanes * chunks * state_words);
+            a.line = {{static_cast<uint32_t>(chunks), int64_t(state_words)}};
+            a.extent = static_cast<uint32_t>(((lanes - 1) * chunks + 1) * state_words);
+            return a;
+        }
+        for (const Dim& d : l.kept) a.group.push_back({d.size, d.stride_out});
+        a.extent = lanes;
+        return a;
+    }
+
+    /// reduce_tree where the source is contiguous per output and long: a workgroup of about n/8
+    /// invocations (a power of two, at least a subgroup), as long as a chunk of a workgroup's length fits
+    /// a window.
+    void choose_kernel(const Source& src, Shape& s) const {
+        const DeviceInfo& info = target.info;
+        const bool contiguous = src.partials || r.problem.line_innermost();
+        s.tree =
+            !target.serial_kernels && info.subgroup_shuffle && src.n >= policy.tree_min_length && contiguous;
+        s.workgroup = policy.serial_workgroup;
+        if (!s.tree) return;
+        const uint32_t cap = std::min(policy.tree_max_workgroup, info.max_workgroup_invocations);
+        const uint32_t floor = std::max(policy.tree_min_workgroup, info.subgroup_size);
+        const uint32_t wg =
+            std::clamp(static_cast<uint32_t>(std::bit_ceil(ceil_div(src.n, 8))), std::min(floor, cap), cap);
+        const Access source = source_access(r.problem, src.partials, src.n);
+        s.tree = max_chunk_in_window(source.line, src.binding.element_bytes, source.extent,
+                                     window_bytes(info)) >= wg;
+        if (s.tree) s.workgroup = wg;
+    }
+
+    /// Positions and chunks of the fold with `blocks`.
+    Shape chunked(const Source& src, Shape s, const Blocks& blocks) const {
+        s.blocks = blocks;
+        const Problem& l = s.layout();
+        s.positions = blocks.k > 0 ? l.line_length() : src.n;
+        s.element_bytes = src.binding.element_bytes * (blocks.k > 0 ? vector_width(v) : 1);
+        ChunkPolicy c = policy.serial;
+        if (s.tree)
+            c = {.target_items = policy.tree_target_items,
+                 .min_len = s.workgroup,
+                 .max_len = uint64_t(s.workgroup) * policy.tree_max_items,
+                 .quantum = s.workgroup};
+        const Access source = source_access(l, src.partials, s.positions);
+        const uint64_t window_cap = max_chunk_in_window(
+            source.line, s.element_bytes, std::max(source.extent, blocks.k), window_bytes(target.info));
+        s.chunk_len = std::min(chunk_length(c, s.positions, l.lines()), window_cap);
+        s.chunks = ceil_div(s.positions, s.chunk_len);
+        return s;
+    }
+
+    /// The kernel, blocks and chunks of one fold.
+    Shape choose(const Source& src) const {
+        Shape s;
+        choose_kernel(src, s);
+        const Blocks plain{0, 1, true, r.problem};
+        if (s.tree || src.partials) return chunked(src, s, plain);
+        const BlockRules rules{4, policy.row_block_vectors, false, false};
+        Shape blocked = chunked(src, s, block_layout(r.problem, vector_width(v), rules));
+        // Blocks across outputs write their states `chunks` slots apart: all of them must fit a window.
+        const uint32_t lanes = blocked.blocks.lanes();
+        if (lanes > 1 && blocked.chunks > 1 &&
+            ((lanes - 1) * blocked.chunks + 1) * state_words * 4 > window_bytes(target.info))
+            return chunked(src, s, plain);
+        return blocked;
+    }
+
+    PushWords words(const Problem& l) const {
+        PushWords w{};
+        w[REDUCE_W_N_TOTAL] = static_cast<uint32_t>(r.problem.line_length());  // N in elements
+        uint32_t k = REDUCE_W_DIM;
+        for (const Dim& d : l.kept) {
+            w[k++] = d.size;
+            w[k++] = d.stride_in;
+            w[k++] = d.stride_out;
+        }
+        for (const Dim& d : l.line) {
+            w[k++] = d.size;
+            w[k++] = d.stride_in;
+        }
+        return w;
+    }
+
+    Status add_pass(const Shape& s, const Source& src, PassBinding dst, bool dst_partials) {
+        const bool arg = is_arg_function(r.function);
+        const bool sign_matters =
+            arg || r.function == REDUCE_F_MIN || r.function == REDUCE_F_MAX || r.function == REDUCE_F_L1;
+        PassSpec p;
+        p.key.kernel = s.tree ? "reduce_tree" : "reduce_serial";
+        p.key.storage = v.name;
+        p.key.spec[ABI_SPEC_WORKGROUP] = s.workgroup;
+        p.key.spec[REDUCE_SPEC_FUNCTION] = r.function;
+        p.key.spec[REDUCE_SPEC_SRC_PARTIALS] = src.partials;
+        p.key.spec[REDUCE_SPEC_DST_PARTIALS] = dst_partials;
+        p.key.spec[REDUCE_SPEC_TIE_LAST] = arg && r.tie_last;
+        // (Only where the data can hold a NaN: integer pipelines stay shared with propagate.)
+        p.key.spec[REDUCE_SPEC_NAN_IGNORE] = r.nan_ignore && is_float_type(r.type);
+        p.key.spec[REDUCE_SPEC_SIGNED] = sign_matters && is_signed_integer_type(r.type);
+        p.key.spec[REDUCE_SPEC_INDEX64] = arg && !dst_partials && element_size(r.output_type) == 8;
+        p.key.spec[REDUCE_SPEC_VEC_K] = s.blocks.k;
+        p.key.spec[REDUCE_SPEC_VEC_F] = s.blocks.f;
+        p.key.spec[REDUCE_SPEC_KEPT_DIMS] = static_cast<uint32_t>(s.layout().kept.size());
+        p.key.spec[REDUCE_SPEC_LINE_DIMS] = static_cast<uint32_t>(s.layout().line.size());
+        p.cooperative = s.tree;
+        // Outputs whose elements (or states) are far apart: chunks of one output side by side.
+        p.line_major = src.partials || s.layout().line_innermost();
+        // Lockstep where a workgroup's invocations take neighbouring outputs of long chunks of the input
+        // (as scans do; its position loop runs to chunk start + chunk_len, below 2^32).
+        const uint64_t positions = std::min<uint64_t>(s.chunk_len, s.positions);
+        p.key.spec[ABI_SPEC_LOCKSTEP] =
+            !s.tree && !p.line_major && policy.lockstep_min_len > 0 && positions >= policy.lockstep_min_len &&
+            s.layout().lines() >= s.workgroup && s.positions + positions <= 0xFFFFFFFFull;
+        p.lines = s.layout().lines();
+        p.chunks = s.chunks;
+        p.chunk_len = s.chunk_len;
+        p.line_length = s.positions;
+        PassBinding source = src.binding;
+        source.element_bytes = s.element_bytes;
+        source.base_word = REDUCE_W_BASE_IN;
+        p.bindings = {source, dst, unused_binding(dst)};
+        p.access = {source_access(s.layout(), src.partials, s.positions),
+                    destination_access(s.layout(), dst_partials, s.chunks, s.blocks.lanes()), Access{}};
+        if (s.blocks.k > 0) p.access[0].extent = s.blocks.k;
+        p.push = words(s.layout());
+        p.push[REDUCE_W_N] = static_cast<uint32_t>(s.positions);
+        p.chunk_len_word = REDUCE_W_CHUNK_LEN;
+        p.item_begin_word = REDUCE_W_ITEM_BEGIN;
+        p.item_end_word = REDUCE_W_ITEM_END;
+        return append_pass(target.info, std::move(p), plan);
+    }
+
+    /// Folds src.n elements (or chunk states) per output into the output, through as many passes as
+    /// the chunks need.
+    Status fold(const Source& src) {
+        const Shape s = choose(src);
+        const uint64_t outputs = s.layout().lines();
+        const uint32_t lanes = s.blocks.lanes();
+        if (auto st = check_item_count("reduction", outputs, lanes, s.chunks); !st) return st;
+        if (s.chunks == 1) {
+            PassBinding dst{Slot::output, 0};
+            dst.element_bytes = is_arg_function(r.function) ? element_size(r.output_type) : v.element_bytes;
+            dst.base_word = REDUCE_W_BASE_OUT;
+            return add_pass(s, src, dst, false);
+        }
+        const uint64_t bytes = outputs * lanes * s.chunks * state_words * 4;
+        const PassBinding partials{Slot::temporary, 0, allocate_scratch(target.info, plan, bytes),
+                                   bytes,           4, REDUCE_W_BASE_OUT};
+        if (auto st = add_pass(s, src, partials, true); !st) return st;
+        return fold({partials, true, s.chunks});
+    }
+};
+
+}  // namespace
+
+Status plan_reduce(const PlanTarget& target, const ReduceRequest& request, Plan& plan) {
+    const StorageVariant v = storage_variant(request.type);
+    Planner p{target,  policy(device_class(target)).reduce,
+              request, plan,
+              v,       state_words(v.accumulator_bytes, request.function, is_float_type(request.type))};
+    PassBinding src{Slot::input, 0};
+    src.element_bytes = v.element_bytes;
+    return p.fold({src, false, request.problem.line_length()});
+}
+
+}  // namespace vkdml::detail

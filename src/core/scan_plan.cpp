@@ -1,0 +1,212 @@
+// Scan planning (see scan_plan.hpp): the reduce-then-scan of GPUPrefixSums and CUB, by chunks.
+//
+// Every fiber is cut into chunks (policy.hpp). One chunk per fiber: a single pass scans it. Several:
+//   1. reduce: each chunk to a partial (a compensated pair for floats), in scratch;
+//   2. scan the partials of each fiber exclusively: the same planner, recursively, on the scratch;
+//   3. scan each chunk starting from its partial, the carry.
+// Inner-axis fibers of some length use scan_tile (a workgroup per chunk) where the device class is
+// cooperative; other shapes use scan_serial (an invocation per chunk, coalesced across fibers), which
+// reads vector blocks wherever the layout allows (blocks.hpp).
+#include "core/scan_plan.hpp"
+
+#include "core/blocks.hpp"
+#include "core/window.hpp"
+
+#include <algorithm>
+
+namespace vkdml::detail {
+
+namespace {
+
+/// Where the data of one scan level lives: the caller's tensors, or a scratch region (partials).
+struct Endpoints {
+    PassBinding src, dst;
+};
+
+/// The kernel chosen for one scan level, and how it sees the problem.
+struct Shape {
+    bool tile = false;
+    Blocks blocks;
+    StorageVariant v;
+    uint32_t workgroup = 0;
+    uint64_t chunk_len = 0, chunks = 0;
+    const Problem& layout() const { return blocks.layout; }
+    const Dim& axis() const { return blocks.layout.line[0]; }
+    uint32_t block() const { return std::max(blocks.k, 1u); }  ///< kernel indices per position
+};
+
+/// Which elements of the data (src, dst) and of the partials each item (fiber, chunk) touches. `l` is
+/// the layout the kernel indexes (blocks of `block` vectors, or elements: block 1); `lanes` partials per
+/// item.
+std::array<Access, kBindingCount> scan_accesses(const ScanRequest& r, const Problem& l, uint64_t chunks,
+                                                uint32_t block, uint32_t lanes) {
+    std::array<Access, kBindingCount> a;
+    const Dim& axis = l.line[0];
+    for (int side = 0; side < 2; ++side) {
+        int64_t step = side == 0 ? axis.stride_in : axis.stride_out;
+        for (const Dim& d : l.kept) a[side].group.push_back({d.size, side == 0 ? d.stride_in : d.stride_out});
+        a[side].line.push_back({axis.size, r.reverse ? -step : step});
+        a[side].origin = r.reverse ? int64_t(axis.size - 1) * step : 0;
+        a[side].extent = block;
+    }
+    uint64_t weight = chunks * lanes;  // partials[(fiber * chunks + chunk) * lanes + lane]
+    a[2].group.resize(l.kept.size());
+    for (size_t i = l.kept.size(); i-- > 0;) {
+        a[2].group[i] = {l.kept[i].size, int64_t(weight)};
+        weight *= l.kept[i].size;
+    }
+    a[2].line.push_back({static_cast<uint32_t>(chunks), int64_t(lanes)});
+    a[2].per_chunk = true;
+    a[2].extent = lanes;
+    return a;
+}
+
+PushWords scan_words(const Problem& l) {
+    PushWords w{};
+    w[SCAN_W_FIBERS] = static_cast<uint32_t>(l.lines());
+    w[SCAN_W_LEN] = l.line[0].size;
+    w[SCAN_W_AXIS_IN] = l.line[0].stride_in;
+    w[SCAN_W_AXIS_OUT] = l.line[0].stride_out;
+    for (size_t i = 0; i < l.kept.size(); ++i) {
+        w[SCAN_W_SIZE + i] = l.kept[i].size;
+        w[SCAN_W_STRIDE_IN + i] = l.kept[i].stride_in;
+        w[SCAN_W_STRIDE_OUT + i] = l.kept[i].stride_out;
+    }
+    return w;
+}
+
+struct Planner {
+    const PlanTarget& target;
+    const ScanPolicy& policy;
+    Plan& plan;
+
+    /// The kernel, blocks and chunks of one scan level.
+    Shape choose(const ScanRequest& r) const {
+        Shape s;
+        s.v = r.pairs ? pair_variant(r.type) : storage_variant(r.type);
+        // scan_tile needs subgroup arithmetic (integers) or shuffles (floats, compensated); pairs
+        // (partials) run serially.
+        const DeviceInfo& info = target.info;
+        const bool subgroup_ops = is_float_type(r.type) ? info.subgroup_shuffle : info.subgroup_arithmetic;
+        s.tile = !r.pairs && !target.serial_kernels && subgroup_ops &&
+                 r.problem.line[0].size >= policy.tile_min_length && r.problem.axis_innermost();
+        s.blocks.layout = r.problem;
+        // float16 blocks of one vector: the conversion back from float32, unrolled over larger blocks,
+        // runs slower (measured on lavapipe).
+        if (!s.tile && !r.pairs) {
+            const bool f16 = r.type == DML_TENSOR_DATA_TYPE_FLOAT16;
+            const BlockRules rules{f16 ? 1u : 4u, f16 ? 1u : policy.row_block_vectors, true, true};
+            s.blocks = block_layout(r.problem, vector_width(s.v), rules);
+        }
+        s.workgroup = s.tile ? std::min(policy.tile_workgroup, info.max_workgroup_invocations)
+                             : policy.serial_workgroup;
+        s.chunk_len = chunk_length(s.tile ? policy.tile : policy.serial, s.axis().size, s.layout().lines());
+        // No chunk may span more than a window of either tensor.
+        const auto data = scan_accesses(r, s.layout(), 1, s.block(), s.blocks.lanes());
+        for (int side = 0; side < 2; ++side)
+            s.chunk_len = std::min(s.chunk_len, max_chunk_in_window(data[side].line, element_bytes(s),
+                                                                    s.block(), window_bytes(info)));
+        s.chunks = ceil_div(s.axis().size, s.chunk_len);
+        return s;
+    }
+
+    static uint32_t element_bytes(const Shape& s) {
+        return s.v.element_bytes * (s.blocks.k == 0 ? 1 : vector_width(s.v));  // per kernel index
+    }
+
+    /// One pass of a scan level: MODE (scan or reduce to partials), with or without carries. A scan
+    /// whose source is its destination (`in_place`) reads and writes through binding 1 only.
+    Status add_pass(const ScanRequest& r, const Shape& s, uint32_t mode, bool has_carry, bool in_place,
+                    std::array<PassBinding, kBindingCount> bindings) {
+        PassSpec p;
+        if (in_place) bindings[0] = unused_binding(bindings[0]);
+        p.key.spec[SCAN_SPEC_IN_PLACE] = in_place;
+        p.key.kernel = s.tile ? "scan_tile" : "scan_serial";
+        p.key.storage = s.v.name;
+        p.key.spec[ABI_SPEC_WORKGROUP] = s.workgroup;
+        p.key.spec[SCAN_SPEC_OP] = r.op;
+        p.key.spec[SCAN_SPEC_REVERSE] = r.reverse;
+        p.key.spec[SCAN_SPEC_EXCLUSIVE] = r.exclusive;
+        p.key.spec[SCAN_SPEC_MODE] = mode;
+        p.key.spec[SCAN_SPEC_HAS_CARRY] = has_carry;
+        p.key.spec[SCAN_SPEC_VEC_K] = s.blocks.k;
+        p.key.spec[SCAN_SPEC_VEC_F] = s.blocks.f;
+        p.key.spec[SCAN_SPEC_VEC_AXIS_INNER] = s.blocks.axis_inner;
+        p.key.spec[SCAN_SPEC_OTHER_DIMS] = static_cast<uint32_t>(s.layout().kept.size());
+        p.cooperative = s.tile;
+        p.line_major = s.layout().line_innermost();  // fibers far apart: chunks of one side by side
+        // Lockstep (scan_serial) where a workgroup's invocations take neighbouring fibers of one long
+        // chunk: fewer fibers put its invocations on chunks far apart, and there, as on short chunks,
+        // the barriers only cost. (Its position loop runs to chunk start + chunk_len, below 2^32.)
+        const uint64_t positions = std::min<uint64_t>(s.chunk_len, s.axis().size);
+        p.key.spec[ABI_SPEC_LOCKSTEP] =
+            !s.tile && !p.line_major && policy.lockstep_min_len > 0 && positions >= policy.lockstep_min_len &&
+            s.layout().lines() >= s.workgroup && s.axis().size + positions <= 0xFFFFFFFFull;
+        p.lines = s.layout().lines();
+        p.chunks = s.chunks;
+        p.chunk_len = s.chunk_len;
+        p.line_length = s.axis().size;
+        p.bindings = bindings;
+        p.access = scan_accesses(r, s.layout(), s.chunks, s.block(), s.blocks.lanes());
+        p.push = scan_words(s.layout());
+        p.chunk_len_word = SCAN_W_CHUNK_LEN;
+        p.item_begin_word = SCAN_W_ITEM_BEGIN;
+        p.item_end_word = SCAN_W_ITEM_END;
+        return append_pass(target.info, std::move(p), plan);
+    }
+
+    /// The exclusive scan of the chunk partials of every (fiber, lane), `lanes` apart along the chunks.
+    static ScanRequest carry_request(const ScanRequest& r, const Shape& s) {
+        const uint64_t fibers = s.layout().lines();
+        const uint32_t lanes = s.blocks.lanes();
+        ScanRequest carry;
+        carry.op = r.op;
+        carry.type = accumulator_type(r.type);
+        carry.exclusive = true;
+        carry.pairs = is_float_type(r.type);
+        carry.problem.line = {{static_cast<uint32_t>(s.chunks), lanes, lanes}};
+        const auto fiber_stride = static_cast<uint32_t>(s.chunks * lanes);
+        if (fibers > 1)
+            carry.problem.kept.push_back({static_cast<uint32_t>(fibers), fiber_stride, fiber_stride});
+        if (lanes > 1) carry.problem.kept.push_back({lanes, 1, 1});
+        return carry;
+    }
+
+    Status scan(const ScanRequest& r, Endpoints ends) {
+        const Shape s = choose(r);
+        const uint64_t fibers = s.layout().lines();
+        const uint32_t lanes = s.blocks.lanes();
+        if (auto st = check_item_count("scan", fibers, lanes, s.chunks); !st) return st;
+        PassBinding src = ends.src, dst = ends.dst;
+        src.element_bytes = dst.element_bytes = element_bytes(s);
+        src.base_word = SCAN_W_BASE_IN;
+        dst.base_word = SCAN_W_BASE_OUT;
+        // A carry level scans its partials in place (a caller's tensors are in place only when bound so:
+        // record.cpp switches those passes to their in-place pipelines then).
+        const bool in_place =
+            src.slot == Slot::temporary && dst.slot == Slot::temporary && src.offset == dst.offset;
+        if (s.chunks == 1)
+            return add_pass(r, s, SCAN_MODE_SCAN, false, in_place, {src, dst, unused_binding(dst)});
+
+        const uint64_t bytes = fibers * lanes * s.chunks * s.v.partial_bytes;
+        const PassBinding partials{
+            Slot::temporary, 0, allocate_scratch(target.info, plan, bytes), bytes, s.v.partial_bytes,
+            SCAN_W_BASE_PART};
+        if (auto st = add_pass(r, s, SCAN_MODE_REDUCE, false, false, {src, unused_binding(dst), partials});
+            !st)
+            return st;
+        PassBinding region = partials;
+        region.base_word = -1;
+        if (auto st = scan(carry_request(r, s), {region, region}); !st) return st;
+        return add_pass(r, s, SCAN_MODE_SCAN, true, in_place, {src, dst, partials});
+    }
+};
+
+}  // namespace
+
+Status plan_scan(const PlanTarget& target, const ScanRequest& request, Plan& plan) {
+    Planner p{target, policy(device_class(target)).scan, plan};
+    return p.scan(request, {PassBinding{Slot::input, 0}, PassBinding{Slot::output, 0}});
+}
+
+}  // namespace vkdml::detail

@@ -1,0 +1,23 @@
+// Planning a cumulative operator (sum or product): kernel per shape, chunking of long fibers into
+// reduce-then-scan passes, and the scratch they need. Pure: no device calls.
+#pragma once
+
+#include "core/plan.hpp"
+#include "core/problem.hpp"
+
+namespace vkdml::detail {
+
+struct ScanRequest {
+    uint32_t op = SCAN_OP_SUM;  ///< SCAN_OP_SUM or SCAN_OP_PRODUCT
+    DML_TENSOR_DATA_TYPE type = DML_TENSOR_DATA_TYPE_FLOAT32;
+    bool reverse = false;
+    bool exclusive = false;
+    bool pairs =
+        false;        ///< elements are compensated pairs of `type` (how a float scan's partials are scanned)
+    Problem problem;  ///< one line dimension: the axis
+};
+
+/// Appends the passes of the scan of input 0 into output 0 to `plan`.
+Status plan_scan(const PlanTarget& target, const ScanRequest& request, Plan& plan);
+
+}  // namespace vkdml::detail

@@ -1,0 +1,106 @@
+// The deep copy an Operator keeps of its description (all pointers point into it).
+#pragma once
+
+#include "vulkan/device_state.hpp"
+#include "core/kernel_abi.hpp"
+#include "core/plan.hpp"
+
+#include <memory>
+#include <vector>
+
+namespace vkdml {
+
+/// One tensor of an operator, with its arrays owned here. `strides` is always filled (packed
+/// row-major when the caller gave none); `buffer.Strides` keeps the caller's null-or-not choice.
+struct TensorCopy {
+    DML_BUFFER_TENSOR_DESC buffer{};
+    DML_TENSOR_DESC tensor{};
+    std::vector<uint32_t> sizes;
+    std::vector<uint32_t> strides;
+    bool explicit_strides = false;
+};
+
+/// The cumulative ops' common shape (CUMULATIVE_SUMMATION and CUMULATIVE_PRODUCT share a layout).
+struct CumulativeDesc {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    uint32_t Axis;
+    DML_AXIS_DIRECTION AxisDirection;
+    int32_t HasExclusive;
+};
+
+/// Both cumulative descriptions, read through one shape.
+inline CumulativeDesc as_cumulative(const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC& d) {
+    return {d.InputTensor, d.OutputTensor, d.Axis, d.AxisDirection, d.HasExclusiveSum};
+}
+inline CumulativeDesc as_cumulative(const DML_CUMULATIVE_PRODUCT_OPERATOR_DESC& d) {
+    return {d.InputTensor, d.OutputTensor, d.Axis, d.AxisDirection, d.HasExclusiveProduct};
+}
+
+using detail::is_arg_function;
+
+/// REDUCE, ARGMIN and ARGMAX read through one shape: the standalone arg operators are REDUCE's arg
+/// functions with a tie rule.
+struct ReductionDesc {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    uint32_t AxisCount;
+    const uint32_t* Axes;
+    DML_REDUCE_FUNCTION Function;
+    bool standalone;                   ///< ARGMIN or ARGMAX (AxisDirection applies)
+    DML_AXIS_DIRECTION AxisDirection;  ///< INCREASING for REDUCE (first index among ties)
+};
+
+inline ReductionDesc as_reduction(const DML_REDUCE_OPERATOR_DESC& d) {
+    return {
+        d.InputTensor, d.OutputTensor, d.AxisCount, d.Axes, d.Function, false, DML_AXIS_DIRECTION_INCREASING};
+}
+inline ReductionDesc as_reduction(const DML_ARGMIN_OPERATOR_DESC& d) {
+    return {d.InputTensor, d.OutputTensor, d.AxisCount, d.Axes, DML_REDUCE_FUNCTION_ARGMIN,
+            true,          d.AxisDirection};
+}
+inline ReductionDesc as_reduction(const DML_ARGMAX_OPERATOR_DESC& d) {
+    return {d.InputTensor, d.OutputTensor, d.AxisCount, d.Axes, DML_REDUCE_FUNCTION_ARGMAX,
+            true,          d.AxisDirection};
+}
+
+struct OperatorState {
+    std::shared_ptr<DeviceState> device;
+    DML_OPERATOR_DESC desc{};
+    std::vector<std::unique_ptr<TensorCopy>> inputs;
+    std::vector<std::unique_ptr<TensorCopy>> outputs;
+    /// The kept description of the operator type `desc.Type` (the other members stay zero).
+    DML_CUMULATIVE_SUMMATION_OPERATOR_DESC cumsum{};
+    DML_CUMULATIVE_PRODUCT_OPERATOR_DESC cumprod{};
+    DML_REDUCE_OPERATOR_DESC reduce{};
+    DML_ARGMIN_OPERATOR_DESC argmin{};
+    DML_ARGMAX_OPERATOR_DESC argmax{};
+    std::vector<uint32_t> axes;  ///< the kept copy of a reduction's Axes
+    OperatorOptions options;     ///< validated against the operator (create_description)
+
+    /// The reduction description of REDUCE, ARGMIN or ARGMAX, read from the kept copy.
+    ReductionDesc reduction() const;
+
+    /// The cumulative description of either cumulative operator, read from the kept copy.
+    CumulativeDesc cumulative() const;
+};
+
+/// A compiled operator: its operator and the plan of passes, pipelines made.
+struct CompiledState {
+    std::shared_ptr<const OperatorState> op;
+    detail::Plan plan;
+};
+
+}  // namespace vkdml
+
+namespace vkdml::detail {
+
+/// Validates the description of any implemented operator type (SPEC §2, for `device`'s features) and the
+/// options against it, and keeps their deep copy in `s` (operator.cpp).
+Status create_description(const DeviceState& device, const DML_OPERATOR_DESC& desc,
+                          const OperatorOptions& options, OperatorState& s);
+
+/// The plan of a validated operator for a target (compile.cpp); pipelines are not made.
+Status plan_operator(const PlanTarget& target, const OperatorState& op, Plan& plan);
+
+}  // namespace vkdml::detail

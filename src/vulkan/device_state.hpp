@@ -1,0 +1,90 @@
+// The state behind vkdml::Device: Vulkan handles, function table, capabilities, pipeline cache.
+#pragma once
+
+#include "vkdml/vkdml.hpp"
+
+#include "front/api_access.hpp"
+#include "vulkan/faults.hpp"
+
+#include "vulkan/volk_private.h"
+
+#include <memory>
+#include <mutex>
+
+namespace vkdml::detail {
+
+class PipelineCache;
+
+/// The Vulkan features vkdml may use, as enabled on the device.
+struct EnabledFeatures {
+    bool shader_int64 = false;
+    bool shader_float64 = false;
+    bool storage_buffer_8bit = false;
+    bool storage_buffer_16bit = false;
+    bool subgroup_extended_types = false;
+};
+
+/// Returns the name of the first Vulkan feature a data type needs and the device lacks, or nullptr.
+const char* missing_feature(const EnabledFeatures& features, DML_TENSOR_DATA_TYPE type);
+
+}  // namespace vkdml::detail
+
+namespace vkdml {
+
+struct DeviceState {
+    VkInstance instance = VK_NULL_HANDLE;
+    VkPhysicalDevice physical_device = VK_NULL_HANDLE;
+    VkDevice device = VK_NULL_HANDLE;
+    uint32_t queue_family = 0;
+    VkQueue queue = VK_NULL_HANDLE;
+    PFN_vkGetInstanceProcAddr get_instance_proc_addr = nullptr;  ///< the loader's, or the adopter's
+    bool owns_handles = false;  ///< created by vkdml (destroyed with it) rather than adopted
+    VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+    /// This instance's own destroy functions (volk's globals follow whichever instance loaded last).
+    PFN_vkDestroyDebugUtilsMessengerEXT destroy_messenger = nullptr;
+    PFN_vkDestroyInstance destroy_instance = nullptr;
+    ValidationCallback on_validation_message;
+
+    VolkDeviceTable vk{};  ///< device-level functions of this device
+    DeviceInfo info;
+    detail::EnabledFeatures features;
+    /// The planners use the serial kernel family for every shape (DeviceOptions::kernels).
+    bool serial_kernels = false;
+    /// The planners use the CPU policy rows (DeviceOptions::policy_class).
+    bool cpu_policy = false;
+    VkPhysicalDeviceMemoryProperties memory_properties{};
+
+    std::unique_ptr<detail::PipelineCache> pipelines;
+    std::mutex queue_mutex;  ///< serialises vkQueueSubmit of the host path
+    /// Set when a call returned VK_ERROR_DEVICE_LOST: every later entry point fails with device_lost.
+    std::atomic<bool> lost{false};
+    detail::FaultInjector faults;  ///< vkdml/testing.hpp
+
+    DeviceState();
+    ~DeviceState();
+    DeviceState(const DeviceState&) = delete;
+    DeviceState& operator=(const DeviceState&) = delete;
+};
+
+}  // namespace vkdml
+
+namespace vkdml::detail {
+
+/// device_lost naming the device once it has been lost, else success.
+Status check_not_lost(const DeviceState& device);
+
+/// vk_error for a call on `device`; VK_ERROR_DEVICE_LOST also marks the device lost.
+Error device_vk_error(DeviceState& device, VkResult result, const char* call);
+
+}  // namespace vkdml::detail
+
+/// VKDML_VK_TRY for a guarded call on a DeviceState: the call may be failed on purpose
+/// (vkdml/testing.hpp), and a lost device is remembered.
+#define VKDML_VK_TRY_ON(state, fault, call)                                                     \
+    do {                                                                                        \
+        ::vkdml::DeviceState& vkdml_state_ = (state);                                           \
+        VkResult vkdml_result_ = vkdml_state_.faults.take(::vkdml::testing::VulkanCall::fault); \
+        if (vkdml_result_ == VK_SUCCESS) vkdml_result_ = (call);                                \
+        if (vkdml_result_ != VK_SUCCESS)                                                        \
+            return ::vkdml::detail::device_vk_error(vkdml_state_, vkdml_result_, #call);        \
+    } while (0)

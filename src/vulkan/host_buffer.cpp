@@ -1,0 +1,67 @@
+// Host-visible buffers (see host_buffer.hpp). Prefers memory that is device-local as well.
+#include "vulkan/host_buffer.hpp"
+
+#include "core/errors.hpp"
+
+namespace vkdml::detail {
+
+namespace {
+
+uint32_t pick_memory_type(const VkPhysicalDeviceMemoryProperties& props, uint32_t allowed) {
+    const VkMemoryPropertyFlags host =
+        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    const VkMemoryPropertyFlags wanted[] = {
+        host | VK_MEMORY_PROPERTY_HOST_CACHED_BIT | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+        host | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, host | VK_MEMORY_PROPERTY_HOST_CACHED_BIT, host};
+    for (VkMemoryPropertyFlags w : wanted)
+        for (uint32_t i = 0; i < props.memoryTypeCount; ++i)
+            if ((allowed & (1u << i)) && (props.memoryTypes[i].propertyFlags & w) == w) return i;
+    return UINT32_MAX;
+}
+
+}  // namespace
+
+Result<HostBuffer> HostBuffer::create(DeviceState& device, uint64_t bytes) {
+    HostBuffer b(device);
+    b.size_ = bytes;
+    const VolkDeviceTable& vk = device.vk;
+    VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    bci.size = bytes;
+    bci.usage = kUsage;
+    bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    VKDML_VK_TRY_ON(device, create_buffer, vk.vkCreateBuffer(device.device, &bci, nullptr, &b.buffer_));
+    VkMemoryRequirements req;
+    vk.vkGetBufferMemoryRequirements(device.device, b.buffer_, &req);
+    if (req.size > device.info.max_memory_allocation_size)
+        return make_error(ErrorCode::out_of_memory, "a buffer of ", bytes,
+                          " bytes exceeds this device's "
+                          "maxMemoryAllocationSize (",
+                          device.info.max_memory_allocation_size, ")");
+    uint32_t type = pick_memory_type(device.memory_properties, req.memoryTypeBits);
+    if (type == UINT32_MAX)
+        return make_error(ErrorCode::unsupported_device,
+                          "no host-visible memory type can hold a storage buffer");
+    VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    mai.allocationSize = req.size;
+    mai.memoryTypeIndex = type;
+    VKDML_VK_TRY_ON(device, allocate_memory, vk.vkAllocateMemory(device.device, &mai, nullptr, &b.memory_));
+    VKDML_VK_TRY_ON(device, bind_buffer_memory,
+                    vk.vkBindBufferMemory(device.device, b.buffer_, b.memory_, 0));
+    VKDML_VK_TRY_ON(device, map_memory,
+                    vk.vkMapMemory(device.device, b.memory_, 0, VK_WHOLE_SIZE, 0, &b.mapped_));
+    return b;
+}
+
+HostBuffer::HostBuffer(HostBuffer&& o) noexcept
+    : d_(o.d_), buffer_(o.buffer_), memory_(o.memory_), mapped_(o.mapped_), size_(o.size_) {
+    o.buffer_ = VK_NULL_HANDLE;
+    o.memory_ = VK_NULL_HANDLE;
+    o.mapped_ = nullptr;
+}
+
+HostBuffer::~HostBuffer() {
+    if (buffer_) d_->vk.vkDestroyBuffer(d_->device, buffer_, nullptr);
+    if (memory_) d_->vk.vkFreeMemory(d_->device, memory_, nullptr);
+}
+
+}  // namespace vkdml::detail

@@ -1,0 +1,266 @@
+// The host convenience path: HostExecution (own mapped buffers, record, submit, wait) and execute()
+// (the same with a copy from and to the caller's arrays).
+#include "core/errors.hpp"
+#include "vulkan/host_buffer.hpp"
+#include "front/operator_state.hpp"
+
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace vkdml {
+
+namespace {
+
+using detail::HostBuffer;
+using detail::make_error;
+
+/// A command buffer with its pool and fence, destroyed with it: recorded once, submitted by every run.
+struct Commands {
+    DeviceState& d;
+    VkCommandPool pool = VK_NULL_HANDLE;
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    VkFence fence = VK_NULL_HANDLE;
+    explicit Commands(DeviceState& device) : d(device) {}
+    Commands(const Commands&) = delete;
+    Commands& operator=(const Commands&) = delete;
+    ~Commands() {
+        if (fence) d.vk.vkDestroyFence(d.device, fence, nullptr);
+        if (pool) d.vk.vkDestroyCommandPool(d.device, pool, nullptr);
+    }
+    Status begin() {
+        VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+        pci.queueFamilyIndex = d.queue_family;
+        VKDML_VK_TRY_ON(d, create_command_pool, d.vk.vkCreateCommandPool(d.device, &pci, nullptr, &pool));
+        VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+        ai.commandPool = pool;
+        ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+        ai.commandBufferCount = 1;
+        VKDML_VK_TRY_ON(d, allocate_command_buffers, d.vk.vkAllocateCommandBuffers(d.device, &ai, &cmd));
+        VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+        VKDML_VK_TRY_ON(d, create_fence, d.vk.vkCreateFence(d.device, &fci, nullptr, &fence));
+        VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+        VKDML_VK_TRY_ON(d, begin_command_buffer, d.vk.vkBeginCommandBuffer(cmd, &bi));
+        return {};
+    }
+    Status end() {
+        VKDML_VK_TRY_ON(d, end_command_buffer, d.vk.vkEndCommandBuffer(cmd));
+        return {};
+    }
+    Status submit_and_wait() {
+        if (VkResult reset = d.vk.vkResetFences(d.device, 1, &fence); reset != VK_SUCCESS)
+            return detail::device_vk_error(d, reset, "vkResetFences");
+        VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+        si.commandBufferCount = 1;
+        si.pCommandBuffers = &cmd;
+        {
+            std::lock_guard lock(d.queue_mutex);
+            VKDML_VK_TRY_ON(d, queue_submit, d.vk.vkQueueSubmit(d.queue, 1, &si, fence));
+        }
+        // The wait really happens first, so an injected failure leaves no work in flight behind it.
+        VkResult waited = d.vk.vkWaitForFences(d.device, 1, &fence, VK_TRUE, UINT64_MAX);
+        if (VkResult injected = d.faults.take(testing::VulkanCall::wait_for_fences); injected != VK_SUCCESS)
+            waited = injected;
+        if (waited != VK_SUCCESS) return detail::device_vk_error(d, waited, "vkWaitForFences");
+        return {};
+    }
+};
+
+/// Host path buffers are whole buffers; their size rounds the tensor up to 16 bytes.
+uint64_t buffer_bytes(const TensorCopy& t) {
+    return (t.buffer.TotalTensorSizeInBytes + 15) / 16 * 16;
+}
+
+/// One buffer the host path allocates: what it is for (in messages) and its size.
+struct Need {
+    std::string what;
+    uint64_t bytes;
+};
+
+/// The buffers the host path allocates for an operator: inputs, outputs, then the temporary one.
+std::vector<Need> buffer_needs(const OperatorState& o, uint64_t temporary_bytes) {
+    std::vector<Need> needs;
+    for (size_t i = 0; i < o.inputs.size(); ++i)
+        needs.push_back({"input " + std::to_string(i), buffer_bytes(*o.inputs[i])});
+    for (size_t i = 0; i < o.outputs.size(); ++i)
+        needs.push_back({"output " + std::to_string(i), buffer_bytes(*o.outputs[i])});
+    if (temporary_bytes > 0) needs.push_back({"the temporary buffer", temporary_bytes});
+    return needs;
+}
+
+/// One buffer larger than maxBufferSize or maxMemoryAllocationSize is refused (`op` names the operator).
+Status check_buffer_limits(const DeviceInfo& info, const char* op, const Need& n) {
+    if (n.bytes > info.max_buffer_size)
+        return make_error(ErrorCode::out_of_memory, "execute: ", op, ": ", n.what, " needs a buffer of ",
+                          n.bytes, " bytes, more than this device's maxBufferSize (", info.max_buffer_size,
+                          "); bind your own buffers with CompiledOperator::record instead");
+    if (n.bytes > info.max_memory_allocation_size)
+        return make_error(ErrorCode::out_of_memory, "execute: ", op, ": ", n.what, " needs an allocation of ",
+                          n.bytes, " bytes, more than this device's maxMemoryAllocationSize (",
+                          info.max_memory_allocation_size,
+                          "); bind your own buffers with CompiledOperator::record instead");
+    return {};
+}
+
+/// Refuses, before allocating anything, buffers the device cannot hold: one larger than maxBufferSize
+/// or maxMemoryAllocationSize, or all of them together larger than the host-visible heap.
+Status check_memory(const DeviceInfo& info, const OperatorState& o, uint64_t temporary_bytes) {
+    const char* op = to_string(o.desc.Type);
+    uint64_t total = 0;
+    std::string list;
+    for (const Need& n : buffer_needs(o, temporary_bytes)) {
+        if (auto st = check_buffer_limits(info, op, n); !st) return st;
+        total += n.bytes;
+        list += (list.empty() ? "" : ", ") + n.what + " " + std::to_string(n.bytes);
+    }
+    if (total > info.host_visible_heap)
+        return make_error(ErrorCode::out_of_memory, "execute: ", op, ": the host path needs ", total,
+                          " bytes of host-visible device memory (", list,
+                          "), more than this device's largest host-visible heap (", info.host_visible_heap,
+                          ")");
+    return {};
+}
+
+/// One host buffer per tensor, each TotalTensorSizeInBytes rounded up to 16; their byte counts in `bytes`.
+Status allocate_tensor_buffers(DeviceState& d, const std::vector<std::unique_ptr<TensorCopy>>& tensors,
+                               std::vector<HostBuffer>& buffers, std::vector<uint64_t>& bytes) {
+    for (const auto& t : tensors) {
+        auto b = HostBuffer::create(d, buffer_bytes(*t));
+        if (!b) return b.error();
+        buffers.push_back(std::move(*b));
+        bytes.push_back(t->buffer.TotalTensorSizeInBytes);
+    }
+    return {};
+}
+
+/// The caller gave one array per input and per output of `run`, each at least as long as its tensor.
+Status check_arrays(const HostExecution& run, DML_OPERATOR_TYPE type,
+                    std::span<const std::span<const std::byte>> inputs,
+                    std::span<const std::span<std::byte>> outputs) {
+    if (inputs.size() != run.input_count() || outputs.size() != run.output_count())
+        return make_error(ErrorCode::invalid_argument, "execute: ", to_string(type), " takes ",
+                          run.input_count(), " input and ", run.output_count(), " output arrays, got ",
+                          inputs.size(), " and ", outputs.size());
+    const auto check = [](const char* what, size_t i, size_t have, size_t need) -> Status {
+        if (have >= need) return {};
+        return make_error(ErrorCode::invalid_argument, "execute: ", what, " array ", i, " holds ", have,
+                          " bytes; its tensor needs ", need, " (TotalTensorSizeInBytes)");
+    };
+    for (size_t i = 0; i < inputs.size(); ++i)
+        if (auto st = check("input", i, inputs[i].size(), run.input(i).size()); !st) return st;
+    for (size_t i = 0; i < outputs.size(); ++i)
+        if (auto st = check("output", i, outputs[i].size(), run.output(i).size()); !st) return st;
+    return {};
+}
+
+}  // namespace
+
+struct HostExecution::State {
+    CompiledOperator compiled;  // first: destroyed last, it keeps the device alive
+    std::vector<HostBuffer> inputs, outputs;
+    std::optional<HostBuffer> temporary;
+    std::vector<uint64_t> input_bytes, output_bytes;  // TotalTensorSizeInBytes of each
+    /// The operator and the barrier to the host, recorded once over these buffers: run() only submits.
+    std::unique_ptr<Commands> commands;
+
+    /// The buffers of the operator's tensors and, when the plan needs one, the temporary buffer.
+    Status allocate(DeviceState& d, const OperatorState& o, uint64_t temp_bytes) {
+        if (auto st = allocate_tensor_buffers(d, o.inputs, inputs, input_bytes); !st) return st;
+        if (auto st = allocate_tensor_buffers(d, o.outputs, outputs, output_bytes); !st) return st;
+        if (temp_bytes > 0) {
+            auto b = HostBuffer::create(d, temp_bytes);
+            if (!b) return b.error();
+            temporary.emplace(std::move(*b));
+        }
+        return {};
+    }
+
+    Status record() {
+        DeviceState& d = *detail::ApiAccess::state(compiled)->op->device;
+        auto whole = [](const HostBuffer& b) {
+            return BufferBinding{b.buffer(), 0, b.size(), b.size(), HostBuffer::kUsage};
+        };
+        std::vector<BufferBinding> in_bindings, out_bindings;
+        for (const HostBuffer& b : inputs) in_bindings.push_back(whole(b));
+        for (const HostBuffer& b : outputs) out_bindings.push_back(whole(b));
+        Bindings bindings{in_bindings, out_bindings, std::nullopt};
+        if (temporary) bindings.temporary = whole(*temporary);
+
+        commands = std::make_unique<Commands>(d);
+        if (auto st = commands->begin(); !st) return st;
+        if (auto st = compiled.record(commands->cmd, bindings); !st) return st;
+        VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        to_host.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+        to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+        d.vk.vkCmdPipelineBarrier(commands->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                  VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0, nullptr, 0, nullptr);
+        return commands->end();
+    }
+};
+
+HostExecution::HostExecution(std::unique_ptr<State> s) : s_(std::move(s)) {}
+HostExecution::HostExecution(HostExecution&&) noexcept = default;
+HostExecution& HostExecution::operator=(HostExecution&&) noexcept = default;
+HostExecution::~HostExecution() = default;
+
+Result<HostExecution> HostExecution::create(const Device& device, const DML_OPERATOR_DESC& desc,
+                                            DML_EXECUTION_FLAGS flags, const OperatorOptions& options) {
+    auto op = device.create_operator(desc, options);
+    if (!op) return op.error();
+    auto compiled = device.compile_operator(*op, flags);
+    if (!compiled) return compiled.error();
+    const OperatorState& o = *detail::ApiAccess::state(*op);
+    DeviceState& d = *detail::ApiAccess::state(device);
+    const uint64_t temp_bytes = compiled->binding_properties().TemporaryResourceSize;
+    if (auto st = check_memory(d.info, o, temp_bytes); !st) return st.error();
+    auto s = std::make_unique<State>(State{std::move(*compiled), {}, {}, std::nullopt, {}, {}});
+    if (auto st = s->allocate(d, o, temp_bytes); !st) return st.error();
+    if (auto st = s->record(); !st) return st.error();
+    return HostExecution(std::move(s));
+}
+
+size_t HostExecution::input_count() const noexcept {
+    return s_->inputs.size();
+}
+
+size_t HostExecution::output_count() const noexcept {
+    return s_->outputs.size();
+}
+
+std::span<std::byte> HostExecution::input(size_t i) const noexcept {
+    if (i >= s_->inputs.size()) return {};
+    return {static_cast<std::byte*>(s_->inputs[i].data()), s_->input_bytes[i]};
+}
+
+std::span<std::byte> HostExecution::output(size_t i) const noexcept {
+    if (i >= s_->outputs.size()) return {};
+    return {static_cast<std::byte*>(s_->outputs[i].data()), s_->output_bytes[i]};
+}
+
+Status HostExecution::run() {
+    DeviceState& d = *detail::ApiAccess::state(s_->compiled)->op->device;
+    if (auto st = detail::check_not_lost(d); !st) return st;
+    // Host writes to the mapped inputs before vkQueueSubmit are visible to the device (the submit's
+    // implicit host-write ordering), so the recorded commands need nothing more.
+    return s_->commands->submit_and_wait();
+}
+
+Status execute(const Device& device, const DML_OPERATOR_DESC& desc,
+               std::span<const std::span<const std::byte>> inputs,
+               std::span<const std::span<std::byte>> outputs, DML_EXECUTION_FLAGS flags,
+               const OperatorOptions& options) {
+    auto run = HostExecution::create(device, desc, flags, options);
+    if (!run) return run.error();
+    if (auto st = check_arrays(*run, desc.Type, inputs, outputs); !st) return st;
+    for (size_t i = 0; i < inputs.size(); ++i)
+        std::memcpy(run->input(i).data(), inputs[i].data(), run->input(i).size());
+    for (size_t i = 0; i < outputs.size(); ++i)
+        std::memcpy(run->output(i).data(), outputs[i].data(), run->output(i).size());
+    if (auto st = run->run(); !st) return st;
+    for (size_t i = 0; i < outputs.size(); ++i)
+        std::memcpy(outputs[i].data(), run->output(i).data(), run->output(i).size());
+    return {};
+}
+
+}  // namespace vkdml

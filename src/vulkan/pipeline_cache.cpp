@@ -1,0 +1,94 @@
+// Pipeline creation and reuse (see pipeline_cache.hpp).
+#include "vulkan/pipeline_cache.hpp"
+
+#include "core/errors.hpp"
+#include "core/kernel_registry.hpp"
+
+namespace vkdml::detail {
+
+Result<std::unique_ptr<PipelineCache>> PipelineCache::create(DeviceState& device) {
+    std::unique_ptr<PipelineCache> c(new PipelineCache(device));
+    std::array<VkDescriptorSetLayoutBinding, kBindingCount> bindings{};
+    for (uint32_t i = 0; i < kBindingCount; ++i)
+        bindings[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+    VkDescriptorSetLayoutCreateInfo sci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    sci.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
+    sci.bindingCount = kBindingCount;
+    sci.pBindings = bindings.data();
+    const VolkDeviceTable& vk = device.vk;
+    VKDML_VK_TRY(vk.vkCreateDescriptorSetLayout(device.device, &sci, nullptr, &c->set_layout_));
+    VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, kPushConstantBytes};
+    VkPipelineLayoutCreateInfo lci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    lci.setLayoutCount = 1;
+    lci.pSetLayouts = &c->set_layout_;
+    lci.pushConstantRangeCount = 1;
+    lci.pPushConstantRanges = &range;
+    VKDML_VK_TRY(vk.vkCreatePipelineLayout(device.device, &lci, nullptr, &c->layout_));
+    VkPipelineCacheCreateInfo cci{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+    VKDML_VK_TRY(vk.vkCreatePipelineCache(device.device, &cci, nullptr, &c->vk_cache_));
+    return c;
+}
+
+PipelineCache::~PipelineCache() {
+    const VolkDeviceTable& vk = d_.vk;
+    for (auto& [key, p] : pipelines_) vk.vkDestroyPipeline(d_.device, p, nullptr);
+    for (auto& [key, m] : modules_) vk.vkDestroyShaderModule(d_.device, m, nullptr);
+    if (vk_cache_) vk.vkDestroyPipelineCache(d_.device, vk_cache_, nullptr);
+    if (layout_) vk.vkDestroyPipelineLayout(d_.device, layout_, nullptr);
+    if (set_layout_) vk.vkDestroyDescriptorSetLayout(d_.device, set_layout_, nullptr);
+}
+
+size_t PipelineCache::size() const {
+    std::lock_guard lock(mutex_);
+    return pipelines_.size();
+}
+
+Result<VkShaderModule> PipelineCache::module_for(const std::string& kernel, const std::string& storage) {
+    auto it = modules_.find({kernel, storage});
+    if (it != modules_.end()) return it->second;
+    const KernelBinary* bin = find_kernel(kernel, storage);
+    if (!bin)
+        return make_error(ErrorCode::vulkan_error, "internal: kernel ", kernel, " has no ", storage,
+                          " variant");
+    VkShaderModuleCreateInfo ci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    ci.codeSize = bin->bytes;
+    ci.pCode = bin->words;
+    VkShaderModule m = VK_NULL_HANDLE;
+    VKDML_VK_TRY_ON(d_, create_shader_module, d_.vk.vkCreateShaderModule(d_.device, &ci, nullptr, &m));
+    modules_.emplace(std::make_pair(kernel, storage), m);
+    return m;
+}
+
+Status PipelineCache::materialize(Plan& plan) {
+    for (Pass& pass : plan.passes) {
+        auto pipeline = get(pass.key);
+        if (!pipeline) return pipeline.error();
+        pass.pipeline = *pipeline;
+    }
+    return {};
+}
+
+Result<VkPipeline> PipelineCache::get(const PipelineKey& key) {
+    std::lock_guard lock(mutex_);
+    if (auto it = pipelines_.find(key); it != pipelines_.end()) return it->second;
+    auto module = module_for(key.kernel, key.storage);
+    if (!module) return module.error();
+    std::array<VkSpecializationMapEntry, kSpecConstantCount> entries{};
+    for (uint32_t i = 0; i < kSpecConstantCount; ++i)
+        entries[i] = {i, static_cast<uint32_t>(i * sizeof(uint32_t)), sizeof(uint32_t)};
+    VkSpecializationInfo spec{kSpecConstantCount, entries.data(), sizeof(key.spec), key.spec.data()};
+    VkComputePipelineCreateInfo ci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    ci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+    ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    ci.stage.module = *module;
+    ci.stage.pName = "main";
+    ci.stage.pSpecializationInfo = &spec;
+    ci.layout = layout_;
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    VKDML_VK_TRY_ON(d_, create_compute_pipelines,
+                    d_.vk.vkCreateComputePipelines(d_.device, vk_cache_, 1, &ci, nullptr, &pipeline));
+    pipelines_.emplace(key, pipeline);
+    return pipeline;
+}
+
+}  // namespace vkdml::detail

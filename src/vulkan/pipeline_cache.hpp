@@ -1,0 +1,42 @@
+// One pipeline cache per device: compute pipelines keyed by kernel, storage variant and
+// specialization constants, created once and shared by every operator of the device. All kernels
+// share one pipeline layout: a push-descriptor set of kBindingCount storage buffers and 128 bytes
+// of push constants.
+#pragma once
+
+#include "vulkan/device_state.hpp"
+#include "core/plan.hpp"
+
+#include <map>
+#include <string>
+
+namespace vkdml::detail {
+
+class PipelineCache {
+public:
+    static Result<std::unique_ptr<PipelineCache>> create(DeviceState& device);
+    ~PipelineCache();
+    PipelineCache(const PipelineCache&) = delete;
+    PipelineCache& operator=(const PipelineCache&) = delete;
+
+    /// The pipeline for a key, created on first use. Thread-safe.
+    Result<VkPipeline> get(const PipelineKey& key);
+    /// Sets the pipeline of every pass of a finished plan.
+    Status materialize(Plan& plan);
+    VkPipelineLayout layout() const noexcept { return layout_; }
+    size_t size() const;
+
+private:
+    explicit PipelineCache(DeviceState& device) : d_(device) {}
+    Result<VkShaderModule> module_for(const std::string& kernel, const std::string& storage);
+
+    DeviceState& d_;
+    VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
+    VkPipelineLayout layout_ = VK_NULL_HANDLE;
+    VkPipelineCache vk_cache_ = VK_NULL_HANDLE;
+    mutable std::mutex mutex_;
+    std::map<std::pair<std::string, std::string>, VkShaderModule> modules_;
+    std::map<PipelineKey, VkPipeline> pipelines_;
+};
+
+}  // namespace vkdml::detail

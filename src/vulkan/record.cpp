@@ -1,0 +1,354 @@
+// CompiledOperator::record: validating the caller's bindings (SPEC §2 rule 9) and recording the
+// plan's dispatches with push descriptors: one per segment of a pass, each binding bound through
+// its window (window.hpp), with a barrier between consecutive passes only.
+#include "core/errors.hpp"
+#include "front/operator_state.hpp"
+#include "vulkan/pipeline_cache.hpp"
+
+#include <algorithm>
+
+namespace vkdml {
+
+namespace {
+
+using detail::make_error;
+
+const char* slot_name(detail::Slot s) {
+    switch (s) {
+    case detail::Slot::input: return "input";
+    case detail::Slot::output: return "output";
+    default: return "temporary";
+    }
+}
+
+bool overlaps(const BufferBinding& a, const BufferBinding& b) {
+    return a.buffer == b.buffer && a.offset < b.offset + b.size && b.offset < a.offset + a.size;
+}
+
+Status check_binding(const DeviceState& d, const char* op, const char* what, uint32_t index,
+                     const BufferBinding& b, uint64_t needed, uint64_t alignment) {
+    auto fail = [&](const auto&... parts) {
+        return make_error(ErrorCode::invalid_binding, op, ": ", what, " binding ", index, parts...);
+    };
+    if (!b.buffer) return fail(" has a null VkBuffer");
+    if (!(b.usage & VK_BUFFER_USAGE_STORAGE_BUFFER_BIT))
+        return fail(" declares usage 0x", std::hex, b.usage, std::dec,
+                    " without VK_BUFFER_USAGE_STORAGE_BUFFER_BIT (rule 9: vkdml binds every buffer as a "
+                    "storage buffer; BufferBinding::usage is the VkBufferCreateInfo::usage it was created "
+                    "with)");
+    if (b.buffer_size == 0)
+        return fail(
+            " declares buffer_size 0 (rule 9: BufferBinding::buffer_size is the "
+            "VkBufferCreateInfo::size the buffer was created with)");
+    VkMemoryRequirements req{};
+    d.vk.vkGetBufferMemoryRequirements(d.device, b.buffer, &req);
+    if (req.size < b.buffer_size)
+        return fail(" declares buffer_size ", b.buffer_size, " but the buffer needs only ", req.size,
+                    " bytes of memory (vkGetBufferMemoryRequirements), so it is smaller than declared");
+    if (b.offset > b.buffer_size || b.size > b.buffer_size - b.offset)
+        return fail(" range [", b.offset, ", ", b.offset, " + ", b.size, ") ends past the buffer's ",
+                    b.buffer_size, " bytes (rule 9: every range lies inside its buffer)");
+    if (b.size < needed)
+        return fail(" has size ", b.size, " bytes but the tensor needs ", needed,
+                    " (rule 9: size >= TotalTensorSizeInBytes)");
+    if (b.offset % alignment != 0)
+        return fail(" has offset ", b.offset, ", not a multiple of ", alignment,
+                    " (rule 9: offsets are multiples of 16 or of GuaranteedBaseOffsetAlignment when larger)");
+    return {};
+}
+
+uint64_t alignment_of(const TensorCopy& t) {
+    return std::max<uint64_t>(16, t.buffer.GuaranteedBaseOffsetAlignment);
+}
+
+/// Rule 9, first part: one binding per input and output tensor.
+Status check_counts(const OperatorState& op, const char* name, const Bindings& b) {
+    if (b.inputs.size() != op.inputs.size() || b.outputs.size() != op.outputs.size())
+        return make_error(ErrorCode::invalid_binding, name, ": got ", b.inputs.size(), " input and ",
+                          b.outputs.size(), " output bindings, the operator has ", op.inputs.size(), " and ",
+                          op.outputs.size());
+    return {};
+}
+
+/// check_binding for each binding of `bindings` against its tensor in `tensors` (`what`: input or output).
+Status check_tensor_bindings(const DeviceState& d, const char* name, const char* what,
+                             std::span<const BufferBinding> bindings,
+                             const std::vector<std::unique_ptr<TensorCopy>>& tensors) {
+    for (uint32_t i = 0; i < bindings.size(); ++i)
+        if (auto st = check_binding(d, name, what, i, bindings[i], tensors[i]->buffer.TotalTensorSizeInBytes,
+                                    alignment_of(*tensors[i]));
+            !st)
+            return st;
+    return {};
+}
+
+/// The temporary binding, when the plan needs `temp` bytes of it.
+Status check_temporary(const DeviceState& d, const char* name, const Bindings& b, uint64_t temp) {
+    if (temp == 0) return {};
+    if (!b.temporary)
+        return make_error(ErrorCode::invalid_binding, name, ": the plan needs a temporary buffer of ", temp,
+                          " bytes (binding_properties().TemporaryResourceSize) but none was bound");
+    return check_binding(d, name, "temporary", 0, *b.temporary, temp, 16);
+}
+
+/// No input range overlaps an output range (but a cumulative operator's byte-identical in-place pair
+/// with equal strides), and the temporary range (when `has_temporary`) overlaps none.
+Status check_overlaps(const OperatorState& op, const char* name, const Bindings& b, bool has_temporary) {
+    const bool may_run_in_place =
+        op.desc.Type == DML_OPERATOR_CUMULATIVE_SUMMATION || op.desc.Type == DML_OPERATOR_CUMULATIVE_PRODUCT;
+    for (uint32_t o = 0; o < b.outputs.size(); ++o) {
+        for (uint32_t i = 0; i < b.inputs.size(); ++i) {
+            if (!overlaps(b.inputs[i], b.outputs[o])) continue;
+            bool in_place = may_run_in_place && b.inputs[i].offset == b.outputs[o].offset &&
+                            b.inputs[i].size == b.outputs[o].size &&
+                            op.inputs[i]->strides == op.outputs[o]->strides;
+            if (!in_place)
+                return make_error(ErrorCode::invalid_binding, name, ": input ", i, " [", b.inputs[i].offset,
+                                  ", +", b.inputs[i].size, ") and output ", o, " [", b.outputs[o].offset,
+                                  ", +", b.outputs[o].size,
+                                  ") overlap (rule 9: only the cumulative operators run in place, on "
+                                  "byte-identical ranges with equal strides)");
+        }
+        if (has_temporary && overlaps(*b.temporary, b.outputs[o]))
+            return make_error(ErrorCode::invalid_binding, name, ": the temporary buffer overlaps output ", o);
+    }
+    for (uint32_t i = 0; i < b.inputs.size() && has_temporary; ++i)
+        if (overlaps(*b.temporary, b.inputs[i]))
+            return make_error(ErrorCode::invalid_binding, name, ": the temporary buffer overlaps input ", i);
+    return {};
+}
+
+/// SPEC §2 rule 9 for the caller's bindings, in this order: counts, inputs, outputs, temporary, overlaps.
+Status validate_bindings(const CompiledState& s, const Bindings& b) {
+    const OperatorState& op = *s.op;
+    const DeviceState& d = *op.device;
+    const char* name = to_string(op.desc.Type);
+    const uint64_t temp = s.plan.temporary_bytes;
+    if (auto st = check_counts(op, name, b); !st) return st;
+    if (auto st = check_tensor_bindings(d, name, "input", b.inputs, op.inputs); !st) return st;
+    if (auto st = check_tensor_bindings(d, name, "output", b.outputs, op.outputs); !st) return st;
+    if (auto st = check_temporary(d, name, b, temp); !st) return st;
+    return check_overlaps(op, name, b, temp > 0);
+}
+
+/// The caller's range a pass binding refers to: a tensor's bytes, or a region of the temporary buffer.
+BufferBinding region_of(const detail::PassBinding& pb, const OperatorState& op, const Bindings& bindings) {
+    switch (pb.slot) {
+    case detail::Slot::input:
+        return {bindings.inputs[pb.index].buffer, bindings.inputs[pb.index].offset,
+                op.inputs[pb.index]->buffer.TotalTensorSizeInBytes};
+    case detail::Slot::output:
+        return {bindings.outputs[pb.index].buffer, bindings.outputs[pb.index].offset,
+                op.outputs[pb.index]->buffer.TotalTensorSizeInBytes};
+    default: return {bindings.temporary->buffer, bindings.temporary->offset + pb.offset, pb.size};
+    }
+}
+
+/// One dispatch, ready to record: its descriptors (windows) and push constants.
+struct Dispatch {
+    std::array<VkDescriptorBufferInfo, detail::kBindingCount> infos{};
+    std::array<uint32_t, detail::kPushConstantBytes / 4> push{};
+};
+
+/// The descriptor of an unused binding: a few bytes at the start of its region, aligned down to `align`.
+VkDescriptorBufferInfo unused_descriptor(const BufferBinding& region, uint64_t align) {
+    uint64_t start = region.offset / align * align;
+    return {region.buffer, start, region.offset - start + std::min<uint64_t>(region.size, 4)};
+}
+
+/// Binding i of a dispatch, seen through the window `window` of its region (in elements from the
+/// region's start), its start aligned down to `align`; adds the window's shift to the push-constant word
+/// the kernel reads it from. Fails when the window exceeds maxStorageBufferRange.
+Status bind_window(const OperatorState& op, const detail::PassBinding& pb, const BufferBinding& region,
+                   const detail::ElementRange& window, uint64_t align, uint32_t i, Dispatch& dispatch) {
+    const DeviceState& d = *op.device;
+    const uint64_t esize = pb.element_bytes;
+    const uint64_t first = region.offset + uint64_t(window.lo) * esize;
+    const uint64_t start = first / align * align;
+    const uint64_t bytes = region.offset + uint64_t(window.hi + 1) * esize - start;
+    if (bytes > d.info.max_storage_buffer_range)
+        return make_error(ErrorCode::unsupported_device, to_string(op.desc.Type), ": the ",
+                          slot_name(pb.slot), " window spans ", bytes,
+                          " bytes, more than maxStorageBufferRange (", d.info.max_storage_buffer_range, ")");
+    // The kernel adds this (modulo 2^32) to the offsets it computes from the tensor's start.
+    if (pb.base_word >= 0) {
+        int64_t shift = (int64_t(region.offset) - int64_t(start)) / int64_t(esize);
+        dispatch.push[pb.base_word] += static_cast<uint32_t>(static_cast<uint64_t>(shift));
+    }
+    dispatch.infos[i] = {region.buffer, start, bytes};
+    return {};
+}
+
+/// The pipeline each pass runs with these bindings. A caller's in-place execution (input and output
+/// bound to one range, the only overlap check_overlaps lets through) runs the passes that read the input
+/// and write the output with their in-place pipelines (SCAN_SPEC_IN_PLACE: every access through binding
+/// 1), made on the first such record and kept by the device's pipeline cache.
+struct PassPipelines {
+    std::vector<VkPipeline> pipeline;
+    std::vector<bool> in_place;  ///< binding 0 is not accessed
+};
+
+bool reads_input_writes_output(const detail::Pass& p) {
+    return p.key.kernel.rfind("scan_", 0) == 0 && p.bindings[0].slot == detail::Slot::input &&
+           !p.bindings[0].unused && p.bindings[1].slot == detail::Slot::output && !p.bindings[1].unused;
+}
+
+Result<PassPipelines> pass_pipelines(const CompiledState& s, const Bindings& b) {
+    const bool bound_in_place =
+        b.inputs.size() == 1 && b.outputs.size() == 1 && overlaps(b.inputs[0], b.outputs[0]);
+    PassPipelines r;
+    for (const detail::Pass& pass : s.plan.passes) {
+        const bool in_place = bound_in_place && reads_input_writes_output(pass);
+        VkPipeline pipeline = pass.pipeline;
+        if (in_place) {
+            detail::PipelineKey key = pass.key;
+            key.spec[SCAN_SPEC_IN_PLACE] = 1;
+            auto made = s.op->device->pipelines->get(key);
+            if (!made) return made.error();
+            pipeline = *made;
+        }
+        r.pipeline.push_back(pipeline);
+        r.in_place.push_back(in_place);
+    }
+    return r;
+}
+
+/// The dispatch of one segment of a pass, each binding seen through the window its items touch
+/// (window.hpp); fails when a window would exceed maxStorageBufferRange.
+Result<Dispatch> make_dispatch(const OperatorState& op, const detail::Pass& pass, bool in_place,
+                               const std::array<BufferBinding, detail::kBindingCount>& regions,
+                               const detail::Segment& seg) {
+    // Window starts are aligned for the descriptor and to whole elements (at most 8 bytes).
+    const uint64_t align = std::max<uint64_t>(16, op.device->info.min_storage_buffer_offset_alignment);
+    Dispatch dispatch;
+    dispatch.push = pass.push;
+    dispatch.push[pass.item_begin_word] = seg.item_begin;
+    dispatch.push[pass.item_end_word] = seg.item_end;
+    for (uint32_t i = 0; i < detail::kBindingCount; ++i) {
+        if (pass.bindings[i].unused || (in_place && i == 0))
+            dispatch.infos[i] = unused_descriptor(regions[i], align);
+        else if (auto st = bind_window(op, pass.bindings[i], regions[i], seg.window[i], align, i, dispatch);
+                 !st)
+            return st.error();
+    }
+    return dispatch;
+}
+
+/// Calls f(pass index, segment, dispatch) for every dispatch of the plan in order; stops at the
+/// first error.
+template <class F>
+Status for_each_dispatch(const CompiledState& s, const Bindings& bindings, const PassPipelines& pipelines,
+                         F&& f) {
+    const OperatorState& op = *s.op;
+    for (size_t p = 0; p < s.plan.passes.size(); ++p) {
+        const detail::Pass& pass = s.plan.passes[p];
+        std::array<BufferBinding, detail::kBindingCount> regions;
+        for (uint32_t i = 0; i < detail::kBindingCount; ++i)
+            regions[i] = region_of(pass.bindings[i], op, bindings);
+        for (const detail::Segment& seg : pass.segments) {
+            auto dispatch = make_dispatch(op, pass, pipelines.in_place[p], regions, seg);
+            if (!dispatch) return dispatch.error();
+            f(p, seg, *dispatch);
+        }
+    }
+    return {};
+}
+
+/// Records a plan's dispatches, one call per dispatch in order (for_each_dispatch): when the pass
+/// changes, the previous pass's timestamp and a barrier (between consecutive passes only), then the
+/// pass's pipeline; then each dispatch's descriptors, push constants and workgroups.
+class Recorder {
+public:
+    Recorder(const DeviceState& d, VkCommandBuffer cmd, const PassPipelines& pipelines,
+             const PassTimestamps& timestamps)
+        : vk_(d.vk),
+          cmd_(cmd),
+          layout_(d.pipelines->layout()),
+          pipelines_(pipelines),
+          timestamps_(timestamps) {}
+
+    void operator()(size_t pass, const detail::Segment& seg, const Dispatch& dispatch) {
+        if (pass != bound_) enter_pass(pass);
+        push_and_dispatch(seg, dispatch);
+    }
+
+    /// The timestamp after the last pass (none when nothing was recorded).
+    void finish() const {
+        if (bound_ != SIZE_MAX) stamp(bound_);
+    }
+
+private:
+    void stamp(size_t pass) const {
+        if (timestamps_.pool)
+            vk_.vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, timestamps_.pool,
+                                    timestamps_.first_query + static_cast<uint32_t>(pass));
+    }
+
+    void barrier() const {
+        VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+        barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+        vk_.vkCmdPipelineBarrier(cmd_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, nullptr, 0,
+                                 nullptr);
+    }
+
+    void enter_pass(size_t pass) {
+        if (bound_ != SIZE_MAX) {
+            stamp(bound_);
+            barrier();
+        }
+        vk_.vkCmdBindPipeline(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_.pipeline[pass]);
+        bound_ = pass;
+    }
+
+    void push_and_dispatch(const detail::Segment& seg, const Dispatch& dispatch) const {
+        std::array<VkWriteDescriptorSet, detail::kBindingCount> writes{};
+        for (uint32_t i = 0; i < detail::kBindingCount; ++i) {
+            writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+            writes[i].dstBinding = i;
+            writes[i].descriptorCount = 1;
+            writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+            writes[i].pBufferInfo = &dispatch.infos[i];
+        }
+        vk_.vkCmdPushDescriptorSetKHR(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, detail::kBindingCount,
+                                      writes.data());
+        vk_.vkCmdPushConstants(cmd_, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, detail::kPushConstantBytes,
+                               dispatch.push.data());
+        vk_.vkCmdDispatch(cmd_, seg.groups_x, seg.groups_y, 1);
+    }
+
+    const VolkDeviceTable& vk_;
+    VkCommandBuffer cmd_;
+    VkPipelineLayout layout_;
+    const PassPipelines& pipelines_;
+    const PassTimestamps& timestamps_;
+    size_t bound_ = SIZE_MAX;  ///< the pass whose pipeline is bound (SIZE_MAX: none yet)
+};
+
+}  // namespace
+
+Status CompiledOperator::record(VkCommandBuffer cmd, const Bindings& bindings) const {
+    return record(cmd, bindings, PassTimestamps{});
+}
+
+Status CompiledOperator::record(VkCommandBuffer cmd, const Bindings& bindings,
+                                const PassTimestamps& timestamps) const {
+    if (!cmd) return make_error(ErrorCode::invalid_argument, "record: the command buffer is null");
+    DeviceState& d = *s_->op->device;
+    if (auto st = detail::check_not_lost(d); !st) return st;
+    if (auto st = validate_bindings(*s_, bindings); !st) return st;
+    // Every window is checked before the first command is recorded, then computed again to record.
+    auto pipelines = pass_pipelines(*s_, bindings);
+    if (!pipelines) return pipelines.error();
+    if (auto st = for_each_dispatch(*s_, bindings, *pipelines,
+                                    [](size_t, const detail::Segment&, const Dispatch&) {});
+        !st)
+        return st;
+    Recorder recorder(d, cmd, *pipelines, timestamps);
+    auto recorded = for_each_dispatch(*s_, bindings, *pipelines, recorder);
+    if (recorded) recorder.finish();
+    return recorded;
+}
+
+}  // namespace vkdml

@@ -1,0 +1,239 @@
+// tools/bench/bench_cases.cpp — the case table of `vkdml bench` and what follows from a case: its bytes, its
+// fibers, its fit on a device and its DirectML description.
+#include "bench/bench_cases.hpp"
+
+#include <algorithm>
+
+namespace vkdml::cli::bench {
+namespace {
+
+constexpr uint32_t kM = 1u << 20;
+constexpr uint32_t kBig = 64 * kM;  // the 1-D cases' element count
+
+constexpr DML_TENSOR_DATA_TYPE F16 = DML_TENSOR_DATA_TYPE_FLOAT16, F32 = DML_TENSOR_DATA_TYPE_FLOAT32,
+                               F64 = DML_TENSOR_DATA_TYPE_FLOAT64, I8 = DML_TENSOR_DATA_TYPE_INT8,
+                               U8 = DML_TENSOR_DATA_TYPE_UINT8, I16 = DML_TENSOR_DATA_TYPE_INT16,
+                               U16 = DML_TENSOR_DATA_TYPE_UINT16, I32 = DML_TENSOR_DATA_TYPE_INT32,
+                               U32 = DML_TENSOR_DATA_TYPE_UINT32, I64 = DML_TENSOR_DATA_TYPE_INT64,
+                               U64 = DML_TENSOR_DATA_TYPE_UINT64;
+
+std::vector<Case> default_cases() {
+    return {
+        {"scan-1d", Op::cumsum, F32, {kBig}, 0},
+        {"scan-rows-short", Op::cumsum, F32, {kM, 16}, 1},
+        {"scan-rows-medium", Op::cumsum, F32, {16384, 1024}, 1},
+        {"scan-outer", Op::cumsum, F32, {4096, 4096}, 0},
+        {"scan-outer-narrow", Op::cumsum, F32, {kM, 2}, 0},
+        {"cumprod-1d", Op::cumprod, F32, {kBig}, 0},
+        {"reduce-1d", Op::reduce_sum, F32, {kBig}, 0},
+        {"reduce-inner", Op::reduce_sum, F32, {4096, 4096}, 1},
+        {"reduce-outer", Op::reduce_sum, F32, {4096, 4096}, 0},
+        {"reduce-few-huge", Op::reduce_sum, F32, {4, 16 * kM}, 1},
+        {"reduce-many-tiny", Op::reduce_sum, F32, {kM, 3}, 1},
+        {"argmax-1d", Op::argmax, F32, {kBig}, 0},
+        {"logsumexp-1d", Op::logsumexp, F32, {kBig}, 0},
+        {"scan-1d-f16", Op::cumsum, F16, {kBig}, 0},
+        {"scan-1d-i32", Op::cumsum, I32, {kBig}, 0},
+        {"scan-1d-i64", Op::cumsum, I64, {kBig}, 0},
+        {"scan-1d-f64", Op::cumsum, F64, {kBig}, 0},
+        {"reduce-1d-f16", Op::reduce_sum, F16, {kBig}, 0},
+        {"reduce-1d-i32", Op::reduce_sum, I32, {kBig}, 0},
+        {"reduce-1d-i64", Op::reduce_sum, I64, {kBig}, 0},
+        {"reduce-1d-f64", Op::reduce_sum, F64, {kBig}, 0},
+    };
+}
+
+std::vector<Case> full_extra_cases() {
+    std::vector<Case> cases;
+    for (DML_TENSOR_DATA_TYPE type : {I8, U8, I16, U16, U32, U64}) {
+        cases.push_back({std::string("scan-1d-") + type_name(type), Op::cumsum, type, {kBig}, 0});
+        cases.push_back({std::string("reduce-1d-") + type_name(type), Op::reduce_sum, type, {kBig}, 0});
+    }
+    cases.push_back({"cumprod-1d-f16", Op::cumprod, F16, {kBig}, 0});
+    cases.push_back({"argmax-1d-f16", Op::argmax, F16, {kBig}, 0});
+    return cases;
+}
+
+const Case kHostCase{"host-cumsum-1k", Op::host_cumsum, F32, {1024}, 0};
+
+// Divides the largest dimension by `factor` (at least 1 remains).
+void shrink_largest(Case& c, uint32_t factor) {
+    auto largest = std::max_element(c.shape.begin(), c.shape.end());
+    *largest = std::max(1u, *largest / factor);
+}
+
+}  // namespace
+
+std::vector<std::string_view> suite_names() {
+    return {"quick", "default", "full"};
+}
+
+std::vector<Case> suite_cases(std::string_view suite) {
+    std::vector<Case> cases;
+    if (suite != "quick" && suite != "default" && suite != "full") return cases;
+    cases = default_cases();
+    if (suite == "full")
+        for (Case& c : full_extra_cases()) cases.push_back(std::move(c));
+    if (suite == "quick")
+        for (Case& c : cases) shrink_largest(c, 16);
+    cases.push_back(kHostCase);
+    return cases;
+}
+
+std::vector<std::string> all_case_names() {
+    std::vector<std::string> names;
+    for (const Case& c : suite_cases("full")) names.push_back(c.name);
+    return names;
+}
+
+const char* op_name(Op op) {
+    switch (op) {
+    case Op::cumsum: return "cumsum";
+    case Op::cumprod: return "cumprod";
+    case Op::reduce_sum: return "reduce-sum";
+    case Op::argmax: return "argmax";
+    case Op::logsumexp: return "logsumexp";
+    case Op::host_cumsum: return "host-cumsum";
+    }
+    return "?";
+}
+
+const char* type_name(DML_TENSOR_DATA_TYPE type) {
+    switch (type) {
+    case DML_TENSOR_DATA_TYPE_FLOAT16: return "f16";
+    case DML_TENSOR_DATA_TYPE_FLOAT32: return "f32";
+    case DML_TENSOR_DATA_TYPE_FLOAT64: return "f64";
+    case DML_TENSOR_DATA_TYPE_INT8: return "i8";
+    case DML_TENSOR_DATA_TYPE_UINT8: return "u8";
+    case DML_TENSOR_DATA_TYPE_INT16: return "i16";
+    case DML_TENSOR_DATA_TYPE_UINT16: return "u16";
+    case DML_TENSOR_DATA_TYPE_INT32: return "i32";
+    case DML_TENSOR_DATA_TYPE_UINT32: return "u32";
+    case DML_TENSOR_DATA_TYPE_INT64: return "i64";
+    case DML_TENSOR_DATA_TYPE_UINT64: return "u64";
+    default: return "?";
+    }
+}
+
+DML_OPERATOR_TYPE dml_operator(Op op) {
+    switch (op) {
+    case Op::cumsum:
+    case Op::host_cumsum: return DML_OPERATOR_CUMULATIVE_SUMMATION;
+    case Op::cumprod: return DML_OPERATOR_CUMULATIVE_PRODUCT;
+    case Op::argmax: return DML_OPERATOR_ARGMAX;
+    case Op::reduce_sum:
+    case Op::logsumexp: return DML_OPERATOR_REDUCE;
+    }
+    return DML_OPERATOR_INVALID;
+}
+
+bool is_scan(Op op) {
+    return op == Op::cumsum || op == Op::cumprod || op == Op::host_cumsum;
+}
+
+Baseline baseline_of(Op op) {
+    if (op == Op::host_cumsum) return Baseline::submit;
+    return is_scan(op) ? Baseline::copy : Baseline::read;
+}
+
+const char* baseline_name(Baseline baseline) {
+    switch (baseline) {
+    case Baseline::copy: return "copy";
+    case Baseline::read: return "read";
+    case Baseline::submit: return "submit";
+    }
+    return "?";
+}
+
+uint64_t element_count(const Case& c) {
+    uint64_t n = 1;
+    for (uint32_t size : c.shape) n *= size;
+    return n;
+}
+
+DML_TENSOR_DATA_TYPE output_type(const Case& c) {
+    return c.op == Op::argmax ? DML_TENSOR_DATA_TYPE_UINT32 : c.type;
+}
+
+std::vector<uint32_t> output_shape(const Case& c) {
+    std::vector<uint32_t> shape = c.shape;
+    if (!is_scan(c.op)) shape[c.axis] = 1;
+    return shape;
+}
+
+uint64_t useful_bytes(const Case& c) {
+    const uint64_t in = element_count(c) * element_size(c.type);
+    return is_scan(c.op) ? 2 * in : in;
+}
+
+Fibers fibers(const Case& c) {
+    Fibers f;
+    for (size_t d = 0; d < c.shape.size(); ++d) {
+        if (d < c.axis) f.outer *= c.shape[d];
+        if (d == c.axis) f.len = c.shape[d];
+        if (d > c.axis) f.inner *= c.shape[d];
+    }
+    return f;
+}
+
+bool fit_to_device(Case& c, const DeviceInfo& info, uint64_t heap_bytes) {
+    bool shrunk = false;
+    const auto fits = [&] {
+        const uint64_t in = element_count(c) * element_size(c.type);
+        uint64_t out = 1;
+        for (uint32_t size : output_shape(c)) out *= size;
+        out *= element_size(output_type(c));
+        const uint64_t largest = std::max(in, out);
+        // Room for a temporary of up to 1/8 of the input (chunk totals) besides input and output.
+        return largest <= info.max_buffer_size && largest <= info.max_memory_allocation_size &&
+               (in + out + in / 8) <= heap_bytes / 4 * 3;
+    };
+    while (!fits()) {
+        auto largest = std::max_element(c.shape.begin(), c.shape.end());
+        if (*largest <= 1) break;
+        uint32_t next = *largest / 2;
+        if (next > 65536) next -= next % 65536;
+        *largest = next;
+        shrunk = true;
+    }
+    return shrunk;
+}
+
+Description::Description(const Case& c) : in_sizes_(c.shape), out_sizes_(output_shape(c)) {
+    axes_[0] = c.axis;
+    const auto rank = static_cast<uint32_t>(in_sizes_.size());
+    in_ = {c.type,  DML_TENSOR_FLAG_NONE,
+           rank,    in_sizes_.data(),
+           nullptr, DMLCalcBufferTensorSize(c.type, rank, in_sizes_.data(), nullptr),
+           0};
+    const DML_TENSOR_DATA_TYPE out_type = output_type(c);
+    out_ = {out_type, DML_TENSOR_FLAG_NONE,
+            rank,     out_sizes_.data(),
+            nullptr,  DMLCalcBufferTensorSize(out_type, rank, out_sizes_.data(), nullptr),
+            0};
+    in_tensor_ = {DML_TENSOR_TYPE_BUFFER, &in_};
+    out_tensor_ = {DML_TENSOR_TYPE_BUFFER, &out_};
+    switch (c.op) {
+    case Op::cumsum:
+    case Op::host_cumsum:
+        cumsum_ = {&in_tensor_, &out_tensor_, c.axis, DML_AXIS_DIRECTION_INCREASING, false};
+        op_ = {DML_OPERATOR_CUMULATIVE_SUMMATION, &cumsum_};
+        break;
+    case Op::cumprod:
+        cumprod_ = {&in_tensor_, &out_tensor_, c.axis, DML_AXIS_DIRECTION_INCREASING, false};
+        op_ = {DML_OPERATOR_CUMULATIVE_PRODUCT, &cumprod_};
+        break;
+    case Op::reduce_sum:
+    case Op::logsumexp:
+        reduce_ = {c.op == Op::reduce_sum ? DML_REDUCE_FUNCTION_SUM : DML_REDUCE_FUNCTION_LOG_SUM_EXP,
+                   &in_tensor_, &out_tensor_, 1, axes_};
+        op_ = {DML_OPERATOR_REDUCE, &reduce_};
+        break;
+    case Op::argmax:
+        argmax_ = {&in_tensor_, &out_tensor_, 1, axes_, DML_AXIS_DIRECTION_INCREASING};
+        op_ = {DML_OPERATOR_ARGMAX, &argmax_};
+        break;
+    }
+}
+
+}  // namespace vkdml::cli::bench

@@ -1,0 +1,169 @@
+// tools/cli/cmd_plan.cpp — `vkdml plan`: the passes vkdml plans for an operator and shape on a device class
+// (GPU or CPU, kernel family, subgroup size, limits), printed without a device (vkdml::describe_plan), or
+// with --device on that device as it compiles it (CompiledOperator::describe).
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <string>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "cli/host_ops.hpp"
+
+namespace vkdml::cli {
+namespace {
+
+void define_plan(CLI::App& app) {
+    add_value(app, "--op", "OP", "the operator: cumsum, cumprod, reduce, argmax or argmin")->required();
+    add_value(app, "--shape", "N[,N...]", "the input's sizes, 1 to 8 of them, e.g. 40,16")->required();
+    add_value(app, "--dtype", "T",
+              "the input's type (default float32): float16, float32, float64, int8 ... uint64");
+    add_integer(app, "--axis", "N", "cumsum/cumprod: the axis to scan; reduce/argmax/argmin: one axis");
+    add_value(app, "--axes", "A[,B...]",
+              "reduce/argmax/argmin: the axes (or 'all', 'none'); one of --axis/--axes");
+    add_value(app, "--function", "F", "reduce: the fold (default sum), as 'vkdml reduce --function'");
+    add_switch(app, "--exclusive", "cumsum/cumprod: exclusive");
+    add_switch(app, "--reverse", "cumsum/cumprod: DECREASING; argmax/argmin: the last index among ties");
+    add_value(app, "--class", "C", "the device class: gpu (default) or cpu");
+    add_value(app, "--kernels", "K", "the kernel family: automatic (default), serial or cooperative");
+    add_integer(app, "--subgroup", "N", "the subgroup size (default 32)")
+        ->check(integer_check([](int64_t n) { return n >= 4 && n <= 128 && (n & (n - 1)) == 0; },
+                              "a power of two from 4 to 128"));
+    add_integer(app, "--max-range", "BYTES", "maxStorageBufferRange (default 4294967295)")
+        ->check(integer_check([](int64_t n) { return n >= 96 && n <= 0xFFFFFFFFll; }, "96 to 4294967295"));
+    add_switch(app, "--no-subgroup-ops", "a device without subgroup arithmetic and shuffles");
+    add_device_option(app);
+}
+
+std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return s;
+}
+
+// The value of `option` among `names` (lower-case), as its index; a usage error naming them otherwise.
+size_t choose(const std::string& option, const std::string& value, const std::vector<std::string>& names) {
+    for (size_t i = 0; i < names.size(); ++i)
+        if (names[i] == value) return i;
+    std::string list;
+    for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+    usage_error("unknown " + option + " '" + value + "'" + did_you_mean(value, names) + " (one of: " + list +
+                ")");
+}
+
+std::vector<uint32_t> parse_shape(const std::string& text) {
+    std::vector<uint32_t> sizes;
+    for (size_t start = 0; start <= text.size();) {
+        const size_t comma = std::min(text.find(',', start), text.size());
+        uint32_t n = 0;
+        const auto [stop, error] = std::from_chars(text.data() + start, text.data() + comma, n);
+        if (start == comma || error != std::errc() || stop != text.data() + comma || n == 0)
+            usage_error("option '--shape' expects comma-separated sizes of 1 or more, got '" + text + "'");
+        sizes.push_back(n);
+        start = comma + 1;
+    }
+    if (sizes.size() > 8)
+        usage_error("option '--shape' has " + std::to_string(sizes.size()) + " sizes, at most 8");
+    return sizes;
+}
+
+void run_plan(const Args& args) {
+    const size_t op =
+        choose("--op", args.value("--op").value_or(""), {"cumsum", "cumprod", "reduce", "argmax", "argmin"});
+    const bool scan = op < 2;
+    std::vector<std::string> type_names;  // DML_TENSOR_DATA_TYPE 1 (FLOAT32) to 11 (INT64)
+    for (int t = DML_TENSOR_DATA_TYPE_FLOAT32; t <= DML_TENSOR_DATA_TYPE_INT64; ++t)
+        type_names.push_back(lower(to_string(static_cast<DML_TENSOR_DATA_TYPE>(t))));
+    const auto type = static_cast<DML_TENSOR_DATA_TYPE>(
+        DML_TENSOR_DATA_TYPE_FLOAT32 +
+        choose("--dtype", args.value("--dtype").value_or("float32"), type_names));
+    const std::vector<uint32_t> sizes = parse_shape(*args.value("--shape"));
+    const std::string shape_name = "the --shape";
+    if (scan && !args.has("--axis")) usage_error("--op " + *args.value("--op") + " needs --axis N");
+    if (scan && args.has("--axes"))
+        usage_error("--axes is for reduce, argmax and argmin (cumsum/cumprod take --axis)");
+    if (!scan && args.has("--exclusive")) usage_error("--exclusive is for cumsum and cumprod");
+    if (op != 2 && args.has("--function")) usage_error("--function is for --op reduce");
+
+    if (args.has("--device"))
+        for (const char* option : {"--class", "--kernels", "--subgroup", "--max-range", "--no-subgroup-ops"})
+            if (args.has(option))
+                usage_error(std::string("option '") + option +
+                            "' describes a device class; with --device the device's own is used");
+    PlanDevice device;
+    device.gpu = choose("--class", args.value("--class").value_or("gpu"), {"gpu", "cpu"}) == 0;
+    device.kernels = static_cast<DeviceOptions::Kernels>(choose(
+        "--kernels", args.value("--kernels").value_or("automatic"), {"automatic", "serial", "cooperative"}));
+    device.subgroup_size = static_cast<uint32_t>(args.integer("--subgroup").value_or(32));
+    device.max_storage_buffer_range =
+        static_cast<uint64_t>(args.integer("--max-range").value_or(0xFFFFFFFFll));
+    device.subgroup_operations = !args.has("--no-subgroup-ops");
+
+    const DML_BUFFER_TENSOR_DESC in_buffer{
+        type,
+        DML_TENSOR_FLAG_NONE,
+        static_cast<uint32_t>(sizes.size()),
+        sizes.data(),
+        nullptr,
+        DMLCalcBufferTensorSize(type, uint32_t(sizes.size()), sizes.data(), nullptr),
+        0};
+    const DML_TENSOR_DESC in_desc{DML_TENSOR_TYPE_BUFFER, &in_buffer};
+    const DML_AXIS_DIRECTION direction =
+        args.has("--reverse") ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
+    std::string text;
+    auto describe = [&](const DML_OPERATOR_DESC& desc) {
+        if (args.has("--device")) {
+            const auto dev = open_device(args);
+            text = take(dev->compile_operator(take(dev->create_operator(desc)))).describe();
+        } else {
+            text = take(describe_plan(desc, device));
+        }
+    };
+    if (scan) {
+        const uint32_t axis = resolve_axis(*args.integer("--axis"), sizes.size(), shape_name);
+        const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC d{&in_desc, &in_desc, axis, direction,
+                                                       args.has("--exclusive")};
+        describe({op == 0 ? DML_OPERATOR_CUMULATIVE_SUMMATION : DML_OPERATOR_CUMULATIVE_PRODUCT, &d});
+    } else {
+        const std::vector<uint32_t> axes = resolve_axes(written_axes(args), sizes.size(), shape_name);
+        std::vector<uint32_t> out_sizes = sizes;
+        for (uint32_t a : axes) out_sizes[a] = 1;
+        std::vector<std::string> function_names;
+        for (int f = DML_REDUCE_FUNCTION_ARGMAX; f <= DML_REDUCE_FUNCTION_SUM_SQUARE; ++f)
+            function_names.push_back(lower(to_string(static_cast<DML_REDUCE_FUNCTION>(f))));
+        DML_REDUCE_FUNCTION function = op == 3 ? DML_REDUCE_FUNCTION_ARGMAX : DML_REDUCE_FUNCTION_ARGMIN;
+        if (op == 2)
+            function = static_cast<DML_REDUCE_FUNCTION>(
+                choose("--function", args.value("--function").value_or("sum"), function_names));
+        const bool arg = function == DML_REDUCE_FUNCTION_ARGMAX || function == DML_REDUCE_FUNCTION_ARGMIN;
+        const DML_TENSOR_DATA_TYPE out_type = arg ? DML_TENSOR_DATA_TYPE_INT64 : type;
+        const auto rank = static_cast<uint32_t>(out_sizes.size());
+        const DML_BUFFER_TENSOR_DESC out_buffer{
+            out_type, DML_TENSOR_FLAG_NONE,
+            rank,     out_sizes.data(),
+            nullptr,  DMLCalcBufferTensorSize(out_type, rank, out_sizes.data(), nullptr),
+            0};
+        const DML_TENSOR_DESC out_desc{DML_TENSOR_TYPE_BUFFER, &out_buffer};
+        const auto count = static_cast<uint32_t>(axes.size());
+        const uint32_t* axes_data = axes.empty() ? nullptr : axes.data();
+        if (op == 2) {
+            const DML_REDUCE_OPERATOR_DESC d{function, &in_desc, &out_desc, count, axes_data};
+            describe({DML_OPERATOR_REDUCE, &d});
+        } else {
+            const DML_ARGMAX_OPERATOR_DESC d{&in_desc, &out_desc, count, axes_data, direction};
+            describe({op == 3 ? DML_OPERATOR_ARGMAX : DML_OPERATOR_ARGMIN, &d});
+        }
+    }
+    if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size())
+        fail("cannot write to standard output");
+}
+
+}  // namespace
+
+extern const Command kPlanCommand = {
+    "plan",
+    "Print the passes vkdml plans for an operator and shape on a device class (no device needed).",
+    {},
+    define_plan,
+    run_plan};
+
+}  // namespace vkdml::cli

@@ -1,0 +1,275 @@
+// tools/cli/cmd_reduce.cpp — `vkdml reduce`, `vkdml argmax` and `vkdml argmin`: DML_OPERATOR_REDUCE and the
+// standalone DML_OPERATOR_ARGMAX / ARGMIN over a set of axes of a .npy file, written to a .npy file with
+// the input's rank and size 1 on each reduced axis.
+#include <algorithm>
+#include <charconv>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "cli/host_ops.hpp"
+
+namespace vkdml::cli {
+namespace {
+
+template <class T>
+struct Named {
+    std::string_view name;
+    T value;
+};
+
+constexpr Named<DML_REDUCE_FUNCTION> kFunctions[] = {
+    {"argmax", DML_REDUCE_FUNCTION_ARGMAX},
+    {"argmin", DML_REDUCE_FUNCTION_ARGMIN},
+    {"average", DML_REDUCE_FUNCTION_AVERAGE},
+    {"l1", DML_REDUCE_FUNCTION_L1},
+    {"l2", DML_REDUCE_FUNCTION_L2},
+    {"log_sum", DML_REDUCE_FUNCTION_LOG_SUM},
+    {"log_sum_exp", DML_REDUCE_FUNCTION_LOG_SUM_EXP},
+    {"max", DML_REDUCE_FUNCTION_MAX},
+    {"min", DML_REDUCE_FUNCTION_MIN},
+    {"multiply", DML_REDUCE_FUNCTION_MULTIPLY},
+    {"sum", DML_REDUCE_FUNCTION_SUM},
+    {"sum_square", DML_REDUCE_FUNCTION_SUM_SQUARE},
+};
+
+constexpr Named<DML_TENSOR_DATA_TYPE> kIndexTypes[] = {
+    {"int32", DML_TENSOR_DATA_TYPE_INT32},
+    {"int64", DML_TENSOR_DATA_TYPE_INT64},
+    {"uint32", DML_TENSOR_DATA_TYPE_UINT32},
+    {"uint64", DML_TENSOR_DATA_TYPE_UINT64},
+};
+
+// The entry of `table` called `value`, or a usage error listing the names `option` accepts.
+template <class T, size_t N>
+T lookup(const Named<T> (&table)[N], std::string_view option, const std::string& value) {
+    for (const Named<T>& entry : table)
+        if (entry.name == value) return entry.value;
+    std::string names;
+    std::vector<std::string> candidates;
+    for (const Named<T>& entry : table) {
+        names += (names.empty() ? "" : ", ") + std::string(entry.name);
+        candidates.emplace_back(entry.name);
+    }
+    usage_error("unknown " + std::string(option) + " '" + value + "'" + did_you_mean(value, candidates) +
+                " (one of: " + names + ")");
+}
+
+// The options `reduce` and `argmax` / `argmin` share: --axes (as each describes it), --axis, --output-type
+// (as each describes it), --device and --validation.
+void add_axes_options(CLI::App& app, const std::string& axes_help) {
+    add_value(app, "--axes", "A[,B...]", axes_help);
+    add_integer(app, "--axis", "N", "the same as --axes N: one axis");
+    add_value(app, "--keepdims", "BOOL",
+              "true (default): the output keeps the input's rank, size 1 on each reduced axis (DirectML's "
+              "shape); false: the reduced axes are left out of OUT.npy, as NumPy's keepdims=False");
+}
+void add_last_options(CLI::App& app, const std::string& output_type_help, const std::string& nan_help) {
+    add_value(app, "--output-type", "T", output_type_help);
+    add_value(app, "--nan", "MODE", nan_help);
+    add_device_option(app);
+    add_validation_option(app);
+}
+
+void define_reduce(CLI::App& app) {
+    add_value(app, "--function", "F",
+              "the fold: argmax, argmin, average, l1, l2, log_sum, log_sum_exp, max, min, multiply, sum or "
+              "sum_square (argmax/argmin: the first index among ties)")
+        ->required();
+    add_axes_options(
+        app,
+        "axes to reduce, comma-separated; negative counts from the last (-1: the last axis); 'all' "
+        "reduces every axis (NumPy's axis=None); 'none' reduces no axis (AxisCount 0: each output is the "
+        "function of its one element, as in DirectML: l1 and l2 give |x|, sum_square x², log_sum ln x; "
+        "argmax/argmin: all 0). This or --axis is required");
+    add_last_options(
+        app,
+        "only with --function argmax/argmin: type of the indices: int32, int64 (default), uint32 or "
+        "uint64",
+        "only with --function min, max, argmax and argmin: 'propagate' (default: NaN wins, the index of the "
+        "first NaN) or 'ignore' (NaN elements are skipped, as DirectML's max and min do; a slice of NaN only "
+        "gives -inf "
+        "for max, +inf for min, 0 for argmax/argmin)");
+}
+
+void define_arg(CLI::App& app) {
+    add_axes_options(
+        app,
+        "axes to search, comma-separated; negative counts from the last (-1: the last axis); 'all' "
+        "searches every axis (NumPy's axis=None, the index row-major over all of them); 'none' searches "
+        "no axis (AxisCount 0: every index is 0). This or --axis is required");
+    add_switch(app, "--select-last-index",
+               "the last index among ties (DML_AXIS_DIRECTION_DECREASING); by default the first");
+    add_last_options(
+        app, "type of the indices: int32, int64 (default), uint32 or uint64",
+        "'propagate' (default: the index of the first NaN, the last with --select-last-index) or "
+        "'ignore' (NaN elements are skipped, as NumPy's nanargmax does; index 0 where all are NaN)");
+}
+
+constexpr std::string_view kInOut[] = {"IN.npy", "OUT.npy"};
+
+}  // namespace
+
+WrittenAxes written_axes(const Args& args) {
+    const bool has_axes = args.has("--axes"), has_axis = args.has("--axis");
+    if (has_axes && has_axis) usage_error("give the axes with --axes or with --axis, not both");
+    if (!has_axes && !has_axis) usage_error("give the axes to reduce with --axes A[,B...] (or --axis N)");
+    if (has_axis) return {false, {*args.integer("--axis")}};
+    const std::string text = args.value("--axes").value_or("");
+    if (text == "all") return {true, {}};
+    if (text == "none") return {};
+    if (text.empty())
+        usage_error(
+            "option '--axes' is empty (write '--axes all' to reduce every axis, '--axes none' for no "
+            "axis)");
+    std::vector<int64_t> axes;
+    for (size_t start = 0; start <= text.size();) {
+        size_t comma = text.find(',', start);
+        if (comma == std::string::npos) comma = text.size();
+        int64_t axis = 0;
+        const char* first = text.data() + start;
+        const char* last = text.data() + comma;
+        const auto [stop, error] = std::from_chars(first, last, axis);
+        if (first == last || error != std::errc() || stop != last)
+            usage_error("option '--axes' expects comma-separated integers, 'all' or 'none', got '" + text +
+                        "'");
+        axes.push_back(axis);
+        start = comma + 1;
+    }
+    return {false, axes};
+}
+
+std::vector<uint32_t> resolve_axes(const WrittenAxes& written_axes, size_t rank, const std::string& path) {
+    std::vector<uint32_t> axes;
+    if (written_axes.all) {
+        for (uint32_t axis = 0; axis < rank; ++axis) axes.push_back(axis);
+        return axes;
+    }
+    const std::vector<int64_t>& written = written_axes.list;
+    for (size_t i = 0; i < written.size(); ++i) {
+        const uint32_t axis = resolve_axis(written[i], rank, path);
+        for (size_t j = 0; j < axes.size(); ++j)
+            if (axes[j] == axis)
+                fail("--axes names axis " + std::to_string(axis) + " of " + path + " twice (as " +
+                     std::to_string(written[j]) + " and " + std::to_string(written[i]) + ")");
+        axes.push_back(axis);
+    }
+    return axes;
+}
+
+namespace {
+
+// --keepdims: true (the default) or false.
+bool keep_dims(const Args& args) {
+    const std::string text = args.value("--keepdims").value_or("true");
+    if (text != "true" && text != "false")
+        usage_error("option '--keepdims' expects true or false, got '" + text + "'");
+    return text == "true";
+}
+
+// --nan: propagate (the default) or ignore; `applies` false refuses ignore with `what` named.
+OperatorOptions nan_options(const Args& args, bool applies, const std::string& what) {
+    const std::string text = args.value("--nan").value_or("propagate");
+    if (text != "propagate" && text != "ignore")
+        usage_error("option '--nan' expects propagate or ignore, got '" + text + "'");
+    OperatorOptions options;
+    if (text == "ignore") {
+        if (!applies)
+            usage_error("option '--nan ignore' is only for --function min, max, argmax and argmin (" + what +
+                        " always propagates NaN)");
+        options.nan_mode = NanMode::ignore;
+    }
+    return options;
+}
+
+// --output-type, INT64 when absent.
+DML_TENSOR_DATA_TYPE index_type(const Args& args) {
+    const auto name = args.value("--output-type");
+    return name ? lookup(kIndexTypes, "--output-type", *name) : DML_TENSOR_DATA_TYPE_INT64;
+}
+
+// What the three operator descriptions share.
+struct AxesOperands {
+    const DML_TENSOR_DESC* input;
+    const DML_TENSOR_DESC* output;
+    uint32_t axis_count;
+    const uint32_t* axes;  // null when axis_count is 0
+};
+
+// Reads IN.npy, resolves the axes against its rank, runs the operator `make_desc` describes (of type
+// kType) with an output of `output_type` (the input's type when absent) and writes OUT.npy.
+template <DML_OPERATOR_TYPE kType, class MakeDesc>
+void reduce_file(const Args& args, const WrittenAxes& written,
+                 std::optional<DML_TENSOR_DATA_TYPE> output_type, const OperatorOptions& options,
+                 MakeDesc make_desc) {
+    const std::string& in_path = args.operands()[0];
+    const InputFile file = open_input(in_path);
+    const HostTensor& input = file.tensor;
+    const std::vector<uint32_t> axes = resolve_axes(written, input.sizes.size(), in_path);
+    std::vector<uint32_t> output_sizes = input.sizes;
+    for (uint32_t axis : axes) output_sizes[axis] = 1;
+    const HostTensor output = make_output(output_type.value_or(input.type), std::move(output_sizes));
+    // The shape OUT.npy gets: the output's, or without the reduced axes (--keepdims false).
+    const bool keep = keep_dims(args);
+    std::vector<uint32_t> file_shape;
+    for (size_t d = 0; d < output.sizes.size(); ++d)
+        if (keep || std::find(axes.begin(), axes.end(), d) == axes.end())
+            file_shape.push_back(output.sizes[d]);
+    check_output(args.operands()[1]);
+    const auto device = open_device(args);
+
+    const DML_BUFFER_TENSOR_DESC input_buffer = input.desc(), output_buffer = output.desc();
+    const DML_TENSOR_DESC input_desc{DML_TENSOR_TYPE_BUFFER, &input_buffer};
+    const DML_TENSOR_DESC output_desc{DML_TENSOR_TYPE_BUFFER, &output_buffer};
+    const auto op_desc = make_desc(AxesOperands{&input_desc, &output_desc, static_cast<uint32_t>(axes.size()),
+                                                axes.empty() ? nullptr : axes.data()});
+    run_one(*device, {kType, &op_desc}, file, output, args.operands()[1], file_shape, options);
+}
+
+void run_reduce(const Args& args) {
+    const std::string function_name = args.value("--function").value_or("");
+    const DML_REDUCE_FUNCTION function = lookup(kFunctions, "--function", function_name);
+    const bool is_arg = function == DML_REDUCE_FUNCTION_ARGMAX || function == DML_REDUCE_FUNCTION_ARGMIN;
+    if (!is_arg && args.has("--output-type"))
+        usage_error("option '--output-type' is only for --function argmax and argmin (--function " +
+                    function_name + " gives the input's type)");
+    const bool selects = is_arg || function == DML_REDUCE_FUNCTION_MAX || function == DML_REDUCE_FUNCTION_MIN;
+    const OperatorOptions options = nan_options(args, selects, "--function " + function_name);
+    const auto written = written_axes(args);
+    const auto output_type = is_arg ? std::optional(index_type(args)) : std::nullopt;
+    reduce_file<DML_OPERATOR_REDUCE>(args, written, output_type, options, [&](const AxesOperands& o) {
+        return DML_REDUCE_OPERATOR_DESC{function, o.input, o.output, o.axis_count, o.axes};
+    });
+}
+
+// DML_ARGMIN_OPERATOR_DESC and DML_ARGMAX_OPERATOR_DESC share one layout.
+template <class OperatorDesc, DML_OPERATOR_TYPE kType>
+void run_arg(const Args& args) {
+    const auto written = written_axes(args);
+    const DML_TENSOR_DATA_TYPE output_type = index_type(args);
+    const DML_AXIS_DIRECTION direction =
+        args.has("--select-last-index") ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
+    reduce_file<kType>(args, written, output_type, nan_options(args, true, ""), [&](const AxesOperands& o) {
+        return OperatorDesc{o.input, o.output, o.axis_count, o.axes, direction};
+    });
+}
+
+}  // namespace
+
+extern const Command kReduceCommand = {
+    "reduce", "Fold IN.npy over the given axes (DML_OPERATOR_REDUCE), written to OUT.npy (C order).", kInOut,
+    define_reduce, run_reduce};
+
+extern const Command kArgmaxCommand = {
+    "argmax", "Index of the largest element of IN.npy over the given axes (row-major over them), to OUT.npy.",
+    kInOut, define_arg, run_arg<DML_ARGMAX_OPERATOR_DESC, DML_OPERATOR_ARGMAX>};
+
+extern const Command kArgminCommand = {
+    "argmin",
+    "Index of the smallest element of IN.npy over the given axes (row-major over them), to OUT.npy.", kInOut,
+    define_arg, run_arg<DML_ARGMIN_OPERATOR_DESC, DML_OPERATOR_ARGMIN>};
+
+}  // namespace vkdml::cli

@@ -1,0 +1,72 @@
+// tools/npy/npy.hpp — reading and writing NumPy .npy files as DirectML-shaped tensors.
+//
+// Reads format versions 1.0, 2.0 and 3.0 holding one of the 11 numeric types vkdml knows, little-endian,
+// C or Fortran order, rank 0..8 (rank 0 reads as shape {1}), no zero dimension and at most 2^32 - 1
+// elements (DirectML's limit), with a header of at most 1 MiB. Nothing is allocated from what a header
+// says before it has been checked against the file's size, and every size computation is overflow-checked.
+// Writes C-order files in format 1.0, atomically (temporary file + rename). Every rejection is an Error with
+// code invalid_argument and a one-line message naming the file.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "vkdml/vkdml.hpp"
+
+namespace vkdml::npy {
+
+/// What a .npy file's header says: the array's type, shape and order, and where its data starts.
+struct Header {
+    DML_TENSOR_DATA_TYPE type = DML_TENSOR_DATA_TYPE_UNKNOWN;
+    std::vector<uint32_t> shape;  ///< rank 1..8; a 0-d array reads as shape {1}
+    bool fortran_order = false;
+    uint64_t data_offset = 0;  ///< byte position of the data in the file
+
+    /// Product of the shape (UINT64_MAX if it overflows, which no header read() accepts can).
+    uint64_t element_count() const;
+    /// Bytes of the data: element count × element size (0 for a type the reader does not know; UINT64_MAX
+    /// if it overflows).
+    uint64_t data_bytes() const;
+    /// Strides in elements describing the data as a DirectML tensor: row-major (last dimension fastest) for
+    /// C order, column-major (first dimension fastest) for Fortran order.
+    std::vector<uint32_t> strides() const;
+};
+
+/// The contents of one .npy file.
+struct Array : Header {
+    std::vector<std::byte> data;  ///< the element bytes exactly as in the file (little-endian)
+};
+
+/// Reads and checks a whole .npy file.
+Result<Array> read(const std::string& path);
+
+/// Reads and checks a .npy file's header, and that the file holds exactly its data after it.
+Result<Header> read_header(const std::string& path);
+
+/// Reads the data of the file read_header described straight into `out` (header.data_bytes() long),
+/// such as a device buffer mapped by vkdml::HostExecution: no copy in between.
+Status read_data(const std::string& path, const Header& header, std::span<std::byte> out);
+
+/// Checks and decodes the bytes of a .npy file; `name_for_errors` names it in error messages.
+Result<Array> parse(std::span<const std::byte> file_bytes, const std::string& name_for_errors);
+
+/// The path that names standard output for write(): "-".
+inline constexpr const char* kStandardOutput = "-";
+
+/// Checks, cheaply and before any work, that write() could create `path`: it is not a directory or another
+/// non-regular file, and "<path>.tmp.<pid>" can be created in its directory (created and removed again).
+/// "-" (standard output) always passes.
+Status check_writable(const std::string& path);
+
+/// Writes `data` (C order, little-endian, exactly element count × element size bytes) as a .npy file.
+/// Writes "<path>.tmp.<pid>" first and renames it over `path`, so `path` never holds a partial file;
+/// the temporary file is removed on failure. Refuses a `path` that is a directory, a device, a pipe or a
+/// socket. Shape rules are those of read(), and an empty shape is a 0-d array (one element, shape ()).
+/// `path` "-" writes the file to standard output instead.
+Status write(const std::string& path, DML_TENSOR_DATA_TYPE type, std::span<const uint32_t> shape,
+             std::span<const std::byte> data);
+
+}  // namespace vkdml::npy
