@@ -11,7 +11,7 @@
 #ifndef WORK_ITEMS_GLSL
 #define WORK_ITEMS_GLSL
 
-// This workgroup's index in the folded 2-D dispatch (src/core/plan.cpp, fold_groups).
+// This workgroup's index in the folded 2-D dispatch (src/core/window.cpp, fold_groups).
 uint workgroup_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
 
 // Chunks of chunk_len positions in a line of len.

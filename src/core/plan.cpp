@@ -37,6 +37,14 @@ Status append_pass(const DeviceInfo& info, PassSpec spec, Plan& plan) {
     pass.chunk_major = !spec.cooperative && !spec.line_major;
     if (!spec.cooperative) spec.key.spec[ABI_SPEC_LINE_MAJOR] = spec.line_major;
     pass.items_per_workgroup = spec.cooperative ? 1 : spec.key.spec[ABI_SPEC_WORKGROUP];
+    // Lockstep (serial kernels) where a workgroup's invocations take neighbouring lines of one long
+    // chunk: fewer lines put its invocations on chunks far apart, and there, as on short chunks, the
+    // barriers only cost. (Its position loop runs to chunk start + chunk length, below 2^32.)
+    const uint64_t positions = std::min(spec.chunk_len, spec.line_length);
+    spec.key.spec[ABI_SPEC_LOCKSTEP] = !spec.cooperative && pass.chunk_major && spec.lockstep_min_len > 0 &&
+                                       positions >= spec.lockstep_min_len &&
+                                       spec.lines >= spec.key.spec[ABI_SPEC_WORKGROUP] &&
+                                       spec.line_length + positions <= 0xFFFFFFFFull;
     pass.access = std::move(spec.access);
     pass.bindings = spec.bindings;
     pass.item_begin_word = spec.item_begin_word;
@@ -47,16 +55,6 @@ Status append_pass(const DeviceInfo& info, PassSpec spec, Plan& plan) {
     if (auto st = cut_into_segments(info, pass); !st) return st;
     plan.passes.push_back(std::move(pass));
     return {};
-}
-
-bool fold_groups(const DeviceInfo& info, uint64_t groups, uint32_t& x, uint32_t& y) {
-    uint64_t max_x = std::max<uint32_t>(1, info.max_workgroup_count[0]);
-    uint64_t gx = std::min<uint64_t>(std::max<uint64_t>(groups, 1), max_x);
-    uint64_t gy = ceil_div(std::max<uint64_t>(groups, 1), gx);
-    if (gy > info.max_workgroup_count[1]) return false;
-    x = static_cast<uint32_t>(gx);
-    y = static_cast<uint32_t>(gy);
-    return true;
 }
 
 }  // namespace vkdml::detail

@@ -89,6 +89,9 @@ struct PassSpec {
     std::array<Access, kBindingCount> access{};
     PushWords push{};  ///< without the chunk and dispatch words, which append_pass fills
     uint32_t chunk_len_word = 0, item_begin_word = 0, item_end_word = 0;
+    /// Serial kernels: walk chunks of at least this many positions in lockstep (the policy's
+    /// lockstep_min_len; 0: never). append_pass applies the rule (ABI_SPEC_LOCKSTEP).
+    uint64_t lockstep_min_len = 0;
 };
 
 struct Plan {
@@ -116,8 +119,20 @@ Status check_item_count(const char* what, uint64_t lines, uint64_t lanes, uint64
 /// and appends it to the plan.
 Status append_pass(const DeviceInfo& info, PassSpec spec, Plan& plan);
 
-/// Folds a 1-D count of workgroups into an x*y grid within the device limits; returns false if even
-/// that does not fit. Kernels unfold it with gl_NumWorkGroups.x.
-bool fold_groups(const DeviceInfo& info, uint64_t groups, uint32_t& x, uint32_t& y);
+/// The skeleton both planners share, for one level of `lines` × `lanes` lines cut into `chunks` chunks:
+/// one pass (`single()`) when there is one chunk; otherwise `split(partials)`, where `partials` is a
+/// scratch region of one slot of `slot_bytes` per (line, lane, chunk), indexed by the kernel in
+/// `element_bytes` units from push word `base_word` — the planner's passes into and out of the
+/// partials, and its recursion on them. `what` names the operation in the item-count error.
+template <class Single, class Split>
+Status one_pass_or_partials(const DeviceInfo& info, Plan& plan, const char* what, uint64_t lines,
+                            uint32_t lanes, uint64_t chunks, uint64_t slot_bytes, uint32_t element_bytes,
+                            int32_t base_word, Single single, Split split) {
+    if (auto st = check_item_count(what, lines, lanes, chunks); !st) return st;
+    if (chunks == 1) return single();
+    const uint64_t bytes = lines * lanes * chunks * slot_bytes;
+    return split(PassBinding{Slot::temporary, 0, allocate_scratch(info, plan, bytes), bytes, element_bytes,
+                             base_word});
+}
 
 }  // namespace vkdml::detail

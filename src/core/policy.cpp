@@ -20,9 +20,10 @@ constexpr ChunkPolicy kReduceSerialGpu{.target_items = 131072, .min_len = 64, .m
 
 // Cooperative kernels: scan_tile chunks of 1 to 16 tiles (about 1,200 loop trips per invocation at
 // most); a few workgroups fill a CPU device, hundreds or thousands a GPU.
-constexpr ScanPolicy scan_policy(ChunkPolicy serial, uint64_t tiles_target, uint32_t row_vectors,
-                                 uint64_t lockstep_min_len) {
-    return {.row_block_vectors = row_vectors,
+constexpr ScanPolicy scan_policy(KernelFamily family, ChunkPolicy serial, uint64_t tiles_target,
+                                 uint32_t row_vectors, uint64_t lockstep_min_len) {
+    return {.inner_lines = family,
+            .row_block_vectors = row_vectors,
             .lockstep_min_len = lockstep_min_len,
             .serial = serial,
             .tile = {.target_items = tiles_target,
@@ -30,9 +31,10 @@ constexpr ScanPolicy scan_policy(ChunkPolicy serial, uint64_t tiles_target, uint
                      .max_len = 16 * kTileLength,
                      .quantum = kTileLength}};
 }
-constexpr ReducePolicy reduce_policy(ChunkPolicy serial, uint64_t tree_target, uint32_t row_vectors,
-                                     uint64_t lockstep_min_len) {
-    return {.row_block_vectors = row_vectors,
+constexpr ReducePolicy reduce_policy(KernelFamily family, ChunkPolicy serial, uint64_t tree_target,
+                                     uint32_t row_vectors, uint64_t lockstep_min_len) {
+    return {.inner_lines = family,
+            .row_block_vectors = row_vectors,
             .lockstep_min_len = lockstep_min_len,
             .serial = serial,
             .tree_target_items = tree_target};
@@ -52,16 +54,16 @@ constexpr uint64_t kCpuLockstepLength = 4096, kGpuLockstepLength = 0;
 // [4096, 4096] (chunks of 1,024 rows) 16.8 -> 10.8 ms.
 constexpr uint64_t kCpuReduceLockstepLength = 1024;
 
-constexpr Policy kPolicies[] = {
-    {"serial-cpu", false, scan_policy(kScanSerialCpu, 8, kCpuRowVectors, kCpuLockstepLength),
-     reduce_policy(kReduceSerialCpu, 8, kCpuRowVectors, kCpuReduceLockstepLength)},
-    {"serial-gpu", false, scan_policy(kScanSerialGpu, 512, kGpuRowVectors, kGpuLockstepLength),
-     reduce_policy(kReduceSerialGpu, 2048, kGpuRowVectors, kGpuLockstepLength)},
-    {"cooperative-cpu", true, scan_policy(kScanSerialCpu, 8, kCpuRowVectors, kCpuLockstepLength),
-     reduce_policy(kReduceSerialCpu, 8, kCpuRowVectors, kCpuReduceLockstepLength)},
-    {"cooperative-gpu", true, scan_policy(kScanSerialGpu, 512, kGpuRowVectors, kGpuLockstepLength),
-     reduce_policy(kReduceSerialGpu, 2048, kGpuRowVectors, kGpuLockstepLength)},
-};
+// The rows. CPU devices run the serial family everywhere (lavapipe: an invocation's loop beats a
+// workgroup's barriers); GPUs run inner-axis lines cooperatively.
+constexpr Policy kCpuRow{
+    "serial-cpu", true,
+    scan_policy(KernelFamily::serial, kScanSerialCpu, 8, kCpuRowVectors, kCpuLockstepLength),
+    reduce_policy(KernelFamily::serial, kReduceSerialCpu, 8, kCpuRowVectors, kCpuReduceLockstepLength)};
+constexpr Policy kGpuRow{
+    "cooperative-gpu", false,
+    scan_policy(KernelFamily::cooperative, kScanSerialGpu, 512, kGpuRowVectors, kGpuLockstepLength),
+    reduce_policy(KernelFamily::cooperative, kReduceSerialGpu, 2048, kGpuRowVectors, kGpuLockstepLength)};
 
 }  // namespace
 
@@ -72,16 +74,21 @@ uint64_t chunk_length(const ChunkPolicy& c, uint64_t positions, uint64_t lines) 
     return std::clamp(rounded, c.min_len, c.max_len);
 }
 
-DeviceClass device_class(const PlanTarget& t) {
-    const bool cpu = t.rows == PolicyRows::by_device_type
-                         ? t.info.physical.type == VK_PHYSICAL_DEVICE_TYPE_CPU
-                         : t.rows == PolicyRows::cpu;
-    if (t.serial_kernels) return cpu ? DeviceClass::serial_cpu : DeviceClass::serial_gpu;
-    return cpu ? DeviceClass::cooperative_cpu : DeviceClass::cooperative_gpu;
-}
-
-const Policy& policy(DeviceClass c) {
-    return kPolicies[static_cast<size_t>(c)];
+Policy select_policy(const PlanTarget& t) {
+    using Rows = DeviceOptions::PolicyClass;
+    using Kernels = DeviceOptions::Kernels;
+    const bool cpu =
+        t.rows == Rows::automatic ? t.info.physical.type == VK_PHYSICAL_DEVICE_TYPE_CPU : t.rows == Rows::cpu;
+    Policy p = cpu ? kCpuRow : kGpuRow;
+    if (t.kernels != Kernels::automatic) {
+        const KernelFamily f =
+            t.kernels == Kernels::serial ? KernelFamily::serial : KernelFamily::cooperative;
+        p.scan.inner_lines = p.reduce.inner_lines = f;
+    }
+    static constexpr std::string_view kNames[2][2] = {{"serial-gpu", "cooperative-gpu"},
+                                                      {"serial-cpu", "cooperative-cpu"}};
+    p.name = kNames[cpu][p.scan.inner_lines == KernelFamily::cooperative];
+    return p;
 }
 
 }  // namespace vkdml::detail

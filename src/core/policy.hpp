@@ -1,6 +1,7 @@
-// Tuning, in one table per device class (like CUB's agent policies): which kernel family a device
-// runs, workgroup sizes, and how lines are cut into chunks. The planners read these and nothing else
-// of the device's type; a tuned policy for a GPU vendor is one more row.
+// Tuning, in one row per device class (like CUB's agent policies): which kernel family runs which
+// shape, workgroup sizes, and how lines are cut into chunks. select_policy is the one place that reads
+// the device's type; the planners read the policy it returns. A tuned policy for a GPU vendor is one
+// more row.
 //
 // Serial kernels (scan_serial, reduce_serial) give each invocation one chunk of a line; cooperative
 // kernels (scan_tile, reduce_tree) give each workgroup one. Chunks bound the loop trips per invocation
@@ -10,7 +11,14 @@
 
 #include "vkdml/vkdml.hpp"
 
+#include <string_view>
+
 namespace vkdml::detail {
+
+/// Which kernels run a shape. serial (scan_serial, reduce_serial): an invocation per chunk, every shape.
+/// cooperative (scan_tile, reduce_tree): a workgroup per chunk with subgroup operations, for lines along
+/// the innermost axis of some length only; other shapes run serially in either family.
+enum class KernelFamily : uint8_t { serial, cooperative };
 
 /// How a planner splits lines of positions into chunks for one kernel: aiming at `target_items` items
 /// (chunks over all lines), a chunk length rounded up to a multiple of `quantum` and clamped to
@@ -25,6 +33,7 @@ struct ChunkPolicy {
 uint64_t chunk_length(const ChunkPolicy& policy, uint64_t positions, uint64_t lines);
 
 struct ScanPolicy {
+    KernelFamily inner_lines = KernelFamily::serial;  ///< inner-axis lines of tile_min_length or more
     uint32_t serial_workgroup = 64;
     uint32_t row_block_vectors = 4;  ///< scan_serial: vectors per block of whole short rows, at most
     /// scan_serial: a workgroup of neighbouring fibers walks chunks of at least this many positions
@@ -37,6 +46,7 @@ struct ScanPolicy {
 };
 
 struct ReducePolicy {
+    KernelFamily inner_lines = KernelFamily::serial;  ///< contiguous folds of tree_min_length or more
     uint32_t serial_workgroup = 64;
     uint32_t row_block_vectors = 4;  ///< reduce_serial: vectors per block of whole short rows, at most
     /// reduce_serial: a workgroup of neighbouring outputs walks chunks of at least this many positions
@@ -50,32 +60,25 @@ struct ReducePolicy {
     uint64_t tree_min_length = 64;      ///< shorter folds run serially
 };
 
-enum class DeviceClass : uint8_t { serial_cpu, serial_gpu, cooperative_cpu, cooperative_gpu };
-
+/// The tuning of one device class, with the kernel family its inner-axis lines run.
 struct Policy {
-    const char* name;
-    bool cooperative;  ///< inner-axis lines of some length use the cooperative kernels
+    std::string_view name;  ///< "<family>-<class>": serial-cpu, cooperative-gpu, ...
+    bool cpu_rows = false;  ///< the CPU rows (lavapipe's tuning) rather than the GPU rows
     ScanPolicy scan;
     ReducePolicy reduce;
 };
 
-/// Which policy rows a plan uses: the device type's (by_device_type), or a class forced by
-/// DeviceOptions::policy_class.
-enum class PolicyRows : uint8_t { by_device_type, cpu, gpu };
-
-/// What the planners know of a device: its limits and features, the kernel family it was asked for
-/// (DeviceOptions::kernels) and its policy rows.
+/// What the planners know of a device: its limits and features, and the two overrides of its policy
+/// (DeviceOptions::kernels and DeviceOptions::policy_class; automatic follows the device type).
 struct PlanTarget {
     const DeviceInfo& info;
-    bool serial_kernels = false;
-    PolicyRows rows = PolicyRows::by_device_type;
+    DeviceOptions::Kernels kernels = DeviceOptions::Kernels::automatic;
+    DeviceOptions::PolicyClass rows = DeviceOptions::PolicyClass::automatic;
 };
 
-/// CPU devices (VK_PHYSICAL_DEVICE_TYPE_CPU, or rows forced to cpu) are *_cpu; serial_kernels picks the
-/// family.
-DeviceClass device_class(const PlanTarget& target);
-
-/// The tuning of a device class.
-const Policy& policy(DeviceClass c);
+/// The policy a target plans with: the CPU rows on CPU devices (VK_PHYSICAL_DEVICE_TYPE_CPU), the GPU
+/// rows on every other, unless `rows` forces a class; each row's kernel family unless `kernels` forces
+/// one. The only place the device type is read.
+Policy select_policy(const PlanTarget& target);
 
 }  // namespace vkdml::detail

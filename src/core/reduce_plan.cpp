@@ -49,7 +49,7 @@ struct Shape {
 
 struct Planner {
     const PlanTarget& target;
-    const ReducePolicy& policy;
+    const ReducePolicy policy;
     const ReduceRequest& r;
     Plan& plan;
     StorageVariant v;
@@ -93,8 +93,8 @@ struct Planner {
     void choose_kernel(const Source& src, Shape& s) const {
         const DeviceInfo& info = target.info;
         const bool contiguous = src.partials || r.problem.line_innermost();
-        s.tree =
-            !target.serial_kernels && info.subgroup_shuffle && src.n >= policy.tree_min_length && contiguous;
+        s.tree = policy.inner_lines == KernelFamily::cooperative && info.subgroup_shuffle &&
+                 src.n >= policy.tree_min_length && contiguous;
         s.workgroup = policy.serial_workgroup;
         if (!s.tree) return;
         const uint32_t cap = std::min(policy.tree_max_workgroup, info.max_workgroup_invocations);
@@ -182,12 +182,7 @@ struct Planner {
         p.cooperative = s.tree;
         // Outputs whose elements (or states) are far apart: chunks of one output side by side.
         p.line_major = src.partials || s.layout().line_innermost();
-        // Lockstep where a workgroup's invocations take neighbouring outputs of long chunks of the input
-        // (as scans do; its position loop runs to chunk start + chunk_len, below 2^32).
-        const uint64_t positions = std::min<uint64_t>(s.chunk_len, s.positions);
-        p.key.spec[ABI_SPEC_LOCKSTEP] =
-            !s.tree && !p.line_major && policy.lockstep_min_len > 0 && positions >= policy.lockstep_min_len &&
-            s.layout().lines() >= s.workgroup && s.positions + positions <= 0xFFFFFFFFull;
+        p.lockstep_min_len = policy.lockstep_min_len;
         p.lines = s.layout().lines();
         p.chunks = s.chunks;
         p.chunk_len = s.chunk_len;
@@ -213,18 +208,21 @@ struct Planner {
         const Shape s = choose(src);
         const uint64_t outputs = s.layout().lines();
         const uint32_t lanes = s.blocks.lanes();
-        if (auto st = check_item_count("reduction", outputs, lanes, s.chunks); !st) return st;
-        if (s.chunks == 1) {
-            PassBinding dst{Slot::output, 0};
-            dst.element_bytes = is_arg_function(r.function) ? element_size(r.output_type) : v.element_bytes;
-            dst.base_word = REDUCE_W_BASE_OUT;
-            return add_pass(s, src, dst, false);
-        }
-        const uint64_t bytes = outputs * lanes * s.chunks * state_words * 4;
-        const PassBinding partials{Slot::temporary, 0, allocate_scratch(target.info, plan, bytes),
-                                   bytes,           4, REDUCE_W_BASE_OUT};
-        if (auto st = add_pass(s, src, partials, true); !st) return st;
-        return fold({partials, true, s.chunks});
+        // Several chunks: a fold state per (output, chunk), folded again.
+        return one_pass_or_partials(
+            target.info, plan, "reduction", outputs, lanes, s.chunks, uint64_t(state_words) * 4, 4,
+            REDUCE_W_BASE_OUT,
+            [&] {
+                PassBinding dst{Slot::output, 0};
+                dst.element_bytes =
+                    is_arg_function(r.function) ? element_size(r.output_type) : v.element_bytes;
+                dst.base_word = REDUCE_W_BASE_OUT;
+                return add_pass(s, src, dst, false);
+            },
+            [&](const PassBinding& partials) -> Status {
+                if (auto st = add_pass(s, src, partials, true); !st) return st;
+                return fold({partials, true, s.chunks});
+            });
     }
 };
 
@@ -232,7 +230,7 @@ struct Planner {
 
 Status plan_reduce(const PlanTarget& target, const ReduceRequest& request, Plan& plan) {
     const StorageVariant v = storage_variant(request.type);
-    Planner p{target,  policy(device_class(target)).reduce,
+    Planner p{target,  select_policy(target).reduce,
               request, plan,
               v,       state_words(v.accumulator_bytes, request.function, is_float_type(request.type))};
     PassBinding src{Slot::input, 0};

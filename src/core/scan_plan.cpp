@@ -77,7 +77,7 @@ PushWords scan_words(const Problem& l) {
 
 struct Planner {
     const PlanTarget& target;
-    const ScanPolicy& policy;
+    const ScanPolicy policy;
     Plan& plan;
 
     /// The kernel, blocks and chunks of one scan level.
@@ -88,7 +88,7 @@ struct Planner {
         // (partials) run serially.
         const DeviceInfo& info = target.info;
         const bool subgroup_ops = is_float_type(r.type) ? info.subgroup_shuffle : info.subgroup_arithmetic;
-        s.tile = !r.pairs && !target.serial_kernels && subgroup_ops &&
+        s.tile = !r.pairs && policy.inner_lines == KernelFamily::cooperative && subgroup_ops &&
                  r.problem.line[0].size >= policy.tile_min_length && r.problem.axis_innermost();
         s.blocks.layout = r.problem;
         // float16 blocks of one vector: the conversion back from float32, unrolled over larger blocks,
@@ -135,13 +135,7 @@ struct Planner {
         p.key.spec[SCAN_SPEC_OTHER_DIMS] = static_cast<uint32_t>(s.layout().kept.size());
         p.cooperative = s.tile;
         p.line_major = s.layout().line_innermost();  // fibers far apart: chunks of one side by side
-        // Lockstep (scan_serial) where a workgroup's invocations take neighbouring fibers of one long
-        // chunk: fewer fibers put its invocations on chunks far apart, and there, as on short chunks,
-        // the barriers only cost. (Its position loop runs to chunk start + chunk_len, below 2^32.)
-        const uint64_t positions = std::min<uint64_t>(s.chunk_len, s.axis().size);
-        p.key.spec[ABI_SPEC_LOCKSTEP] =
-            !s.tile && !p.line_major && policy.lockstep_min_len > 0 && positions >= policy.lockstep_min_len &&
-            s.layout().lines() >= s.workgroup && s.axis().size + positions <= 0xFFFFFFFFull;
+        p.lockstep_min_len = policy.lockstep_min_len;
         p.lines = s.layout().lines();
         p.chunks = s.chunks;
         p.chunk_len = s.chunk_len;
@@ -176,7 +170,6 @@ struct Planner {
         const Shape s = choose(r);
         const uint64_t fibers = s.layout().lines();
         const uint32_t lanes = s.blocks.lanes();
-        if (auto st = check_item_count("scan", fibers, lanes, s.chunks); !st) return st;
         PassBinding src = ends.src, dst = ends.dst;
         src.element_bytes = dst.element_bytes = element_bytes(s);
         src.base_word = SCAN_W_BASE_IN;
@@ -185,27 +178,30 @@ struct Planner {
         // record.cpp switches those passes to their in-place pipelines then).
         const bool in_place =
             src.slot == Slot::temporary && dst.slot == Slot::temporary && src.offset == dst.offset;
-        if (s.chunks == 1)
-            return add_pass(r, s, SCAN_MODE_SCAN, false, in_place, {src, dst, unused_binding(dst)});
-
-        const uint64_t bytes = fibers * lanes * s.chunks * s.v.partial_bytes;
-        const PassBinding partials{
-            Slot::temporary, 0, allocate_scratch(target.info, plan, bytes), bytes, s.v.partial_bytes,
-            SCAN_W_BASE_PART};
-        if (auto st = add_pass(r, s, SCAN_MODE_REDUCE, false, false, {src, unused_binding(dst), partials});
-            !st)
-            return st;
-        PassBinding region = partials;
-        region.base_word = -1;
-        if (auto st = scan(carry_request(r, s), {region, region}); !st) return st;
-        return add_pass(r, s, SCAN_MODE_SCAN, true, in_place, {src, dst, partials});
+        // Several chunks: reduce each to its partial, scan the partials, scan each chunk from its carry.
+        return one_pass_or_partials(
+            target.info, plan, "scan", fibers, lanes, s.chunks, s.v.partial_bytes, s.v.partial_bytes,
+            SCAN_W_BASE_PART,
+            [&] {
+                return add_pass(r, s, SCAN_MODE_SCAN, false, in_place, {src, dst, unused_binding(dst)});
+            },
+            [&](const PassBinding& partials) -> Status {
+                if (auto st =
+                        add_pass(r, s, SCAN_MODE_REDUCE, false, false, {src, unused_binding(dst), partials});
+                    !st)
+                    return st;
+                PassBinding region = partials;
+                region.base_word = -1;
+                if (auto st = scan(carry_request(r, s), {region, region}); !st) return st;
+                return add_pass(r, s, SCAN_MODE_SCAN, true, in_place, {src, dst, partials});
+            });
     }
 };
 
 }  // namespace
 
 Status plan_scan(const PlanTarget& target, const ScanRequest& request, Plan& plan) {
-    Planner p{target, policy(device_class(target)).scan, plan};
+    Planner p{target, select_policy(target).scan, plan};
     return p.scan(request, {PassBinding{Slot::input, 0}, PassBinding{Slot::output, 0}});
 }
 

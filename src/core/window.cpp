@@ -11,6 +11,18 @@ namespace vkdml::detail {
 
 namespace {
 
+/// Folds a 1-D count of workgroups into an x*y grid within the device limits; returns false if even
+/// that does not fit. Kernels unfold it with gl_NumWorkGroups.x (work_items.glsl).
+bool fold_groups(const DeviceInfo& info, uint64_t groups, uint32_t& x, uint32_t& y) {
+    uint64_t max_x = std::max<uint32_t>(1, info.max_workgroup_count[0]);
+    uint64_t gx = std::min<uint64_t>(std::max<uint64_t>(groups, 1), max_x);
+    uint64_t gy = ceil_div(std::max<uint64_t>(groups, 1), gx);
+    if (gy > info.max_workgroup_count[1]) return false;
+    x = static_cast<uint32_t>(gx);
+    y = static_cast<uint32_t>(gy);
+    return true;
+}
+
 constexpr int64_t kNone = std::numeric_limits<int64_t>::max();
 
 uint64_t alignment(const DeviceInfo& info) {

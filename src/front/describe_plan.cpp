@@ -1,8 +1,8 @@
 // describe_plan and CompiledOperator::describe: a plan as text (plan_text.hpp), for a real device or for a
 // device class without one (the planner is pure; validation needs only the device's features).
 #include "core/errors.hpp"
-#include "front/operator_state.hpp"
 #include "core/plan_text.hpp"
+#include "front/operator_state.hpp"
 #include "front/validation.hpp"
 
 #include <bit>
@@ -18,9 +18,9 @@ std::string header(const OperatorState& op, const detail::PlanTarget& target, co
     std::ostringstream s;
     s << to_string(op.desc.Type) << " " << to_string(in.buffer.DataType) << " "
       << detail::list(in.sizes.data(), static_cast<uint32_t>(in.sizes.size())) << ": "
-      << detail::policy(detail::device_class(target)).name << " rows, subgroup size "
-      << target.info.subgroup_size << (target.info.subgroup_arithmetic ? "" : " (no subgroup operations)")
-      << ", " << plan.passes.size() << (plan.passes.size() == 1 ? " pass\n" : " passes\n");
+      << detail::select_policy(target).name << " rows, subgroup size " << target.info.subgroup_size
+      << (target.info.subgroup_arithmetic ? "" : " (no subgroup operations)") << ", " << plan.passes.size()
+      << (plan.passes.size() == 1 ? " pass\n" : " passes\n");
     return s.str();
 }
 
@@ -79,10 +79,7 @@ Result<std::string> describe_plan(const DML_OPERATOR_DESC& desc, const PlanDevic
     OperatorState op;
     op.desc.Type = desc.Type;
     if (auto st = detail::create_description(*state, desc, options, op); !st) return st.error();
-    using K = DeviceOptions::Kernels;
-    const bool serial = device.kernels == K::serial || (device.kernels == K::automatic && !device.gpu);
-    const detail::PlanTarget target{state->info, serial,
-                                    device.gpu ? detail::PolicyRows::gpu : detail::PolicyRows::cpu};
+    const detail::PlanTarget target{state->info, device.kernels};  // the class: info_of's device type
     detail::Plan plan;
     if (auto st = detail::plan_operator(target, op, plan); !st) return st.error();
     return header(op, target, plan) + detail::plan_text(plan);
@@ -90,9 +87,7 @@ Result<std::string> describe_plan(const DML_OPERATOR_DESC& desc, const PlanDevic
 
 std::string CompiledOperator::describe() const {
     const DeviceState& d = *s_->op->device;
-    const detail::PlanTarget target{d.info, d.serial_kernels,
-                                    d.cpu_policy ? detail::PolicyRows::cpu : detail::PolicyRows::gpu};
-    return header(*s_->op, target, s_->plan) + detail::plan_text(s_->plan);
+    return header(*s_->op, d.plan_target(), s_->plan) + detail::plan_text(s_->plan);
 }
 
 }  // namespace vkdml

@@ -1,9 +1,9 @@
 // The deep copy an Operator keeps of its description (all pointers point into it).
 #pragma once
 
-#include "vulkan/device_state.hpp"
 #include "core/kernel_abi.hpp"
 #include "core/plan.hpp"
+#include "vulkan/device_state.hpp"
 
 #include <memory>
 #include <vector>

@@ -1,8 +1,8 @@
 // SPEC §2 tensor and operator rules (see validation.hpp).
 #include "front/validation.hpp"
 
-#include "vkdml/checked_math.hpp"
 #include "core/errors.hpp"
+#include "vkdml/checked_math.hpp"
 
 #include <algorithm>
 #include <numeric>

@@ -2,8 +2,8 @@
 // field, the rule and the offending values.
 #pragma once
 
-#include "vulkan/device_state.hpp"
 #include "front/operator_state.hpp"
+#include "vulkan/device_state.hpp"
 
 namespace vkdml::detail {
 

@@ -1,10 +1,10 @@
 // Device::compile_operator: a validated operator lowered to its problem, planned for the device, the
 // plan's pipelines made.
 #include "core/errors.hpp"
-#include "front/operator_state.hpp"
-#include "vulkan/pipeline_cache.hpp"
 #include "core/reduce_plan.hpp"
 #include "core/scan_plan.hpp"
+#include "front/operator_state.hpp"
+#include "vulkan/pipeline_cache.hpp"
 
 namespace vkdml {
 
@@ -75,9 +75,7 @@ Result<CompiledOperator> Device::compile_operator(const Operator& op, DML_EXECUT
     auto state = std::make_shared<CompiledState>();
     state->op = detail::ApiAccess::state(op);
     const OperatorState& o = *detail::ApiAccess::state(op);
-    const detail::PlanTarget target{s_->info, s_->serial_kernels,
-                                    s_->cpu_policy ? detail::PolicyRows::cpu : detail::PolicyRows::gpu};
-    Status st = detail::plan_operator(target, o, state->plan);
+    Status st = detail::plan_operator(s_->plan_target(), o, state->plan);
     if (st) st = s_->pipelines->materialize(state->plan);
     if (!st) return st.error();
     return detail::ApiAccess::make_compiled(std::move(state));

@@ -1,8 +1,8 @@
 // vkdml::Device: its accessors, adopting the application's device, and the setup create() shares
 // (device_create.cpp makes an instance and device of vkdml's own).
+#include "core/errors.hpp"
 #include "vulkan/device_info.hpp"
 #include "vulkan/device_setup.hpp"
-#include "core/errors.hpp"
 #include "vulkan/pipeline_cache.hpp"
 
 #include <mutex>
@@ -158,7 +158,6 @@ Result<std::shared_ptr<Device>> Device::adopt(VkInstance instance, VkPhysicalDev
     if (auto st = check_adopted_queue_family(physical_device, queue_family_index); !st) return st.error();
     s->info = detail::query_device_info(physical_device, 0);
     if (auto st = detail::check_api_version(s->info.physical); !st) return st.error();
-    s->cpu_policy = s->serial_kernels = s->info.physical.type == VK_PHYSICAL_DEVICE_TYPE_CPU;
     if (enabled_features) s->features = read_enabled_features(*enabled_features);
     if (auto st = detail::finish_setup(*s); !st) return st.error();
     return detail::ApiAccess::make_device(std::move(s));

@@ -1,7 +1,7 @@
 // Device::create and Device::enumerate: an instance and device of vkdml's own, step by step.
+#include "core/errors.hpp"
 #include "vulkan/device_info.hpp"
 #include "vulkan/device_setup.hpp"
-#include "core/errors.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -181,12 +181,8 @@ Status pick_physical_device(DeviceState& s, const std::string& option_selector) 
 /// create(), step 3: what DeviceOptions turns off or lowers (subgroups, kernels, features, limits).
 Status apply_options(DeviceState& s, const DeviceOptions& options) {
     if (!options.subgroup_operations) s.info.subgroup_arithmetic = s.info.subgroup_shuffle = false;
-    using PolicyClass = DeviceOptions::PolicyClass;
-    s.cpu_policy = options.policy_class == PolicyClass::automatic
-                       ? s.info.physical.type == VK_PHYSICAL_DEVICE_TYPE_CPU
-                       : options.policy_class == PolicyClass::cpu;
-    s.serial_kernels = options.kernels == DeviceOptions::Kernels::serial ||
-                       (options.kernels == DeviceOptions::Kernels::automatic && s.cpu_policy);
+    s.kernels = options.kernels;
+    s.policy_class = options.policy_class;
     s.info.shader_int64 &= options.features.shader_int64;
     s.info.shader_float64 &= options.features.shader_float64;
     s.info.storage_buffer_8bit &= options.features.storage_buffer_8bit;

@@ -3,6 +3,7 @@
 
 #include "vkdml/vkdml.hpp"
 
+#include "core/policy.hpp"
 #include "front/api_access.hpp"
 #include "vulkan/faults.hpp"
 
@@ -48,10 +49,13 @@ struct DeviceState {
     VolkDeviceTable vk{};  ///< device-level functions of this device
     DeviceInfo info;
     detail::EnabledFeatures features;
-    /// The planners use the serial kernel family for every shape (DeviceOptions::kernels).
-    bool serial_kernels = false;
-    /// The planners use the CPU policy rows (DeviceOptions::policy_class).
-    bool cpu_policy = false;
+    /// The overrides of the policy the planners take (select_policy): DeviceOptions::kernels and
+    /// DeviceOptions::policy_class (automatic on an adopted device).
+    DeviceOptions::Kernels kernels = DeviceOptions::Kernels::automatic;
+    DeviceOptions::PolicyClass policy_class = DeviceOptions::PolicyClass::automatic;
+
+    /// What the planners know of this device.
+    detail::PlanTarget plan_target() const { return {info, kernels, policy_class}; }
     VkPhysicalDeviceMemoryProperties memory_properties{};
 
     std::unique_ptr<detail::PipelineCache> pipelines;

@@ -1,6 +1,6 @@
 // Fault injection (vkdml/testing.hpp) and the lost-device state.
-#include "vulkan/device_state.hpp"
 #include "core/errors.hpp"
+#include "vulkan/device_state.hpp"
 
 namespace vkdml {
 

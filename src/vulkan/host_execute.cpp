@@ -1,8 +1,8 @@
 // The host convenience path: HostExecution (own mapped buffers, record, submit, wait) and execute()
 // (the same with a copy from and to the caller's arrays).
 #include "core/errors.hpp"
-#include "vulkan/host_buffer.hpp"
 #include "front/operator_state.hpp"
+#include "vulkan/host_buffer.hpp"
 
 #include <cstring>
 #include <optional>

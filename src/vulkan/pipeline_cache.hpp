@@ -4,8 +4,8 @@
 // of push constants.
 #pragma once
 
-#include "vulkan/device_state.hpp"
 #include "core/plan.hpp"
+#include "vulkan/device_state.hpp"
 
 #include <map>
 #include <string>

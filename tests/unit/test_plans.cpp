@@ -1,15 +1,15 @@
-// The planners without a device (src/core/scan_plan.cpp, src/core/reduce_plan.cpp, src/core/policy.cpp): chunk
-// lengths from the policy tables, the kernel per shape and device class, the passes of long lines, and
+// The planners without a device (src/core/scan_plan.cpp, src/core/reduce_plan.cpp, src/core/policy.cpp):
+// chunk lengths from the policy tables, the kernel per shape and device class, the passes of long lines, and
 // for every plan the invariants record() relies on — every item in exactly one dispatch, every window
 // within the device's range, chunks within the loop-trip bound. At the GPU subgroup sizes (32: NVIDIA, 64:
 // AMD), random shapes: the passes' accesses read and write every element exactly once, and no workgroup
 // is smaller than a subgroup.
 #include <catch2/catch.hpp>
 
-#include "device_classes.hpp"
 #include "core/reduce_plan.hpp"
 #include "core/scan_plan.hpp"
 #include "core/window.hpp"
+#include "device_classes.hpp"
 
 #include <algorithm>
 #include <random>
@@ -19,6 +19,8 @@
 using namespace vkdml::detail;
 using vkdml_unit::cpu_info;
 using vkdml_unit::gpu_info;
+using Kernels = vkdml::DeviceOptions::Kernels;
+constexpr Kernels kAuto = Kernels::automatic, kSerial = Kernels::serial, kCoop = Kernels::cooperative;
 
 namespace {
 
@@ -129,28 +131,58 @@ std::vector<std::string> kernels(const Plan& plan) {
 }  // namespace
 
 TEST_CASE("chunk lengths follow the policy tables", "[unit]") {
-    const ChunkPolicy serial_cpu = policy(DeviceClass::serial_cpu).scan.serial;
+    const auto cpu = cpu_info(), gpu = gpu_info();
+    const ChunkPolicy serial_cpu = select_policy({cpu}).scan.serial;
     CHECK(chunk_length(serial_cpu, 1 << 20, 1) == 4096);  // 256 invocations' worth
     CHECK(chunk_length(serial_cpu, 1 << 30, 1) == 8192);  // capped: loop trips per invocation
     CHECK(chunk_length(serial_cpu, 5000, 1) == 1024);     // short lines are split little
     CHECK(chunk_length(serial_cpu, 5000, 1000) == 5000);  // enough fibers: lines stay whole
-    const ChunkPolicy tile_gpu = policy(DeviceClass::cooperative_gpu).scan.tile;
+    const ChunkPolicy tile_gpu = select_policy({gpu}).scan.tile;
     CHECK(chunk_length(tile_gpu, 1 << 20, 1) == 2048);   // 512 workgroups, whole tiles of 1,024
     CHECK(chunk_length(tile_gpu, 1000, 1) == 1024);      // at least one tile
     CHECK(chunk_length(tile_gpu, 1 << 30, 1) == 16384);  // at most 16 tiles
-    const ChunkPolicy reduce_gpu = policy(DeviceClass::serial_gpu).reduce.serial;
+    const ChunkPolicy reduce_gpu = select_policy({gpu, kSerial}).reduce.serial;
     CHECK(chunk_length(reduce_gpu, 1 << 24, 1) == 128);
     CHECK(chunk_length(reduce_gpu, 100, 1) == 64);
-    CHECK(std::string(policy(DeviceClass::cooperative_cpu).name) == "cooperative-cpu");
-    CHECK(device_class({cpu_info(), true}) == DeviceClass::serial_cpu);
-    CHECK(device_class({cpu_info(), false}) == DeviceClass::cooperative_cpu);
-    CHECK(device_class({gpu_info(), true}) == DeviceClass::serial_gpu);
-    CHECK(device_class({gpu_info(), false}) == DeviceClass::cooperative_gpu);
+}
+
+TEST_CASE("select_policy: the device type picks the rows and their family; the options override each",
+          "[unit]") {
+    using Rows = vkdml::DeviceOptions::PolicyClass;
+    const auto cpu = cpu_info(), gpu = gpu_info();
+    struct Row {
+        const vkdml::DeviceInfo& info;
+        Kernels kernels;
+        Rows rows;
+        const char* name;
+        bool cpu_rows;
+        KernelFamily family;
+    };
+    const Row table[] = {
+        {cpu, kAuto, Rows::automatic, "serial-cpu", true, KernelFamily::serial},
+        {gpu, kAuto, Rows::automatic, "cooperative-gpu", false, KernelFamily::cooperative},
+        {cpu, kCoop, Rows::automatic, "cooperative-cpu", true, KernelFamily::cooperative},
+        {gpu, kSerial, Rows::automatic, "serial-gpu", false, KernelFamily::serial},
+        {cpu, kAuto, Rows::gpu, "cooperative-gpu", false, KernelFamily::cooperative},
+        {gpu, kAuto, Rows::cpu, "serial-cpu", true, KernelFamily::serial},
+        {cpu, kSerial, Rows::gpu, "serial-gpu", false, KernelFamily::serial},
+        {gpu, kCoop, Rows::cpu, "cooperative-cpu", true, KernelFamily::cooperative},
+    };
+    for (const Row& row : table) {
+        const Policy p = select_policy({row.info, row.kernels, row.rows});
+        INFO(row.name);
+        CHECK(p.name == row.name);
+        CHECK(p.cpu_rows == row.cpu_rows);
+        CHECK(p.scan.inner_lines == row.family);
+        CHECK(p.reduce.inner_lines == row.family);
+        CHECK(p.scan.serial.target_items == (row.cpu_rows ? 256u : 65536u));
+        CHECK(p.reduce.lockstep_min_len == (row.cpu_rows ? 1024u : 0u));
+    }
 }
 
 TEST_CASE("scan plans: kernel per shape and device class, reduce-then-scan for long fibers", "[unit]") {
     const auto cpu = cpu_info(), gpu = gpu_info();
-    const PlanTarget serial_cpu{cpu, true}, coop_gpu{gpu, false};
+    const PlanTarget serial_cpu{cpu, kSerial}, coop_gpu{gpu, kCoop};
     // Short fibers: one pass; float32 rows of 64 read in blocks of 4 vectors.
     Plan shortp = scan_plan(serial_cpu, {3, 64}, 1);
     REQUIRE(shortp.passes.size() == 1);
@@ -177,14 +209,14 @@ TEST_CASE("scan plans: kernel per shape and device class, reduce-then-scan for l
     // Without subgroup operations the cooperative class falls back to serial kernels.
     auto plain = gpu;
     plain.subgroup_arithmetic = plain.subgroup_shuffle = false;
-    CHECK(scan_plan({plain, false}, {1 << 20}, 0).passes[0].key.kernel == "scan_serial");
+    CHECK(scan_plan({plain, kCoop}, {1 << 20}, 0).passes[0].key.kernel == "scan_serial");
 }
 
 TEST_CASE("scan plans: lockstep only for long chunks of neighbouring fibers on CPU devices", "[unit]") {
     const auto cpu = cpu_info(), gpu = gpu_info();
-    const PlanTarget serial_cpu{cpu, true}, coop_cpu{cpu, false};
-    CHECK(policy(DeviceClass::serial_cpu).scan.lockstep_min_len == 4096);
-    CHECK(policy(DeviceClass::serial_gpu).scan.lockstep_min_len == 0);
+    const PlanTarget serial_cpu{cpu, kSerial}, coop_cpu{cpu, kCoop};
+    CHECK(select_policy({cpu, kSerial}).scan.lockstep_min_len == 4096);
+    CHECK(select_policy({gpu, kSerial}).scan.lockstep_min_len == 0);
     // Chunks of 4,096 positions or more across 64 fibers (items) or more, both kernel families. (The
     // CPU table splits fibers into chunks unless there are 256 items.)
     CHECK(lockstep(scan_plan(serial_cpu, {4096, 4096}, 0)) == LockstepFlags{1});
@@ -204,14 +236,14 @@ TEST_CASE("scan plans: lockstep only for long chunks of neighbouring fibers on C
     CHECK(no_lockstep(scan_plan(serial_cpu, {4100, 75}, 0)));
     CHECK(no_lockstep(scan_plan(serial_cpu, {64, 1024, 1024}, 0)));
     CHECK(no_lockstep(scan_plan(serial_cpu, {4096, 4096}, 1)));
-    CHECK(no_lockstep(scan_plan({gpu, true}, {4096, 4096}, 0)));
+    CHECK(no_lockstep(scan_plan({gpu, kSerial}, {4096, 4096}, 0)));
 }
 
 TEST_CASE("reduce plans: lockstep only for long chunks of neighbouring outputs on CPU devices", "[unit]") {
     const auto cpu = cpu_info(), gpu = gpu_info();
-    const PlanTarget serial_cpu{cpu, true}, coop_cpu{cpu, false};
-    CHECK(policy(DeviceClass::serial_cpu).reduce.lockstep_min_len == 1024);
-    CHECK(policy(DeviceClass::serial_gpu).reduce.lockstep_min_len == 0);
+    const PlanTarget serial_cpu{cpu, kSerial}, coop_cpu{cpu, kCoop};
+    CHECK(select_policy({cpu, kSerial}).reduce.lockstep_min_len == 1024);
+    CHECK(select_policy({gpu, kSerial}).reduce.lockstep_min_len == 0);
     // [4096, 4096] along axis 0: blocks across 16 outputs (256 items), chunks of 1,024 rows walk in
     // lockstep; the pass over their fold states does not.
     const Plan outer = reduce_plan(serial_cpu, {4096, 4096}, 0);
@@ -233,14 +265,14 @@ TEST_CASE("reduce plans: lockstep only for long chunks of neighbouring outputs o
     CHECK(no_lockstep(reduce_plan(serial_cpu, {4096, 48}, 0)));
     CHECK(no_lockstep(reduce_plan(serial_cpu, {4096, 4096}, 1)));
     CHECK(no_lockstep(reduce_plan(serial_cpu, {1u << 20, 3}, 1)));
-    CHECK(no_lockstep(reduce_plan({gpu, true}, {4096, 4096}, 0)));
+    CHECK(no_lockstep(reduce_plan({gpu, kSerial}, {4096, 4096}, 0)));
 }
 
 TEST_CASE("reduce plans: tree workgroups by length and subgroup size, state passes", "[unit]") {
     for (uint32_t subgroup : {4u, 8u, 16u, 32u, 64u}) {
         INFO("subgroup " << subgroup);
         const auto gpu = gpu_info(subgroup);
-        const PlanTarget coop{gpu, false};
+        const PlanTarget coop{gpu, kCoop};
         // About n/8 invocations per output, a power of two, at least 32 and a subgroup, at most 256.
         const Plan mid = reduce_plan(coop, {10, 1000}, 1);
         CHECK(mid.passes[0].key.kernel == "reduce_tree");
@@ -257,7 +289,7 @@ TEST_CASE("reduce plans: tree workgroups by length and subgroup size, state pass
     // so 1,024 (2,048) chunk states. A float SUM's state is (sum, error), LOG_SUM_EXP's (max, sum,
     // error), an arg function's (value, index), an integer sum's (sum); float64 words count twice.
     const auto cpu = cpu_info();
-    const PlanTarget serial{cpu, true};
+    const PlanTarget serial{cpu, kSerial};
     const uint64_t sum = reduce_plan(serial, {1u << 24}, 0).temporary_bytes;
     CHECK(sum == 1024 * 2 * 4);
     CHECK(reduce_plan(serial, {1u << 24}, 0, REDUCE_F_LOG_SUM_EXP).temporary_bytes == 1024 * 3 * 4);
@@ -276,7 +308,7 @@ TEST_CASE("reduce plans: tree workgroups by length and subgroup size, state pass
     CHECK(rows_cpu.passes[0].key.spec[REDUCE_SPEC_VEC_K] == 12);
     CHECK(rows_cpu.passes[0].key.spec[REDUCE_SPEC_VEC_F] == 16);
     const auto gpu = gpu_info();
-    const Plan rows_gpu = reduce_plan({gpu, true}, {1024, 3}, 1);
+    const Plan rows_gpu = reduce_plan({gpu, kSerial}, {1024, 3}, 1);
     CHECK(rows_gpu.passes[0].key.spec[REDUCE_SPEC_VEC_K] == 3);
     CHECK(rows_gpu.passes[0].key.spec[REDUCE_SPEC_VEC_F] == 4);
     // Items of serial passes are line-major where lines are far apart: a few long rows and the fold
@@ -295,7 +327,7 @@ TEST_CASE("plans through small windows: more dispatches, same invariants", "[uni
     for (bool serial : {true, false}) {
         auto info = serial ? cpu_info() : gpu_info();
         info.max_storage_buffer_range = 1 << 16;  // 64 KiB windows
-        const PlanTarget t{info, serial};
+        const PlanTarget t{info, serial ? kSerial : kCoop};
         const Plan scan = scan_plan(t, {300, 700}, 1);
         const Plan outer = scan_plan(t, {700, 300}, 0);
         const Plan reduce = reduce_plan(t, {300, 700}, 1);
@@ -313,7 +345,7 @@ TEST_CASE("plans past 32-bit item indices fail with unsupported_device", "[unit]
     r.problem.kept = {{0xFFFFFFFFu, 1, 1}, {4, 0xFFFFFFFFu, 0}};
     r.problem.line = {{2, 0, 0}};
     Plan plan;
-    const vkdml::Status st = plan_reduce({cpu, true}, r, plan);
+    const vkdml::Status st = plan_reduce({cpu, kSerial}, r, plan);
     REQUIRE_FALSE(st);
     CHECK(st.error().code == vkdml::ErrorCode::unsupported_device);
     CHECK(st.error().message.find("more than 32-bit indexing allows") != std::string::npos);
@@ -376,7 +408,7 @@ TEST_CASE(
     for (uint32_t subgroup : {32u, 64u}) {
         for (bool serial : {false, true}) {
             const auto info = gpu_info(subgroup);
-            const PlanTarget t{info, serial};
+            const PlanTarget t{info, serial ? kSerial : kCoop};
             for (int round = 0; round < 60; ++round) {
                 // 1 to 3 dimensions of 1 to 40 elements, or one of up to 40,000 and the others up to 4.
                 const uint32_t rank = 1 + rng() % 3;
@@ -437,7 +469,7 @@ TEST_CASE("scan plans: carry levels run in place through one binding (the H200's
     for (bool serial : {true, false})
         for (const Case& c : cases) {
             INFO(vkdml::to_string(c.type) << " axis " << c.axis << (serial ? " serial" : " cooperative"));
-            Plan plan = scan_plan({gpu, serial}, c.sizes, c.axis, c.type);
+            Plan plan = scan_plan({gpu, serial ? kSerial : kCoop}, c.sizes, c.axis, c.type);
             REQUIRE(plan.passes.size() >= 3);
             // The caller's tensors: read through binding 0, written through binding 1 (record() switches
             // to in-place pipelines only when the caller binds them in place).
