@@ -2,7 +2,8 @@
 // three buffer bindings, its push constants and the map of which elements its work items touch, plus
 // the temporary scratch the passes share. The planners (scan_plan.cpp, reduce_plan.cpp) build plans
 // without a device; append_pass cuts each pass into dispatches that fit the device's limits
-// (window.cpp); the pipeline cache then materialises the plan's pipelines, and record() emits it.
+// (window.cpp). A plan is plain data: the pipeline cache makes its pipelines, which the compiled
+// operator keeps beside it, and record() emits it.
 #pragma once
 
 #include "core/data_types.hpp"
@@ -61,8 +62,7 @@ struct Segment {
 };
 
 struct Pass {
-    PipelineKey key;
-    VkPipeline pipeline = VK_NULL_HANDLE;  ///< set when the plan is materialised (PipelineCache)
+    PipelineKey key;  ///< the pipeline; the compiled operator keeps the made ones beside the plan
     std::array<PassBinding, kBindingCount> bindings{};
     PushWords push{};
     /// The work: groups × chunks items, numbered g-major (g·chunks + c) or, with chunk_major,

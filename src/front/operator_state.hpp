@@ -85,10 +85,11 @@ struct OperatorState {
     CumulativeDesc cumulative() const;
 };
 
-/// A compiled operator: its operator and the plan of passes, pipelines made.
+/// A compiled operator: its operator, the plan of passes and each pass's pipeline.
 struct CompiledState {
     std::shared_ptr<const OperatorState> op;
     detail::Plan plan;
+    std::vector<VkPipeline> pipelines;  ///< one per pass, made by the device's pipeline cache
 };
 
 }  // namespace vkdml

@@ -59,13 +59,14 @@ Result<VkShaderModule> PipelineCache::module_for(const std::string& kernel, cons
     return m;
 }
 
-Status PipelineCache::materialize(Plan& plan) {
-    for (Pass& pass : plan.passes) {
+Result<std::vector<VkPipeline>> PipelineCache::materialize(const Plan& plan) {
+    std::vector<VkPipeline> made;
+    for (const Pass& pass : plan.passes) {
         auto pipeline = get(pass.key);
         if (!pipeline) return pipeline.error();
-        pass.pipeline = *pipeline;
+        made.push_back(*pipeline);
     }
-    return {};
+    return made;
 }
 
 Result<VkPipeline> PipelineCache::get(const PipelineKey& key) {

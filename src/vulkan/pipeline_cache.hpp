@@ -9,6 +9,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace vkdml::detail {
 
@@ -21,8 +22,8 @@ public:
 
     /// The pipeline for a key, created on first use. Thread-safe.
     Result<VkPipeline> get(const PipelineKey& key);
-    /// Sets the pipeline of every pass of a finished plan.
-    Status materialize(Plan& plan);
+    /// The pipeline of every pass of a finished plan, in pass order.
+    Result<std::vector<VkPipeline>> materialize(const Plan& plan);
     VkPipelineLayout layout() const noexcept { return layout_; }
     size_t size() const;
 

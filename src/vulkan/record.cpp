@@ -197,9 +197,10 @@ Result<PassPipelines> pass_pipelines(const CompiledState& s, const Bindings& b) 
     const bool bound_in_place =
         b.inputs.size() == 1 && b.outputs.size() == 1 && overlaps(b.inputs[0], b.outputs[0]);
     PassPipelines r;
-    for (const detail::Pass& pass : s.plan.passes) {
+    for (size_t p = 0; p < s.plan.passes.size(); ++p) {
+        const detail::Pass& pass = s.plan.passes[p];
         const bool in_place = bound_in_place && reads_input_writes_output(pass);
-        VkPipeline pipeline = pass.pipeline;
+        VkPipeline pipeline = s.pipelines[p];
         if (in_place) {
             detail::PipelineKey key = pass.key;
             key.spec[SCAN_SPEC_IN_PLACE] = 1;
@@ -234,12 +235,19 @@ Result<Dispatch> make_dispatch(const OperatorState& op, const detail::Pass& pass
     return dispatch;
 }
 
-/// Calls f(pass index, segment, dispatch) for every dispatch of the plan in order; stops at the
-/// first error.
-template <class F>
-Status for_each_dispatch(const CompiledState& s, const Bindings& bindings, const PassPipelines& pipelines,
-                         F&& f) {
+/// One dispatch of the plan: its pass, segment and descriptors.
+struct PlannedDispatch {
+    size_t pass;
+    const detail::Segment* segment;
+    Dispatch dispatch;
+};
+
+/// Every dispatch of the plan in order, each binding's window checked (so that nothing is recorded
+/// when one fails).
+Result<std::vector<PlannedDispatch>> plan_dispatches(const CompiledState& s, const Bindings& bindings,
+                                                     const PassPipelines& pipelines) {
     const OperatorState& op = *s.op;
+    std::vector<PlannedDispatch> all;
     for (size_t p = 0; p < s.plan.passes.size(); ++p) {
         const detail::Pass& pass = s.plan.passes[p];
         std::array<BufferBinding, detail::kBindingCount> regions;
@@ -248,13 +256,13 @@ Status for_each_dispatch(const CompiledState& s, const Bindings& bindings, const
         for (const detail::Segment& seg : pass.segments) {
             auto dispatch = make_dispatch(op, pass, pipelines.in_place[p], regions, seg);
             if (!dispatch) return dispatch.error();
-            f(p, seg, *dispatch);
+            all.push_back({p, &seg, *dispatch});
         }
     }
-    return {};
+    return all;
 }
 
-/// Records a plan's dispatches, one call per dispatch in order (for_each_dispatch): when the pass
+/// Records a plan's dispatches, one call per dispatch in order (plan_dispatches): when the pass
 /// changes, the previous pass's timestamp and a barrier (between consecutive passes only), then the
 /// pass's pipeline; then each dispatch's descriptors, push constants and workgroups.
 class Recorder {
@@ -338,17 +346,14 @@ Status CompiledOperator::record(VkCommandBuffer cmd, const Bindings& bindings,
     DeviceState& d = *s_->op->device;
     if (auto st = detail::check_not_lost(d); !st) return st;
     if (auto st = validate_bindings(*s_, bindings); !st) return st;
-    // Every window is checked before the first command is recorded, then computed again to record.
     auto pipelines = pass_pipelines(*s_, bindings);
     if (!pipelines) return pipelines.error();
-    if (auto st = for_each_dispatch(*s_, bindings, *pipelines,
-                                    [](size_t, const detail::Segment&, const Dispatch&) {});
-        !st)
-        return st;
+    auto dispatches = plan_dispatches(*s_, bindings, *pipelines);
+    if (!dispatches) return dispatches.error();
     Recorder recorder(d, cmd, *pipelines, timestamps);
-    auto recorded = for_each_dispatch(*s_, bindings, *pipelines, recorder);
-    if (recorded) recorder.finish();
-    return recorded;
+    for (const auto& [pass, segment, dispatch] : *dispatches) recorder(pass, *segment, dispatch);
+    recorder.finish();
+    return {};
 }
 
 }  // namespace vkdml
