@@ -85,6 +85,15 @@
      (REDUCE_IS_ARG(f) ? 1u : 0u))
 
 #define REDUCE_MAX_DIM_WORDS 24
+// The dim words (dim[i] is push word REDUCE_W_DIM + i): each kept dimension d (slowest first) as three words,
+// then each reduced dimension r (row-major order) as two.
+#define REDUCE_KEPT_WORDS 3u
+#define REDUCE_LINE_WORDS 2u
+#define REDUCE_D_KEPT_SIZE(d) (REDUCE_KEPT_WORDS * (d))
+#define REDUCE_D_KEPT_STRIDE_IN(d) (REDUCE_KEPT_WORDS * (d) + 1u)
+#define REDUCE_D_KEPT_STRIDE_OUT(d) (REDUCE_KEPT_WORDS * (d) + 2u)
+#define REDUCE_D_LINE_SIZE(kept, r) (REDUCE_KEPT_WORDS * (kept) + REDUCE_LINE_WORDS * (r))
+#define REDUCE_D_LINE_STRIDE_IN(kept, r) (REDUCE_D_LINE_SIZE(kept, r) + 1u)
 #define REDUCE_W_N 0
 #define REDUCE_W_CHUNK_LEN 1
 #define REDUCE_W_ITEM_END 2

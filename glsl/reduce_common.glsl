@@ -403,38 +403,39 @@ uint reduced_dims() { return LINE_DIMS; }
 // (The common layouts take paths with constant push-constant indices: a variable index is gathered
 // per invocation on some devices (lavapipe).)
 uint output_count() {
-    if (kept_dims() == 1u) return p.dim[0];
+    if (kept_dims() == 1u) return p.dim[REDUCE_D_KEPT_SIZE(0u)];
     uint count = 1u;
-    for (uint d = 0u; d < kept_dims(); ++d) count *= p.dim[3u * d];
+    for (uint d = 0u; d < kept_dims(); ++d) count *= p.dim[REDUCE_D_KEPT_SIZE(d)];
     return count;
 }
 
 // Element offsets of output o's first input element (x) and of the output element (y).
 uvec2 output_base(uint o) {
-    if (kept_dims() == 1u) return o * uvec2(p.dim[1], p.dim[2]);
+    if (kept_dims() == 1u)
+        return o * uvec2(p.dim[REDUCE_D_KEPT_STRIDE_IN(0u)], p.dim[REDUCE_D_KEPT_STRIDE_OUT(0u)]);
     uvec2 off = uvec2(0u);
     uint rest = o;
     for (uint i = 0u; i < kept_dims(); ++i) {
         uint d = kept_dims() - 1u - i;
-        uint size = p.dim[3u * d];
+        uint size = p.dim[REDUCE_D_KEPT_SIZE(d)];
         uint c = rest % size;
         rest /= size;
-        off += c * uvec2(p.dim[3u * d + 1u], p.dim[3u * d + 2u]);
+        off += c * uvec2(p.dim[REDUCE_D_KEPT_STRIDE_IN(d)], p.dim[REDUCE_D_KEPT_STRIDE_OUT(d)]);
     }
     return off;
 }
 
 // Input element offset of reduced index r (row-major over the reduced dimensions).
 uint reduced_offset(uint r) {
-    uint first = 3u * kept_dims();
-    if (reduced_dims() == 1u) return r * p.dim[first + 1u];
+    if (reduced_dims() == 1u) return r * p.dim[REDUCE_D_LINE_STRIDE_IN(kept_dims(), 0u)];
     uint off = 0u;
     uint rest = r;
     for (uint i = 0u; i < reduced_dims(); ++i) {
-        uint d = first + 2u * (reduced_dims() - 1u - i);
-        uint c = rest % p.dim[d];
-        rest /= p.dim[d];
-        off += c * p.dim[d + 1u];
+        uint j = reduced_dims() - 1u - i;
+        uint size = p.dim[REDUCE_D_LINE_SIZE(kept_dims(), j)];
+        uint c = rest % size;
+        rest /= size;
+        off += c * p.dim[REDUCE_D_LINE_STRIDE_IN(kept_dims(), j)];
     }
     return off;
 }

@@ -53,7 +53,7 @@ void main() {
     // The stride of a single reduced dimension is read once, out of the loops: reduced_offset there
     // re-reads its push word every trip (lavapipe: reduce-1d 19.7 -> 21.5 ms, reduce-outer 10.9 -> 11.8).
     const bool one_dim = !SRC_PARTIALS && reduced_dims() == 1u;
-    uint stride = one_dim ? p.dim[3u * kept_dims() + 1u] : 0u;
+    uint stride = one_dim ? p.dim[REDUCE_D_LINE_STRIDE_IN(kept_dims(), 0u)] : 0u;
     uint in_base = p.base_in + base.x;
     if (VEC_K == 0u) {
         State st = empty_state();

@@ -81,22 +81,22 @@ namespace detail {
 
 StorageVariant storage_variant(DML_TENSOR_DATA_TYPE t) {
     switch (t) {
-    case DML_TENSOR_DATA_TYPE_FLOAT16: return {"f16", 2, 4, 8};
-    case DML_TENSOR_DATA_TYPE_FLOAT32: return {"f32", 4, 4, 8};
-    case DML_TENSOR_DATA_TYPE_FLOAT64: return {"f64", 8, 8, 16};
+    case DML_TENSOR_DATA_TYPE_FLOAT16: return {Storage::f16, 2, 4, 8};
+    case DML_TENSOR_DATA_TYPE_FLOAT32: return {Storage::f32, 4, 4, 8};
+    case DML_TENSOR_DATA_TYPE_FLOAT64: return {Storage::f64, 8, 8, 16};
     case DML_TENSOR_DATA_TYPE_INT8:
-    case DML_TENSOR_DATA_TYPE_UINT8: return {"u8", 1, 4, 4};
+    case DML_TENSOR_DATA_TYPE_UINT8: return {Storage::u8, 1, 4, 4};
     case DML_TENSOR_DATA_TYPE_INT16:
-    case DML_TENSOR_DATA_TYPE_UINT16: return {"u16", 2, 4, 4};
+    case DML_TENSOR_DATA_TYPE_UINT16: return {Storage::u16, 2, 4, 4};
     case DML_TENSOR_DATA_TYPE_INT32:
-    case DML_TENSOR_DATA_TYPE_UINT32: return {"u32", 4, 4, 4};
-    default: return {"u64", 8, 8, 8};
+    case DML_TENSOR_DATA_TYPE_UINT32: return {Storage::u32, 4, 4, 4};
+    default: return {Storage::u64, 8, 8, 8};
     }
 }
 
 StorageVariant pair_variant(DML_TENSOR_DATA_TYPE t) {
-    return t == DML_TENSOR_DATA_TYPE_FLOAT64 ? StorageVariant{"f64x2", 16, 8, 16}
-                                             : StorageVariant{"f32x2", 8, 4, 8};
+    return t == DML_TENSOR_DATA_TYPE_FLOAT64 ? StorageVariant{Storage::f64x2, 16, 8, 16}
+                                             : StorageVariant{Storage::f32x2, 8, 4, 8};
 }
 
 DML_TENSOR_DATA_TYPE accumulator_type(DML_TENSOR_DATA_TYPE t) {

@@ -5,6 +5,8 @@
 
 #include "vkdml/vkdml.hpp"
 
+#include "kernel_ids.hpp"
+
 namespace vkdml::detail {
 
 using vkdml::is_float_type;
@@ -14,7 +16,7 @@ using vkdml::is_signed_integer_type;
 /// and unsigned integers share one), its element size, the size of its accumulator and of a scan's
 /// partial (float types: a compensated pair of accumulators, compensated.glsl).
 struct StorageVariant {
-    const char* name;  ///< "f16", "f32", "f64", "u8", "u16", "u32", "u64", "f32x2" or "f64x2"
+    Storage storage;
     uint32_t element_bytes;
     uint32_t accumulator_bytes;
     uint32_t partial_bytes;

@@ -1,13 +1,13 @@
 // The kernel ABI (glsl/kernel_abi.h) seen from C++: the shared word indices, constant ids and function
-// codes, and the pipeline key a pass names its kernel by.
+// codes, and the pipeline key a pass names its kernel by (the generated Kernel and Storage enums).
 #pragma once
 
 #include "kernel_abi.h"
+#include "kernel_ids.hpp"
 
 #include <array>
 #include <compare>
 #include <cstdint>
-#include <string>
 
 namespace vkdml::detail {
 
@@ -20,18 +20,30 @@ constexpr uint32_t kTileItems = SCAN_TILE_ITEMS;
 static_assert(SCAN_W_STRIDE_OUT + SCAN_MAX_OTHER_DIMS == ABI_PUSH_WORDS, "scan push block fills 128 bytes");
 static_assert(REDUCE_W_DIM + REDUCE_MAX_DIM_WORDS == ABI_PUSH_WORDS, "reduce push block fills 128 bytes");
 static_assert(REDUCE_F_SUM_SQUARE == 11 && REDUCE_F_ARGMAX == 0, "function codes are DML_REDUCE_FUNCTION's");
+// The planners lower to at most 8 dimensions, at least one of them reduced: 7 kept and 1 reduced use the
+// most dim words of any split.
+static_assert(REDUCE_D_LINE_STRIDE_IN(7u, 0u) < REDUCE_MAX_DIM_WORDS, "7 kept and 1 reduced dimension fit");
+static_assert(REDUCE_D_LINE_STRIDE_IN(0u, 7u) < REDUCE_MAX_DIM_WORDS, "8 reduced dimensions fit");
 
 /// One pass's push constants, indexed by the *_W_* words of kernel_abi.h.
 using PushWords = std::array<uint32_t, kPushWords>;
 
-/// A compute pipeline: kernel file, storage variant and specialization constants, indexed by the
-/// *_SPEC_* ids of kernel_abi.h (id 0, ABI_SPEC_WORKGROUP, is the workgroup size).
+/// Specialization constants, indexed by the *_SPEC_* ids of kernel_abi.h (id 0, ABI_SPEC_WORKGROUP, is
+/// the workgroup size). The planners fill them through ScanParams and ReduceParams (kernel_params.hpp).
+using SpecConstants = std::array<uint32_t, kSpecConstantCount>;
+
+/// A compute pipeline: kernel, storage variant and specialization constants.
 struct PipelineKey {
-    std::string kernel;
-    std::string storage;
-    std::array<uint32_t, kSpecConstantCount> spec{};
+    Kernel kernel{};
+    Storage storage{};
+    SpecConstants spec{};
     auto operator<=>(const PipelineKey&) const = default;
 };
+
+/// scan_serial or scan_tile.
+constexpr bool is_scan(Kernel k) {
+    return k == Kernel::scan_serial || k == Kernel::scan_tile;
+}
 
 /// ARGMAX or ARGMIN (a DML_REDUCE_FUNCTION value, or a kernel function code).
 constexpr bool is_arg_function(uint32_t function) {

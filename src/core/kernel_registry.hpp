@@ -1,15 +1,17 @@
-// The SPIR-V of every kernel variant, embedded at build time (see cmake/kernels.cmake).
+// The SPIR-V of every kernel variant, embedded at build time (see cmake/kernels.cmake), and the generated
+// Kernel and Storage enums that name them (kernel_ids.hpp).
 #pragma once
+
+#include "kernel_ids.hpp"
 
 #include <cstddef>
 #include <cstdint>
-#include <string_view>
 
 namespace vkdml::detail {
 
 struct KernelBinary {
-    const char* kernel;   ///< file name without .comp, e.g. "scan_tile"
-    const char* storage;  ///< storage variant, e.g. "f32", "u8"
+    Kernel kernel;
+    Storage storage;
     const uint32_t* words;
     size_t bytes;
 };
@@ -18,7 +20,7 @@ extern const KernelBinary kKernelBinaries[];
 extern const size_t kKernelBinaryCount;
 
 /// The binary of a kernel variant, or nullptr when the build has no such variant.
-inline const KernelBinary* find_kernel(std::string_view kernel, std::string_view storage) {
+inline const KernelBinary* find_kernel(Kernel kernel, Storage storage) {
     for (size_t i = 0; i < kKernelBinaryCount; ++i)
         if (kernel == kKernelBinaries[i].kernel && storage == kKernelBinaries[i].storage)
             return &kKernelBinaries[i];

@@ -8,7 +8,7 @@ namespace vkdml::detail {
 namespace {
 
 bool is_scan(const Pass& p) {
-    return p.key.kernel.rfind("scan_", 0) == 0;
+    return detail::is_scan(p.key.kernel);
 }
 
 std::string mode(const Pass& p) {
@@ -66,8 +66,8 @@ std::string plan_text(const Plan& plan) {
         const Pass& p = plan.passes[i];
         uint64_t workgroups = 0;
         for (const Segment& seg : p.segments) workgroups += uint64_t(seg.groups_x) * seg.groups_y;
-        s << "pass " << i + 1 << ": " << p.key.kernel << "/" << p.key.storage << " " << mode(p) << " | "
-          << blocks(p) << (p.key.spec[ABI_SPEC_LOCKSTEP] ? ", lockstep" : "") << " | " << p.groups
+        s << "pass " << i + 1 << ": " << name(p.key.kernel) << "/" << name(p.key.storage) << " " << mode(p)
+          << " | " << blocks(p) << (p.key.spec[ABI_SPEC_LOCKSTEP] ? ", lockstep" : "") << " | " << p.groups
           << " lines x " << p.chunks << (p.chunks == 1 ? " chunk" : " chunks") << " of "
           << std::min(p.chunk_len, p.line_length) << " | " << p.groups * p.chunks << " items, workgroup "
           << p.key.spec[ABI_SPEC_WORKGROUP] << ", " << workgroups << " workgroups in " << p.segments.size()

@@ -10,6 +10,7 @@
 #include "core/reduce_plan.hpp"
 
 #include "core/blocks.hpp"
+#include "core/kernel_params.hpp"
 #include "core/window.hpp"
 
 #include <algorithm>
@@ -143,42 +144,27 @@ struct Planner {
         return blocked;
     }
 
-    PushWords words(const Problem& l) const {
-        PushWords w{};
-        w[REDUCE_W_N_TOTAL] = static_cast<uint32_t>(r.problem.line_length());  // N in elements
-        uint32_t k = REDUCE_W_DIM;
-        for (const Dim& d : l.kept) {
-            w[k++] = d.size;
-            w[k++] = d.stride_in;
-            w[k++] = d.stride_out;
-        }
-        for (const Dim& d : l.line) {
-            w[k++] = d.size;
-            w[k++] = d.stride_in;
-        }
-        return w;
-    }
-
     Status add_pass(const Shape& s, const Source& src, PassBinding dst, bool dst_partials) {
         const bool arg = is_arg_function(r.function);
         const bool sign_matters =
             arg || r.function == REDUCE_F_MIN || r.function == REDUCE_F_MAX || r.function == REDUCE_F_L1;
+        const ReduceParams params{.workgroup = s.workgroup,
+                                  .function = r.function,
+                                  .src_partials = src.partials,
+                                  .dst_partials = dst_partials,
+                                  .tie_last = arg && r.tie_last,
+                                  .is_signed = sign_matters && is_signed_integer_type(r.type),
+                                  .index64 = arg && !dst_partials && element_size(r.output_type) == 8,
+                                  // (Only where the data can hold a NaN: integer pipelines stay shared
+                                  // with propagate.)
+                                  .nan_ignore = r.nan_ignore && is_float_type(r.type),
+                                  .vec_k = s.blocks.k,
+                                  .vec_f = s.blocks.f,
+                                  .layout = s.layout(),
+                                  .n = s.positions,
+                                  .n_total = r.problem.line_length()};
         PassSpec p;
-        p.key.kernel = s.tree ? "reduce_tree" : "reduce_serial";
-        p.key.storage = v.name;
-        p.key.spec[ABI_SPEC_WORKGROUP] = s.workgroup;
-        p.key.spec[REDUCE_SPEC_FUNCTION] = r.function;
-        p.key.spec[REDUCE_SPEC_SRC_PARTIALS] = src.partials;
-        p.key.spec[REDUCE_SPEC_DST_PARTIALS] = dst_partials;
-        p.key.spec[REDUCE_SPEC_TIE_LAST] = arg && r.tie_last;
-        // (Only where the data can hold a NaN: integer pipelines stay shared with propagate.)
-        p.key.spec[REDUCE_SPEC_NAN_IGNORE] = r.nan_ignore && is_float_type(r.type);
-        p.key.spec[REDUCE_SPEC_SIGNED] = sign_matters && is_signed_integer_type(r.type);
-        p.key.spec[REDUCE_SPEC_INDEX64] = arg && !dst_partials && element_size(r.output_type) == 8;
-        p.key.spec[REDUCE_SPEC_VEC_K] = s.blocks.k;
-        p.key.spec[REDUCE_SPEC_VEC_F] = s.blocks.f;
-        p.key.spec[REDUCE_SPEC_KEPT_DIMS] = static_cast<uint32_t>(s.layout().kept.size());
-        p.key.spec[REDUCE_SPEC_LINE_DIMS] = static_cast<uint32_t>(s.layout().line.size());
+        p.key = {s.tree ? Kernel::reduce_tree : Kernel::reduce_serial, v.storage, params.to_spec()};
         p.cooperative = s.tree;
         // Outputs whose elements (or states) are far apart: chunks of one output side by side.
         p.line_major = src.partials || s.layout().line_innermost();
@@ -194,8 +180,7 @@ struct Planner {
         p.access = {source_access(s.layout(), src.partials, s.positions),
                     destination_access(s.layout(), dst_partials, s.chunks, s.blocks.lanes()), Access{}};
         if (s.blocks.k > 0) p.access[0].extent = s.blocks.k;
-        p.push = words(s.layout());
-        p.push[REDUCE_W_N] = static_cast<uint32_t>(s.positions);
+        p.push = params.to_push();
         p.chunk_len_word = REDUCE_W_CHUNK_LEN;
         p.item_begin_word = REDUCE_W_ITEM_BEGIN;
         p.item_end_word = REDUCE_W_ITEM_END;

@@ -10,6 +10,7 @@
 #include "core/scan_plan.hpp"
 
 #include "core/blocks.hpp"
+#include "core/kernel_params.hpp"
 #include "core/window.hpp"
 
 #include <algorithm>
@@ -61,20 +62,6 @@ std::array<Access, kBindingCount> scan_accesses(const ScanRequest& r, const Prob
     return a;
 }
 
-PushWords scan_words(const Problem& l) {
-    PushWords w{};
-    w[SCAN_W_FIBERS] = static_cast<uint32_t>(l.lines());
-    w[SCAN_W_LEN] = l.line[0].size;
-    w[SCAN_W_AXIS_IN] = l.line[0].stride_in;
-    w[SCAN_W_AXIS_OUT] = l.line[0].stride_out;
-    for (size_t i = 0; i < l.kept.size(); ++i) {
-        w[SCAN_W_SIZE + i] = l.kept[i].size;
-        w[SCAN_W_STRIDE_IN + i] = l.kept[i].stride_in;
-        w[SCAN_W_STRIDE_OUT + i] = l.kept[i].stride_out;
-    }
-    return w;
-}
-
 struct Planner {
     const PlanTarget& target;
     const ScanPolicy policy;
@@ -120,19 +107,18 @@ struct Planner {
                     std::array<PassBinding, kBindingCount> bindings) {
         PassSpec p;
         if (in_place) bindings[0] = unused_binding(bindings[0]);
-        p.key.spec[SCAN_SPEC_IN_PLACE] = in_place;
-        p.key.kernel = s.tile ? "scan_tile" : "scan_serial";
-        p.key.storage = s.v.name;
-        p.key.spec[ABI_SPEC_WORKGROUP] = s.workgroup;
-        p.key.spec[SCAN_SPEC_OP] = r.op;
-        p.key.spec[SCAN_SPEC_REVERSE] = r.reverse;
-        p.key.spec[SCAN_SPEC_EXCLUSIVE] = r.exclusive;
-        p.key.spec[SCAN_SPEC_MODE] = mode;
-        p.key.spec[SCAN_SPEC_HAS_CARRY] = has_carry;
-        p.key.spec[SCAN_SPEC_VEC_K] = s.blocks.k;
-        p.key.spec[SCAN_SPEC_VEC_F] = s.blocks.f;
-        p.key.spec[SCAN_SPEC_VEC_AXIS_INNER] = s.blocks.axis_inner;
-        p.key.spec[SCAN_SPEC_OTHER_DIMS] = static_cast<uint32_t>(s.layout().kept.size());
+        const ScanParams params{.workgroup = s.workgroup,
+                                .op = r.op,
+                                .reverse = r.reverse,
+                                .exclusive = r.exclusive,
+                                .mode = mode,
+                                .has_carry = has_carry,
+                                .in_place = in_place,
+                                .vec_k = s.blocks.k,
+                                .vec_f = s.blocks.f,
+                                .vec_axis_inner = s.blocks.axis_inner,
+                                .layout = s.layout()};
+        p.key = {s.tile ? Kernel::scan_tile : Kernel::scan_serial, s.v.storage, params.to_spec()};
         p.cooperative = s.tile;
         p.line_major = s.layout().line_innermost();  // fibers far apart: chunks of one side by side
         p.lockstep_min_len = policy.lockstep_min_len;
@@ -142,7 +128,7 @@ struct Planner {
         p.line_length = s.axis().size;
         p.bindings = bindings;
         p.access = scan_accesses(r, s.layout(), s.chunks, s.block(), s.blocks.lanes());
-        p.push = scan_words(s.layout());
+        p.push = params.to_push();
         p.chunk_len_word = SCAN_W_CHUNK_LEN;
         p.item_begin_word = SCAN_W_ITEM_BEGIN;
         p.item_end_word = SCAN_W_ITEM_END;

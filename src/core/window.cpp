@@ -175,7 +175,7 @@ Status cut_into_segments(const DeviceInfo& info, Pass& pass) {
             }
         }
         if (!settled && !fits(begin, begin + 1))
-            return make_error(ErrorCode::unsupported_device, "one work item of ", pass.key.kernel,
+            return make_error(ErrorCode::unsupported_device, "one work item of ", name(pass.key.kernel),
                               " spans more than this device's maxStorageBufferRange (",
                               info.max_storage_buffer_range, " bytes)");
         if (bad == limit + 1 && good < limit && fits(begin, limit)) good = limit;
@@ -184,7 +184,7 @@ Status cut_into_segments(const DeviceInfo& info, Pass& pass) {
             (fits(begin, mid) ? good : bad) = mid;
         }
         if (pass.segments.size() == kMaxSegments)
-            return make_error(ErrorCode::unsupported_device, pass.key.kernel, " would need more than ",
+            return make_error(ErrorCode::unsupported_device, name(pass.key.kernel), " would need more than ",
                               kMaxSegments, " dispatches through windows of ", window,
                               " bytes: the tensor is too large for this device's maxStorageBufferRange (",
                               info.max_storage_buffer_range, " bytes) and maxComputeWorkGroupCount");

@@ -43,13 +43,13 @@ size_t PipelineCache::size() const {
     return pipelines_.size();
 }
 
-Result<VkShaderModule> PipelineCache::module_for(const std::string& kernel, const std::string& storage) {
+Result<VkShaderModule> PipelineCache::module_for(Kernel kernel, Storage storage) {
     auto it = modules_.find({kernel, storage});
     if (it != modules_.end()) return it->second;
     const KernelBinary* bin = find_kernel(kernel, storage);
     if (!bin)
-        return make_error(ErrorCode::vulkan_error, "internal: kernel ", kernel, " has no ", storage,
-                          " variant");
+        return make_error(ErrorCode::vulkan_error, "internal: kernel ", name(kernel), " has no ",
+                          name(storage), " variant");
     VkShaderModuleCreateInfo ci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     ci.codeSize = bin->bytes;
     ci.pCode = bin->words;

@@ -8,7 +8,6 @@
 #include "vulkan/device_state.hpp"
 
 #include <map>
-#include <string>
 #include <vector>
 
 namespace vkdml::detail {
@@ -29,14 +28,14 @@ public:
 
 private:
     explicit PipelineCache(DeviceState& device) : d_(device) {}
-    Result<VkShaderModule> module_for(const std::string& kernel, const std::string& storage);
+    Result<VkShaderModule> module_for(Kernel kernel, Storage storage);
 
     DeviceState& d_;
     VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
     VkPipelineLayout layout_ = VK_NULL_HANDLE;
     VkPipelineCache vk_cache_ = VK_NULL_HANDLE;
     mutable std::mutex mutex_;
-    std::map<std::pair<std::string, std::string>, VkShaderModule> modules_;
+    std::map<std::pair<Kernel, Storage>, VkShaderModule> modules_;
     std::map<PipelineKey, VkPipeline> pipelines_;
 };
 

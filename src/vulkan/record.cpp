@@ -189,7 +189,7 @@ struct PassPipelines {
 };
 
 bool reads_input_writes_output(const detail::Pass& p) {
-    return p.key.kernel.rfind("scan_", 0) == 0 && p.bindings[0].slot == detail::Slot::input &&
+    return detail::is_scan(p.key.kernel) && p.bindings[0].slot == detail::Slot::input &&
            !p.bindings[0].unused && p.bindings[1].slot == detail::Slot::output && !p.bindings[1].unused;
 }
 

@@ -5,10 +5,12 @@
 #include <catch2/catch.hpp>
 
 #include "core/kernel_abi.hpp"
+#include "core/kernel_params.hpp"
 #include "core/kernel_registry.hpp"
 
 #include <map>
 #include <string>
+#include <vector>
 
 using namespace vkdml::detail;
 
@@ -20,7 +22,10 @@ struct Reflection {
     std::map<uint32_t, uint32_t> spec_ids;                         // id -> SpecId
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> offsets;     // (struct, member) -> Offset
     uint32_t push_struct = 0;
-    uint32_t workgroup_size = 0;      // the id decorated BuiltIn WorkgroupSize
+    std::map<uint32_t, std::vector<uint32_t>> struct_members;  // OpTypeStruct -> member type ids
+    std::map<uint32_t, uint32_t> array_lengths;                // OpTypeArray -> its length's id
+    std::map<uint32_t, uint32_t> constants;                    // OpConstant (32-bit) -> value
+    uint32_t workgroup_size = 0;                               // the id decorated BuiltIn WorkgroupSize
     size_t workgroup_size_reads = 0;  // instructions taking it as an operand (its definition aside)
 };
 
@@ -38,7 +43,7 @@ Reflection reflect(const KernelBinary& k) {
     constexpr uint32_t OpName = 5, OpMemberName = 6, OpDecorate = 71, OpMemberDecorate = 72, OpVariable = 59,
                        OpTypePointer = 32;
     constexpr uint32_t SpecId = 1, Offset = 35, PushConstant = 9, BuiltIn = 11, WorkgroupSize = 25;
-    constexpr uint32_t OpSpecConstantComposite = 51;
+    constexpr uint32_t OpSpecConstantComposite = 51, OpTypeStruct = 30, OpTypeArray = 28, OpConstant = 43;
     Reflection r;
     std::map<uint32_t, uint32_t> pointee;  // push-constant pointer type -> struct
     const size_t n = k.bytes / 4;
@@ -55,6 +60,9 @@ Reflection reflect(const KernelBinary& k) {
         if (op == OpTypePointer && w[2] == PushConstant) pointee[w[1]] = w[3];
         if (op == OpVariable && w[3] == PushConstant) r.push_struct = pointee[w[1]];
         if (op == OpDecorate && w[2] == BuiltIn && w[3] == WorkgroupSize) r.workgroup_size = w[1];
+        if (op == OpTypeStruct) r.struct_members[w[1]].assign(w + 2, w + len);
+        if (op == OpTypeArray) r.array_lengths[w[1]] = w[3];
+        if (op == OpConstant && len == 4) r.constants[w[2]] = w[3];
         i += len;
     }
     for (size_t i = 5; i < n;) {  // a second walk: the readers of that id
@@ -116,8 +124,8 @@ TEST_CASE("every kernel's specialization constants and push block match kernel_a
     REQUIRE(kKernelBinaryCount >= 30);
     for (size_t i = 0; i < kKernelBinaryCount; ++i) {
         const KernelBinary& k = kKernelBinaries[i];
-        const bool scan = std::string(k.kernel).rfind("scan_", 0) == 0;
-        INFO(k.kernel << " " << k.storage);
+        const bool scan = is_scan(k.kernel);
+        INFO(name(k.kernel) << " " << name(k.storage));
         const Reflection r = reflect(k);
         const auto& spec = scan ? kScanSpec : kReduceSpec;
         const auto& words = scan ? kScanWords : kReduceWords;
@@ -145,12 +153,76 @@ TEST_CASE("every kernel's specialization constants and push block match kernel_a
             ++members;
         }
         CHECK(members == words.size());
+        // REDUCE's dim words: an array of REDUCE_MAX_DIM_WORDS words, which REDUCE_D_* index.
+        if (!scan) {
+            uint32_t dim_member = UINT32_MAX;
+            for (const auto& [key, member] : r.members)
+                if (key.first == r.push_struct && member == "dim") dim_member = key.second;
+            REQUIRE(dim_member != UINT32_MAX);
+            const uint32_t array = r.struct_members.at(r.push_struct).at(dim_member);
+            CHECK(r.constants.at(r.array_lengths.at(array)) == REDUCE_MAX_DIM_WORDS);
+        }
         // The serial kernels size their items by the workgroup (work_items.glsl): the specialised size
         // must be what they read. (GLSL read before the local_size declaration sees (1, 1, 1), a
         // constant, and the serial kernels then skipped most items of large dispatches.)
-        if (std::string(k.kernel).find("_serial") != std::string::npos) {
+        if (k.kernel == Kernel::scan_serial || k.kernel == Kernel::reduce_serial) {
             REQUIRE(r.workgroup_size != 0);
             CHECK(r.workgroup_size_reads > 0);
         }
     }
+}
+
+TEST_CASE("ScanParams and ReduceParams place every field at its kernel_abi.h slot", "[unit]") {
+    Problem layout;
+    layout.kept = {{5, 100, 200}, {6, 1, 2}};
+    layout.line = {{7, 30, 40}};
+    const ScanParams scan{.workgroup = 64,
+                          .op = SCAN_OP_PRODUCT,
+                          .reverse = true,
+                          .exclusive = true,
+                          .mode = SCAN_MODE_REDUCE,
+                          .has_carry = true,
+                          .in_place = true,
+                          .vec_k = 4,
+                          .vec_f = 2,
+                          .vec_axis_inner = true,
+                          .layout = layout};
+    const SpecConstants s = scan.to_spec();
+    CHECK(s == SpecConstants{64, 1, 1, 1, 1, 1, 4, 2, 1, 0, 0, 2, 1, 0});  // ids 0..13
+    const PushWords w = scan.to_push();
+    CHECK(w[0] == 30);  // fibers
+    CHECK(w[1] == 7);   // len
+    CHECK(w[4] == 30);  // axis_in
+    CHECK(w[5] == 40);  // axis_out
+    CHECK(w[11] == 5);  // size[0]
+    CHECK(w[12] == 6);
+    CHECK(w[18] == 100);  // stride_in[0]
+    CHECK(w[19] == 1);
+    CHECK(w[25] == 200);  // stride_out[0]
+    CHECK(w[26] == 2);
+
+    Problem folded;
+    folded.kept = {{5, 100, 200}, {6, 1, 2}};
+    folded.line = {{3, 11, 0}, {4, 12, 0}, {2, 13, 0}};
+    const ReduceParams reduce{.workgroup = 128,
+                              .function = REDUCE_F_ARGMIN,
+                              .src_partials = true,
+                              .dst_partials = true,
+                              .tie_last = true,
+                              .is_signed = true,
+                              .index64 = true,
+                              .nan_ignore = true,
+                              .vec_k = 3,
+                              .vec_f = 5,
+                              .layout = folded,
+                              .n = 24,
+                              .n_total = 48};
+    CHECK(reduce.to_spec() == SpecConstants{128, 1, 1, 1, 1, 1, 1, 3, 5, 0, 0, 2, 3, 1});
+    const PushWords r = reduce.to_push();
+    CHECK(r[0] == 24);  // n
+    CHECK(r[7] == 48);  // n_total
+    // dim: (size, stride_in, stride_out) per kept dimension, then (size, stride_in) per reduced one.
+    const std::vector<uint32_t> dim(r.begin() + 8, r.end());
+    CHECK(dim == std::vector<uint32_t>{5, 100, 200, 6, 1, 2, 3, 11, 4, 12, 2, 13,
+                                       0, 0,   0,   0, 0, 0, 0, 0,  0, 0,  0, 0});
 }

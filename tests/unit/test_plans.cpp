@@ -51,7 +51,7 @@ void check_no_aliasing(const Pass& pass) {
             INFO("bindings " << i << " and " << j << " of the scratch buffer");
             CHECK((a.offset + a.size <= b.offset || b.offset + b.size <= a.offset));
         }
-    if (pass.key.kernel.rfind("scan_", 0) == 0 && pass.key.spec[SCAN_SPEC_IN_PLACE]) {
+    if (is_scan(pass.key.kernel) && pass.key.spec[SCAN_SPEC_IN_PLACE]) {
         CHECK(pass.bindings[0].unused);
         CHECK(pass.bindings[1].slot == Slot::temporary);
     }
@@ -62,7 +62,7 @@ void check_no_aliasing(const Pass& pass) {
 /// loops more than 8,192 positions (serial) or 16 tiles (scan_tile).
 void check_plan(const Plan& plan, const vkdml::DeviceInfo& info) {
     for (const Pass& pass : plan.passes) {
-        INFO(pass.key.kernel << " " << pass.key.storage);
+        INFO(name(pass.key.kernel) << " " << name(pass.key.storage));
         uint64_t next = 0;
         for (const Segment& s : pass.segments) {
             CHECK(s.item_begin == next);
@@ -78,8 +78,8 @@ void check_plan(const Plan& plan, const vkdml::DeviceInfo& info) {
         CHECK(next == pass.groups * pass.chunks);
         check_no_aliasing(pass);
         CHECK(pass.chunks == (pass.line_length + pass.chunk_len - 1) / pass.chunk_len);
-        if (pass.key.kernel == "scan_tile") CHECK(pass.chunk_len <= 16 * 256 * kTileItems);
-        if (pass.key.kernel == "scan_serial" || pass.key.kernel == "reduce_serial")
+        if (pass.key.kernel == Kernel::scan_tile) CHECK(pass.chunk_len <= 16 * 256 * kTileItems);
+        if (pass.key.kernel == Kernel::scan_serial || pass.key.kernel == Kernel::reduce_serial)
             CHECK(pass.chunk_len <= 8192);
     }
 }
@@ -124,7 +124,8 @@ bool no_lockstep(const Plan& plan) {
 
 std::vector<std::string> kernels(const Plan& plan) {
     std::vector<std::string> k;
-    for (const Pass& p : plan.passes) k.push_back(p.key.kernel + "/" + p.key.storage);
+    for (const Pass& p : plan.passes)
+        k.push_back(std::string(name(p.key.kernel)) + "/" + std::string(name(p.key.storage)));
     return k;
 }
 
@@ -199,17 +200,17 @@ TEST_CASE("scan plans: kernel per shape and device class, reduce-then-scan for l
     CHECK(longp.temporary_bytes == 64 * 8);
     // A GPU: inner-axis fibers take scan_tile with 256 invocations; outer-axis ones scan_serial.
     Plan tile = scan_plan(coop_gpu, {1 << 20}, 0);
-    CHECK(tile.passes[0].key.kernel == "scan_tile");
+    CHECK(tile.passes[0].key.kernel == Kernel::scan_tile);
     CHECK(tile.passes[0].key.spec[ABI_SPEC_WORKGROUP] == 256);
     CHECK(tile.passes[0].chunk_len == 2048);
-    CHECK(scan_plan(coop_gpu, {1000, 100}, 0).passes[0].key.kernel == "scan_serial");
+    CHECK(scan_plan(coop_gpu, {1000, 100}, 0).passes[0].key.kernel == Kernel::scan_serial);
     // Integer partials accumulate in 32 or 64 bits; 8-bit data keeps 32-bit partials.
     Plan bytes = scan_plan(serial_cpu, {1 << 20}, 0, DML_TENSOR_DATA_TYPE_INT8);
     CHECK(kernels(bytes) == std::vector<std::string>{"scan_serial/u8", "scan_serial/u32", "scan_serial/u8"});
     // Without subgroup operations the cooperative class falls back to serial kernels.
     auto plain = gpu;
     plain.subgroup_arithmetic = plain.subgroup_shuffle = false;
-    CHECK(scan_plan({plain, kCoop}, {1 << 20}, 0).passes[0].key.kernel == "scan_serial");
+    CHECK(scan_plan({plain, kCoop}, {1 << 20}, 0).passes[0].key.kernel == Kernel::scan_serial);
 }
 
 TEST_CASE("scan plans: lockstep only for long chunks of neighbouring fibers on CPU devices", "[unit]") {
@@ -275,7 +276,7 @@ TEST_CASE("reduce plans: tree workgroups by length and subgroup size, state pass
         const PlanTarget coop{gpu, kCoop};
         // About n/8 invocations per output, a power of two, at least 32 and a subgroup, at most 256.
         const Plan mid = reduce_plan(coop, {10, 1000}, 1);
-        CHECK(mid.passes[0].key.kernel == "reduce_tree");
+        CHECK(mid.passes[0].key.kernel == Kernel::reduce_tree);
         CHECK(mid.passes[0].key.spec[ABI_SPEC_WORKGROUP] == std::max(128u, subgroup));
         const Plan small = reduce_plan(coop, {10, 100}, 1);
         CHECK(small.passes[0].key.spec[ABI_SPEC_WORKGROUP] == std::max(32u, subgroup));
@@ -431,7 +432,7 @@ TEST_CASE(
                                              : scan_plan(t, sizes, axis, type);
                     ++plans;
                     for (const Pass& pass : plan.passes) {
-                        INFO(pass.key.kernel);
+                        INFO(name(pass.key.kernel));
                         CHECK(pass.key.spec[ABI_SPEC_WORKGROUP] >= subgroup);
                         CHECK(pass.key.spec[ABI_SPEC_WORKGROUP] <= info.max_workgroup_invocations);
                         if (pass.items_per_workgroup == 1)  // cooperative: whole subgroups

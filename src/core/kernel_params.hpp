@@ -1,0 +1,50 @@
+// The parameters of each kernel family as one typed struct: to_spec() places its specialization
+// constants at the ids of kernel_abi.h, to_push() its push-constant words at the word indices there.
+// The planners fill these and never write a slot by index. The words of a dispatch (chunk length, items,
+// window bases) are the pass's own, placed by append_pass and record().
+#pragma once
+
+#include "core/kernel_abi.hpp"
+#include "core/problem.hpp"
+
+namespace vkdml::detail {
+
+/// scan_serial and scan_tile (scan_common.glsl).
+struct ScanParams {
+    uint32_t workgroup = 0;
+    uint32_t op = SCAN_OP_SUM;  ///< SCAN_OP_SUM or SCAN_OP_PRODUCT
+    bool reverse = false;
+    bool exclusive = false;
+    uint32_t mode = SCAN_MODE_SCAN;  ///< SCAN_MODE_SCAN or SCAN_MODE_REDUCE (chunks to partials)
+    bool has_carry = false;          ///< each chunk starts from its carry in the partials
+    bool in_place = false;           ///< read and write through binding 1 only
+    uint32_t vec_k = 0;              ///< scan_serial blocks: vectors per block (0: elements)
+    uint32_t vec_f = 1;              ///< scan_serial blocks: fibers per block
+    bool vec_axis_inner = false;     ///< scan_serial blocks: steps along the axis are the inner index
+    Problem layout;                  ///< what the kernel indexes: its fibers and axis (at most 7 kept dims)
+
+    SpecConstants to_spec() const;
+    PushWords to_push() const;
+};
+
+/// reduce_serial and reduce_tree (reduce_common.glsl).
+struct ReduceParams {
+    uint32_t workgroup = 0;
+    uint32_t function = REDUCE_F_SUM;  ///< a REDUCE_F_* code
+    bool src_partials = false;         ///< read fold states of a previous pass
+    bool dst_partials = false;         ///< write fold states for a next pass
+    bool tie_last = false;             ///< arg functions: the last index among ties
+    bool is_signed = false;            ///< integer data is two's complement signed
+    bool index64 = false;              ///< arg functions: 64-bit output indices
+    bool nan_ignore = false;           ///< MIN, MAX, arg functions: NaN elements are skipped
+    uint32_t vec_k = 0;                ///< reduce_serial blocks: vectors per block (0: elements)
+    uint32_t vec_f = 1;                ///< reduce_serial blocks: outputs per block
+    Problem layout;                    ///< what the kernel indexes: its outputs and reduced dimensions
+    uint64_t n = 0;                    ///< positions per output (elements, blocks or states)
+    uint64_t n_total = 0;              ///< elements per output over all passes (AVERAGE's N)
+
+    SpecConstants to_spec() const;
+    PushWords to_push() const;
+};
+
+}  // namespace vkdml::detail
