@@ -11,11 +11,16 @@ install(TARGETS vkdml EXPORT vkdmlTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT vkdml_Runtime NAMELINK_COMPONENT vkdml_Development
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT vkdml_Development
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT vkdml_Runtime)
-install(FILES include/vkdml/vkdml.hpp include/vkdml/directml.h include/vkdml/export.hpp include/vkdml/testing.hpp
-              include/vkdml/checked_math.hpp
+if(VKDML_TESTING_HOOKS)
+  set(vkdml_testing_header include/vkdml/testing.hpp)
+endif()
+install(FILES include/vkdml/vkdml.hpp include/vkdml/directml.h include/vkdml/export.hpp include/vkdml/profiling.hpp
+              include/vkdml/checked_math.hpp ${vkdml_testing_header}
               ${PROJECT_BINARY_DIR}/include/vkdml/version.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/vkdml COMPONENT vkdml_Development)
 install(FILES LICENSE NOTICE CHANGELOG.md DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT vkdml_Runtime)
+# The operator contract the public headers cite as "SPEC §N".
+install(FILES docs/SPEC.md DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT vkdml_Development)
 if(TARGET vkdml_cli)
   install(TARGETS vkdml_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT vkdml_Runtime)
 endif()

@@ -7,6 +7,7 @@
 // against sums computed here. The values are small integers, so float32 holds every sum exactly.
 #include <vulkan/vulkan.h>  // the application calls the Vulkan loader itself
 #include <vkdml/vkdml.hpp>
+#include "vkdml/profiling.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -211,8 +212,8 @@ int main() {
         Buffer temporary;
         if (temporary_size > 0) temporary = create_buffer(c, temporary_size, false);
         std::printf("temporary buffer: %llu bytes; passes: cumsum %u, reduce %u\n",
-                    static_cast<unsigned long long>(temporary_size), cumsum_op.pass_count(),
-                    reduce_op.pass_count());
+                    static_cast<unsigned long long>(temporary_size), vkdml::pass_count(cumsum_op),
+                    vkdml::pass_count(reduce_op));
 
         auto* input = static_cast<float*>(x.mapped);
         for (uint32_t i = 0; i < kRows * kColumns; ++i)

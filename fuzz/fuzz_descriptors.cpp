@@ -7,6 +7,7 @@
 // Input layout (a byte stream; reads past the end give zeros): see read_desc below. Seeds in
 // corpus/descriptors were written by make_descriptor_corpus.py. After the description, one byte picks
 // OperatorOptions::nan_mode (modulo 3: propagate, ignore, or a value out of range that must be refused).
+#include "vkdml/profiling.hpp"
 #include "vkdml/vkdml.hpp"
 
 #include <cstdint>
@@ -167,6 +168,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         return 0;
     }
     const DML_BINDING_PROPERTIES props = compiled->binding_properties();
-    if (props.PersistentResourceSize != 0 || compiled->pass_count() == 0) __builtin_trap();
+    if (props.PersistentResourceSize != 0 || vkdml::pass_count(*compiled) == 0) __builtin_trap();
     return 0;
 }

@@ -49,21 +49,21 @@ DeviceSlot& device_slot() {
 
 /// VKDML_TEST_KERNELS=serial|cooperative: the kernel family every test device prefers (ctest runs the
 /// suite once with each); unset: the device's own choice.
-static vkdml::DeviceOptions::Kernels test_kernels() {
+static vkdml::KernelChoice test_kernels() {
     const char* env = std::getenv("VKDML_TEST_KERNELS");
-    if (env && std::string(env) == "serial") return vkdml::DeviceOptions::Kernels::serial;
-    if (env && std::string(env) == "cooperative") return vkdml::DeviceOptions::Kernels::cooperative;
-    return vkdml::DeviceOptions::Kernels::automatic;
+    if (env && std::string(env) == "serial") return vkdml::KernelChoice::serial;
+    if (env && std::string(env) == "cooperative") return vkdml::KernelChoice::cooperative;
+    return vkdml::KernelChoice::automatic;
 }
 
 /// VKDML_TEST_POLICY=cpu|gpu: the policy rows every test device plans with (CI runs the GPU rows on
 /// lavapipe this way); unset: the device's own class.
-static vkdml::DeviceOptions::PolicyClass test_policy() {
+static vkdml::testing::DeviceOverrides::PolicyClass test_policy() {
     const char* env = std::getenv("VKDML_TEST_POLICY");
-    if (env && std::string(env) == "cpu") return vkdml::DeviceOptions::PolicyClass::cpu;
-    if (env && std::string(env) == "gpu") return vkdml::DeviceOptions::PolicyClass::gpu;
+    if (env && std::string(env) == "cpu") return vkdml::testing::DeviceOverrides::PolicyClass::cpu;
+    if (env && std::string(env) == "gpu") return vkdml::testing::DeviceOverrides::PolicyClass::gpu;
     if (env && *env) FAIL("VKDML_TEST_POLICY is '" << env << "': expected cpu or gpu");
-    return vkdml::DeviceOptions::PolicyClass::automatic;
+    return vkdml::testing::DeviceOverrides::PolicyClass::automatic;
 }
 
 bool validation_layer_waived() {
@@ -85,9 +85,10 @@ vkdml::Device& test_device() {
         vkdml::DeviceOptions options;
         options.validation = !validation_layer_waived();
         options.on_validation_message = log_message;
-        options.kernels = test_kernels();
-        options.policy_class = test_policy();
-        auto created = vkdml::Device::create(options);
+        vkdml::testing::DeviceOverrides overrides;
+        overrides.kernels = test_kernels();
+        overrides.policy_class = test_policy();
+        auto created = vkdml::testing::create_device(options, overrides);
         if (created) {
             slot.device = std::move(created.value());
             const vkdml::DeviceInfo& info = slot.device->info();
@@ -113,7 +114,7 @@ vkdml::Device& test_device() {
     return *slot.device;
 }
 
-UseLimitedDevice::UseLimitedDevice(const vkdml::DeviceOptions::Limits& limits) {
+UseLimitedDevice::UseLimitedDevice(const vkdml::testing::DeviceOverrides::Limits& limits) {
     DeviceSlot& slot = device_slot();
     std::lock_guard<std::mutex> lock(slot.mutex);
     const std::pair<uint64_t, uint32_t> key{limits.max_storage_buffer_range, limits.max_workgroup_count};
@@ -123,10 +124,11 @@ UseLimitedDevice::UseLimitedDevice(const vkdml::DeviceOptions::Limits& limits) {
         vkdml::DeviceOptions options;
         options.validation = !validation_layer_waived();
         options.on_validation_message = log_message;
-        options.limits = limits;
-        options.kernels = test_kernels();
-        options.policy_class = test_policy();
-        auto created = vkdml::Device::create(options);
+        vkdml::testing::DeviceOverrides overrides;
+        overrides.limits = limits;
+        overrides.kernels = test_kernels();
+        overrides.policy_class = test_policy();
+        auto created = vkdml::testing::create_device(options, overrides);
         if (!created) FAIL("vkdml::Device::create(limits) failed: " << created.error().message);
         slot.limited = std::move(created.value());
         slot.limited_devices.emplace_back(key, slot.limited);

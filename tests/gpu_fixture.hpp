@@ -1,6 +1,7 @@
 // gpu_fixture.hpp — the process-wide test device (validation layer on) and its message log.
 #pragma once
 
+#include "vkdml/testing.hpp"
 #include "vkdml/vkdml.hpp"
 
 #include <cstddef>
@@ -20,7 +21,7 @@ vkdml::Device& test_device();
 /// distinct limits and kept): the sweeps then run through windows and split dispatches at small sizes.
 class UseLimitedDevice {
 public:
-    explicit UseLimitedDevice(const vkdml::DeviceOptions::Limits& limits);
+    explicit UseLimitedDevice(const vkdml::testing::DeviceOverrides::Limits& limits);
     ~UseLimitedDevice();
     UseLimitedDevice(const UseLimitedDevice&) = delete;
     UseLimitedDevice& operator=(const UseLimitedDevice&) = delete;

@@ -109,9 +109,10 @@ TEST_CASE("pipelines are created once per key and shared by operators", "[gpu][d
     // The CPU policy rows and the serial family on any device, so the pass counts below hold everywhere (the
     // GPU rows cut a row of 200,000 into chunks of at most 512 positions: two carry levels, five passes).
     vkdml::DeviceOptions options;
-    options.policy_class = vkdml::DeviceOptions::PolicyClass::cpu;
-    options.kernels = vkdml::DeviceOptions::Kernels::serial;
-    auto dev = vkdml::Device::create(options);
+    vkdml::testing::DeviceOverrides overrides;
+    overrides.policy_class = vkdml::testing::DeviceOverrides::PolicyClass::cpu;
+    overrides.kernels = vkdml::KernelChoice::serial;
+    auto dev = vkdml::testing::create_device(options, overrides);
     REQUIRE(dev);
     auto compile = [&](uint32_t rows, uint32_t cols,
                        DML_OPERATOR_TYPE type = DML_OPERATOR_CUMULATIVE_SUMMATION) {
@@ -134,32 +135,32 @@ TEST_CASE("pipelines are created once per key and shared by operators", "[gpu][d
         REQUIRE(co);
         return *co;
     };
-    CHECK((*dev)->pipeline_count() == 0);
+    CHECK(vkdml::testing::pipeline_count(*(*dev)) == 0);
     auto a = compile(3, 5);  // short rows: one serial pass
-    CHECK(a.pass_count() == 1);
+    CHECK(vkdml::pass_count(a) == 1);
     CHECK(a.binding_properties().TemporaryResourceSize == 0);
-    CHECK((*dev)->pipeline_count() == 1);
+    CHECK(vkdml::testing::pipeline_count(*(*dev)) == 1);
     compile(7, 9);  // same kernel, type and constants (rows of odd lengths: element by element): reused
     compile(100, 7);
-    CHECK((*dev)->pipeline_count() == 1);
+    CHECK(vkdml::testing::pipeline_count(*(*dev)) == 1);
     auto b = compile(2, 200000);  // long rows: reduce, scan of partials, scan with carry
-    CHECK(b.pass_count() == 3);
+    CHECK(vkdml::pass_count(b) == 3);
     CHECK(b.binding_properties().TemporaryResourceSize > 0);
     CHECK(b.binding_properties().PersistentResourceSize == 0);
-    size_t after_long = (*dev)->pipeline_count();
+    size_t after_long = vkdml::testing::pipeline_count(*(*dev));
     CHECK(after_long > 1);
     compile(2, 200000);  // another operator of the same shape: its pipelines are reused
-    CHECK((*dev)->pipeline_count() == after_long);
+    CHECK(vkdml::testing::pipeline_count(*(*dev)) == after_long);
     // The product runs the same kernels and plan with the operation as a specialization constant:
     // the same passes, one new pipeline per (kernel, constants) key, none for a repeat.
     auto p = compile(2, 200000, DML_OPERATOR_CUMULATIVE_PRODUCT);
-    CHECK(p.pass_count() == b.pass_count());
+    CHECK(vkdml::pass_count(p) == vkdml::pass_count(b));
     CHECK(p.binding_properties().TemporaryResourceSize == b.binding_properties().TemporaryResourceSize);
-    CHECK((*dev)->pipeline_count() == 2 * after_long - 1);
+    CHECK(vkdml::testing::pipeline_count(*(*dev)) == 2 * after_long - 1);
     compile(3, 5, DML_OPERATOR_CUMULATIVE_PRODUCT);
-    CHECK((*dev)->pipeline_count() == 2 * after_long);
+    CHECK(vkdml::testing::pipeline_count(*(*dev)) == 2 * after_long);
     compile(2, 200000, DML_OPERATOR_CUMULATIVE_PRODUCT);
-    CHECK((*dev)->pipeline_count() == 2 * after_long);
+    CHECK(vkdml::testing::pipeline_count(*(*dev)) == 2 * after_long);
 }
 
 TEST_CASE("compile_operator checks its flags and device", "[gpu][device]") {

@@ -8,6 +8,7 @@
 #include "gpu_fixture.hpp"
 #include "operator_set.hpp"
 #include "tensor_data.hpp"
+#include "vkdml/testing.hpp"
 #include "vkdml/vkdml.hpp"
 
 #include <algorithm>
@@ -20,7 +21,7 @@ namespace {
 
 struct Mask {
     const char* feature;  // the Vulkan feature's name, as the messages give it
-    void (*switch_off)(vkdml::DeviceOptions::Features&);
+    void (*switch_off)(vkdml::testing::DeviceOverrides::Features&);
     std::vector<DML_TENSOR_DATA_TYPE> refused;
 };
 
@@ -87,11 +88,12 @@ TEST_CASE("a device with a feature switched off refuses exactly the types that n
     INFO("switched off: " << mask.feature);
     std::vector<std::string> messages;
     vkdml::DeviceOptions options;
+    vkdml::testing::DeviceOverrides overrides;
     options.validation = !vkdml_test::validation_layer_waived();
     options.on_validation_message = [&](std::string_view m) { messages.emplace_back(m); };
-    mask.switch_off(options.features);
+    mask.switch_off(overrides.features);
     {
-        auto created = vkdml::Device::create(options);
+        auto created = vkdml::testing::create_device(options, overrides);
         INFO((created ? std::string() : created.error().message));
         REQUIRE(created);
         const vkdml::Device& dev = **created;
@@ -131,9 +133,10 @@ TEST_CASE("a device with a feature switched off refuses exactly the types that n
 
 TEST_CASE("index outputs need no 64-bit feature: ARGMAX into UINT64 without shaderInt64", "[gpu][device]") {
     vkdml::DeviceOptions options;
-    options.features.shader_int64 = false;
-    options.features.subgroup_extended_types = false;
-    auto dev = vkdml::Device::create(options);
+    vkdml::testing::DeviceOverrides overrides;
+    overrides.features.shader_int64 = false;
+    overrides.features.subgroup_extended_types = false;
+    auto dev = vkdml::testing::create_device(options, overrides);
     REQUIRE(dev);
     vkdml_test::OperatorSet ops(DML_TENSOR_DATA_TYPE_FLOAT32);
     const float x[8] = {3, 9, 1, 9, 0, 0, 0, 0};

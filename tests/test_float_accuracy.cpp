@@ -399,8 +399,9 @@ TEST_CASE("serial products of factors that overflow and underflow in pairs fold 
     // a step to the order). One row element by element (4,099 factors, ending 2^e, 2^-e, 1) and in
     // blocks of vectors (4,096), and rows of 8 along the inner axis.
     vkdml::DeviceOptions options;
-    options.kernels = vkdml::DeviceOptions::Kernels::serial;
-    auto created = vkdml::Device::create(options);
+    vkdml::testing::DeviceOverrides overrides;
+    overrides.kernels = vkdml::KernelChoice::serial;
+    auto created = vkdml::testing::create_device(options, overrides);
     REQUIRE(created);
     const std::shared_ptr<vkdml::Device> device = *created;
     for (const std::vector<uint32_t>& sizes :

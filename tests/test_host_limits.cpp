@@ -67,8 +67,9 @@ TEST_CASE("DeviceOptions::limits lowers the planning limits and refuses values i
           "[gpu][device]") {
     const vkdml::DeviceInfo& real = test_device().info();
     vkdml::DeviceOptions options;
-    options.limits = {1024, 8};
-    auto limited = vkdml::Device::create(options);
+    vkdml::testing::DeviceOverrides overrides;
+    overrides.limits = {1024, 8};
+    auto limited = vkdml::testing::create_device(options, overrides);
     REQUIRE(limited);
     CHECK((*limited)->info().max_storage_buffer_range == 1024);
     for (uint32_t c : (*limited)->info().max_workgroup_count) CHECK(c == 8);
@@ -89,10 +90,11 @@ TEST_CASE("DeviceOptions::limits lowers the planning limits and refuses values i
                    Contains("too large for this device's maxStorageBufferRange (1024 bytes)"));
     }
 
-    const auto refused = [](vkdml::DeviceOptions::Limits limits, const std::string& what) {
+    const auto refused = [](vkdml::testing::DeviceOverrides::Limits limits, const std::string& what) {
         vkdml::DeviceOptions o;
-        o.limits = limits;
-        auto d = vkdml::Device::create(o);
+        vkdml::testing::DeviceOverrides forced;
+        forced.limits = limits;
+        auto d = vkdml::testing::create_device(o, forced);
         REQUIRE_FALSE(d);
         CHECK(d.error().code == vkdml::ErrorCode::invalid_argument);
         CHECK_THAT(d.error().message, Contains(what));

@@ -4,6 +4,7 @@
 // text `vkdml plan` printed when the table was made (tests/data/make_plan_table.sh).
 #include <catch2/catch.hpp>
 
+#include "vkdml/profiling.hpp"
 #include "vkdml/vkdml.hpp"
 
 #include <algorithm>
@@ -75,7 +76,7 @@ struct Planned {
     }
 
     void apply(const std::string& flag, const std::string& value) {
-        using K = vkdml::DeviceOptions::Kernels;
+        using K = vkdml::KernelChoice;
         if (flag == "--op")
             op = value;
         else if (flag == "--dtype")

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "cli_support.hpp"
+#include "vkdml/testing.hpp"
 #include "vkdml/vkdml.hpp"
 
 #include <string>
@@ -42,7 +43,7 @@ std::string scan_plan(DML_TENSOR_DATA_TYPE type, std::vector<uint32_t> sizes, ui
 
 TEST_CASE("describe_plan prints a GPU's plans without a device: the H200's integer scan", "[unit][plan]") {
     vkdml::PlanDevice serial;
-    serial.kernels = vkdml::DeviceOptions::Kernels::serial;
+    serial.kernels = vkdml::KernelChoice::serial;
     // The carry level (pass 2) runs in place: it reads and writes the scratch through binding 1 only.
     CHECK(
         scan_plan(DML_TENSOR_DATA_TYPE_UINT32, {40, 16}, 0, serial) ==
@@ -142,8 +143,8 @@ TEST_CASE("describe_plan refuses a PlanDevice out of range and an invalid descri
     device.max_workgroup_count = 1;
     refused(device, "max_workgroup_count 1 is below 2");
     device = {};
-    device.kernels = static_cast<vkdml::DeviceOptions::Kernels>(7);
-    refused(device, "kernels is 7, not a DeviceOptions::Kernels value");
+    device.kernels = static_cast<vkdml::KernelChoice>(7);
+    refused(device, "kernels is 7, not a KernelChoice value");
     device = {};
     device.min_storage_buffer_offset_alignment = 24;
     refused(device, "min_storage_buffer_offset_alignment 24 is not a power of two");
@@ -164,7 +165,7 @@ TEST_CASE("cli: vkdml plan prints describe_plan's text and refuses bad options b
                                         "--axis", "0", "--kernels", "serial"});
     CHECK(plan.exit_code == 0);
     vkdml::PlanDevice serial;
-    serial.kernels = vkdml::DeviceOptions::Kernels::serial;
+    serial.kernels = vkdml::KernelChoice::serial;
     CHECK(plan.out == scan_plan(DML_TENSOR_DATA_TYPE_UINT32, {40, 16}, 0, serial));
     const Outcome arg = run_tool(dir, {"plan", "--op", "argmax", "--shape", "5,7", "--axes", "all", "--class",
                                        "cpu", "--subgroup", "8"});

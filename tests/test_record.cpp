@@ -93,7 +93,7 @@ TEST_CASE("an adopted device records into the application's command buffer", "[g
             // The pass that reads the input and writes the output switches to its in-place pipeline (every
             // access through one binding: SPIR-V lets a compiler assume that two bindings never alias), made
             // on the first in-place record and reused after.
-            const size_t pipelines = dev->pipeline_count();
+            const size_t pipelines = vkdml::testing::pipeline_count(*dev);
             VkCommandBuffer c2 = app.begin();
             // A pipeline the driver cannot make: the record fails whole, names the call, records nothing.
             vkdml::testing::fail_vulkan_call(*dev, vkdml::testing::VulkanCall::create_compute_pipelines,
@@ -102,15 +102,15 @@ TEST_CASE("an adopted device records into the application's command buffer", "[g
             REQUIRE_FALSE(failed);
             CHECK(failed.error().code == vkdml::ErrorCode::out_of_memory);
             CHECK_THAT(failed.error().message, Contains("vkCreateComputePipelines"));
-            CHECK(dev->pipeline_count() == pipelines);
+            CHECK(vkdml::testing::pipeline_count(*dev) == pipelines);
             REQUIRE(co->record(c2, {{&in, 1}, {&in, 1}, tmp}));
-            CHECK(dev->pipeline_count() == pipelines + 1);
+            CHECK(vkdml::testing::pipeline_count(*dev) == pipelines + 1);
             app.submit(c2);
             CHECK(std::memcmp(x, y, bytes) == 0);
             VkCommandBuffer c3 = app.begin();
             REQUIRE(co->record(c3, {{&in, 1}, {&in, 1}, tmp}));
             app.submit(c3);
-            CHECK(dev->pipeline_count() == pipelines + 1);
+            CHECK(vkdml::testing::pipeline_count(*dev) == pipelines + 1);
         }
         SECTION("bad bindings are refused before anything is recorded (rule 9)") {
             VkCommandBuffer c3 = app.begin();
@@ -202,7 +202,7 @@ TEST_CASE("an adopted device records reductions, split into passes, and refuses 
         auto arg_op = dev->compile_operator(*dev->create_operator({DML_OPERATOR_ARGMAX, &argmax}));
         REQUIRE(sum_op);
         REQUIRE(arg_op);
-        CHECK(sum_op->pass_count() >= 2);
+        CHECK(vkdml::pass_count(*sum_op) >= 2);
         const uint64_t temp = std::max(sum_op->binding_properties().TemporaryResourceSize,
                                        arg_op->binding_properties().TemporaryResourceSize);
         REQUIRE(sum_op->binding_properties().TemporaryResourceSize > 0);
@@ -453,7 +453,7 @@ TEST_CASE("Device::vulkan gives the adopted handles, and record writes a timesta
         const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC sum{&t, &t, 1, DML_AXIS_DIRECTION_INCREASING, 0};
         auto op = dev->compile_operator(*dev->create_operator({DML_OPERATOR_CUMULATIVE_SUMMATION, &sum}));
         REQUIRE(op);
-        const uint32_t passes = op->pass_count();
+        const uint32_t passes = vkdml::pass_count(*op);
         REQUIRE(passes >= 3);
         App::Buffer data = app.buffer(2 * 2400000);
         App::Buffer scratch = app.buffer(op->binding_properties().TemporaryResourceSize);
@@ -470,7 +470,7 @@ TEST_CASE("Device::vulkan gives the adopted handles, and record writes a timesta
         VkCommandBuffer cmd = app.begin();
         vkCmdResetQueryPool(cmd, pool, 0, passes + 2);
         vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, pool, 1);
-        REQUIRE(op->record(cmd, {{&in, 1}, {&out, 1}, tmp}, vkdml::PassTimestamps{pool, 2}));
+        REQUIRE(vkdml::record(*op, cmd, {{&in, 1}, {&out, 1}, tmp}, vkdml::PassTimestamps{pool, 2}));
         app.submit(cmd);
         // Queries 1 .. passes + 1 were written, in order; query 0 never was.
         std::vector<uint64_t> stamps(2 * (passes + 1));

@@ -65,11 +65,13 @@ Selected select(const std::vector<double>& row, bool is_max, bool tie_last, NanM
     return s;
 }
 
-std::shared_ptr<vkdml::Device> device_with(vkdml::DeviceOptions::Kernels kernels) {
+std::shared_ptr<vkdml::Device> device_with(vkdml::KernelChoice kernels) {
     vkdml::DeviceOptions options;
-    options.kernels = kernels;
-    options.policy_class = vkdml::DeviceOptions::PolicyClass::gpu;  // small chunks: several passes
-    auto device = vkdml::Device::create(options);
+    vkdml::testing::DeviceOverrides overrides;
+    overrides.kernels = kernels;
+    overrides.policy_class =
+        vkdml::testing::DeviceOverrides::PolicyClass::gpu;  // small chunks: several passes
+    auto device = vkdml::testing::create_device(options, overrides);
     REQUIRE(device);
     return *device;
 }
@@ -182,7 +184,7 @@ TEST_CASE("NanMode::ignore skips NaN in MIN/MAX/ARGMIN/ARGMAX, propagate picks i
 
 TEST_CASE("NanMode in both kernel families with the GPU policy rows (chunks, partials, passes)",
           "[gpu][reduce][argminmax][nan][families]") {
-    using K = vkdml::DeviceOptions::Kernels;
+    using K = vkdml::KernelChoice;
     for (K kernels : {K::serial, K::cooperative}) {
         INFO((kernels == K::serial ? "serial" : "cooperative") << " kernels");
         auto device = device_with(kernels);
@@ -202,14 +204,15 @@ TEST_CASE("NanMode::ignore: integers as propagate, float pipelines of their own,
         const std::vector<double> x = {4, -2, 7, 7, 0, -5, 3, -5, 1, 2};
         for (uint64_t i = 0; i < x.size(); ++i) in.set_double(i, x[i]);
         TestTensor out = make_packed(DML_TENSOR_DATA_TYPE_INT64, {2, 1});
-        const size_t before = device.pipeline_count();
+        const size_t before = vkdml::testing::pipeline_count(device);
         REQUIRE(execute(device, kFunctions[2], 1, in, out, NanMode::propagate));
-        const size_t after_propagate = device.pipeline_count();
+        const size_t after_propagate = vkdml::testing::pipeline_count(device);
         CHECK(bits_of(out) == std::vector<uint64_t>{2, 1});
         REQUIRE(execute(device, kFunctions[2], 1, in, out, NanMode::ignore));
         CHECK(bits_of(out) == std::vector<uint64_t>{2, 1});
         // Integers have no NaN: ignore shares propagate's pipeline; a float type gets one of its own.
-        CHECK(device.pipeline_count() - after_propagate == (type == DML_TENSOR_DATA_TYPE_INT32 ? 0u : 1u));
+        CHECK(vkdml::testing::pipeline_count(device) - after_propagate ==
+              (type == DML_TENSOR_DATA_TYPE_INT32 ? 0u : 1u));
         CHECK(after_propagate - before == 1);  // one pass: one pipeline
     }
     TestTensor in = make_packed(F32, {4});

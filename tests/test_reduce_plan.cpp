@@ -3,6 +3,7 @@
 // operators (the function, tie rule, signedness and index width are specialization constants).
 #include <catch2/catch.hpp>
 
+#include "vkdml/testing.hpp"
 #include "vkdml/vkdml.hpp"
 
 #include <vector>
@@ -57,7 +58,7 @@ TEST_CASE("reduce plans: one pass for short folds, chunk-state passes for long o
     for (const auto& [sizes, axes] : std::vector<std::pair<std::vector<uint32_t>, std::vector<uint32_t>>>{
              {{3, 3}, {0}}, {{3, 3}, {0, 1}}, {{1000000, 3}, {1}}, {{5, 7, 9}, {}}, {{4, 1, 6}, {1}}}) {
         auto co = compile(R, SUM, sizes, axes);
-        CHECK(co.pass_count() == 1);
+        CHECK(vkdml::pass_count(co) == 1);
         CHECK(co.binding_properties().TemporaryResourceSize == 0);
         CHECK(co.binding_properties().PersistentResourceSize == 0);
     }
@@ -65,7 +66,7 @@ TEST_CASE("reduce plans: one pass for short folds, chunk-state passes for long o
     // and no invocation more than 8,192 blocks of 16 (serial family), so at least two passes, the partial
     // states in the temporary buffer.
     auto big = compile(R, SUM, {1u << 24}, {0});
-    CHECK(big.pass_count() >= 2);
+    CHECK(vkdml::pass_count(big) >= 2);
     CHECK(big.binding_properties().TemporaryResourceSize >= 1024 * 4);
     // A float SUM's state is (sum, rounding error), LOG_SUM_EXP's (maximum, sum, error): 3/2 of SUM's
     // scratch; an arg state is (value, index), as large as SUM's; an integer SUM's (sum) half of it.
@@ -73,7 +74,7 @@ TEST_CASE("reduce plans: one pass for short folds, chunk-state passes for long o
     auto arg = compile(R, DML_REDUCE_FUNCTION_ARGMAX, {1u << 24}, {0}, DML_TENSOR_DATA_TYPE_FLOAT32,
                        DML_TENSOR_DATA_TYPE_INT64);
     auto integer = compile(R, SUM, {1u << 24}, {0}, DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_INT32);
-    CHECK(lse.pass_count() == big.pass_count());
+    CHECK(vkdml::pass_count(lse) == vkdml::pass_count(big));
     const uint64_t sum_bytes = big.binding_properties().TemporaryResourceSize;
     CHECK(lse.binding_properties().TemporaryResourceSize >= sum_bytes * 3 / 2 - 64);
     CHECK(arg.binding_properties().TemporaryResourceSize == sum_bytes);
@@ -87,27 +88,27 @@ TEST_CASE("reduce plans: REDUCE's arg functions and ARGMIN/ARGMAX share pipeline
     constexpr auto I64 = DML_TENSOR_DATA_TYPE_INT64;
     constexpr auto F32 = DML_TENSOR_DATA_TYPE_FLOAT32;
     compile(DML_OPERATOR_REDUCE, DML_REDUCE_FUNCTION_ARGMAX, {40, 30}, {1}, F32, I64);
-    const size_t after_first = (*dev)->pipeline_count();
+    const size_t after_first = vkdml::testing::pipeline_count(*(*dev));
     CHECK(after_first == 1);
     // The same kernel and constants: INCREASING is REDUCE's tie rule; UINT64 has the width of INT64.
     compile(DML_OPERATOR_ARGMAX, DML_REDUCE_FUNCTION_SUM, {40, 30}, {1}, F32, I64);
     compile(DML_OPERATOR_ARGMAX, DML_REDUCE_FUNCTION_SUM, {7, 30}, {1}, F32, DML_TENSOR_DATA_TYPE_UINT64);
-    CHECK((*dev)->pipeline_count() == after_first);
+    CHECK(vkdml::testing::pipeline_count(*(*dev)) == after_first);
     // DECREASING, ARGMIN and 32-bit indices are each a new constant.
     compile(DML_OPERATOR_ARGMAX, DML_REDUCE_FUNCTION_SUM, {40, 30}, {1}, F32, I64,
             DML_AXIS_DIRECTION_DECREASING);
     compile(DML_OPERATOR_ARGMIN, DML_REDUCE_FUNCTION_SUM, {40, 30}, {1}, F32, I64);
     compile(DML_OPERATOR_ARGMAX, DML_REDUCE_FUNCTION_SUM, {40, 30}, {1}, F32, DML_TENSOR_DATA_TYPE_INT32);
-    CHECK((*dev)->pipeline_count() == after_first + 3);
+    CHECK(vkdml::testing::pipeline_count(*(*dev)) == after_first + 3);
     // INT32 and UINT32 share a storage variant; MIN compares them differently (signedness constant),
     // SUM does not.
     constexpr auto S32 = DML_TENSOR_DATA_TYPE_INT32;
     constexpr auto U32 = DML_TENSOR_DATA_TYPE_UINT32;
     compile(DML_OPERATOR_REDUCE, DML_REDUCE_FUNCTION_SUM, {40, 30}, {1}, S32, S32);
-    const size_t with_sum = (*dev)->pipeline_count();
+    const size_t with_sum = vkdml::testing::pipeline_count(*(*dev));
     compile(DML_OPERATOR_REDUCE, DML_REDUCE_FUNCTION_SUM, {40, 30}, {1}, U32, U32);
-    CHECK((*dev)->pipeline_count() == with_sum);
+    CHECK(vkdml::testing::pipeline_count(*(*dev)) == with_sum);
     compile(DML_OPERATOR_REDUCE, DML_REDUCE_FUNCTION_MIN, {40, 30}, {1}, S32, S32);
     compile(DML_OPERATOR_REDUCE, DML_REDUCE_FUNCTION_MIN, {40, 30}, {1}, U32, U32);
-    CHECK((*dev)->pipeline_count() == with_sum + 2);
+    CHECK(vkdml::testing::pipeline_count(*(*dev)) == with_sum + 2);
 }

@@ -17,6 +17,12 @@ stage_release() {
   cmake --build --preset release
   rm -rf "$prefix" build/release-examples
   cmake --install build/release --prefix "$prefix" >/dev/null
+  # A release build carries no test bench (vkdml/testing.hpp): no symbol of it, and no header.
+  if nm -C build/release/src/libvkdml.so | grep -E 'fail_vulkan_call|clear_vulkan_faults|FaultInjector|testing::'; then
+    echo "release: libvkdml has the test bench's symbols above; VKDML_TESTING_HOOKS must be OFF" >&2
+    return 1
+  fi
+  [ ! -e "$prefix/include/vkdml/testing.hpp" ] || { echo "release: testing.hpp was installed" >&2; return 1; }
   cmake -S examples -B build/release-examples -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$PWD/$prefix" >/dev/null
   cmake --build build/release-examples -j2
   build/release-examples/host_cumsum

@@ -10,7 +10,8 @@
  * are passed to (Device::create_operator, HostExecution::create, execute), deep-copying what it keeps,
  * so every struct and array may be freed as soon as that call returns. What vkdml accepts is the
  * contract of SPEC §2 (tensor rules, numbered below as "rule N") and §4 (data types); a description
- * that breaks it is refused with an error (provided its pointers are valid), never a crash.
+ * that breaks it is refused with an error (provided its pointers are valid), never a crash. SPEC is
+ * the operator contract, installed as <prefix>/share/doc/vkdml/SPEC.md.
  *
  * The file is plain C (C99) and C++ compatible and depends on nothing but <stdint.h>.
  */

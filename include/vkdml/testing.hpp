@@ -1,5 +1,15 @@
-// vkdml/testing.hpp — test-only switches: make a device's Vulkan calls fail on purpose.
+// vkdml/testing.hpp — the test bench: devices that force a kernel family or policy rows, or simulate a
+// smaller device (features off, lower limits); the pipeline cache's size; and Vulkan calls made to fail on
+// purpose. Compiled into the library only when it is built with VKDML_TESTING_HOOKS=ON (the dev and CI
+// presets; a release build has none of it, and installs this header only with it). The types are
+// declared either way; the functions only with VKDML_TESTING_HOOKS defined, which a hooks build exports
+// to its users.
 //
+// Device overrides. DeviceOverrides reproduces another device's plans and refusals on the device at
+// hand: CI runs the GPU policy rows on lavapipe, each kernel family on any device, and the paths of
+// tensors bigger than the device's limits at small sizes.
+//
+// Fault injection.
 // Vulkan faults (out of device memory, a pipeline the driver cannot build, a lost device) are rare on
 // real hardware and never happen on demand. These hooks let a test make the next matching Vulkan call
 // of one vkdml::Device return an error, so every path that handles a failing VkResult can be
@@ -11,12 +21,56 @@
 // vulkan_error otherwise.
 //
 // Until the first arming on a device, a guarded call costs one relaxed atomic load; after it, until
-// clear_vulkan_faults, a mutex-guarded lookup. The hooks are part of every build of the library.
+// clear_vulkan_faults, a mutex-guarded lookup. Without VKDML_TESTING_HOOKS the guard is compiled out.
 #pragma once
 
+#include "vkdml/profiling.hpp"
 #include "vkdml/vkdml.hpp"
 
+#include <memory>
+
 namespace vkdml::testing {
+
+/// What a test device forces or simulates, beside DeviceOptions (testing::create_device).
+struct DeviceOverrides {
+    /// The kernel family where both could run (see KernelChoice), instead of the policy's. An adopted
+    /// device always behaves as automatic.
+    KernelChoice kernels = KernelChoice::automatic;
+
+    /// Which device class's tuning the planner uses (chunk lengths, items, blocks, lockstep). automatic:
+    /// the CPU rows on CPU devices (VK_PHYSICAL_DEVICE_TYPE_CPU), the GPU rows on every other device. cpu
+    /// or gpu: that class's rows on any device, and KernelChoice::automatic then picks that class's
+    /// family too — for reproducing a GPU's plans on lavapipe and the reverse. Results are exact either
+    /// way; floats differ only by summation order.
+    enum class PolicyClass { automatic, cpu, gpu };
+    PolicyClass policy_class = PolicyClass::automatic;  ///< see PolicyClass
+
+    /// The optional Vulkan features vkdml enables where the device has them (DeviceInfo). false leaves
+    /// one off, as on a device without it: info() reports it absent, supports() names it as the reason a
+    /// type is unsupported, and create_operator refuses those input types (ErrorCode::unsupported_device).
+    struct Features {
+        bool shader_int64 = true;             ///< shaderInt64: INT64, UINT64
+        bool shader_float64 = true;           ///< shaderFloat64: FLOAT64
+        bool storage_buffer_8bit = true;      ///< storageBuffer8BitAccess: INT8, UINT8
+        bool storage_buffer_16bit = true;     ///< storageBuffer16BitAccess: FLOAT16, INT16, UINT16
+        bool subgroup_extended_types = true;  ///< shaderSubgroupExtendedTypes: INT64, UINT64 as well
+    };
+    Features features;  ///< see Features
+
+    /// Limits to plan with instead of the device's own (0 keeps the device's). Bindings larger than
+    /// max_storage_buffer_range bytes are seen through several windows and dispatches beyond
+    /// max_workgroup_count workgroups per dimension are cut into several, exactly as on a device with
+    /// those limits. info() reports the limits in force. A value above the device's, a range below 64
+    /// bytes plus minStorageBufferOffsetAlignment (at least 16) or a count of 1 is an invalid_argument
+    /// error.
+    struct Limits {
+        /// Bytes; at most the device's maxStorageBufferRange.
+        uint64_t max_storage_buffer_range = 0;
+        /// Workgroups, applied to all three dimensions; at most the smaller of the device's
+        /// maxComputeWorkGroupCount[0] and [1].
+        uint32_t max_workgroup_count = 0;
+    } limits;  ///< see Limits
+};
 
 /// The Vulkan calls vkdml makes that a test may make fail, with the vkdml functions that make them.
 /// Shader modules and pipelines are created only on a pipeline-cache miss, so a compile that reuses
@@ -41,6 +95,17 @@ enum class VulkanCall : int {
 /// Number of VulkanCall values.
 inline constexpr int kVulkanCallCount = static_cast<int>(VulkanCall::wait_for_fences) + 1;
 
+#ifdef VKDML_TESTING_HOOKS
+
+/// Device::create with `overrides` applied. The errors of Device::create, and invalid_argument for a
+/// limit out of range.
+VKDML_API Result<std::shared_ptr<Device> > create_device(const DeviceOptions& options,
+                                                         const DeviceOverrides& overrides);
+
+/// Number of distinct pipelines created so far on `device` (its cache's size; pipelines are never
+/// evicted). Thread-safe.
+VKDML_API size_t pipeline_count(const Device& device);
+
 /// Makes one future call of `call` on `device` return `result` instead of its own result: the first
 /// `skip` calls (counted on this device, from all threads) go through, the one after fails, later ones
 /// go through again. Arming a call again replaces its earlier arming; each VulkanCall is armed on its
@@ -50,5 +115,7 @@ VKDML_API void fail_vulkan_call(const Device& device, VulkanCall call, VkResult 
 
 /// Disarms every pending fault of `device` (a lost device stays lost). Thread-safe.
 VKDML_API void clear_vulkan_faults(const Device& device);
+
+#endif  // VKDML_TESTING_HOOKS
 
 }  // namespace vkdml::testing

@@ -20,6 +20,11 @@
 // the last of them, without waiting for the GPU. Thread-safety: Device, Operator and CompiledOperator
 // may be used from several threads at once; HostExecution, command buffers and the queue need
 // external synchronisation (see Device::lock_queue).
+//
+// "SPEC §N" below is a section of the operator contract, installed with these headers as
+// <prefix>/share/doc/vkdml/SPEC.md. Beside this header: vkdml/profiling.hpp (plans as text, per-pass
+// timestamps), vkdml/checked_math.hpp (overflow-checked sizes) and, in a test build,
+// vkdml/testing.hpp (test devices, fault injection).
 #pragma once
 
 // vkdml's interface uses C++20 (std::span, defaulted comparisons). An older standard stops here with one
@@ -85,7 +90,7 @@ enum class ErrorCode : int {
     /// Any other failing VkResult; the message names the call and the VkResult.
     vulkan_error = 8,
     /// A bad argument to a vkdml function other than a descriptor (null handle, unknown flag bits, an
-    /// operator of another device, wrong array count, a DeviceOptions::limits value out of range).
+    /// operator of another device, wrong array count, a testing::DeviceOverrides::limits value out of range).
     invalid_argument = 9,
 };
 
@@ -182,11 +187,11 @@ struct DeviceInfo {
     /// The compute stage supports subgroup shuffles (false when DeviceOptions::subgroup_operations is
     /// false).
     bool subgroup_shuffle = false;
-    /// Bytes one storage-buffer descriptor may span (maxStorageBufferRange, or the lower
-    /// DeviceOptions::limits value). Larger bindings are accessed through several windows.
+    /// Bytes one storage-buffer descriptor may span (maxStorageBufferRange). Larger bindings are accessed
+    /// through several windows.
     uint64_t max_storage_buffer_range = 0;
-    /// Workgroups per dispatch in x, y, z (maxComputeWorkGroupCount, each lowered to
-    /// DeviceOptions::limits.max_workgroup_count when that is set).
+    /// Workgroups per dispatch in x, y, z (maxComputeWorkGroupCount). Larger grids are cut into several
+    /// dispatches.
     uint32_t max_workgroup_count[3] = {};
     uint32_t max_workgroup_invocations = 0;  ///< invocations per workgroup (maxComputeWorkGroupInvocations)
     uint32_t max_shared_memory_bytes = 0;   ///< bytes of workgroup shared memory (maxComputeSharedMemorySize)
@@ -197,11 +202,14 @@ struct DeviceInfo {
     /// Vulkan 1.3, which states no limit.
     uint64_t max_buffer_size = 0;
     uint64_t host_visible_heap = 0;  ///< bytes of the largest heap with host-visible memory
-    /// timestampComputeAndGraphics: every compute queue supports vkCmdWriteTimestamp (PassTimestamps).
+    /// timestampComputeAndGraphics: every compute queue supports vkCmdWriteTimestamp (PassTimestamps,
+    /// vkdml/profiling.hpp).
     bool timestamps = false;
     float timestamp_period_ns = 0;  ///< nanoseconds per timestamp tick (timestampPeriod)
-    /// Optional Vulkan features vkdml uses for some data types (see DeviceOptions::Features for which).
-    /// For a created device: those enabled (supported and not switched off in DeviceOptions::features).
+    /// Optional Vulkan features vkdml uses for some data types: shaderInt64 for INT64 and UINT64,
+    /// shaderFloat64 for FLOAT64, storageBuffer8BitAccess for INT8 and UINT8, storageBuffer16BitAccess for
+    /// FLOAT16, INT16 and UINT16, and shaderSubgroupExtendedTypes for INT64 and UINT64 as well.
+    /// For a created device: those the device supports, all enabled.
     /// For an adopted device: those the physical device supports; which of them the application enabled
     /// is what supports() and create_operator go by, and that may be fewer.
     bool shader_int64 = false, shader_float64 = false;
@@ -238,56 +246,9 @@ struct DeviceOptions {
     /// destroyed (see Device), so what it captures must live that long. Empty: messages are dropped.
     ValidationCallback on_validation_message;
     /// false: plan only kernels that use no subgroup arithmetic or shuffles, as on a device without
-    /// them (info() then reports both as unsupported). For drivers whose subgroup operations are
-    /// suspect, and to compare the two kernel families; results are exact either way.
+    /// them (info() then reports both as unsupported). A workaround for a driver whose subgroup
+    /// operations are suspect; results are exact either way, floats differ only by summation order.
     bool subgroup_operations = true;
-
-    /// Which kernel family the planner prefers. automatic: by device type; CPU devices (lavapipe) get
-    /// the serial family, GPUs the cooperative one where a shape suits it. serial: an invocation per
-    /// chunk of a line, with vector loads where the layout allows (what CPUs run fastest).
-    /// cooperative: a workgroup per chunk with subgroup scans and reductions where the shape suits it
-    /// (what GPUs run fastest). For testing a family on a device that would not choose it, and for
-    /// comparing them; results are exact either way and floats differ only by summation order.
-    /// An adopted device always behaves as automatic.
-    enum class Kernels { automatic, serial, cooperative };
-    Kernels kernels = Kernels::automatic;  ///< see Kernels
-
-    /// Which device class's tuning the planner uses (chunk lengths, items, blocks, lockstep: the policy
-    /// rows of docs/internals.md). automatic: the CPU rows on CPU devices (VK_PHYSICAL_DEVICE_TYPE_CPU),
-    /// the GPU rows on every other device. cpu or gpu: that class's rows on any device, and
-    /// Kernels::automatic then picks that class's family too — for reproducing a GPU's plans on lavapipe
-    /// (CI runs the GPU rows this way) and the reverse. Results are exact either way; floats differ only
-    /// by summation order. An adopted device always behaves as automatic.
-    enum class PolicyClass { automatic, cpu, gpu };
-    PolicyClass policy_class = PolicyClass::automatic;  ///< see PolicyClass
-
-    /// The optional Vulkan features vkdml enables where the device has them. false leaves one off, as
-    /// on a device without it: info() reports it absent, supports() names it as the reason a type is
-    /// unsupported, and create_operator refuses those input types (ErrorCode::unsupported_device). For
-    /// reproducing a smaller device and testing its refusals on any device.
-    struct Features {
-        bool shader_int64 = true;             ///< shaderInt64: INT64, UINT64
-        bool shader_float64 = true;           ///< shaderFloat64: FLOAT64
-        bool storage_buffer_8bit = true;      ///< storageBuffer8BitAccess: INT8, UINT8
-        bool storage_buffer_16bit = true;     ///< storageBuffer16BitAccess: FLOAT16, INT16, UINT16
-        bool subgroup_extended_types = true;  ///< shaderSubgroupExtendedTypes: INT64, UINT64 as well
-    };
-    Features features;  ///< see Features
-
-    /// Limits to plan with instead of the device's own (0 keeps the device's). Bindings larger than
-    /// max_storage_buffer_range bytes are seen through several windows and dispatches beyond
-    /// max_workgroup_count workgroups per dimension are cut into several, exactly as on a device with
-    /// those limits: for testing the paths of tensors bigger than the device's limits at small sizes,
-    /// and for reproducing a smaller device's plans. info() reports the limits in force. A value
-    /// above the device's, a range below 64 bytes plus minStorageBufferOffsetAlignment (at least 16)
-    /// or a count of 1 is an invalid_argument error.
-    struct Limits {
-        /// Bytes; at most the device's maxStorageBufferRange.
-        uint64_t max_storage_buffer_range = 0;
-        /// Workgroups, applied to all three dimensions; at most the smaller of the device's
-        /// maxComputeWorkGroupCount[0] and [1].
-        uint32_t max_workgroup_count = 0;
-    } limits;  ///< see Limits
 };
 
 class Operator;
@@ -353,12 +314,12 @@ public:
     VKDML_API static Result<std::vector<PhysicalDeviceInfo> > enumerate();
 
     /// Creates an instance (Vulkan 1.2) and a device of its own with one queue (queue 0 of the first
-    /// family with compute capability), VK_KHR_push_descriptor and the optional features of
-    /// DeviceOptions::Features the device has; see DeviceOptions for the choice. vkdml destroys them
+    /// family with compute capability), VK_KHR_push_descriptor and the optional features of DeviceInfo
+    /// the device has; see DeviceOptions for the choice. vkdml destroys them
     /// with the last reference to the device (see Device).
     /// Errors: no_device (no loader, no device, or none matching the selector); unsupported_device
     /// (validation layer missing, device below Vulkan 1.2, no compute queue, no
-    /// VK_KHR_push_descriptor); invalid_argument (DeviceOptions::limits out of range); out_of_memory,
+    /// VK_KHR_push_descriptor); out_of_memory,
     /// device_lost or vulkan_error (vkCreateInstance, vkCreateDebugUtilsMessengerEXT, vkCreateDevice or
     /// creating the pipeline layout and cache failed). Thread-safe (serialised on a process-wide lock).
     VKDML_API static Result<std::shared_ptr<Device> > create(const DeviceOptions& options = {});
@@ -436,10 +397,6 @@ public:
     /// (create_operator, compile_operator, record, HostExecution::run, execute) fails with
     /// ErrorCode::device_lost; the application should create a new Device. Thread-safe.
     VKDML_API bool is_lost() const noexcept;
-
-    /// Number of distinct pipelines created so far on this device (the cache's size; pipelines are
-    /// never evicted). Thread-safe.
-    VKDML_API size_t pipeline_count() const;
 
     /// The Vulkan handles of this device (see VulkanHandles for their ownership). Thread-safe.
     VKDML_API VulkanHandles vulkan() const noexcept;
@@ -520,16 +477,6 @@ struct Bindings {
     std::optional<BufferBinding> temporary;
 };
 
-/// Where record() writes a timestamp (vkCmdWriteTimestamp at the compute-shader stage) after each pass
-/// p: query first_query + p of `pool`, a VK_QUERY_TYPE_TIMESTAMP pool with at least first_query +
-/// pass_count() queries, reset before use (vkdml checks neither, nor resets). Pass p took the time from
-/// the timestamp before it (the application's own, for p = 0) to its own; the values are ticks, and
-/// DeviceInfo::timestamp_period_ns converts them to nanoseconds. A null pool writes no timestamps.
-struct PassTimestamps {
-    VkQueryPool pool = VK_NULL_HANDLE;  ///< the query pool, or VK_NULL_HANDLE for none
-    uint32_t first_query = 0;           ///< index of the query written after pass 0
-};
-
 /// An operator planned for a device (IDMLCompiledOperator), made by Device::compile_operator. Cheap to
 /// copy (copies share one state); immutable, so it may be recorded many times, into many command
 /// buffers, from several threads at once (each command buffer, and its pool, externally synchronised
@@ -541,16 +488,6 @@ public:
     /// PersistentResourceSize always 0 (no persistent resource), RequiredDescriptorCount 3 (the
     /// storage-buffer descriptors record() pushes; the application allocates no descriptors).
     VKDML_API DML_BINDING_PROPERTIES binding_properties() const noexcept;
-
-    /// Number of passes record() emits, separated by barriers; a pass is one or more dispatches (more
-    /// when its bindings exceed maxStorageBufferRange or its grid maxComputeWorkGroupCount). The number
-    /// of timestamps PassTimestamps receives.
-    VKDML_API uint32_t pass_count() const noexcept;
-
-    /// The plan as text, one line per pass (the format of describe_plan below): what record() emits when
-    /// the input and output are bound apart (bound to one range, the passes that read the one and write
-    /// the other run their in-place variants, every access through the output's binding).
-    VKDML_API std::string describe() const;
 
     /// Validates the bindings and records the dispatches into `command_buffer`, which must be in the
     /// recording state, belong to a pool of a compute-capable family of the operator's device, and be
@@ -568,11 +505,6 @@ public:
     /// the in-place pipelines it runs with (SPIR-V lets a compiler assume two bindings never alias, so an
     /// in-place scan reads and writes through the output's binding alone; made once, then cached).
     VKDML_API Status record(VkCommandBuffer command_buffer, const Bindings& bindings) const;
-
-    /// record(), also writing a GPU timestamp after each pass, for a per-pass time breakdown (see
-    /// PassTimestamps). Same errors.
-    VKDML_API Status record(VkCommandBuffer command_buffer, const Bindings& bindings,
-                            const PassTimestamps& timestamps) const;
 
 private:
     friend struct detail::ApiAccess;
@@ -738,29 +670,6 @@ constexpr bool is_signed_integer_type(DML_TENSOR_DATA_TYPE type) noexcept {
     return type == DML_TENSOR_DATA_TYPE_INT8 || type == DML_TENSOR_DATA_TYPE_INT16 ||
            type == DML_TENSOR_DATA_TYPE_INT32 || type == DML_TENSOR_DATA_TYPE_INT64;
 }
-/// A device to plan for without one: its class and the limits that shape a plan. The planner is pure,
-/// so a GPU's plans can be read on any machine (`vkdml plan`).
-struct PlanDevice {
-    bool gpu = true;  ///< the GPU policy rows and kernel choices; false: a CPU device's, as lavapipe gets
-    /// The kernel family, as DeviceOptions::kernels: automatic is cooperative on GPUs, serial on CPUs.
-    DeviceOptions::Kernels kernels = DeviceOptions::Kernels::automatic;
-    uint32_t subgroup_size = 32;                     ///< 4 to 128, a power of two
-    bool subgroup_operations = true;                 ///< arithmetic and shuffles (DeviceOptions)
-    uint64_t max_storage_buffer_range = 0xFFFFFFFF;  ///< bytes
-    uint32_t max_workgroup_count = 65535;            ///< per dimension
-    uint32_t min_storage_buffer_offset_alignment = 16;
-};
-
-/// The passes vkdml plans for `desc` on such a device, as text: a header line (operator, input type and
-/// sizes, policy row, subgroup size, passes), then per pass its kernel and storage variant, mode (scan,
-/// reduce to partials, scan with carries, in place), block kind (vectors per block, lines per block,
-/// axis inner), lines, chunk length and chunks, items, workgroup size and dispatches, and the bytes each
-/// binding's windows span (summed over its dispatches); the last line gives the temporary bytes. The
-/// description is validated as create_operator validates it on a device with every optional feature
-/// (invalid_descriptor); a PlanDevice out of range is invalid_argument.
-VKDML_API Result<std::string> describe_plan(const DML_OPERATOR_DESC& desc, const PlanDevice& device,
-                                            const OperatorOptions& options = {});
-
 /// Upper-case DirectML suffix ("FLOAT32", "INT8", ...), or "UNKNOWN" for UNKNOWN or an out-of-range value.
 VKDML_API const char* to_string(DML_TENSOR_DATA_TYPE type) noexcept;
 /// DirectML operator name ("CUMULATIVE_SUMMATION", ...), or "INVALID" for a type vkdml does not implement.

@@ -75,8 +75,8 @@ uint64_t chunk_length(const ChunkPolicy& c, uint64_t positions, uint64_t lines) 
 }
 
 Policy select_policy(const PlanTarget& t) {
-    using Rows = DeviceOptions::PolicyClass;
-    using Kernels = DeviceOptions::Kernels;
+    using Rows = testing::DeviceOverrides::PolicyClass;
+    using Kernels = KernelChoice;
     const bool cpu =
         t.rows == Rows::automatic ? t.info.physical.type == VK_PHYSICAL_DEVICE_TYPE_CPU : t.rows == Rows::cpu;
     Policy p = cpu ? kCpuRow : kGpuRow;

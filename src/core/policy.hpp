@@ -9,6 +9,7 @@
 // a line costs another pass over its partials, so CPU devices, which need few items, split less.
 #pragma once
 
+#include "vkdml/testing.hpp"
 #include "vkdml/vkdml.hpp"
 
 #include <string_view>
@@ -69,11 +70,11 @@ struct Policy {
 };
 
 /// What the planners know of a device: its limits and features, and the two overrides of its policy
-/// (DeviceOptions::kernels and DeviceOptions::policy_class; automatic follows the device type).
+/// (a test device's DeviceOverrides, or a PlanDevice's kernels; automatic follows the device type).
 struct PlanTarget {
     const DeviceInfo& info;
-    DeviceOptions::Kernels kernels = DeviceOptions::Kernels::automatic;
-    DeviceOptions::PolicyClass rows = DeviceOptions::PolicyClass::automatic;
+    KernelChoice kernels = KernelChoice::automatic;
+    testing::DeviceOverrides::PolicyClass rows = testing::DeviceOverrides::PolicyClass::automatic;
 };
 
 /// The policy a target plans with: the CPU rows on CPU devices (VK_PHYSICAL_DEVICE_TYPE_CPU), the GPU

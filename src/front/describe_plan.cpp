@@ -1,5 +1,7 @@
 // describe_plan and CompiledOperator::describe: a plan as text (plan_text.hpp), for a real device or for a
 // device class without one (the planner is pure; validation needs only the device's features).
+#include "vkdml/profiling.hpp"
+
 #include "core/errors.hpp"
 #include "core/plan_text.hpp"
 #include "front/operator_state.hpp"
@@ -51,10 +53,10 @@ Status check_plan_device(const PlanDevice& d) {
         d.max_storage_buffer_range > 0xFFFFFFFFull)
         return make_error(ErrorCode::invalid_argument, "describe_plan: max_storage_buffer_range ",
                           d.max_storage_buffer_range, " is outside [64 + alignment, 2^32 - 1]");
-    if (d.kernels != DeviceOptions::Kernels::automatic && d.kernels != DeviceOptions::Kernels::serial &&
-        d.kernels != DeviceOptions::Kernels::cooperative)
+    if (d.kernels != KernelChoice::automatic && d.kernels != KernelChoice::serial &&
+        d.kernels != KernelChoice::cooperative)
         return make_error(ErrorCode::invalid_argument, "describe_plan: kernels is ",
-                          static_cast<int>(d.kernels), ", not a DeviceOptions::Kernels value");
+                          static_cast<int>(d.kernels), ", not a KernelChoice value");
     if (d.max_workgroup_count < 2)
         return make_error(ErrorCode::invalid_argument, "describe_plan: max_workgroup_count ",
                           d.max_workgroup_count, " is below 2");
@@ -85,9 +87,11 @@ Result<std::string> describe_plan(const DML_OPERATOR_DESC& desc, const PlanDevic
     return header(op, target, plan) + detail::plan_text(plan);
 }
 
-std::string CompiledOperator::describe() const {
-    const DeviceState& d = *s_->op->device;
-    return header(*s_->op, d.plan_target(), s_->plan) + detail::plan_text(s_->plan);
+std::string describe(const CompiledOperator& compiled) {
+    const auto& s = detail::ApiAccess::state(compiled);
+    if (!s) return {};
+    const DeviceState& d = *s->op->device;
+    return header(*s->op, d.plan_target(), s->plan) + detail::plan_text(s->plan);
 }
 
 }  // namespace vkdml

@@ -1,5 +1,7 @@
 // Device::compile_operator: a validated operator lowered to its problem, planned for the device, the
 // plan's pipelines made.
+#include "vkdml/profiling.hpp"
+
 #include "core/errors.hpp"
 #include "core/reduce_plan.hpp"
 #include "core/scan_plan.hpp"
@@ -86,8 +88,9 @@ DML_BINDING_PROPERTIES CompiledOperator::binding_properties() const noexcept {
     return {detail::kBindingCount, s_->plan.temporary_bytes, 0};
 }
 
-uint32_t CompiledOperator::pass_count() const noexcept {
-    return static_cast<uint32_t>(s_->plan.passes.size());
+uint32_t pass_count(const CompiledOperator& compiled) noexcept {
+    const auto& s = detail::ApiAccess::state(compiled);
+    return s ? static_cast<uint32_t>(s->plan.passes.size()) : 0;
 }
 
 }  // namespace vkdml

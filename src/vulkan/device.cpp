@@ -133,10 +133,6 @@ std::unique_lock<std::mutex> Device::lock_queue() const {
     return std::unique_lock(s_->queue_mutex);
 }
 
-size_t Device::pipeline_count() const {
-    return s_->pipelines->size();
-}
-
 Result<std::shared_ptr<Device>> Device::adopt(VkInstance instance, VkPhysicalDevice physical_device,
                                               VkDevice device, uint32_t queue_family_index, VkQueue queue,
                                               PFN_vkGetInstanceProcAddr get_instance_proc_addr,

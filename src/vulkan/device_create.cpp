@@ -77,20 +77,20 @@ Result<uint32_t> choose(const std::vector<PhysicalDeviceInfo>& devices, const st
     return best;
 }
 
-/// Lowers the planning limits to DeviceOptions::limits.
-Status apply_limits(const DeviceOptions::Limits& limits, DeviceInfo& info) {
+/// Lowers the planning limits to DeviceOverrides::limits.
+Status apply_limits(const testing::DeviceOverrides::Limits& limits, DeviceInfo& info) {
     const uint64_t least_range = 64 + std::max<uint64_t>(16, info.min_storage_buffer_offset_alignment);
     if (uint64_t range = limits.max_storage_buffer_range; range != 0) {
         if (range > info.max_storage_buffer_range || range < least_range)
             return make_error(
-                ErrorCode::invalid_argument, "DeviceOptions::limits.max_storage_buffer_range is ", range,
+                ErrorCode::invalid_argument, "DeviceOverrides::limits.max_storage_buffer_range is ", range,
                 "; it must be 0 or from ", least_range, " to the device's ", info.max_storage_buffer_range);
         info.max_storage_buffer_range = range;
     }
     if (uint32_t count = limits.max_workgroup_count; count != 0) {
         uint32_t device_count = std::min(info.max_workgroup_count[0], info.max_workgroup_count[1]);
         if (count > device_count || count < 2)
-            return make_error(ErrorCode::invalid_argument, "DeviceOptions::limits.max_workgroup_count is ",
+            return make_error(ErrorCode::invalid_argument, "DeviceOverrides::limits.max_workgroup_count is ",
                               count, "; it must be 0 or from 2 to the device's ", device_count);
         for (uint32_t& c : info.max_workgroup_count) c = std::min(c, count);
     }
@@ -178,17 +178,18 @@ Status pick_physical_device(DeviceState& s, const std::string& option_selector) 
     return detail::check_api_version(s.info.physical);
 }
 
-/// create(), step 3: what DeviceOptions turns off or lowers (subgroups, kernels, features, limits).
-Status apply_options(DeviceState& s, const DeviceOptions& options) {
+/// create(), step 3: what DeviceOptions turns off (subgroups) and a test device's overrides force or
+/// lower (kernels, policy rows, features, limits).
+Status apply_options(DeviceState& s, const DeviceOptions& options, const testing::DeviceOverrides& o) {
     if (!options.subgroup_operations) s.info.subgroup_arithmetic = s.info.subgroup_shuffle = false;
-    s.kernels = options.kernels;
-    s.policy_class = options.policy_class;
-    s.info.shader_int64 &= options.features.shader_int64;
-    s.info.shader_float64 &= options.features.shader_float64;
-    s.info.storage_buffer_8bit &= options.features.storage_buffer_8bit;
-    s.info.storage_buffer_16bit &= options.features.storage_buffer_16bit;
-    s.info.subgroup_extended_types &= options.features.subgroup_extended_types;
-    return apply_limits(options.limits, s.info);
+    s.kernels = o.kernels;
+    s.policy_class = o.policy_class;
+    s.info.shader_int64 &= o.features.shader_int64;
+    s.info.shader_float64 &= o.features.shader_float64;
+    s.info.storage_buffer_8bit &= o.features.storage_buffer_8bit;
+    s.info.storage_buffer_16bit &= o.features.storage_buffer_16bit;
+    s.info.subgroup_extended_types &= o.features.subgroup_extended_types;
+    return apply_limits(o.limits, s.info);
 }
 
 /// create(), step 4: the first queue family with compute capability.
@@ -268,19 +269,28 @@ Result<std::vector<PhysicalDeviceInfo>> Device::enumerate() {
     return out;
 }
 
-Result<std::shared_ptr<Device>> Device::create(const DeviceOptions& options) {
+namespace detail {
+
+Result<std::shared_ptr<Device>> create_device(const DeviceOptions& options,
+                                              const testing::DeviceOverrides& overrides) {
     std::lock_guard lock(detail::instance_functions_mutex());
     if (auto st = detail::load_vulkan_loader(); !st) return st.error();
     auto s = std::make_shared<DeviceState>();
     s->owns_handles = true;
     s->on_validation_message = options.on_validation_message;
-    if (auto st = create_instance(*s, options.validation); !st) return st.error();
-    if (auto st = pick_physical_device(*s, options.selector); !st) return st.error();
-    if (auto st = apply_options(*s, options); !st) return st.error();
-    if (auto st = pick_queue_family(*s); !st) return st.error();
-    if (auto st = create_logical_device(*s); !st) return st.error();
+    if (auto st = vkdml::create_instance(*s, options.validation); !st) return st.error();
+    if (auto st = vkdml::pick_physical_device(*s, options.selector); !st) return st.error();
+    if (auto st = vkdml::apply_options(*s, options, overrides); !st) return st.error();
+    if (auto st = vkdml::pick_queue_family(*s); !st) return st.error();
+    if (auto st = vkdml::create_logical_device(*s); !st) return st.error();
     if (auto st = detail::finish_setup(*s); !st) return st.error();
     return detail::ApiAccess::make_device(std::move(s));
+}
+
+}  // namespace detail
+
+Result<std::shared_ptr<Device>> Device::create(const DeviceOptions& options) {
+    return detail::create_device(options, {});
 }
 
 }  // namespace vkdml

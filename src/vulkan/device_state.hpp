@@ -49,10 +49,10 @@ struct DeviceState {
     VolkDeviceTable vk{};  ///< device-level functions of this device
     DeviceInfo info;
     detail::EnabledFeatures features;
-    /// The overrides of the policy the planners take (select_policy): DeviceOptions::kernels and
-    /// DeviceOptions::policy_class (automatic on an adopted device).
-    DeviceOptions::Kernels kernels = DeviceOptions::Kernels::automatic;
-    DeviceOptions::PolicyClass policy_class = DeviceOptions::PolicyClass::automatic;
+    /// The overrides of the policy the planners take (select_policy): a test device's
+    /// DeviceOverrides::kernels and policy_class (automatic on every other device).
+    KernelChoice kernels = KernelChoice::automatic;
+    testing::DeviceOverrides::PolicyClass policy_class = testing::DeviceOverrides::PolicyClass::automatic;
 
     /// What the planners know of this device.
     detail::PlanTarget plan_target() const { return {info, kernels, policy_class}; }

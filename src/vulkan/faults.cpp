@@ -1,4 +1,4 @@
-// Fault injection (vkdml/testing.hpp) and the lost-device state.
+// Fault injection (vkdml/testing.hpp; armed by testing_hooks.cpp) and the lost-device state.
 #include "core/errors.hpp"
 #include "vulkan/device_state.hpp"
 
@@ -6,6 +6,7 @@ namespace vkdml {
 
 namespace detail {
 
+#ifdef VKDML_TESTING_HOOKS
 void FaultInjector::arm(testing::VulkanCall call, VkResult result, uint32_t skip) {
     const auto i = static_cast<size_t>(call);
     if (i >= slots_.size() || result == VK_SUCCESS) return;
@@ -31,6 +32,7 @@ VkResult FaultInjector::take_slow(testing::VulkanCall call) {
     slot.armed = false;
     return slot.result;
 }
+#endif
 
 Status check_not_lost(const DeviceState& device) {
     if (device.lost.load(std::memory_order_acquire))
@@ -46,17 +48,5 @@ Error device_vk_error(DeviceState& device, VkResult result, const char* call) {
 }
 
 }  // namespace detail
-
-namespace testing {
-
-void fail_vulkan_call(const Device& device, VulkanCall call, VkResult result, uint32_t skip) {
-    detail::ApiAccess::state(device)->faults.arm(call, result, skip);
-}
-
-void clear_vulkan_faults(const Device& device) {
-    detail::ApiAccess::state(device)->faults.clear();
-}
-
-}  // namespace testing
 
 }  // namespace vkdml

@@ -9,6 +9,7 @@
 
 namespace vkdml::detail {
 
+#ifdef VKDML_TESTING_HOOKS
 /// Per Vulkan call: how many calls to let through, then which VkResult to return once.
 class FaultInjector {
 public:
@@ -31,5 +32,12 @@ private:
     std::mutex mutex_;
     std::array<Slot, testing::kVulkanCallCount> slots_{};
 };
+#else
+/// Without VKDML_TESTING_HOOKS nothing arms a fault: every guarded call goes to the driver.
+class FaultInjector {
+public:
+    static constexpr VkResult take(testing::VulkanCall) { return VK_SUCCESS; }
+};
+#endif
 
 }  // namespace vkdml::detail

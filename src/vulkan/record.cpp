@@ -1,6 +1,8 @@
 // CompiledOperator::record: validating the caller's bindings (SPEC §2 rule 9) and recording the
 // plan's dispatches with push descriptors: one per segment of a pass, each binding bound through
 // its window (window.hpp), with a barrier between consecutive passes only.
+#include "vkdml/profiling.hpp"
+
 #include "core/errors.hpp"
 #include "front/operator_state.hpp"
 #include "vulkan/pipeline_cache.hpp"
@@ -336,24 +338,34 @@ private:
 
 }  // namespace
 
-Status CompiledOperator::record(VkCommandBuffer cmd, const Bindings& bindings) const {
-    return record(cmd, bindings, PassTimestamps{});
-}
+namespace {
 
-Status CompiledOperator::record(VkCommandBuffer cmd, const Bindings& bindings,
-                                const PassTimestamps& timestamps) const {
+Status record_passes(const std::shared_ptr<const CompiledState>& state, VkCommandBuffer cmd,
+                     const Bindings& bindings, const PassTimestamps& timestamps) {
     if (!cmd) return make_error(ErrorCode::invalid_argument, "record: the command buffer is null");
-    DeviceState& d = *s_->op->device;
+    if (!state) return make_error(ErrorCode::invalid_argument, "record: the CompiledOperator was moved from");
+    DeviceState& d = *state->op->device;
     if (auto st = detail::check_not_lost(d); !st) return st;
-    if (auto st = validate_bindings(*s_, bindings); !st) return st;
-    auto pipelines = pass_pipelines(*s_, bindings);
+    if (auto st = validate_bindings(*state, bindings); !st) return st;
+    auto pipelines = pass_pipelines(*state, bindings);
     if (!pipelines) return pipelines.error();
-    auto dispatches = plan_dispatches(*s_, bindings, *pipelines);
+    auto dispatches = plan_dispatches(*state, bindings, *pipelines);
     if (!dispatches) return dispatches.error();
     Recorder recorder(d, cmd, *pipelines, timestamps);
     for (const auto& [pass, segment, dispatch] : *dispatches) recorder(pass, *segment, dispatch);
     recorder.finish();
     return {};
+}
+
+}  // namespace
+
+Status CompiledOperator::record(VkCommandBuffer cmd, const Bindings& bindings) const {
+    return record_passes(s_, cmd, bindings, PassTimestamps{});
+}
+
+Status record(const CompiledOperator& compiled, VkCommandBuffer cmd, const Bindings& bindings,
+              const PassTimestamps& timestamps) {
+    return record_passes(detail::ApiAccess::state(compiled), cmd, bindings, timestamps);
 }
 
 }  // namespace vkdml

@@ -61,18 +61,25 @@ function(consume_pkg_config prefix libdir)
 endfunction()
 
 # The installed files; no installed text file names volk (headers, CMake package, pkg-config file).
-function(check_install prefix shared)
+# A build with the test bench (VKDML_TESTING_HOOKS, as this suite's own) installs vkdml/testing.hpp; one
+# without it (an add_subdirectory consumer's, a release build) must not.
+function(check_install prefix shared testing)
   file(GLOB config RELATIVE ${prefix} ${prefix}/lib*/cmake/vkdml/vkdmlConfig.cmake
        ${prefix}/lib/*/cmake/vkdml/vkdmlConfig.cmake)
   if(NOT config)
     message(FATAL_ERROR "no vkdmlConfig.cmake under ${prefix}")
   endif()
   string(REGEX REPLACE "/cmake/vkdml/vkdmlConfig.cmake$" "" libdir "${config}")
-  set(expected include/vkdml/vkdml.hpp include/vkdml/directml.h include/vkdml/export.hpp include/vkdml/testing.hpp
-      include/vkdml/checked_math.hpp
+  set(expected include/vkdml/vkdml.hpp include/vkdml/directml.h include/vkdml/export.hpp
+      include/vkdml/checked_math.hpp include/vkdml/profiling.hpp share/doc/vkdml/SPEC.md
       include/vkdml/version.hpp ${libdir}/cmake/vkdml/vkdmlConfigVersion.cmake ${libdir}/cmake/vkdml/vkdmlTargets.cmake
       ${libdir}/cmake/vkdml/vkdmlVulkanHeaders.cmake ${libdir}/pkgconfig/vkdml.pc
       share/doc/vkdml/LICENSE share/doc/vkdml/NOTICE share/doc/vkdml/CHANGELOG.md)
+  if(testing)
+    list(APPEND expected include/vkdml/testing.hpp)
+  elseif(EXISTS ${prefix}/include/vkdml/testing.hpp)
+    message(FATAL_ERROR "a build without VKDML_TESTING_HOOKS installed include/vkdml/testing.hpp")
+  endif()
   if(shared)
     list(APPEND expected ${libdir}/libvkdml.so bin/vkdml)
   else()
@@ -134,7 +141,7 @@ file(MAKE_DIRECTORY ${WORK_DIR})
 if(MODE STREQUAL "installed")
   set(prefix ${WORK_DIR}/prefix)
   run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
-  check_install(${prefix} ON)
+  check_install(${prefix} ON ON)
   check_symbols(SHARED ${prefix}/${libdir}/libvkdml.so)
 
   # The installed tool finds the installed library (RPATH $ORIGIN/../lib) and runs the README's example.
@@ -170,7 +177,7 @@ elseif(MODE STREQUAL "subdirectory")
 
   set(prefix ${WORK_DIR}/prefix)
   run(${CMAKE_COMMAND} --install ${build} --prefix ${prefix})
-  check_install(${prefix} OFF)
+  check_install(${prefix} OFF OFF)
   consume(${WORK_DIR}/find_package -DVKDML_CONSUMER=find_package -DCMAKE_PREFIX_PATH=${prefix})
   consume_pkg_config(${prefix} ${libdir} --static)
 else()

@@ -19,7 +19,7 @@
 using namespace vkdml::detail;
 using vkdml_unit::cpu_info;
 using vkdml_unit::gpu_info;
-using Kernels = vkdml::DeviceOptions::Kernels;
+using Kernels = vkdml::KernelChoice;
 constexpr Kernels kAuto = Kernels::automatic, kSerial = Kernels::serial, kCoop = Kernels::cooperative;
 
 namespace {
@@ -149,7 +149,7 @@ TEST_CASE("chunk lengths follow the policy tables", "[unit]") {
 
 TEST_CASE("select_policy: the device type picks the rows and their family; the options override each",
           "[unit]") {
-    using Rows = vkdml::DeviceOptions::PolicyClass;
+    using Rows = vkdml::testing::DeviceOverrides::PolicyClass;
     const auto cpu = cpu_info(), gpu = gpu_info();
     struct Row {
         const vkdml::DeviceInfo& info;

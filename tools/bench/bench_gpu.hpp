@@ -1,6 +1,6 @@
-// tools/bench/bench_gpu.hpp — the Vulkan side of `vkdml bench`: a function table loaded from Device::vulkan(),
-// buffers, uploads and element downloads, GPU-timestamp (or wall-clock) timing of recorded work, the vec4
-// copy and read baselines, and the empty-submit round trip.
+// tools/bench/bench_gpu.hpp — the Vulkan side of `vkdml bench`: a function table loaded from
+// Device::vulkan(), buffers, uploads and element downloads, GPU-timestamp (or wall-clock) timing of recorded
+// work, the vec4 copy and read baselines, and the empty-submit round trip.
 #pragma once
 
 #include <cstddef>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bench/bench_cases.hpp"
+#include "vkdml/profiling.hpp"
 #include "vkdml/vkdml.hpp"
 
 namespace vkdml::cli::bench {

@@ -183,9 +183,9 @@ void run_gpu_case(Result& r, const Device& device, Gpu& gpu, std::span<const std
 
     const Timing timing = gpu.time(
         [&](VkCommandBuffer cmd, const PassTimestamps* passes) {
-            check(passes ? compiled.record(cmd, bindings, *passes) : compiled.record(cmd, bindings));
+            check(passes ? record(compiled, cmd, bindings, *passes) : compiled.record(cmd, bindings));
         },
-        s.repeat, s.passes && gpu.gpu_timestamps() ? compiled.pass_count() : 0);
+        s.repeat, s.passes && gpu.gpu_timestamps() ? pass_count(compiled) : 0);
     r.median_ms = timing.median();
     r.min_ms = timing.min();
     r.max_ms = timing.max();

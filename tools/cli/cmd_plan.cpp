@@ -6,6 +6,7 @@
 #include <charconv>
 #include <string>
 #include <vector>
+#include "vkdml/profiling.hpp"
 
 #include "cli/commands.hpp"
 #include "cli/host_ops.hpp"
@@ -91,7 +92,7 @@ void run_plan(const Args& args) {
                             "' describes a device class; with --device the device's own is used");
     PlanDevice device;
     device.gpu = choose("--class", args.value("--class").value_or("gpu"), {"gpu", "cpu"}) == 0;
-    device.kernels = static_cast<DeviceOptions::Kernels>(choose(
+    device.kernels = static_cast<KernelChoice>(choose(
         "--kernels", args.value("--kernels").value_or("automatic"), {"automatic", "serial", "cooperative"}));
     device.subgroup_size = static_cast<uint32_t>(args.integer("--subgroup").value_or(32));
     device.max_storage_buffer_range =
@@ -113,7 +114,7 @@ void run_plan(const Args& args) {
     auto describe = [&](const DML_OPERATOR_DESC& desc) {
         if (args.has("--device")) {
             const auto dev = open_device(args);
-            text = take(dev->compile_operator(take(dev->create_operator(desc)))).describe();
+            text = vkdml::describe(take(dev->compile_operator(take(dev->create_operator(desc)))));
         } else {
             text = take(describe_plan(desc, device));
         }

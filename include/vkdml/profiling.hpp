@@ -1,0 +1,68 @@
+// vkdml/profiling.hpp — what a plan is and what it costs: the passes a compiled operator records, its plan
+// as text, per-pass GPU timestamps, and the plans of a device class without a device (the planner is
+// pure, so a GPU's plans can be read on any machine). For benchmarks and for reading why a shape runs as
+// it does; an application that only runs operators needs vkdml.hpp alone.
+#pragma once
+
+#include "vkdml/vkdml.hpp"
+
+#include <string>
+
+namespace vkdml {
+
+/// Which kernel family runs the shapes both families can run (lines along the innermost axis of some
+/// length). serial: an invocation per chunk of a line, with vector loads where the layout allows (what
+/// CPUs run fastest). cooperative: a workgroup per chunk with subgroup scans and reductions (what GPUs
+/// run fastest). automatic: the device class's choice — serial on CPU devices, cooperative on GPUs.
+/// Every other shape runs serially. Results are exact either way; floats differ only by summation order.
+enum class KernelChoice { automatic, serial, cooperative };
+
+/// Where record() writes a timestamp (vkCmdWriteTimestamp at the compute-shader stage) after each pass
+/// p: query first_query + p of `pool`, a VK_QUERY_TYPE_TIMESTAMP pool with at least first_query +
+/// pass_count() queries, reset before use (vkdml checks neither, nor resets). Pass p took the time from
+/// the timestamp before it (the application's own, for p = 0) to its own; the values are ticks, and
+/// DeviceInfo::timestamp_period_ns converts them to nanoseconds. A null pool writes no timestamps.
+struct PassTimestamps {
+    VkQueryPool pool = VK_NULL_HANDLE;  ///< the query pool, or VK_NULL_HANDLE for none
+    uint32_t first_query = 0;           ///< index of the query written after pass 0
+};
+
+/// Number of passes record() emits, separated by barriers; a pass is one or more dispatches (more when
+/// its bindings exceed maxStorageBufferRange or its grid maxComputeWorkGroupCount). The number of
+/// timestamps PassTimestamps receives. 0 for a moved-from CompiledOperator.
+VKDML_API uint32_t pass_count(const CompiledOperator& compiled) noexcept;
+
+/// The plan as text, one line per pass (the format of describe_plan below): what record() emits when the
+/// input and output are bound apart (bound to one range, the passes that read the one and write the
+/// other run their in-place variants, every access through the output's binding).
+VKDML_API std::string describe(const CompiledOperator& compiled);
+
+/// CompiledOperator::record, also writing a GPU timestamp after each pass, for a per-pass time breakdown
+/// (see PassTimestamps). The same errors.
+VKDML_API Status record(const CompiledOperator& compiled, VkCommandBuffer command_buffer,
+                        const Bindings& bindings, const PassTimestamps& timestamps);
+
+/// A device to plan for without one: its class and the limits that shape a plan. The planner is pure,
+/// so a GPU's plans can be read on any machine (`vkdml plan`).
+struct PlanDevice {
+    bool gpu = true;  ///< the GPU policy rows and kernel choices; false: a CPU device's, as lavapipe gets
+    /// The kernel family: automatic is cooperative on GPUs, serial on CPUs.
+    KernelChoice kernels = KernelChoice::automatic;
+    uint32_t subgroup_size = 32;                     ///< 4 to 128, a power of two
+    bool subgroup_operations = true;                 ///< arithmetic and shuffles (DeviceOptions)
+    uint64_t max_storage_buffer_range = 0xFFFFFFFF;  ///< bytes
+    uint32_t max_workgroup_count = 65535;            ///< per dimension
+    uint32_t min_storage_buffer_offset_alignment = 16;
+};
+
+/// The passes vkdml plans for `desc` on such a device, as text: a header line (operator, input type and
+/// sizes, policy row, subgroup size, passes), then per pass its kernel and storage variant, mode (scan,
+/// reduce to partials, scan with carries, in place), block kind (vectors per block, lines per block,
+/// axis inner), lines, chunk length and chunks, items, workgroup size and dispatches, and the bytes each
+/// binding's windows span (summed over its dispatches); the last line gives the temporary bytes. The
+/// description is validated as create_operator validates it on a device with every optional feature
+/// (invalid_descriptor); a PlanDevice out of range is invalid_argument.
+VKDML_API Result<std::string> describe_plan(const DML_OPERATOR_DESC& desc, const PlanDevice& device,
+                                            const OperatorOptions& options = {});
+
+}  // namespace vkdml
