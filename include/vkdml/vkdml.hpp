@@ -47,6 +47,7 @@
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -658,17 +659,149 @@ private:
 // ----------------------------------------------------------------------------------------------
 // Data type helpers (all thread-safe; returned strings and spans are static)
 
+/// The class of a data type.
+enum class TypeClass { floating_point, signed_integer, unsigned_integer };
+
+/// What vkdml knows of one DirectML data type: one constexpr row per type (kTypeInfo, type_info), which
+/// the library, its tool, the Python module and the tests all read. Adding a type is one row here plus
+/// its kernels' storage block.
+struct TypeInfo {
+    DML_TENSOR_DATA_TYPE type;
+    uint32_t size;           ///< bytes per element
+    const char* name;        ///< DirectML's suffix: "FLOAT32", "INT8", ...
+    const char* numpy_name;  ///< NumPy's dtype name: "float32", "int8", ...
+    char numpy_kind;         ///< NumPy's dtype.kind: 'f', 'i' or 'u'
+    TypeClass type_class;
+    /// What sums, products and a scan's partials accumulate in: FLOAT32 for FLOAT16 and FLOAT32, FLOAT64,
+    /// UINT64 for 64-bit integers and UINT32 for narrower ones (two's complement makes signed and unsigned
+    /// sums alike). Float partials are compensated pairs of it.
+    DML_TENSOR_DATA_TYPE accumulator;
+    /// The optional Vulkan features (VkPhysicalDevice*Features member names) a device needs for it, in
+    /// the order supports() checks them; nullptr after the last.
+    const char* features[2];
+    bool index_output;  ///< allowed as ARGMIN/ARGMAX's output (INT32, INT64, UINT32, UINT64)
+};
+
+/// The 11 rows, in DML_TENSOR_DATA_TYPE order (FLOAT32 = 1 ... INT64 = 11).
+inline constexpr TypeInfo kTypeInfo[] = {
+    {DML_TENSOR_DATA_TYPE_FLOAT32,
+     4,
+     "FLOAT32",
+     "float32",
+     'f',
+     TypeClass::floating_point,
+     DML_TENSOR_DATA_TYPE_FLOAT32,
+     {nullptr, nullptr},
+     false},
+    {DML_TENSOR_DATA_TYPE_FLOAT16,
+     2,
+     "FLOAT16",
+     "float16",
+     'f',
+     TypeClass::floating_point,
+     DML_TENSOR_DATA_TYPE_FLOAT32,
+     {"storageBuffer16BitAccess", nullptr},
+     false},
+    {DML_TENSOR_DATA_TYPE_UINT32,
+     4,
+     "UINT32",
+     "uint32",
+     'u',
+     TypeClass::unsigned_integer,
+     DML_TENSOR_DATA_TYPE_UINT32,
+     {nullptr, nullptr},
+     true},
+    {DML_TENSOR_DATA_TYPE_UINT16,
+     2,
+     "UINT16",
+     "uint16",
+     'u',
+     TypeClass::unsigned_integer,
+     DML_TENSOR_DATA_TYPE_UINT32,
+     {"storageBuffer16BitAccess", nullptr},
+     false},
+    {DML_TENSOR_DATA_TYPE_UINT8,
+     1,
+     "UINT8",
+     "uint8",
+     'u',
+     TypeClass::unsigned_integer,
+     DML_TENSOR_DATA_TYPE_UINT32,
+     {"storageBuffer8BitAccess", nullptr},
+     false},
+    {DML_TENSOR_DATA_TYPE_INT32,
+     4,
+     "INT32",
+     "int32",
+     'i',
+     TypeClass::signed_integer,
+     DML_TENSOR_DATA_TYPE_UINT32,
+     {nullptr, nullptr},
+     true},
+    {DML_TENSOR_DATA_TYPE_INT16,
+     2,
+     "INT16",
+     "int16",
+     'i',
+     TypeClass::signed_integer,
+     DML_TENSOR_DATA_TYPE_UINT32,
+     {"storageBuffer16BitAccess", nullptr},
+     false},
+    {DML_TENSOR_DATA_TYPE_INT8,
+     1,
+     "INT8",
+     "int8",
+     'i',
+     TypeClass::signed_integer,
+     DML_TENSOR_DATA_TYPE_UINT32,
+     {"storageBuffer8BitAccess", nullptr},
+     false},
+    {DML_TENSOR_DATA_TYPE_FLOAT64,
+     8,
+     "FLOAT64",
+     "float64",
+     'f',
+     TypeClass::floating_point,
+     DML_TENSOR_DATA_TYPE_FLOAT64,
+     {"shaderFloat64", nullptr},
+     false},
+    {DML_TENSOR_DATA_TYPE_UINT64,
+     8,
+     "UINT64",
+     "uint64",
+     'u',
+     TypeClass::unsigned_integer,
+     DML_TENSOR_DATA_TYPE_UINT64,
+     {"shaderInt64", "shaderSubgroupExtendedTypes"},
+     true},
+    {DML_TENSOR_DATA_TYPE_INT64,
+     8,
+     "INT64",
+     "int64",
+     'i',
+     TypeClass::signed_integer,
+     DML_TENSOR_DATA_TYPE_UINT64,
+     {"shaderInt64", "shaderSubgroupExtendedTypes"},
+     true},
+};
+
+/// The row of `type`, or nullptr for UNKNOWN or an out-of-range value.
+constexpr const TypeInfo* type_info(DML_TENSOR_DATA_TYPE type) noexcept {
+    const int i = static_cast<int>(type) - 1;
+    return i >= 0 && i < static_cast<int>(std::size(kTypeInfo)) ? &kTypeInfo[i] : nullptr;
+}
+
 /// Size in bytes of one element (0 for UNKNOWN or an out-of-range value).
 VKDML_API uint32_t element_size(DML_TENSOR_DATA_TYPE type) noexcept;
 /// True for FLOAT16, FLOAT32 and FLOAT64.
 constexpr bool is_float_type(DML_TENSOR_DATA_TYPE type) noexcept {
-    return type == DML_TENSOR_DATA_TYPE_FLOAT16 || type == DML_TENSOR_DATA_TYPE_FLOAT32 ||
-           type == DML_TENSOR_DATA_TYPE_FLOAT64;
+    const TypeInfo* info = type_info(type);
+    return info && info->type_class == TypeClass::floating_point;
 }
 /// True for INT8, INT16, INT32 and INT64 (two's complement).
 constexpr bool is_signed_integer_type(DML_TENSOR_DATA_TYPE type) noexcept {
-    return type == DML_TENSOR_DATA_TYPE_INT8 || type == DML_TENSOR_DATA_TYPE_INT16 ||
-           type == DML_TENSOR_DATA_TYPE_INT32 || type == DML_TENSOR_DATA_TYPE_INT64;
+    const TypeInfo* info = type_info(type);
+    return info && info->type_class == TypeClass::signed_integer;
 }
 /// Upper-case DirectML suffix ("FLOAT32", "INT8", ...), or "UNKNOWN" for UNKNOWN or an out-of-range value.
 VKDML_API const char* to_string(DML_TENSOR_DATA_TYPE type) noexcept;

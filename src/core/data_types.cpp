@@ -6,37 +6,13 @@
 namespace vkdml {
 
 uint32_t element_size(DML_TENSOR_DATA_TYPE type) noexcept {
-    switch (type) {
-    case DML_TENSOR_DATA_TYPE_FLOAT64:
-    case DML_TENSOR_DATA_TYPE_UINT64:
-    case DML_TENSOR_DATA_TYPE_INT64: return 8;
-    case DML_TENSOR_DATA_TYPE_FLOAT32:
-    case DML_TENSOR_DATA_TYPE_UINT32:
-    case DML_TENSOR_DATA_TYPE_INT32: return 4;
-    case DML_TENSOR_DATA_TYPE_FLOAT16:
-    case DML_TENSOR_DATA_TYPE_UINT16:
-    case DML_TENSOR_DATA_TYPE_INT16: return 2;
-    case DML_TENSOR_DATA_TYPE_UINT8:
-    case DML_TENSOR_DATA_TYPE_INT8: return 1;
-    default: return 0;
-    }
+    const TypeInfo* info = type_info(type);
+    return info ? info->size : 0;
 }
 
 const char* to_string(DML_TENSOR_DATA_TYPE type) noexcept {
-    switch (type) {
-    case DML_TENSOR_DATA_TYPE_FLOAT32: return "FLOAT32";
-    case DML_TENSOR_DATA_TYPE_FLOAT16: return "FLOAT16";
-    case DML_TENSOR_DATA_TYPE_UINT32: return "UINT32";
-    case DML_TENSOR_DATA_TYPE_UINT16: return "UINT16";
-    case DML_TENSOR_DATA_TYPE_UINT8: return "UINT8";
-    case DML_TENSOR_DATA_TYPE_INT32: return "INT32";
-    case DML_TENSOR_DATA_TYPE_INT16: return "INT16";
-    case DML_TENSOR_DATA_TYPE_INT8: return "INT8";
-    case DML_TENSOR_DATA_TYPE_FLOAT64: return "FLOAT64";
-    case DML_TENSOR_DATA_TYPE_UINT64: return "UINT64";
-    case DML_TENSOR_DATA_TYPE_INT64: return "INT64";
-    default: return "UNKNOWN";
-    }
+    const TypeInfo* info = type_info(type);
+    return info ? info->name : "UNKNOWN";
 }
 
 const char* to_string(DML_OPERATOR_TYPE type) noexcept {
@@ -69,45 +45,51 @@ const char* to_string(DML_REDUCE_FUNCTION function) noexcept {
 }
 
 std::span<const DML_TENSOR_DATA_TYPE> all_data_types() noexcept {
-    static constexpr std::array<DML_TENSOR_DATA_TYPE, 11> types = {
-        DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_UINT32,
-        DML_TENSOR_DATA_TYPE_UINT16,  DML_TENSOR_DATA_TYPE_UINT8,   DML_TENSOR_DATA_TYPE_INT32,
-        DML_TENSOR_DATA_TYPE_INT16,   DML_TENSOR_DATA_TYPE_INT8,    DML_TENSOR_DATA_TYPE_FLOAT64,
-        DML_TENSOR_DATA_TYPE_UINT64,  DML_TENSOR_DATA_TYPE_INT64};
+    static constexpr auto types = [] {
+        std::array<DML_TENSOR_DATA_TYPE, std::size(kTypeInfo)> all{};
+        for (size_t i = 0; i < all.size(); ++i) all[i] = kTypeInfo[i].type;
+        return all;
+    }();
     return types;
 }
 
+static_assert(
+    [] {
+        for (size_t i = 0; i < std::size(kTypeInfo); ++i)
+            if (kTypeInfo[i].type != static_cast<DML_TENSOR_DATA_TYPE>(i + 1)) return false;
+        return true;
+    }(),
+    "kTypeInfo holds the types in DML_TENSOR_DATA_TYPE order, from 1");
+
 namespace detail {
 
+namespace {
+
+/// The storage variant of elements of `size` bytes of a class: floats by their width, integers by
+/// theirs (signed and unsigned share one).
+Storage storage_of(TypeClass c, uint32_t size) {
+    if (c == TypeClass::floating_point)
+        return size == 2 ? Storage::f16 : size == 4 ? Storage::f32 : Storage::f64;
+    return size == 1 ? Storage::u8 : size == 2 ? Storage::u16 : size == 4 ? Storage::u32 : Storage::u64;
+}
+
+}  // namespace
+
 StorageVariant storage_variant(DML_TENSOR_DATA_TYPE t) {
-    switch (t) {
-    case DML_TENSOR_DATA_TYPE_FLOAT16: return {Storage::f16, 2, 4, 8};
-    case DML_TENSOR_DATA_TYPE_FLOAT32: return {Storage::f32, 4, 4, 8};
-    case DML_TENSOR_DATA_TYPE_FLOAT64: return {Storage::f64, 8, 8, 16};
-    case DML_TENSOR_DATA_TYPE_INT8:
-    case DML_TENSOR_DATA_TYPE_UINT8: return {Storage::u8, 1, 4, 4};
-    case DML_TENSOR_DATA_TYPE_INT16:
-    case DML_TENSOR_DATA_TYPE_UINT16: return {Storage::u16, 2, 4, 4};
-    case DML_TENSOR_DATA_TYPE_INT32:
-    case DML_TENSOR_DATA_TYPE_UINT32: return {Storage::u32, 4, 4, 4};
-    default: return {Storage::u64, 8, 8, 8};
-    }
+    const TypeInfo& info = *type_info(t);
+    const uint32_t acc = element_size(info.accumulator);
+    // A scan's partial: a compensated pair of accumulators for floats, one accumulator otherwise.
+    const uint32_t partial = info.type_class == TypeClass::floating_point ? 2 * acc : acc;
+    return {storage_of(info.type_class, info.size), info.size, acc, partial};
 }
 
 StorageVariant pair_variant(DML_TENSOR_DATA_TYPE t) {
-    return t == DML_TENSOR_DATA_TYPE_FLOAT64 ? StorageVariant{Storage::f64x2, 16, 8, 16}
-                                             : StorageVariant{Storage::f32x2, 8, 4, 8};
+    const uint32_t acc = element_size(type_info(t)->accumulator);
+    return {acc == 8 ? Storage::f64x2 : Storage::f32x2, 2 * acc, acc, 2 * acc};
 }
 
 DML_TENSOR_DATA_TYPE accumulator_type(DML_TENSOR_DATA_TYPE t) {
-    switch (t) {
-    case DML_TENSOR_DATA_TYPE_FLOAT16:
-    case DML_TENSOR_DATA_TYPE_FLOAT32: return DML_TENSOR_DATA_TYPE_FLOAT32;
-    case DML_TENSOR_DATA_TYPE_FLOAT64: return DML_TENSOR_DATA_TYPE_FLOAT64;
-    case DML_TENSOR_DATA_TYPE_INT64:
-    case DML_TENSOR_DATA_TYPE_UINT64: return DML_TENSOR_DATA_TYPE_UINT64;
-    default: return DML_TENSOR_DATA_TYPE_UINT32;
-    }
+    return type_info(t)->accumulator;
 }
 
 }  // namespace detail

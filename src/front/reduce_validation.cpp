@@ -8,8 +8,8 @@ namespace vkdml::detail {
 namespace {
 
 bool is_index_type(DML_TENSOR_DATA_TYPE t) {
-    return t == DML_TENSOR_DATA_TYPE_INT32 || t == DML_TENSOR_DATA_TYPE_INT64 ||
-           t == DML_TENSOR_DATA_TYPE_UINT32 || t == DML_TENSOR_DATA_TYPE_UINT64;
+    const TypeInfo* info = type_info(t);
+    return info && info->index_output;
 }
 
 bool float_only(DML_REDUCE_FUNCTION f) {

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstring>
 #include <mutex>
+#include <string_view>
+#include <utility>
 
 namespace vkdml::detail {
 
@@ -127,19 +129,20 @@ int device_type_rank(VkPhysicalDeviceType type) {
 }
 
 const char* missing_feature(const EnabledFeatures& f, DML_TENSOR_DATA_TYPE type) {
-    switch (type) {
-    case DML_TENSOR_DATA_TYPE_INT8:
-    case DML_TENSOR_DATA_TYPE_UINT8: return f.storage_buffer_8bit ? nullptr : "storageBuffer8BitAccess";
-    case DML_TENSOR_DATA_TYPE_INT16:
-    case DML_TENSOR_DATA_TYPE_UINT16:
-    case DML_TENSOR_DATA_TYPE_FLOAT16: return f.storage_buffer_16bit ? nullptr : "storageBuffer16BitAccess";
-    case DML_TENSOR_DATA_TYPE_FLOAT64: return f.shader_float64 ? nullptr : "shaderFloat64";
-    case DML_TENSOR_DATA_TYPE_INT64:
-    case DML_TENSOR_DATA_TYPE_UINT64:
-        if (!f.shader_int64) return "shaderInt64";
-        return f.subgroup_extended_types ? nullptr : "shaderSubgroupExtendedTypes";
-    default: return nullptr;
+    const TypeInfo* info = type_info(type);
+    if (!info) return nullptr;
+    const std::pair<std::string_view, bool> enabled[] = {
+        {"shaderInt64", f.shader_int64},
+        {"shaderFloat64", f.shader_float64},
+        {"storageBuffer8BitAccess", f.storage_buffer_8bit},
+        {"storageBuffer16BitAccess", f.storage_buffer_16bit},
+        {"shaderSubgroupExtendedTypes", f.subgroup_extended_types}};
+    for (const char* feature : info->features) {
+        if (!feature) break;
+        for (const auto& [name, on] : enabled)
+            if (name == feature && !on) return feature;
     }
+    return nullptr;
 }
 
 }  // namespace vkdml::detail
