@@ -1,8 +1,8 @@
 // tools/npy/npy.cpp — the .npy reader and writer: preamble, header dict, shape rules, atomic write.
 #include "npy/npy.hpp"
 
-#include "vkdml/checked_math.hpp"
 #include "npy/platform.hpp"
+#include "vkdml/checked_math.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -27,20 +27,9 @@ constexpr size_t kMaxRank = 8;
 // read here (and its reader refuses more than 10000 by default); anything near this is not a real header.
 constexpr uint64_t kMaxHeaderLength = uint64_t{1} << 20;
 
-struct Dtype {
-    std::string_view code;  // descr without its byte-order character
-    DML_TENSOR_DATA_TYPE type;
-    uint32_t size;
-};
-
-constexpr Dtype kDtypes[] = {
-    {"f2", DML_TENSOR_DATA_TYPE_FLOAT16, 2}, {"f4", DML_TENSOR_DATA_TYPE_FLOAT32, 4},
-    {"f8", DML_TENSOR_DATA_TYPE_FLOAT64, 8}, {"i1", DML_TENSOR_DATA_TYPE_INT8, 1},
-    {"i2", DML_TENSOR_DATA_TYPE_INT16, 2},   {"i4", DML_TENSOR_DATA_TYPE_INT32, 4},
-    {"i8", DML_TENSOR_DATA_TYPE_INT64, 8},   {"u1", DML_TENSOR_DATA_TYPE_UINT8, 1},
-    {"u2", DML_TENSOR_DATA_TYPE_UINT16, 2},  {"u4", DML_TENSOR_DATA_TYPE_UINT32, 4},
-    {"u8", DML_TENSOR_DATA_TYPE_UINT64, 8},
-};
+// A .npy dtype is a row of the library's type table (vkdml::kTypeInfo): its descr is the byte order, the
+// NumPy kind and the size in bytes ("<f4", "|u1").
+using Dtype = TypeInfo;
 
 Error problem(const std::string& name, const std::string& what) {
     return Error{ErrorCode::invalid_argument, name + ": " + what};
@@ -72,23 +61,22 @@ std::string shape_text(std::span<const Int> shape) {
 }
 
 const Dtype* dtype_from_descr(std::string_view descr) {
-    if (descr.empty() || std::string_view("<=|").find(descr[0]) == std::string_view::npos) return nullptr;
-    for (const Dtype& d : kDtypes)
-        if (descr.substr(1) == d.code) return &d;
+    if (descr.size() != 3 || std::string_view("<=|").find(descr[0]) == std::string_view::npos) return nullptr;
+    for (const Dtype& d : kTypeInfo)
+        if (descr[1] == d.numpy_kind && descr[2] == static_cast<char>('0' + d.size)) return &d;
     return nullptr;
 }
 
 const Dtype* dtype_from_type(DML_TENSOR_DATA_TYPE type) {
-    for (const Dtype& d : kDtypes)
-        if (d.type == type) return &d;
-    return nullptr;
+    return type_info(type);
 }
 
 // The descr NumPy writes for a type: "|" (no byte order) for single bytes, "<" otherwise.
 std::string descr_of(const Dtype& dtype) {
     // Appended, not `"<" + std::string(code)`: GCC 12 at -O3 warns falsely (-Wrestrict) on that form.
     std::string descr(1, dtype.size == 1 ? '|' : '<');
-    return descr.append(dtype.code);
+    descr += dtype.numpy_kind;
+    return descr += static_cast<char>('0' + dtype.size);
 }
 
 // Why a descr that dtype_from_descr refused is unusable.
