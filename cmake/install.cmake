@@ -12,7 +12,7 @@ install(TARGETS vkdml EXPORT vkdmlTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT vkdml_Development
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT vkdml_Runtime)
 install(FILES include/vkdml/vkdml.hpp include/vkdml/directml.h include/vkdml/export.hpp include/vkdml/testing.hpp
-              include/vkdml/checked_math.hpp
+              include/vkdml/checked_math.hpp include/vkdml/ops.hpp
               ${PROJECT_BINARY_DIR}/include/vkdml/version.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/vkdml COMPONENT vkdml_Development)
 install(FILES LICENSE NOTICE CHANGELOG.md DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT vkdml_Runtime)
