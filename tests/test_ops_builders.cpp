@@ -283,16 +283,22 @@ TEST_CASE("ops builders: every refusal, with its code and message", "[host][ops]
         vkdml::ops::reduce(TensorDesc{DML_TENSOR_DATA_TYPE_UNKNOWN, {3}}, DML_REDUCE_FUNCTION_SUM, {0}),
         ErrorCode::unsupported_type,
         "vkdml::ops::reduce: input data type 0 (UNKNOWN) is not a DML_TENSOR_DATA_TYPE vkdml knows");
-    check_error(vkdml::ops::argmax(TensorDesc{DML_TENSOR_DATA_TYPE_FLOAT32, Sizes(9, 1)}, {0}),
-                ErrorCode::invalid_argument,
-                "vkdml::ops::argmax: input has 9 dimensions (an operator takes 1 to 8)");
-    check_error(vkdml::ops::reduce(TensorDesc{DML_TENSOR_DATA_TYPE_FLOAT32, {}}, DML_REDUCE_FUNCTION_SUM, {}),
-                ErrorCode::invalid_argument,
-                "vkdml::ops::reduce: input sizes are empty (a tensor has 1 to 8)");
     // A broadcast input whose packed output is too large to size.
     check_error(vkdml::ops::cumulative_sum(
                     TensorDesc{DML_TENSOR_DATA_TYPE_UINT64, {0xFFFFFFFF, 0xFFFFFFFF}, {0, 0}}, 0),
                 ErrorCode::invalid_argument, "vkdml::ops::cumulative_sum: output takes more than 2^64 bytes");
+}
+
+TEST_CASE("ops builders leave SPEC §2's rank rule to create_operator", "[gpu][ops]") {
+    // A rank of 9 builds (the reduced-shape rule applies to any rank) and is refused where DirectML's
+    // rules are judged, as any description.
+    auto op = vkdml::ops::argmax(TensorDesc{DML_TENSOR_DATA_TYPE_FLOAT32, Sizes(9, 2)}, {8});
+    REQUIRE(op);
+    CHECK(op->output().sizes == Sizes{2, 2, 2, 2, 2, 2, 2, 2, 1});
+    auto created = vkdml_test::test_device().create_operator(op->desc());
+    REQUIRE_FALSE(created);
+    CHECK(created.error().code == vkdml::ErrorCode::invalid_descriptor);
+    CHECK_THAT(created.error().message, Contains("rule 2"));
 }
 
 TEST_CASE("ops::Operation: copies and moved-to values point into themselves and stay valid", "[host][ops]") {

@@ -23,8 +23,8 @@ struct TensorDesc {
 
     /// TotalTensorSizeInBytes: the offset of the last element, Σ (size − 1) · stride, plus one, times the
     /// element size, rounded up to a multiple of 4 (DMLCalcBufferTensorSize), computed without overflow.
-    /// Errors: unsupported_type for UNKNOWN or an out-of-range type; invalid_argument for no sizes, a size
-    /// of 0, a stride count that is not the size count, or a size past 64 bits.
+    /// No sizes give one element. Errors: unsupported_type for UNKNOWN or an out-of-range type;
+    /// invalid_argument for a size of 0, a stride count that is not the size count, or a size past 64 bits.
     VKDML_API Result<uint64_t> total_bytes() const;
     /// The product of the sizes (1 for none; it may exceed what an operator accepts, 2^32 − 1).
     VKDML_API uint64_t elements() const noexcept;
@@ -89,8 +89,8 @@ private:
 /// type, the arg functions INT32, INT64, UINT32 or UINT64.
 /// Errors: invalid_argument for a function out of range, an axis not below the rank, or an axis named
 /// twice; unsupported_type for an output type the function does not write; and the input's own errors
-/// (TensorDesc::total_bytes, a rank above 8). Other rules (input types per function, element counts,
-/// device features) are create_operator's, which validates the result like any description.
+/// (TensorDesc::total_bytes). The other rules (a rank of 1 to 8, input types per function, element
+/// counts, device features) are create_operator's, which validates the result like any description.
 VKDML_API Result<Operation> reduce(const TensorDesc& input, DML_REDUCE_FUNCTION function,
                                    std::span<const uint32_t> axes,
                                    DML_TENSOR_DATA_TYPE output_type = kAutoType);
