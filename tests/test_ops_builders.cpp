@@ -202,6 +202,11 @@ TEST_CASE("ops::reduce, argmin, argmax: the inferred output for a table of shape
     CHECK(buffer(d.InputTensor).GuaranteedBaseOffsetAlignment == 16);
     CHECK(buffer(d.InputTensor).Flags == DML_TENSOR_FLAG_NONE);
     CHECK(op->output() == TensorDesc{DML_TENSOR_DATA_TYPE_INT32, {3, 1}});
+    // The README's example, braced lists throughout.
+    auto readme = vkdml::ops::reduce({DML_TENSOR_DATA_TYPE_FLOAT32, {2, 1000}}, DML_REDUCE_FUNCTION_SUM, {1});
+    REQUIRE(readme);
+    CHECK(readme->output() == TensorDesc{DML_TENSOR_DATA_TYPE_FLOAT32, {2, 1}});
+    CHECK(readme->output_bytes() == 8);
     // The braced-list overloads.
     CHECK(vkdml::ops::argmin(strided, {0, 1})->output().sizes == Sizes{1, 1});
     CHECK(vkdml::ops::argmax(strided, {0})->output().data_type == DML_TENSOR_DATA_TYPE_UINT32);
