@@ -1,13 +1,11 @@
 // tools/cli/cmd_reduce.cpp — `vkdml reduce`, `vkdml argmax` and `vkdml argmin`: DML_OPERATOR_REDUCE and the
-// standalone DML_OPERATOR_ARGMAX / ARGMIN over a set of axes of a .npy file, written to a .npy file with
-// the input's rank and size 1 on each reduced axis.
+// standalone DML_OPERATOR_ARGMAX / ARGMIN over a set of axes of a .npy file, built with vkdml::ops and
+// written to a .npy file (the builder's output shape, or without the reduced axes: --keepdims false).
 #include <algorithm>
 #include <charconv>
-#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "cli/commands.hpp"
