@@ -6,10 +6,12 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <vkdml/ops.hpp>
 #include <vkdml/testing.hpp>
 #include <vkdml/version.hpp>
 #include <vkdml/vkdml.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <map>
@@ -64,21 +66,6 @@ DML_TENSOR_DATA_TYPE dml_type(const py::dtype& dt) {
               " is not one of vkdml's 11 types (float16/32/64, int8/16/32/64, uint8/16/32/64)");
 }
 
-/// A tensor description that owns its sizes and strides.
-struct Tensor {
-    std::vector<uint32_t> sizes, strides;
-    DML_BUFFER_TENSOR_DESC buffer{};
-    DML_TENSOR_DESC desc{};
-    Tensor(DML_TENSOR_DATA_TYPE type, std::vector<uint32_t> s, std::vector<uint32_t> st)
-        : sizes(std::move(s)), strides(std::move(st)) {
-        const auto rank = static_cast<uint32_t>(sizes.size());
-        buffer = {type, DML_TENSOR_FLAG_NONE, rank, sizes.data(), strides.data(), 0, 0};
-        buffer.TotalTensorSizeInBytes = DMLCalcBufferTensorSize(type, rank, sizes.data(), strides.data());
-        desc = {DML_TENSOR_TYPE_BUFFER, &buffer};
-    }
-    Tensor(const Tensor&) = delete;
-};
-
 /// One cached operator: compiled, its buffers allocated and mapped, its command buffer recorded. Used by
 /// one call at a time (its mutex).
 struct Entry {
@@ -128,19 +115,19 @@ std::shared_ptr<DeviceHandle> open_device(const std::string& selector) {
     return handle;
 }
 
-/// What one call runs: the operator description (which points into the tensors) and the cache key.
+/// What one call runs: the operator built by vkdml::ops (its description and inferred output) and the
+/// cache key.
 struct Call {
-    std::unique_ptr<Tensor> in;
-    std::optional<vkdml::PackedTensorDesc> out;
-    std::vector<uint32_t> axes;
-    DML_CUMULATIVE_SUMMATION_OPERATOR_DESC cumsum{};
-    DML_CUMULATIVE_PRODUCT_OPERATOR_DESC cumprod{};
-    DML_REDUCE_OPERATOR_DESC reduce{};
-    DML_ARGMAX_OPERATOR_DESC arg{};  // DML_ARGMIN_OPERATOR_DESC has the same fields
-    DML_OPERATOR_DESC desc{};
+    std::optional<vkdml::ops::Operation> op;
     vkdml::OperatorOptions options;
     std::string key;
 };
+
+/// The built operation of a builder's result, else NativeError.
+vkdml::ops::Operation built(vkdml::Result<vkdml::ops::Operation> r) {
+    if (!r) raise(r.error());
+    return std::move(r).value();
+}
 
 /// Bytes of `a` from its first element to the end of its last (what its strides reach).
 size_t reach_bytes(const py::array& a) {
@@ -174,11 +161,11 @@ std::vector<uint32_t> sizes_of(const py::array& a) {
     return sizes;
 }
 
-std::unique_ptr<Tensor> input_tensor(const py::array& a) {
+vkdml::ops::TensorDesc input_tensor(const py::array& a) {
     std::vector<uint32_t> strides;
     for (py::ssize_t i = 0; i < a.ndim(); ++i)
         strides.push_back(a.shape(i) <= 1 ? 0u : static_cast<uint32_t>(a.strides(i) / a.itemsize()));
-    return std::make_unique<Tensor>(dml_type(a.dtype()), sizes_of(a), std::move(strides));
+    return {dml_type(a.dtype()), sizes_of(a), std::move(strides), 0};
 }
 
 std::string join(std::span<const uint32_t> v) {
@@ -187,8 +174,8 @@ std::string join(std::span<const uint32_t> v) {
     return s;
 }
 
-std::string tensor_key(const Tensor& t) {
-    return std::to_string(t.buffer.DataType) + "[" + join(t.sizes) + "/" + join(t.strides) + "]";
+std::string tensor_key(const vkdml::ops::TensorDesc& t) {
+    return std::to_string(t.data_type) + "[" + join(t.sizes) + "/" + join(t.strides) + "]";
 }
 
 /// Under the entry's mutex, without the GIL: compiles the entry's operator if it has none, copies the
@@ -197,7 +184,8 @@ void run_entry(const vkdml::Device& device, const Call& call, Entry& entry, cons
                size_t src_bytes, std::byte* dst, size_t dst_bytes, std::optional<vkdml::Error>& failure,
                bool& compiled) {
     if (!entry.exec) {
-        auto exec = vkdml::HostExecution::create(device, call.desc, DML_EXECUTION_FLAG_NONE, call.options);
+        auto exec =
+            vkdml::HostExecution::create(device, call.op->desc(), DML_EXECUTION_FLAG_NONE, call.options);
         if (!exec) {
             failure = exec.error();
             return;
@@ -230,7 +218,8 @@ py::array run(DeviceHandle& h, Call& call, const py::array& a, const py::dtype& 
         slot->last_used = ++h.clock;
         entry = slot;
     }
-    std::vector<py::ssize_t> shape(call.out->sizes().begin(), call.out->sizes().end());
+    const std::vector<uint32_t>& sizes = call.op->output().sizes;
+    std::vector<py::ssize_t> shape(sizes.begin(), sizes.end());
     py::array out(out_dtype, shape);
     const auto* src = static_cast<const std::byte*>(a.data());
     const size_t src_bytes = reach_bytes(a);
@@ -275,19 +264,13 @@ py::array prepared(py::array a) {
 py::array cumulative(DeviceHandle& h, py::array a, uint32_t axis, bool product, bool exclusive,
                      bool reverse) {
     a = prepared(a);
-    Call c;
-    c.in = input_tensor(a);
-    c.out.emplace(c.in->buffer.DataType, c.in->sizes);
+    const vkdml::ops::TensorDesc in = input_tensor(a);
     const DML_AXIS_DIRECTION dir = reverse ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
-    if (product) {
-        c.cumprod = {&c.in->desc, c.out->desc(), axis, dir, exclusive};
-        c.desc = {DML_OPERATOR_CUMULATIVE_PRODUCT, &c.cumprod};
-    } else {
-        c.cumsum = {&c.in->desc, c.out->desc(), axis, dir, exclusive};
-        c.desc = {DML_OPERATOR_CUMULATIVE_SUMMATION, &c.cumsum};
-    }
-    c.key = std::string(product ? "cumprod " : "cumsum ") + tensor_key(*c.in) + " axis " +
-            std::to_string(axis) + (exclusive ? " exclusive" : "") + (reverse ? " reverse" : "");
+    Call c;
+    c.op = built(product ? vkdml::ops::cumulative_product(in, axis, dir, exclusive)
+                         : vkdml::ops::cumulative_sum(in, axis, dir, exclusive));
+    c.key = std::string(product ? "cumprod " : "cumsum ") + tensor_key(in) + " axis " + std::to_string(axis) +
+            (exclusive ? " exclusive" : "") + (reverse ? " reverse" : "");
     return run(h, c, a, a.dtype());
 }
 
@@ -296,29 +279,33 @@ py::array cumulative(DeviceHandle& h, py::array a, uint32_t axis, bool product, 
 py::array reduction(DeviceHandle& h, py::array a, int function, std::vector<uint32_t> axes,
                     py::dtype out_dtype, bool select_last, bool nan_ignore) {
     a = prepared(a);
+    const vkdml::ops::TensorDesc in = input_tensor(a);
+    const DML_TENSOR_DATA_TYPE out_type = dml_type(out_dtype);
+    const DML_AXIS_DIRECTION dir =
+        select_last ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
     Call c;
-    c.in = input_tensor(a);
-    c.axes = std::move(axes);
-    std::vector<uint32_t> out_sizes = c.in->sizes;
-    for (uint32_t ax : c.axes)
-        if (ax < out_sizes.size()) out_sizes[ax] = 1;
-    c.out.emplace(dml_type(out_dtype), out_sizes);
-    const auto count = static_cast<uint32_t>(c.axes.size());
-    const uint32_t* axes_ptr = c.axes.empty() ? nullptr : c.axes.data();
-    if (function >= 0) {
-        c.reduce = {static_cast<DML_REDUCE_FUNCTION>(function), &c.in->desc, c.out->desc(), count, axes_ptr};
-        c.desc = {DML_OPERATOR_REDUCE, &c.reduce};
-    } else {
-        const DML_AXIS_DIRECTION dir =
-            select_last ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
-        c.arg = {&c.in->desc, c.out->desc(), count, axes_ptr, dir};
-        c.desc = {function == -1 ? DML_OPERATOR_ARGMAX : DML_OPERATOR_ARGMIN, &c.arg};
-    }
-    c.key = "reduce " + std::to_string(function) + " " + tensor_key(*c.in) + " -> " +
-            std::to_string(c.out->type()) + "[" + join(c.out->sizes()) + "]" + " axes " + join(c.axes) +
-            (select_last ? " last" : "") + (nan_ignore ? " nan-ignore" : "");
+    c.op = built(function >= 0
+                     ? vkdml::ops::reduce(in, static_cast<DML_REDUCE_FUNCTION>(function), axes, out_type)
+                 : function == -1 ? vkdml::ops::argmax(in, axes, dir, out_type)
+                                  : vkdml::ops::argmin(in, axes, dir, out_type));
+    c.key = "reduce " + std::to_string(function) + " " + tensor_key(in) + " -> " +
+            std::to_string(c.op->output().data_type) + "[" + join(c.op->output().sizes) + "]" + " axes " +
+            join(axes) + (select_last ? " last" : "") + (nan_ignore ? " nan-ignore" : "");
     c.options.nan_mode = nan_ignore ? vkdml::NanMode::ignore : vkdml::NanMode::propagate;
     return run(h, c, a, out_dtype);
+}
+
+/// The shape a reduction over `axes` gives an array of `shape` (vkdml::ops::reduced_sizes: size 1 on each
+/// reduced axis). Sizes past 2^32 - 1, which no tensor has but an array split into parts may, are judged as
+/// 2^32 - 1 and kept as they are.
+py::tuple reduced_shape(const std::vector<uint64_t>& shape, const std::vector<uint32_t>& axes) {
+    std::vector<uint32_t> sizes;
+    for (uint64_t n : shape) sizes.push_back(static_cast<uint32_t>(std::min<uint64_t>(n, 0xFFFFFFFF)));
+    auto reduced = vkdml::ops::reduced_sizes(sizes, axes);
+    if (!reduced) raise(reduced.error());
+    py::tuple out(shape.size());
+    for (size_t i = 0; i < shape.size(); ++i) out[i] = (*reduced)[i] == sizes[i] ? shape[i] : (*reduced)[i];
+    return out;
 }
 
 py::dict device_dict(const vkdml::PhysicalDeviceInfo& p) {
@@ -420,5 +407,6 @@ PYBIND11_MODULE(_native, m) {
     });
     m.def("cumulative", &cumulative);
     m.def("reduction", &reduction);
+    m.def("reduced_shape", &reduced_shape, py::arg("shape"), py::arg("axes"));
     m.attr("version") = VKDML_VERSION_STRING;
 }

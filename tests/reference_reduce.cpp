@@ -13,6 +13,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "vkdml/ops.hpp"
+
 namespace vkdml_test {
 
 std::string to_string(const ReduceSpec& spec) {
@@ -42,12 +44,9 @@ ReduceSpec standalone_arg_spec(DML_OPERATOR_TYPE op, std::vector<uint32_t> axes,
 
 std::vector<uint32_t> reduce_output_sizes(const std::vector<uint32_t>& input_sizes,
                                           const std::vector<uint32_t>& axes) {
-    std::vector<uint32_t> sizes = input_sizes;
-    for (uint32_t axis : axes) {
-        if (axis >= sizes.size()) throw std::invalid_argument("reduce_output_sizes: axis out of range");
-        sizes[axis] = 1;
-    }
-    return sizes;
+    auto sizes = vkdml::ops::reduced_sizes(input_sizes, axes);
+    if (!sizes) throw std::invalid_argument("reduce_output_sizes: " + sizes.error().message);
+    return *sizes;
 }
 
 DML_TENSOR_DATA_TYPE reduce_output_type(const ReduceSpec& spec, DML_TENSOR_DATA_TYPE input_type) {

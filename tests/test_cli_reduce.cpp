@@ -19,6 +19,7 @@
 #include "cli_support.hpp"
 #include "npy/npy.hpp"
 #include "npy/platform.hpp"
+#include "reference_reduce.hpp"
 #include "tensor_data.hpp"
 
 namespace fs = std::filesystem;
@@ -156,8 +157,7 @@ const FunctionCase kFunctionCases[] = {
 std::vector<double> host_reduce(const std::vector<uint32_t>& sizes, const std::vector<double>& values,
                                 const std::vector<uint32_t>& axes, std::string_view function,
                                 bool last_index) {
-    std::vector<uint32_t> output_sizes = sizes;
-    for (uint32_t axis : axes) output_sizes[axis] = 1;
+    const std::vector<uint32_t> output_sizes = reduce_output_sizes(sizes, axes);
     std::vector<double> result(element_count(output_sizes), 0), best(result.size(), 0);
     std::vector<bool> seen(result.size(), false);
     std::vector<uint32_t> index(sizes.size(), 0);
@@ -239,8 +239,7 @@ TEST_CASE("cli: reduce, argmax and argmin give the same result for a Fortran-ord
             const std::vector<std::string> options(c.args.begin() + 1, c.args.end());
             run_command(dir, c.args[0], options, dir / "in_c.npy", dir / "out_c.npy");
             run_command(dir, c.args[0], options, dir / "in_f.npy", dir / "out_f.npy");
-            std::vector<uint32_t> output_sizes = sizes;
-            for (uint32_t axis : c.axes) output_sizes[axis] = 1;
+            const std::vector<uint32_t> output_sizes = reduce_output_sizes(sizes, c.axes);
             const auto output_type =
                 c.function.starts_with("arg") ? DML_TENSOR_DATA_TYPE_INT64 : DML_TENSOR_DATA_TYPE_INT32;
             CHECK(read_values(dir / "out_c.npy", output_type, output_sizes) ==

@@ -11,6 +11,7 @@
 #include "reduce_sweep.hpp"
 #include "scan_sweep.hpp"
 #include "tensor_data.hpp"
+#include "vkdml/ops.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -116,9 +117,7 @@ TestTensor near_one(DML_TENSOR_DATA_TYPE type, uint32_t n, uint64_t seed) {
 /// succeed without validation messages.
 TestTensor reduce_along(const TestTensor& in, DML_REDUCE_FUNCTION f, const std::vector<uint32_t>& sizes,
                         uint32_t axis) {
-    std::vector<uint32_t> out_sizes = sizes;
-    out_sizes[axis] = 1;
-    TestTensor out = make_packed(in.type, out_sizes);
+    TestTensor out = make_packed(in.type, reduce_output_sizes(sizes, {axis}));
     const vkdml::Status st =
         execute_reduce(DML_OPERATOR_REDUCE, f, DML_AXIS_DIRECTION_INCREASING, {axis}, in, out);
     INFO((st ? std::string() : st.error().message));
@@ -375,14 +374,13 @@ template <typename T>
 std::vector<T> multiply_last_axis(const std::shared_ptr<vkdml::Device>& device, DML_TENSOR_DATA_TYPE type,
                                   std::vector<uint32_t> sizes, const std::vector<T>& x) {
     const uint32_t axis = static_cast<uint32_t>(sizes.size() - 1);
-    const vkdml::PackedTensorDesc in(type, sizes);
-    sizes[axis] = 1;
-    const vkdml::PackedTensorDesc out(type, sizes);
-    const DML_REDUCE_OPERATOR_DESC d{DML_REDUCE_FUNCTION_MULTIPLY, in.desc(), out.desc(), 1, &axis};
-    std::vector<T> y(element_count(sizes));
+    const uint32_t axes[] = {axis};
+    const vkdml::ops::Operation op =
+        *vkdml::ops::reduce(vkdml::ops::TensorDesc{type, sizes}, DML_REDUCE_FUNCTION_MULTIPLY, axes);
+    std::vector<T> y(op.output().elements());
     const std::span<const std::byte> inputs[] = {std::as_bytes(std::span(x))};
     const std::span<std::byte> outputs[] = {std::as_writable_bytes(std::span(y))};
-    const vkdml::Status st = vkdml::execute(device, {DML_OPERATOR_REDUCE, &d}, inputs, outputs);
+    const vkdml::Status st = vkdml::execute(device, op.desc(), inputs, outputs);
     INFO((st ? std::string() : st.error().message));
     REQUIRE(st);
     return y;

@@ -8,7 +8,7 @@ import numpy as _np
 from ._arguments import accumulator_dtype, as_array, axis_index, axis_set, cast_input, store, vkdml_dtype
 from ._docs import numpy_doc
 from ._errors import invalid
-from .dml import REDUCE_FUNCTIONS, reduced, scanned
+from .dml import REDUCE_FUNCTIONS, reduced, reduced_shape, scanned
 
 _INTP = _np.dtype(_np.intp)
 
@@ -66,7 +66,7 @@ def _reduction(a, axis, dtype, out, keepdims, function, device, name, nan_ignore
         axis_index(axis, 1)  # numpy takes axis 0 (or -1) of a 0-d array as no axis (not in a tuple or mean)
         axis = ()
     axes = axis_set(axis, arr.ndim, tuple)
-    out_shape = tuple(1 if i in axes else n for i, n in enumerate(arr.shape))
+    out_shape = reduced_shape(arr.shape, axes)
     if arr.size == 0 and _np.prod(out_shape, dtype=_np.int64) != 0:
         identity = {"sum": 0, "multiply": 1, "average": _np.nan, "log_sum_exp": -_np.inf}.get(function)
         if identity is None:

@@ -52,10 +52,16 @@ def _index_dtype(output_type):
     return dt
 
 
+def reduced_shape(shape, axes):
+    """The shape a reduction over `axes` gives an array of `shape`: the native builder's
+    (vkdml::ops::reduced_sizes); () for a 0-d array."""
+    return tuple(_native.reduced_shape(shape, list(axes))) if len(shape) else ()
+
+
 def reduced(arr, code, axes, out_dtype, select_last=False, nan=False, device=None):
     """REDUCE (code >= 0, an index into REDUCE_FUNCTIONS) or ARGMAX (-1) / ARGMIN (-2) of `arr` over the
     sorted `axes`, the rank kept; `nan`: NanMode::ignore. A 0-d array is one element."""
-    out_shape = tuple(1 if i in axes else n for i, n in enumerate(arr.shape))
+    out_shape = reduced_shape(arr.shape, axes)
     if arr.size == 0:
         if _np.prod(out_shape, dtype=_np.int64) == 0:
             return _np.empty(out_shape, out_dtype)
@@ -71,7 +77,7 @@ def reduced(arr, code, axes, out_dtype, select_last=False, nan=False, device=Non
         return run(dev, _native.reduction, part, code, list(axes), out_dtype, select_last, nan)
 
     def out_bytes(shape):
-        return itemsize * int(_np.prod([1 if i in axes else n for i, n in enumerate(shape)]))
+        return itemsize * int(_np.prod(reduced_shape(shape, axes), dtype=_np.int64))
 
     kept = [i for i in range(arr.ndim) if i not in axes]
     return in_parts(one, arr, kept, out_bytes, device, f"reduce {name}",

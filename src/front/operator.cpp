@@ -3,6 +3,9 @@
 #include "front/operator_state.hpp"
 #include "front/validation.hpp"
 
+#include <type_traits>
+#include <variant>
+
 namespace vkdml {
 
 namespace {
@@ -31,36 +34,55 @@ bool implemented(DML_OPERATOR_TYPE op) {
     return false;
 }
 
-// Validates a cumulative description, then keeps a deep copy in `kept` (a member of s).
+// Keeps deep copies of the two tensors and points the normalized description at them.
+void keep_tensors(OperatorState& s, const DML_TENSOR_DESC& input, const DML_TENSOR_DESC& output) {
+    s.inputs.push_back(copy_tensor(input));
+    s.outputs.push_back(copy_tensor(output));
+    s.normalized.input = &s.inputs[0]->tensor;
+    s.normalized.output = &s.outputs[0]->tensor;
+}
+
+// Validates a cumulative description, then keeps it, normalized.
 template <class CumulativeOpDesc>
 Status create_cumulative(const DeviceState& device, DML_OPERATOR_TYPE type, const void* desc,
-                         OperatorState& s, CumulativeOpDesc& kept) {
-    const auto& d = *static_cast<const CumulativeOpDesc*>(desc);
-    if (auto st = detail::validate_cumulative(device, type, as_cumulative(d)); !st) return st;
-    s.inputs.push_back(copy_tensor(*d.InputTensor));
-    s.outputs.push_back(copy_tensor(*d.OutputTensor));
-    kept = d;
-    kept.InputTensor = &s.inputs[0]->tensor;
-    kept.OutputTensor = &s.outputs[0]->tensor;
-    s.desc.Desc = &kept;
+                         OperatorState& s) {
+    const CumulativeDesc d = as_cumulative(*static_cast<const CumulativeOpDesc*>(desc));
+    if (auto st = detail::validate_cumulative(device, type, d); !st) return st;
+    keep_tensors(s, *d.InputTensor, *d.OutputTensor);
+    s.normalized.axis = d.Axis;
+    s.normalized.direction = d.AxisDirection;
+    s.normalized.exclusive = d.HasExclusive;
     return {};
 }
 
-// Validates a REDUCE, ARGMIN or ARGMAX description, then keeps a deep copy (Axes included) in `kept`.
+// Validates a REDUCE, ARGMIN or ARGMAX description, then keeps it (Axes included), normalized.
 template <class ReductionOpDesc>
-Status create_reduction(const DeviceState& device, DML_OPERATOR_TYPE type, const void* desc, OperatorState& s,
-                        ReductionOpDesc& kept) {
-    const auto& d = *static_cast<const ReductionOpDesc*>(desc);
-    if (auto st = detail::validate_reduction(device, type, as_reduction(d)); !st) return st;
-    s.inputs.push_back(copy_tensor(*d.InputTensor));
-    s.outputs.push_back(copy_tensor(*d.OutputTensor));
-    s.axes.assign(d.Axes, d.Axes + d.AxisCount);
-    kept = d;
-    kept.InputTensor = &s.inputs[0]->tensor;
-    kept.OutputTensor = &s.outputs[0]->tensor;
-    kept.Axes = s.axes.empty() ? nullptr : s.axes.data();
-    s.desc.Desc = &kept;
+Status create_reduction(const DeviceState& device, DML_OPERATOR_TYPE type, const void* desc,
+                        OperatorState& s) {
+    const ReductionDesc d = as_reduction(*static_cast<const ReductionOpDesc*>(desc));
+    if (auto st = detail::validate_reduction(device, type, d); !st) return st;
+    keep_tensors(s, *d.InputTensor, *d.OutputTensor);
+    s.normalized.function = d.Function;
+    s.normalized.axes.assign(d.Axes, d.Axes + d.AxisCount);
+    s.normalized.direction = d.AxisDirection;
     return {};
+}
+
+// DirectML's struct of the normalized description's type, its pointers into `s`.
+TypedDesc typed_desc(const OperatorState& s) {
+    const NormalizedDesc& n = s.normalized;
+    const auto count = static_cast<uint32_t>(n.axes.size());
+    const uint32_t* axes = n.axes.empty() ? nullptr : n.axes.data();
+    switch (n.type) {
+    case DML_OPERATOR_CUMULATIVE_SUMMATION:
+        return DML_CUMULATIVE_SUMMATION_OPERATOR_DESC{n.input, n.output, n.axis, n.direction, n.exclusive};
+    case DML_OPERATOR_CUMULATIVE_PRODUCT:
+        return DML_CUMULATIVE_PRODUCT_OPERATOR_DESC{n.input, n.output, n.axis, n.direction, n.exclusive};
+    case DML_OPERATOR_REDUCE: return DML_REDUCE_OPERATOR_DESC{n.function, n.input, n.output, count, axes};
+    case DML_OPERATOR_ARGMIN: return DML_ARGMIN_OPERATOR_DESC{n.input, n.output, count, axes, n.direction};
+    case DML_OPERATOR_ARGMAX: return DML_ARGMAX_OPERATOR_DESC{n.input, n.output, count, axes, n.direction};
+    default: return std::monostate{};
+    }
 }
 
 // The options, checked against a validated description.
@@ -71,9 +93,8 @@ Status validate_options(const OperatorState& s, const OperatorOptions& options) 
                           static_cast<int>(options.nan_mode),
                           " is neither NanMode::propagate nor NanMode::ignore");
     if (options.nan_mode == NanMode::ignore) {
-        const bool reduction = s.desc.Type == DML_OPERATOR_REDUCE || s.desc.Type == DML_OPERATOR_ARGMIN ||
-                               s.desc.Type == DML_OPERATOR_ARGMAX;
-        const DML_REDUCE_FUNCTION f = reduction ? s.reduction().Function : DML_REDUCE_FUNCTION_SUM;
+        const bool reduction = s.normalized.is_reduction();
+        const DML_REDUCE_FUNCTION f = s.normalized.function;
         if (!reduction ||
             !(is_arg_function(f) || f == DML_REDUCE_FUNCTION_MIN || f == DML_REDUCE_FUNCTION_MAX))
             return make_error(ErrorCode::invalid_argument, to_string(s.desc.Type),
@@ -84,15 +105,20 @@ Status validate_options(const OperatorState& s, const OperatorOptions& options) 
     return {};
 }
 
-Status create_operator_state(const DeviceState& device, const DML_OPERATOR_DESC& desc, OperatorState& s) {
+// Validates the description and keeps it in `s`, normalized.
+Status normalize(const DeviceState& device, const DML_OPERATOR_DESC& desc, OperatorState& s) {
+    s.normalized.type = desc.Type;
     switch (desc.Type) {
     case DML_OPERATOR_CUMULATIVE_SUMMATION:
-        return create_cumulative(device, desc.Type, desc.Desc, s, s.cumsum);
+        return create_cumulative<DML_CUMULATIVE_SUMMATION_OPERATOR_DESC>(device, desc.Type, desc.Desc, s);
     case DML_OPERATOR_CUMULATIVE_PRODUCT:
-        return create_cumulative(device, desc.Type, desc.Desc, s, s.cumprod);
-    case DML_OPERATOR_REDUCE: return create_reduction(device, desc.Type, desc.Desc, s, s.reduce);
-    case DML_OPERATOR_ARGMIN: return create_reduction(device, desc.Type, desc.Desc, s, s.argmin);
-    case DML_OPERATOR_ARGMAX: return create_reduction(device, desc.Type, desc.Desc, s, s.argmax);
+        return create_cumulative<DML_CUMULATIVE_PRODUCT_OPERATOR_DESC>(device, desc.Type, desc.Desc, s);
+    case DML_OPERATOR_REDUCE:
+        return create_reduction<DML_REDUCE_OPERATOR_DESC>(device, desc.Type, desc.Desc, s);
+    case DML_OPERATOR_ARGMIN:
+        return create_reduction<DML_ARGMIN_OPERATOR_DESC>(device, desc.Type, desc.Desc, s);
+    case DML_OPERATOR_ARGMAX:
+        return create_reduction<DML_ARGMAX_OPERATOR_DESC>(device, desc.Type, desc.Desc, s);
     default:
         return detail::make_error(
             ErrorCode::invalid_descriptor, "DML_OPERATOR_DESC.Type is ", static_cast<int>(desc.Type), " (",
@@ -100,6 +126,21 @@ Status create_operator_state(const DeviceState& device, const DML_OPERATOR_DESC&
             "), which this vkdml does not implement (it implements REDUCE (55), "
             "CUMULATIVE_SUMMATION (105), ARGMIN (137), ARGMAX (138) and CUMULATIVE_PRODUCT (145))");
     }
+}
+
+// Validates the description, keeps it normalized and points `s.desc` at its typed form.
+Status create_operator_state(const DeviceState& device, const DML_OPERATOR_DESC& desc, OperatorState& s) {
+    if (auto st = normalize(device, desc, s); !st) return st;
+    s.typed = typed_desc(s);
+    s.desc.Desc = std::visit(
+        [](const auto& d) -> const void* {
+            if constexpr (std::is_same_v<std::decay_t<decltype(d)>, std::monostate>)
+                return nullptr;
+            else
+                return &d;
+        },
+        s.typed);
+    return {};
 }
 
 }  // namespace
@@ -117,15 +158,19 @@ Status create_description(const DeviceState& device, const DML_OPERATOR_DESC& de
 }  // namespace detail
 
 CumulativeDesc OperatorState::cumulative() const {
-    return desc.Type == DML_OPERATOR_CUMULATIVE_PRODUCT ? as_cumulative(cumprod) : as_cumulative(cumsum);
+    const NormalizedDesc& n = normalized;
+    return {n.input, n.output, n.axis, n.direction, n.exclusive};
 }
 
 ReductionDesc OperatorState::reduction() const {
-    switch (desc.Type) {
-    case DML_OPERATOR_ARGMIN: return as_reduction(argmin);
-    case DML_OPERATOR_ARGMAX: return as_reduction(argmax);
-    default: return as_reduction(reduce);
-    }
+    const NormalizedDesc& n = normalized;
+    return {n.input,
+            n.output,
+            static_cast<uint32_t>(n.axes.size()),
+            n.axes.empty() ? nullptr : n.axes.data(),
+            n.function,
+            n.type != DML_OPERATOR_REDUCE,
+            n.direction};
 }
 
 DML_OPERATOR_TYPE Operator::type() const noexcept {

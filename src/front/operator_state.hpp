@@ -6,6 +6,7 @@
 #include "vulkan/device_state.hpp"
 
 #include <memory>
+#include <variant>
 #include <vector>
 
 namespace vkdml {
@@ -64,19 +65,40 @@ inline ReductionDesc as_reduction(const DML_ARGMAX_OPERATOR_DESC& d) {
             true,          d.AxisDirection};
 }
 
+/// What any of the five operators says, in one shape: its type and the fields both families need (a field
+/// the type lacks keeps its default). The tensors are the kept copies in OperatorState.
+struct NormalizedDesc {
+    DML_OPERATOR_TYPE type = DML_OPERATOR_INVALID;
+    const DML_TENSOR_DESC* input = nullptr;
+    const DML_TENSOR_DESC* output = nullptr;
+    DML_REDUCE_FUNCTION function = DML_REDUCE_FUNCTION_SUM;  ///< REDUCE's; ARGMIN/ARGMAX for those operators
+    std::vector<uint32_t> axes;                              ///< REDUCE, ARGMIN, ARGMAX: Axes as given
+    uint32_t axis = 0;                                       ///< the cumulative operators' Axis
+    DML_AXIS_DIRECTION direction = DML_AXIS_DIRECTION_INCREASING;  ///< INCREASING for REDUCE
+    int32_t exclusive = 0;  ///< HasExclusiveSum / HasExclusiveProduct as given (nonzero: exclusive)
+
+    bool is_reduction() const {
+        return type == DML_OPERATOR_REDUCE || type == DML_OPERATOR_ARGMIN || type == DML_OPERATOR_ARGMAX;
+    }
+};
+
+/// The typed DirectML description an Operator hands back (Operator::desc), made from the normalized one.
+using TypedDesc =
+    std::variant<std::monostate, DML_REDUCE_OPERATOR_DESC, DML_ARGMIN_OPERATOR_DESC, DML_ARGMAX_OPERATOR_DESC,
+                 DML_CUMULATIVE_SUMMATION_OPERATOR_DESC, DML_CUMULATIVE_PRODUCT_OPERATOR_DESC>;
+
 struct OperatorState {
     std::shared_ptr<DeviceState> device;
-    DML_OPERATOR_DESC desc{};
+    DML_OPERATOR_DESC desc{};  ///< points at `typed`
     std::vector<std::unique_ptr<TensorCopy>> inputs;
     std::vector<std::unique_ptr<TensorCopy>> outputs;
-    /// The kept description of the operator type `desc.Type` (the other members stay zero).
-    DML_CUMULATIVE_SUMMATION_OPERATOR_DESC cumsum{};
-    DML_CUMULATIVE_PRODUCT_OPERATOR_DESC cumprod{};
-    DML_REDUCE_OPERATOR_DESC reduce{};
-    DML_ARGMIN_OPERATOR_DESC argmin{};
-    DML_ARGMAX_OPERATOR_DESC argmax{};
-    std::vector<uint32_t> axes;  ///< the kept copy of a reduction's Axes
-    OperatorOptions options;     ///< validated against the operator (create_description)
+    NormalizedDesc normalized;  ///< the kept description, whatever the operator type
+    TypedDesc typed;            ///< `normalized` as DirectML's struct of its type, for Operator::desc
+    OperatorOptions options;    ///< validated against the operator (create_description)
+
+    OperatorState() = default;
+    OperatorState(const OperatorState&) = delete;  // desc and typed point into it
+    OperatorState& operator=(const OperatorState&) = delete;
 
     /// The reduction description of REDUCE, ARGMIN or ARGMAX, read from the kept copy.
     ReductionDesc reduction() const;

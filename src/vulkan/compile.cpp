@@ -32,7 +32,7 @@ Status compile_reduction(const detail::PlanTarget& target, const OperatorState& 
     const TensorCopy& out = *op.outputs[0];
     const ReductionDesc d = op.reduction();
     bool reduced[8] = {};
-    for (uint32_t a : op.axes) reduced[a] = true;
+    for (uint32_t a : op.normalized.axes) reduced[a] = true;
     detail::ReduceRequest r;
     r.function = static_cast<uint32_t>(d.Function);
     r.nan_ignore = op.options.nan_mode == NanMode::ignore;

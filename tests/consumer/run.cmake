@@ -71,7 +71,7 @@ function(check_install prefix shared testing)
   endif()
   string(REGEX REPLACE "/cmake/vkdml/vkdmlConfig.cmake$" "" libdir "${config}")
   set(expected include/vkdml/vkdml.hpp include/vkdml/directml.h include/vkdml/export.hpp
-      include/vkdml/checked_math.hpp include/vkdml/profiling.hpp share/doc/vkdml/SPEC.md
+      include/vkdml/checked_math.hpp include/vkdml/profiling.hpp include/vkdml/ops.hpp share/doc/vkdml/SPEC.md
       include/vkdml/version.hpp ${libdir}/cmake/vkdml/vkdmlConfigVersion.cmake ${libdir}/cmake/vkdml/vkdmlTargets.cmake
       ${libdir}/cmake/vkdml/vkdmlVulkanHeaders.cmake ${libdir}/pkgconfig/vkdml.pc
       share/doc/vkdml/LICENSE share/doc/vkdml/NOTICE share/doc/vkdml/CHANGELOG.md)

@@ -237,3 +237,16 @@ def test_selectors_of_one_device_share_its_cache():
     index = vkdml.default_device().info["index"]
     assert vkdml.Device(index)._handle is vkdml.Device("")._handle
     assert vkdml.Device("", shared=False)._handle is not vkdml.Device("")._handle
+
+
+def test_reduced_shapes_come_from_the_native_builder():
+    # dml.reduce's output shape is vkdml::ops::reduced_sizes' (size 1 on each reduced axis), sizes past
+    # 2^32 - 1 (array parts only) kept, bad axes refused by the library.
+    from vkdml._errors import _native
+    assert _native.reduced_shape((2, 3, 4), [2, 0]) == (1, 3, 1)
+    assert _native.reduced_shape((0, 5), [1]) == (0, 1)
+    assert _native.reduced_shape((5, 2**33), [0]) == (1, 2**33)
+    assert _native.reduced_shape((5, 2**33), [1]) == (5, 1)
+    with pytest.raises(Exception, match="out of range"):
+        _native.reduced_shape((2, 3), [2])
+    assert dml.reduce(np.ones((2, 3, 4), np.float32), "sum", (0, 2)).shape == (1, 3, 1)

@@ -1,6 +1,8 @@
 // tools/bench/bench_cases.cpp — the case table of `vkdml bench` and what follows from a case: its bytes, its
-// fibers, its fit on a device and its DirectML description.
+// fibers, its fit on a device and its operator (vkdml::ops).
 #include "bench/bench_cases.hpp"
+
+#include "cli/cli.hpp"
 
 #include <algorithm>
 
@@ -151,14 +153,22 @@ uint64_t element_count(const Case& c) {
     return n;
 }
 
-DML_TENSOR_DATA_TYPE output_type(const Case& c) {
-    return c.op == Op::argmax ? DML_TENSOR_DATA_TYPE_UINT32 : c.type;
+ops::Operation operation(const Case& c) {
+    const ops::TensorDesc input{c.type, c.shape};
+    const uint32_t axes[] = {c.axis};
+    switch (c.op) {
+    case Op::cumsum:
+    case Op::host_cumsum: return take(ops::cumulative_sum(input, c.axis));
+    case Op::cumprod: return take(ops::cumulative_product(input, c.axis));
+    case Op::reduce_sum: return take(ops::reduce(input, DML_REDUCE_FUNCTION_SUM, axes));
+    case Op::logsumexp: return take(ops::reduce(input, DML_REDUCE_FUNCTION_LOG_SUM_EXP, axes));
+    case Op::argmax: break;
+    }
+    return take(ops::argmax(input, axes));
 }
 
-std::vector<uint32_t> output_shape(const Case& c) {
-    std::vector<uint32_t> shape = c.shape;
-    if (!is_scan(c.op)) shape[c.axis] = 1;
-    return shape;
+DML_TENSOR_DATA_TYPE output_type(const Case& c) {
+    return operation(c).output().data_type;
 }
 
 uint64_t useful_bytes(const Case& c) {
@@ -180,9 +190,8 @@ bool fit_to_device(Case& c, const DeviceInfo& info, uint64_t heap_bytes) {
     bool shrunk = false;
     const auto fits = [&] {
         const uint64_t in = element_count(c) * element_size(c.type);
-        uint64_t out = 1;
-        for (uint32_t size : output_shape(c)) out *= size;
-        out *= element_size(output_type(c));
+        const ops::TensorDesc output = operation(c).output();
+        const uint64_t out = output.elements() * element_size(output.data_type);
         const uint64_t largest = std::max(in, out);
         // Room for a temporary of up to 1/8 of the input (chunk totals) besides input and output.
         return largest <= info.max_buffer_size && largest <= info.max_memory_allocation_size &&
@@ -197,43 +206,6 @@ bool fit_to_device(Case& c, const DeviceInfo& info, uint64_t heap_bytes) {
         shrunk = true;
     }
     return shrunk;
-}
-
-Description::Description(const Case& c) : in_sizes_(c.shape), out_sizes_(output_shape(c)) {
-    axes_[0] = c.axis;
-    const auto rank = static_cast<uint32_t>(in_sizes_.size());
-    in_ = {c.type,  DML_TENSOR_FLAG_NONE,
-           rank,    in_sizes_.data(),
-           nullptr, DMLCalcBufferTensorSize(c.type, rank, in_sizes_.data(), nullptr),
-           0};
-    const DML_TENSOR_DATA_TYPE out_type = output_type(c);
-    out_ = {out_type, DML_TENSOR_FLAG_NONE,
-            rank,     out_sizes_.data(),
-            nullptr,  DMLCalcBufferTensorSize(out_type, rank, out_sizes_.data(), nullptr),
-            0};
-    in_tensor_ = {DML_TENSOR_TYPE_BUFFER, &in_};
-    out_tensor_ = {DML_TENSOR_TYPE_BUFFER, &out_};
-    switch (c.op) {
-    case Op::cumsum:
-    case Op::host_cumsum:
-        cumsum_ = {&in_tensor_, &out_tensor_, c.axis, DML_AXIS_DIRECTION_INCREASING, false};
-        op_ = {DML_OPERATOR_CUMULATIVE_SUMMATION, &cumsum_};
-        break;
-    case Op::cumprod:
-        cumprod_ = {&in_tensor_, &out_tensor_, c.axis, DML_AXIS_DIRECTION_INCREASING, false};
-        op_ = {DML_OPERATOR_CUMULATIVE_PRODUCT, &cumprod_};
-        break;
-    case Op::reduce_sum:
-    case Op::logsumexp:
-        reduce_ = {c.op == Op::reduce_sum ? DML_REDUCE_FUNCTION_SUM : DML_REDUCE_FUNCTION_LOG_SUM_EXP,
-                   &in_tensor_, &out_tensor_, 1, axes_};
-        op_ = {DML_OPERATOR_REDUCE, &reduce_};
-        break;
-    case Op::argmax:
-        argmax_ = {&in_tensor_, &out_tensor_, 1, axes_, DML_AXIS_DIRECTION_INCREASING};
-        op_ = {DML_OPERATOR_ARGMAX, &argmax_};
-        break;
-    }
 }
 
 }  // namespace vkdml::cli::bench

@@ -1,5 +1,5 @@
 // tools/bench/bench_cases.hpp — the cases of `vkdml bench`: the suites, each case's operator, type, shape and
-// axes, the bytes it counts, scaling to a suite and capping to a device, and its DirectML description.
+// axes, the bytes it counts, scaling to a suite and capping to a device, and its operator (vkdml::ops).
 #pragma once
 
 #include <cstdint>
@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "vkdml/ops.hpp"
 #include "vkdml/vkdml.hpp"
 
 namespace vkdml::cli::bench {
@@ -55,10 +56,11 @@ const char* baseline_name(Baseline baseline);
 
 /// Elements of the input.
 uint64_t element_count(const Case& c);
-/// Type of the output (UINT32 for argmax, the input's otherwise).
+/// The case's operator, built by vkdml::ops: its description and its output (for argmax UINT32 indices,
+/// the builder's choice; the input's type otherwise).
+ops::Operation operation(const Case& c);
+/// Type of the output: operation(c).output().data_type.
 DML_TENSOR_DATA_TYPE output_type(const Case& c);
-/// Shape of the output: the input's, with size 1 on the axis for reductions.
-std::vector<uint32_t> output_shape(const Case& c);
 /// Useful bytes: input + output for scans, input for reductions.
 uint64_t useful_bytes(const Case& c);
 
@@ -73,27 +75,5 @@ Fibers fibers(const Case& c);
 /// input, output and some temporary room fit the device: maxBufferSize and maxMemoryAllocationSize per
 /// buffer, and 3/4 of `heap_bytes` (the largest device-local heap) for all. Returns whether it shrank.
 bool fit_to_device(Case& c, const DeviceInfo& info, uint64_t heap_bytes);
-
-/// A case's DirectML description, with the arrays it points to.
-class Description {
-public:
-    explicit Description(const Case& c);
-    Description(const Description&) = delete;
-    Description& operator=(const Description&) = delete;
-    const DML_OPERATOR_DESC& desc() const { return op_; }
-    uint64_t input_bytes() const { return in_.TotalTensorSizeInBytes; }
-    uint64_t output_bytes() const { return out_.TotalTensorSizeInBytes; }
-
-private:
-    std::vector<uint32_t> in_sizes_, out_sizes_;
-    uint32_t axes_[1] = {};
-    DML_BUFFER_TENSOR_DESC in_{}, out_{};
-    DML_TENSOR_DESC in_tensor_{}, out_tensor_{};
-    DML_CUMULATIVE_SUMMATION_OPERATOR_DESC cumsum_{};
-    DML_CUMULATIVE_PRODUCT_OPERATOR_DESC cumprod_{};
-    DML_REDUCE_OPERATOR_DESC reduce_{};
-    DML_ARGMAX_OPERATOR_DESC argmax_{};
-    DML_OPERATOR_DESC op_{};
-};
 
 }  // namespace vkdml::cli::bench

@@ -1,4 +1,5 @@
-// tools/bench/bench_cpu.cpp — the CPU loops of `vkdml bench`, one template per operation over the storage type.
+// tools/bench/bench_cpu.cpp — the CPU loops of `vkdml bench`, one template per operation over the storage
+// type.
 #include "bench/bench_cpu.hpp"
 
 #include <algorithm>
@@ -172,9 +173,7 @@ bool run_typed(const Case& c, const std::byte* in, std::byte* out) {
 
 double cpu_time_ms(const Case& c, std::span<const std::byte> input) {
     if (c.op == Op::host_cumsum) return NAN;
-    uint64_t out_count = 1;
-    for (uint32_t size : output_shape(c)) out_count *= size;
-    std::vector<std::byte> output(out_count * element_size(c.type));
+    std::vector<std::byte> output(operation(c).output().elements() * element_size(c.type));
     std::vector<double> times;
     for (int run = 0; run < 3; ++run) {
         const auto start = std::chrono::steady_clock::now();

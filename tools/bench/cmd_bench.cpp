@@ -130,7 +130,7 @@ void check_result(Result& r, const std::vector<Sample>& samples, std::span<const
 
 // The host case: a small cumsum through HostExecution::run() against an empty submit.
 void run_host_case(Result& r, const Device& device, Gpu& gpu, std::span<const std::byte> input) {
-    const Description d(r.c);
+    const ops::Operation d = operation(r.c);
     HostExecution run = take(HostExecution::create(device, d.desc()));
     std::copy(input.begin(), input.end(), run.input(0).begin());
     std::vector<double> times;
@@ -162,7 +162,7 @@ void run_host_case(Result& r, const Device& device, Gpu& gpu, std::span<const st
 // A GPU case: its baseline (cached per kind and byte count), then the operator's timed runs.
 void run_gpu_case(Result& r, const Device& device, Gpu& gpu, std::span<const std::byte> input,
                   const Settings& s, std::map<std::pair<Baseline, uint64_t>, double>& baselines) {
-    const Description d(r.c);
+    const ops::Operation d = operation(r.c);
     const Operator op = take(device.create_operator(d.desc()));
     const CompiledOperator compiled = take(device.compile_operator(op));
     const Baseline kind = baseline_of(r.c.op);

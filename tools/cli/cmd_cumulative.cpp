@@ -18,36 +18,30 @@ void define_cumulative(CLI::App& app) {
 }
 constexpr std::string_view kInOut[] = {"IN.npy", "OUT.npy"};
 
-// DML_CUMULATIVE_SUMMATION_OPERATOR_DESC and DML_CUMULATIVE_PRODUCT_OPERATOR_DESC share one layout.
-template <class OperatorDesc, DML_OPERATOR_TYPE kType>
+// CUMULATIVE_PRODUCT (kProduct) or CUMULATIVE_SUMMATION.
+template <bool kProduct>
 void run_cumulative(const Args& args) {
     const std::string& in_path = args.operands()[0];
     const InputFile file = open_input(in_path);
-    const HostTensor& input = file.tensor;
-    const uint32_t axis = resolve_axis(*args.integer("--axis"), input.sizes.size(), in_path);
-    const HostTensor output = make_output(input.type, input.sizes);
+    const uint32_t axis = resolve_axis(*args.integer("--axis"), file.tensor.sizes.size(), in_path);
+    const DML_AXIS_DIRECTION direction =
+        args.has("--reverse") ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
+    const bool exclusive = args.has("--exclusive");
+    const ops::Operation op = take(kProduct ? ops::cumulative_product(file.tensor, axis, direction, exclusive)
+                                            : ops::cumulative_sum(file.tensor, axis, direction, exclusive));
     check_output(args.operands()[1]);
     const auto device = open_device(args);
-
-    const DML_BUFFER_TENSOR_DESC input_buffer = input.desc(), output_buffer = output.desc();
-    const DML_TENSOR_DESC input_desc{DML_TENSOR_TYPE_BUFFER, &input_buffer};
-    const DML_TENSOR_DESC output_desc{DML_TENSOR_TYPE_BUFFER, &output_buffer};
-    const OperatorDesc op_desc{
-        &input_desc, &output_desc, axis,
-        args.has("--reverse") ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING,
-        args.has("--exclusive")};
-    run_one(*device, {kType, &op_desc}, file, output, args.operands()[1]);
+    run_one(*device, op, file, args.operands()[1]);
 }
 
 }  // namespace
 
 extern const Command kCumsumCommand = {
     "cumsum", "Cumulative sum of IN.npy along an axis, written to OUT.npy (C order).", kInOut,
-    define_cumulative,
-    run_cumulative<DML_CUMULATIVE_SUMMATION_OPERATOR_DESC, DML_OPERATOR_CUMULATIVE_SUMMATION>};
+    define_cumulative, run_cumulative<false>};
 
 extern const Command kCumprodCommand = {
     "cumprod", "Cumulative product of IN.npy along an axis, written to OUT.npy (C order).", kInOut,
-    define_cumulative, run_cumulative<DML_CUMULATIVE_PRODUCT_OPERATOR_DESC, DML_OPERATOR_CUMULATIVE_PRODUCT>};
+    define_cumulative, run_cumulative<true>};
 
 }  // namespace vkdml::cli

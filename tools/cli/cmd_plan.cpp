@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <span>
 #include <string>
 #include <vector>
 #include "vkdml/profiling.hpp"
@@ -99,15 +100,7 @@ void run_plan(const Args& args) {
         static_cast<uint64_t>(args.integer("--max-range").value_or(0xFFFFFFFFll));
     device.subgroup_operations = !args.has("--no-subgroup-ops");
 
-    const DML_BUFFER_TENSOR_DESC in_buffer{
-        type,
-        DML_TENSOR_FLAG_NONE,
-        static_cast<uint32_t>(sizes.size()),
-        sizes.data(),
-        nullptr,
-        DMLCalcBufferTensorSize(type, uint32_t(sizes.size()), sizes.data(), nullptr),
-        0};
-    const DML_TENSOR_DESC in_desc{DML_TENSOR_TYPE_BUFFER, &in_buffer};
+    const ops::TensorDesc input{type, sizes};
     const DML_AXIS_DIRECTION direction =
         args.has("--reverse") ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
     std::string text;
@@ -121,13 +114,12 @@ void run_plan(const Args& args) {
     };
     if (scan) {
         const uint32_t axis = resolve_axis(*args.integer("--axis"), sizes.size(), shape_name);
-        const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC d{&in_desc, &in_desc, axis, direction,
-                                                       args.has("--exclusive")};
-        describe({op == 0 ? DML_OPERATOR_CUMULATIVE_SUMMATION : DML_OPERATOR_CUMULATIVE_PRODUCT, &d});
+        const bool exclusive = args.has("--exclusive");
+        describe(take(op == 0 ? ops::cumulative_sum(input, axis, direction, exclusive)
+                              : ops::cumulative_product(input, axis, direction, exclusive))
+                     .desc());
     } else {
         const std::vector<uint32_t> axes = resolve_axes(written_axes(args), sizes.size(), shape_name);
-        std::vector<uint32_t> out_sizes = sizes;
-        for (uint32_t a : axes) out_sizes[a] = 1;
         std::vector<std::string> function_names;
         for (int f = DML_REDUCE_FUNCTION_ARGMAX; f <= DML_REDUCE_FUNCTION_SUM_SQUARE; ++f)
             function_names.push_back(lower(to_string(static_cast<DML_REDUCE_FUNCTION>(f))));
@@ -136,23 +128,12 @@ void run_plan(const Args& args) {
             function = static_cast<DML_REDUCE_FUNCTION>(
                 choose("--function", args.value("--function").value_or("sum"), function_names));
         const bool arg = function == DML_REDUCE_FUNCTION_ARGMAX || function == DML_REDUCE_FUNCTION_ARGMIN;
-        const DML_TENSOR_DATA_TYPE out_type = arg ? DML_TENSOR_DATA_TYPE_INT64 : type;
-        const auto rank = static_cast<uint32_t>(out_sizes.size());
-        const DML_BUFFER_TENSOR_DESC out_buffer{
-            out_type, DML_TENSOR_FLAG_NONE,
-            rank,     out_sizes.data(),
-            nullptr,  DMLCalcBufferTensorSize(out_type, rank, out_sizes.data(), nullptr),
-            0};
-        const DML_TENSOR_DESC out_desc{DML_TENSOR_TYPE_BUFFER, &out_buffer};
-        const auto count = static_cast<uint32_t>(axes.size());
-        const uint32_t* axes_data = axes.empty() ? nullptr : axes.data();
-        if (op == 2) {
-            const DML_REDUCE_OPERATOR_DESC d{function, &in_desc, &out_desc, count, axes_data};
-            describe({DML_OPERATOR_REDUCE, &d});
-        } else {
-            const DML_ARGMAX_OPERATOR_DESC d{&in_desc, &out_desc, count, axes_data, direction};
-            describe({op == 3 ? DML_OPERATOR_ARGMAX : DML_OPERATOR_ARGMIN, &d});
-        }
+        const DML_TENSOR_DATA_TYPE out_type = arg ? DML_TENSOR_DATA_TYPE_INT64 : ops::kAutoType;
+        const std::span<const uint32_t> axis_span(axes);
+        describe(take(op == 2   ? ops::reduce(input, function, axis_span, out_type)
+                      : op == 3 ? ops::argmax(input, axis_span, direction, out_type)
+                                : ops::argmin(input, axis_span, direction, out_type))
+                     .desc());
     }
     if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size())
         fail("cannot write to standard output");

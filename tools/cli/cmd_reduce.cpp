@@ -1,12 +1,11 @@
 // tools/cli/cmd_reduce.cpp — `vkdml reduce`, `vkdml argmax` and `vkdml argmin`: DML_OPERATOR_REDUCE and the
-// standalone DML_OPERATOR_ARGMAX / ARGMIN over a set of axes of a .npy file, written to a .npy file with
-// the input's rank and size 1 on each reduced axis.
+// standalone DML_OPERATOR_ARGMAX / ARGMIN over a set of axes of a .npy file, built with vkdml::ops and
+// written to a .npy file (the builder's output shape, or without the reduced axes: --keepdims false).
 #include <algorithm>
 #include <charconv>
-#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "cli/commands.hpp"
@@ -191,42 +190,23 @@ DML_TENSOR_DATA_TYPE index_type(const Args& args) {
     return name ? lookup(kIndexTypes, "--output-type", *name) : DML_TENSOR_DATA_TYPE_INT64;
 }
 
-// What the three operator descriptions share.
-struct AxesOperands {
-    const DML_TENSOR_DESC* input;
-    const DML_TENSOR_DESC* output;
-    uint32_t axis_count;
-    const uint32_t* axes;  // null when axis_count is 0
-};
-
-// Reads IN.npy, resolves the axes against its rank, runs the operator `make_desc` describes (of type
-// kType) with an output of `output_type` (the input's type when absent) and writes OUT.npy.
-template <DML_OPERATOR_TYPE kType, class MakeDesc>
-void reduce_file(const Args& args, const WrittenAxes& written,
-                 std::optional<DML_TENSOR_DATA_TYPE> output_type, const OperatorOptions& options,
-                 MakeDesc make_desc) {
+// Reads IN.npy, resolves the axes against its rank, builds the operator (`build`: vkdml::ops, from the
+// input tensor and the axes), runs it and writes OUT.npy.
+template <class Build>
+void reduce_file(const Args& args, const WrittenAxes& written, const OperatorOptions& options, Build build) {
     const std::string& in_path = args.operands()[0];
     const InputFile file = open_input(in_path);
-    const HostTensor& input = file.tensor;
-    const std::vector<uint32_t> axes = resolve_axes(written, input.sizes.size(), in_path);
-    std::vector<uint32_t> output_sizes = input.sizes;
-    for (uint32_t axis : axes) output_sizes[axis] = 1;
-    const HostTensor output = make_output(output_type.value_or(input.type), std::move(output_sizes));
+    const std::vector<uint32_t> axes = resolve_axes(written, file.tensor.sizes.size(), in_path);
+    const ops::Operation op = take(build(file.tensor, std::span<const uint32_t>(axes)));
     // The shape OUT.npy gets: the output's, or without the reduced axes (--keepdims false).
     const bool keep = keep_dims(args);
     std::vector<uint32_t> file_shape;
-    for (size_t d = 0; d < output.sizes.size(); ++d)
+    for (size_t d = 0; d < op.output().sizes.size(); ++d)
         if (keep || std::find(axes.begin(), axes.end(), d) == axes.end())
-            file_shape.push_back(output.sizes[d]);
+            file_shape.push_back(op.output().sizes[d]);
     check_output(args.operands()[1]);
     const auto device = open_device(args);
-
-    const DML_BUFFER_TENSOR_DESC input_buffer = input.desc(), output_buffer = output.desc();
-    const DML_TENSOR_DESC input_desc{DML_TENSOR_TYPE_BUFFER, &input_buffer};
-    const DML_TENSOR_DESC output_desc{DML_TENSOR_TYPE_BUFFER, &output_buffer};
-    const auto op_desc = make_desc(AxesOperands{&input_desc, &output_desc, static_cast<uint32_t>(axes.size()),
-                                                axes.empty() ? nullptr : axes.data()});
-    run_one(*device, {kType, &op_desc}, file, output, args.operands()[1], file_shape, options);
+    run_one(*device, op, file, args.operands()[1], file_shape, options);
 }
 
 void run_reduce(const Args& args) {
@@ -239,22 +219,24 @@ void run_reduce(const Args& args) {
     const bool selects = is_arg || function == DML_REDUCE_FUNCTION_MAX || function == DML_REDUCE_FUNCTION_MIN;
     const OperatorOptions options = nan_options(args, selects, "--function " + function_name);
     const auto written = written_axes(args);
-    const auto output_type = is_arg ? std::optional(index_type(args)) : std::nullopt;
-    reduce_file<DML_OPERATOR_REDUCE>(args, written, output_type, options, [&](const AxesOperands& o) {
-        return DML_REDUCE_OPERATOR_DESC{function, o.input, o.output, o.axis_count, o.axes};
+    const DML_TENSOR_DATA_TYPE output_type = is_arg ? index_type(args) : ops::kAutoType;
+    reduce_file(args, written, options, [&](const ops::TensorDesc& input, std::span<const uint32_t> axes) {
+        return ops::reduce(input, function, axes, output_type);
     });
 }
 
-// DML_ARGMIN_OPERATOR_DESC and DML_ARGMAX_OPERATOR_DESC share one layout.
-template <class OperatorDesc, DML_OPERATOR_TYPE kType>
+// ARGMAX (kMax) or ARGMIN.
+template <bool kMax>
 void run_arg(const Args& args) {
     const auto written = written_axes(args);
     const DML_TENSOR_DATA_TYPE output_type = index_type(args);
     const DML_AXIS_DIRECTION direction =
         args.has("--select-last-index") ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
-    reduce_file<kType>(args, written, output_type, nan_options(args, true, ""), [&](const AxesOperands& o) {
-        return OperatorDesc{o.input, o.output, o.axis_count, o.axes, direction};
-    });
+    reduce_file(args, written, nan_options(args, true, ""),
+                [&](const ops::TensorDesc& input, std::span<const uint32_t> axes) {
+                    return kMax ? ops::argmax(input, axes, direction, output_type)
+                                : ops::argmin(input, axes, direction, output_type);
+                });
 }
 
 }  // namespace
@@ -265,11 +247,11 @@ extern const Command kReduceCommand = {
 
 extern const Command kArgmaxCommand = {
     "argmax", "Index of the largest element of IN.npy over the given axes (row-major over them), to OUT.npy.",
-    kInOut, define_arg, run_arg<DML_ARGMAX_OPERATOR_DESC, DML_OPERATOR_ARGMAX>};
+    kInOut, define_arg, run_arg<true>};
 
 extern const Command kArgminCommand = {
     "argmin",
     "Index of the smallest element of IN.npy over the given axes (row-major over them), to OUT.npy.", kInOut,
-    define_arg, run_arg<DML_ARGMIN_OPERATOR_DESC, DML_OPERATOR_ARGMIN>};
+    define_arg, run_arg<false>};
 
 }  // namespace vkdml::cli

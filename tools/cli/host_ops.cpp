@@ -7,19 +7,6 @@
 #include "npy/npy.hpp"
 
 namespace vkdml::cli {
-namespace {
-
-uint64_t round_up_to_4(uint64_t bytes) {
-    return (bytes + 3) & ~uint64_t{3};
-}
-
-uint64_t packed_bytes(const HostTensor& tensor) {
-    uint64_t count = 1;
-    for (uint32_t size : tensor.sizes) count *= size;
-    return count * element_size(tensor.type);
-}
-
-}  // namespace
 
 void add_device_option(CLI::App& app) {
     add_value(app, "--device", "D",
@@ -45,30 +32,14 @@ std::shared_ptr<Device> open_device(const Args& args) {
     return take(Device::create(device_options(args)));
 }
 
-DML_BUFFER_TENSOR_DESC HostTensor::desc() const {
-    return DML_BUFFER_TENSOR_DESC{type,
-                                  DML_TENSOR_FLAG_NONE,
-                                  static_cast<uint32_t>(sizes.size()),
-                                  sizes.data(),
-                                  strides.empty() ? nullptr : strides.data(),
-                                  total_bytes,
-                                  0};
-}
-
 InputFile open_input(const std::string& path) {
     npy::Header header = take(npy::read_header(path));
-    HostTensor tensor{header.type, header.shape, header.strides(), round_up_to_4(header.data_bytes())};
+    ops::TensorDesc tensor{header.type, header.shape, header.strides(), 0};
     return {path, std::move(header), std::move(tensor)};
 }
 
 void check_output(const std::string& path) {
     check(npy::check_writable(path));
-}
-
-HostTensor make_output(DML_TENSOR_DATA_TYPE type, std::vector<uint32_t> sizes) {
-    HostTensor tensor{type, std::move(sizes), {}, 0};
-    tensor.total_bytes = round_up_to_4(packed_bytes(tensor));
-    return tensor;
 }
 
 uint32_t resolve_axis(int64_t axis, size_t rank, const std::string& path) {
@@ -80,14 +51,15 @@ uint32_t resolve_axis(int64_t axis, size_t rank, const std::string& path) {
     return static_cast<uint32_t>(axis < 0 ? axis + signed_rank : axis);
 }
 
-void run_one(const Device& device, const DML_OPERATOR_DESC& desc, const InputFile& input,
-             const HostTensor& output, const std::string& out_path,
-             std::optional<std::vector<uint32_t>> out_shape, const OperatorOptions& options) {
-    HostExecution run = take(HostExecution::create(device, desc, DML_EXECUTION_FLAG_NONE, options));
+void run_one(const Device& device, const ops::Operation& op, const InputFile& input,
+             const std::string& out_path, std::optional<std::vector<uint32_t>> out_shape,
+             const OperatorOptions& options) {
+    const ops::TensorDesc& output = op.output();
+    HostExecution run = take(HostExecution::create(device, op.desc(), DML_EXECUTION_FLAG_NONE, options));
     check(npy::read_data(input.path, input.header, run.input(0).first(input.header.data_bytes())));
     check(run.run());
-    check(npy::write(out_path, output.type, out_shape.value_or(output.sizes),
-                     run.output(0).first(packed_bytes(output))));
+    check(npy::write(out_path, output.data_type, out_shape.value_or(output.sizes),
+                     run.output(0).first(output.elements() * element_size(output.data_type))));
 }
 
 }  // namespace vkdml::cli

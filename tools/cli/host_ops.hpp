@@ -12,6 +12,7 @@
 #include "npy/npy.hpp"
 
 #include "cli/cli.hpp"
+#include "vkdml/ops.hpp"
 #include "vkdml/vkdml.hpp"
 
 namespace vkdml::cli {
@@ -26,23 +27,12 @@ DeviceOptions device_options(const Args& args);
 /// Device::create with device_options(args); fails with the library's message.
 std::shared_ptr<Device> open_device(const Args& args);
 
-/// A tensor's description, held with the arrays it points to.
-struct HostTensor {
-    DML_TENSOR_DATA_TYPE type = DML_TENSOR_DATA_TYPE_UNKNOWN;
-    std::vector<uint32_t> sizes;
-    std::vector<uint32_t> strides;  ///< empty: packed row-major
-    uint64_t total_bytes = 0;       ///< TotalTensorSizeInBytes: the data rounded up to 4 bytes
-
-    /// The tensor's description; it points into this object, which must outlive it unchanged.
-    DML_BUFFER_TENSOR_DESC desc() const;
-};
-
 /// An input .npy file, checked, with its tensor laid out as in the file (Fortran order becomes
 /// column-major strides). Its data is read later, straight into the device buffer (run_one).
 struct InputFile {
     std::string path;
     npy::Header header;
-    HostTensor tensor;
+    ops::TensorDesc tensor;
 };
 
 /// Reads and checks an input file's header.
@@ -50,8 +40,6 @@ InputFile open_input(const std::string& path);
 /// Fails unless the output file can be written (npy::check_writable): called before the device is opened,
 /// so an unwritable output costs no GPU work.
 void check_output(const std::string& path);
-/// A packed row-major tensor.
-HostTensor make_output(DML_TENSOR_DATA_TYPE type, std::vector<uint32_t> sizes);
 
 /// An --axis value for a tensor of the given rank: 0..rank-1, or -rank..-1 counting from the last.
 uint32_t resolve_axis(int64_t axis, size_t rank, const std::string& path);
@@ -67,14 +55,13 @@ WrittenAxes written_axes(const Args& args);
 /// the same axis) is refused, as the library would (SPEC §2 rule 8). `path` names the tensor in messages.
 std::vector<uint32_t> resolve_axes(const WrittenAxes& written, size_t rank, const std::string& path);
 
-/// Runs one operator on one input and one output through vkdml::HostExecution: the input file's data is
-/// read straight into the mapped device buffer and the output written straight from it to `out_path`
-/// (C order; "-": standard output), so a tensor is copied once each way. `out_shape` is the shape the
-/// file gets (the output tensor's when absent; the same elements). Fails with the library's or the
-/// file's message.
-void run_one(const Device& device, const DML_OPERATOR_DESC& desc, const InputFile& input,
-             const HostTensor& output, const std::string& out_path,
-             std::optional<std::vector<uint32_t>> out_shape = std::nullopt,
+/// Runs one built operator (its input the file's tensor) through vkdml::HostExecution: the input file's
+/// data is read straight into the mapped device buffer and the output written straight from it to
+/// `out_path` (C order; "-": standard output), so a tensor is copied once each way. `out_shape` is the
+/// shape the file gets (the output tensor's when absent; the same elements). Fails with the library's or
+/// the file's message.
+void run_one(const Device& device, const ops::Operation& op, const InputFile& input,
+             const std::string& out_path, std::optional<std::vector<uint32_t>> out_shape = std::nullopt,
              const OperatorOptions& options = {});
 
 }  // namespace vkdml::cli
