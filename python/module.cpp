@@ -50,17 +50,8 @@ DML_TENSOR_DATA_TYPE dml_type(const py::dtype& dt) {
               "byte-swapped dtype " + dtype_name(dt) + ": vkdml reads native (little-endian) data only");
     const char kind = dt.kind();
     const auto size = dt.itemsize();
-    if (kind == 'f' && size == 2) return DML_TENSOR_DATA_TYPE_FLOAT16;
-    if (kind == 'f' && size == 4) return DML_TENSOR_DATA_TYPE_FLOAT32;
-    if (kind == 'f' && size == 8) return DML_TENSOR_DATA_TYPE_FLOAT64;
-    if (kind == 'i' && size == 1) return DML_TENSOR_DATA_TYPE_INT8;
-    if (kind == 'i' && size == 2) return DML_TENSOR_DATA_TYPE_INT16;
-    if (kind == 'i' && size == 4) return DML_TENSOR_DATA_TYPE_INT32;
-    if (kind == 'i' && size == 8) return DML_TENSOR_DATA_TYPE_INT64;
-    if (kind == 'u' && size == 1) return DML_TENSOR_DATA_TYPE_UINT8;
-    if (kind == 'u' && size == 2) return DML_TENSOR_DATA_TYPE_UINT16;
-    if (kind == 'u' && size == 4) return DML_TENSOR_DATA_TYPE_UINT32;
-    if (kind == 'u' && size == 8) return DML_TENSOR_DATA_TYPE_UINT64;
+    for (const vkdml::TypeInfo& row : vkdml::kTypeInfo)
+        if (row.numpy_kind == kind && row.size == static_cast<uint32_t>(size)) return row.type;
     raise("unsupported_type",
           "dtype " + dtype_name(dt) +
               " is not one of vkdml's 11 types (float16/32/64, int8/16/32/64, uint8/16/32/64)");
@@ -386,6 +377,7 @@ PYBIND11_MODULE(_native, m) {
             h.entries.clear();
         });
     m.def("open_device", &open_device, py::arg("selector"));
+#ifdef VKDML_TESTING_HOOKS
     // Tests only: make the next `call` of a device fail with `result` (vkdml/testing.hpp).
     m.def("testing_fail_vulkan_call", [](DeviceHandle& h, const std::string& call,
                                          const std::string& result) {
@@ -398,6 +390,15 @@ PYBIND11_MODULE(_native, m) {
         if (!calls.count(call) || !results.count(result)) raise("invalid_argument", "unknown call or result");
         vkdml::testing::fail_vulkan_call(*h.device, calls.at(call), results.at(result));
     });
+#endif
+    // The type table's NumPy names (vkdml::kTypeInfo): every type, and those an arg function may output.
+    py::list type_names, index_types;
+    for (const vkdml::TypeInfo& row : vkdml::kTypeInfo) {
+        type_names.append(row.numpy_name);
+        if (row.index_output) index_types.append(row.numpy_name);
+    }
+    m.attr("type_names") = py::tuple(type_names);
+    m.attr("index_types") = py::tuple(index_types);
     m.def("enumerate", [] {
         auto list = vkdml::Device::enumerate();
         if (!list) raise(list.error());

@@ -4,10 +4,9 @@ import operator as _operator
 
 import numpy as _np
 
-from ._errors import AxisError, UnsupportedType, invalid
+from ._errors import AxisError, UnsupportedType, _native, invalid
 
-TYPE_NAMES = ("float16", "float32", "float64", "int8", "int16", "int32", "int64",
-              "uint8", "uint16", "uint32", "uint64")
+TYPE_NAMES = tuple(sorted(_native.type_names))  # the library's type table (vkdml::kTypeInfo)
 
 _TYPES_TEXT = "float16/32/64, int8/16/32/64, uint8/16/32/64"
 

@@ -30,7 +30,7 @@ REDUCE_FUNCTIONS = ("argmax", "argmin", "average", "l1", "l2", "log_sum", "log_s
                     "multiply", "sum", "sum_square")
 """DML_REDUCE_FUNCTION's names, in its order: the index is the enum's value."""
 
-INDEX_TYPES = ("int32", "int64", "uint32", "uint64")
+INDEX_TYPES = tuple(sorted(_native.index_types))  # the type table's index outputs
 """The output types of the arg functions."""
 
 NAN_MODES = ("propagate", "ignore")

@@ -100,21 +100,9 @@ const char* op_name(Op op) {
     return "?";
 }
 
-const char* type_name(DML_TENSOR_DATA_TYPE type) {
-    switch (type) {
-    case DML_TENSOR_DATA_TYPE_FLOAT16: return "f16";
-    case DML_TENSOR_DATA_TYPE_FLOAT32: return "f32";
-    case DML_TENSOR_DATA_TYPE_FLOAT64: return "f64";
-    case DML_TENSOR_DATA_TYPE_INT8: return "i8";
-    case DML_TENSOR_DATA_TYPE_UINT8: return "u8";
-    case DML_TENSOR_DATA_TYPE_INT16: return "i16";
-    case DML_TENSOR_DATA_TYPE_UINT16: return "u16";
-    case DML_TENSOR_DATA_TYPE_INT32: return "i32";
-    case DML_TENSOR_DATA_TYPE_UINT32: return "u32";
-    case DML_TENSOR_DATA_TYPE_INT64: return "i64";
-    case DML_TENSOR_DATA_TYPE_UINT64: return "u64";
-    default: return "?";
-    }
+std::string type_name(DML_TENSOR_DATA_TYPE type) {
+    const TypeInfo* info = type_info(type);
+    return info ? info->numpy_kind + std::to_string(8 * info->size) : "?";  // f32, i8, u64, ...
 }
 
 DML_OPERATOR_TYPE dml_operator(Op op) {

@@ -45,7 +45,7 @@ std::vector<std::string> all_case_names();
 /// Short operator name for tables and JSON ("cumsum", "cumprod", "reduce-sum", "argmax", "logsumexp").
 const char* op_name(Op op);
 /// Lower-case short type name ("f32", "i64", ...).
-const char* type_name(DML_TENSOR_DATA_TYPE type);
+std::string type_name(DML_TENSOR_DATA_TYPE type);
 /// The DirectML operator a case runs (for Device::supports).
 DML_OPERATOR_TYPE dml_operator(Op op);
 /// Whether the case is a scan (cumsum, cumprod, host cumsum) rather than a reduction.

@@ -103,9 +103,8 @@ std::string xml(const std::string& text) {
 }  // namespace
 
 std::string dtype_name(DML_TENSOR_DATA_TYPE type) {
-    std::string name = to_string(type);
-    for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    return name;
+    const TypeInfo* info = type_info(type);
+    return info ? info->numpy_name : "unknown";
 }
 
 std::string device_line(const Report& report) {
