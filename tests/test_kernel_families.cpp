@@ -1,4 +1,4 @@
-// DeviceOptions::kernels, and what the kernel families promise beyond the sweeps: signed zeros of float
+// testing::DeviceOverrides::kernels, and what the kernel families promise beyond the sweeps: signed zeros of float
 // sums, and long float sums that do not drift.
 #include <catch2/catch.hpp>
 
@@ -48,7 +48,7 @@ uint32_t bits_of(float f) {
 
 }  // namespace
 
-TEST_CASE("DeviceOptions::kernels chooses the family and policy_class the rows: passes of a 4,096 cumsum",
+TEST_CASE("DeviceOverrides::kernels chooses the family and policy_class the rows: passes of a 4,096 cumsum",
           "[gpu][device]") {
     using K = vkdml::KernelChoice;
     using P = vkdml::testing::DeviceOverrides::PolicyClass;

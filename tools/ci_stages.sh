@@ -18,7 +18,9 @@ stage_release() {
   rm -rf "$prefix" build/release-examples
   cmake --install build/release --prefix "$prefix" >/dev/null
   # A release build carries no test bench (vkdml/testing.hpp): no symbol of it, and no header.
-  if nm -C build/release/src/libvkdml.so | grep -E 'fail_vulkan_call|clear_vulkan_faults|FaultInjector|testing::create_device|testing::pipeline_count'; then
+  local symbols
+  symbols=$(nm -C build/release/src/libvkdml.so) || { echo "release: nm could not read libvkdml.so" >&2; return 1; }
+  if grep -E 'fail_vulkan_call|clear_vulkan_faults|FaultInjector|testing::create_device|testing::pipeline_count' <<<"$symbols"; then
     echo "release: libvkdml has the test bench's symbols above; VKDML_TESTING_HOOKS must be OFF" >&2
     return 1
   fi

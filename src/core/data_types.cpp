@@ -76,7 +76,8 @@ Storage storage_of(TypeClass c, uint32_t size) {
 }  // namespace
 
 StorageVariant storage_variant(DML_TENSOR_DATA_TYPE t) {
-    const TypeInfo& info = *type_info(t);
+    // (Validation has refused every other type; UINT64's row keeps a stray value in bounds.)
+    const TypeInfo& info = type_info(t) ? *type_info(t) : *type_info(DML_TENSOR_DATA_TYPE_UINT64);
     const uint32_t acc = element_size(info.accumulator);
     // A scan's partial: a compensated pair of accumulators for floats, one accumulator otherwise.
     const uint32_t partial = info.type_class == TypeClass::floating_point ? 2 * acc : acc;
@@ -84,12 +85,14 @@ StorageVariant storage_variant(DML_TENSOR_DATA_TYPE t) {
 }
 
 StorageVariant pair_variant(DML_TENSOR_DATA_TYPE t) {
-    const uint32_t acc = element_size(type_info(t)->accumulator);
-    return {acc == 8 ? Storage::f64x2 : Storage::f32x2, 2 * acc, acc, 2 * acc};
+    // Float carries only: FLOAT64's pairs of doubles, else pairs of floats.
+    return t == DML_TENSOR_DATA_TYPE_FLOAT64 ? StorageVariant{Storage::f64x2, 16, 8, 16}
+                                             : StorageVariant{Storage::f32x2, 8, 4, 8};
 }
 
 DML_TENSOR_DATA_TYPE accumulator_type(DML_TENSOR_DATA_TYPE t) {
-    return type_info(t)->accumulator;
+    const TypeInfo* info = type_info(t);
+    return info ? info->accumulator : DML_TENSOR_DATA_TYPE_UINT32;
 }
 
 }  // namespace detail

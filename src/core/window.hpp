@@ -38,7 +38,7 @@ uint64_t max_chunk_in_window(std::span<const AccessDim> line, uint32_t element_b
 ElementRange touched(const Pass& pass, const Access& access, uint64_t first, uint64_t last);
 
 /// Most dispatches one pass may be cut into. 32 GiB, the largest DirectML tensor, is 256 windows of
-/// Vulkan's minimum maxStorageBufferRange (128 MiB); only far smaller DeviceOptions::limits come near
+/// Vulkan's minimum maxStorageBufferRange (128 MiB); only far smaller DeviceOverrides::limits come near
 /// this, and the cap keeps planning and recording bounded there.
 inline constexpr size_t kMaxSegments = 16384;
 

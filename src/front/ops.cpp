@@ -73,8 +73,8 @@ Result<std::shared_ptr<Parts>> make_parts(const char* op, const TensorDesc& inpu
 }
 
 bool is_index_type(DML_TENSOR_DATA_TYPE t) {
-    return t == DML_TENSOR_DATA_TYPE_INT32 || t == DML_TENSOR_DATA_TYPE_INT64 ||
-           t == DML_TENSOR_DATA_TYPE_UINT32 || t == DML_TENSOR_DATA_TYPE_UINT64;
+    const TypeInfo* info = type_info(t);
+    return info && info->index_output;
 }
 
 // The output type of an arg function: UINT32 for kAutoType, else one of the four index types.
