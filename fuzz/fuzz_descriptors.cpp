@@ -8,6 +8,7 @@
 // corpus/descriptors were written by make_descriptor_corpus.py. After the description, one byte picks
 // OperatorOptions::nan_mode (modulo 3: propagate, ignore, or a value out of range that must be refused).
 #include "vkdml/profiling.hpp"
+#include "vkdml/testing.hpp"
 #include "vkdml/vkdml.hpp"
 
 #include <cstdint>
@@ -132,9 +133,9 @@ void read_desc(Bytes& in, Description& d) {
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
     auto dev = vkdml::Device::create();
-    vkdml::DeviceOptions tiny;
+    vkdml::testing::DeviceOverrides tiny;
     tiny.limits = {1024, 8};
-    auto small = vkdml::Device::create(tiny);
+    auto small = vkdml::testing::create_device({}, tiny);
     if (!dev || !small) {
         std::fprintf(stderr, "fuzz_descriptors: no Vulkan device: %s\n",
                      (dev ? small : dev).error().message.c_str());
