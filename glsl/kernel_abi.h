@@ -30,6 +30,7 @@
 #define SCAN_OP_PRODUCT 1
 #define SCAN_MODE_SCAN 0    // scan each chunk
 #define SCAN_MODE_REDUCE 1  // fold each chunk into its partial
+#define SCAN_MODE_CLEAR 2   // scan_chained: zero the tile states (words [0, len) of the partials)
 
 #define SCAN_MAX_OTHER_DIMS 7
 #define SCAN_W_FIBERS 0
@@ -47,6 +48,15 @@
 #define SCAN_W_STRIDE_OUT (SCAN_W_STRIDE_IN + SCAN_MAX_OTHER_DIMS)  // 25; ends at word 32
 
 #define SCAN_TILE_ITEMS 4  // scan_tile: elements per invocation and tile
+
+// scan_chained: SCAN_SPEC_VEC_K is its vectors (of VEC_W elements) per invocation and tile. Its tile
+// states in the partials, in 32-bit words from base_part, for `items` tiles of `slot` words per value:
+// the tile counter, one flag per tile, then the aggregates, then the inclusive prefixes.
+#define SCAN_CHAINED_MIN_SUBGROUP 4u  // the smallest subgroup its shared arrays are sized for
+#define SCAN_CHAINED_FLAG_WORD(item) (1u + (item))
+#define SCAN_CHAINED_AGGREGATE_WORD(items, slot, item) (1u + (items) + (slot) * (item))
+#define SCAN_CHAINED_INCLUSIVE_WORD(items, slot, item) (1u + (items) + (slot) * ((items) + (item)))
+#define SCAN_CHAINED_STATE_WORDS(items, slot) (1u + (items) + 2u * (slot) * (items))
 
 // ---- reduce_serial, reduce_tree (reduce_common.glsl) ----------------------------------------------
 #define REDUCE_SPEC_FUNCTION 1      // a REDUCE_F_* code

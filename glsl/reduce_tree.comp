@@ -1,7 +1,8 @@
 #version 460
-// Cooperative chunk fold (tree reduction): one workgroup per (output, chunk). Invocation t folds
-// elements start + t, start + t + WG_SIZE, ... (contiguous loads across the workgroup when the reduced
-// dimensions are the inner ones in memory); each subgroup then folds its invocations' states by a
+// Cooperative chunk fold (tree reduction): one workgroup per (output, chunk). Where the chunk is
+// contiguous in memory, invocation t folds vectors t, t + WG_SIZE, ... into LANES independent states,
+// LANES 16-byte loads in flight at once (fold_contiguous); elsewhere elements start + t, start + t +
+// WG_SIZE, ... one at a time. Each subgroup then folds its invocations' states by a
 // butterfly of shuffles and invocation 0 folds the subgroup states in subgroup order. The
 // order is fixed, so float results are bit-identical run to run; float sums and products fold
 // compensated states (value and rounding error, compensated.glsl) at every step.
@@ -29,6 +30,49 @@ State subgroup_fold(State st) {
     return st;
 }
 
+// Independent fold states per invocation on contiguous lines: each takes every LANES-th vector, so
+// LANES vector loads are in flight at once and no fold waits on the one before it.
+const uint LANES = 4u;
+
+// Whether output o's elements are contiguous in memory: one reduced dimension of stride 1, read from
+// the input (uniform).
+bool contiguous_line() {
+    return !SRC_PARTIALS && LINE_DIMS == 1u && p.dim[REDUCE_D_LINE_STRIDE_IN(KEPT_DIMS, 0u)] == 1u;
+}
+
+// Folds a contiguous chunk: the elements before the first whole vector and after the last one singly,
+// the vectors in between by LANES vector loads at a time (16 bytes each, neighbouring invocations on
+// neighbouring vectors), each into its own state; the states then combine in a fixed order.
+State fold_contiguous(uint in_base, uint start, uint len, uint t) {
+    uint e0 = p.base_in + in_base + start;  // the chunk's first element (modulo 2^32, as every offset)
+    uint head = min((VEC_W - e0 % VEC_W) % VEC_W, len);
+    uint vectors = (len - head) / VEC_W;
+    uint body_end = head + vectors * VEC_W;
+    uint v0 = (e0 + head) / VEC_W;
+    uint step = gl_WorkGroupSize.x;
+    State acc[LANES];
+    for (uint u = 0u; u < LANES; ++u) acc[u] = empty_state();
+    if (t < head) acc[0] = fold_element(acc[0], load_element(e0 + t), start + t);
+    uint v = t;
+    for (; v + (LANES - 1u) * step < vectors; v += LANES * step) {
+        WIDE_V w[LANES];
+        for (uint u = 0u; u < LANES; ++u) w[u] = UNPACK_V(srcv[v0 + v + u * step]);
+        for (uint u = 0u; u < LANES; ++u) {
+            uint r = start + head + (v + u * step) * VEC_W;
+            for (uint k = 0u; k < VEC_W; ++k) acc[u] = fold_element(acc[u], element_value(w[u][k]), r + k);
+        }
+    }
+    for (; v < vectors; v += step) {
+        WIDE_V w = UNPACK_V(srcv[v0 + v]);
+        uint r = start + head + v * VEC_W;
+        for (uint k = 0u; k < VEC_W; ++k) acc[0] = fold_element(acc[0], element_value(w[k]), r + k);
+    }
+    if (body_end + t < len) acc[1] = fold_element(acc[1], load_element(e0 + body_end + t), start + body_end + t);
+    State st = acc[0];
+    for (uint u = 1u; u < LANES; ++u) st = combine(st, acc[u]);
+    return st;
+}
+
 void main() {
     uint id = workgroup_item(p.item_begin, p.item_end);
     if (id == NO_ITEM) return;
@@ -41,7 +85,11 @@ void main() {
     uint t = gl_LocalInvocationIndex;
 
     State st = empty_state();
-    for (uint k = t; k < len; k += gl_WorkGroupSize.x) st = fold_at(st, o, base.x, start + k);
+    if (contiguous_line()) {
+        st = fold_contiguous(base.x, start, len, t);
+    } else {
+        for (uint k = t; k < len; k += gl_WorkGroupSize.x) st = fold_at(st, o, base.x, start + k);
+    }
 
     st = subgroup_fold(st);
     if (gl_SubgroupInvocationID == 0u) {

@@ -15,46 +15,13 @@
 
 #extension GL_GOOGLE_include_directive : require
 #include "scan_common.glsl"
+#include "subgroup_scan.glsl"
 
 const uint ITEMS = SCAN_TILE_ITEMS;
 
 // One per subgroup; sized for subgroups of a single lane.
 shared ACC_T segment_hi[gl_WorkGroupSize.x];
 shared ACC_T segment_lo[gl_WorkGroupSize.x];
-
-// The inclusive and exclusive scans of x over the subgroup, and its total.
-struct SubgroupScan {
-    Pair inclusive, exclusive, total;
-};
-
-#if defined(ACC_IS_FLOAT)
-Pair shuffle_pair(Pair a, uint lane) {
-    return Pair(subgroupShuffle(a.hi, lane), subgroupShuffle(a.lo, lane));
-}
-
-SubgroupScan subgroup_scan(ACC_T x) {
-    uint lane = gl_SubgroupInvocationID;
-    Pair run = pair_of(x);
-    for (uint d = 1u; d < gl_SubgroupSize; d <<= 1u) {
-        Pair before = shuffle_pair(run, max(lane, d) - d);
-        if (lane >= d) run = combine_pair(before, run);
-    }
-    SubgroupScan s;
-    s.inclusive = run;
-    s.exclusive = shuffle_pair(run, max(lane, 1u) - 1u);
-    if (lane == 0u) s.exclusive = pair_of(identity());
-    s.total = shuffle_pair(run, gl_SubgroupSize - 1u);
-    return s;
-}
-#else
-SubgroupScan subgroup_scan(ACC_T x) {
-    SubgroupScan s;
-    s.inclusive = pair_of(OP == 0u ? subgroupInclusiveAdd(x) : subgroupInclusiveMul(x));
-    s.exclusive = pair_of(OP == 0u ? subgroupExclusiveAdd(x) : subgroupExclusiveMul(x));
-    s.total = pair_of(OP == 0u ? subgroupAdd(x) : subgroupMul(x));
-    return s;
-}
-#endif
 
 void main() {
     // Positions are kept relative to the chunk start, so nothing below passes 2^32 - 1.

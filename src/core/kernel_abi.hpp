@@ -40,9 +40,9 @@ struct PipelineKey {
     auto operator<=>(const PipelineKey&) const = default;
 };
 
-/// scan_serial or scan_tile.
+/// scan_serial, scan_tile or scan_chained.
 constexpr bool is_scan(Kernel k) {
-    return k == Kernel::scan_serial || k == Kernel::scan_tile;
+    return k == Kernel::scan_serial || k == Kernel::scan_tile || k == Kernel::scan_chained;
 }
 
 /// ARGMAX or ARGMIN (a DML_REDUCE_FUNCTION value, or a kernel function code).

@@ -2,6 +2,7 @@
 #include "core/plan_text.hpp"
 
 #include <sstream>
+#include <string>
 
 namespace vkdml::detail {
 
@@ -15,6 +16,8 @@ std::string mode(const Pass& p) {
     const auto& k = p.key.spec;
     if (is_scan(p)) {
         if (k[SCAN_SPEC_MODE] == SCAN_MODE_REDUCE) return "reduce to partials";
+        if (k[SCAN_SPEC_MODE] == SCAN_MODE_CLEAR) return "clear tile states";
+        if (p.key.kernel == Kernel::scan_chained) return "chained scan (decoupled look-back)";
         std::string m = k[SCAN_SPEC_HAS_CARRY] ? "scan with carries" : "scan";
         if (k[SCAN_SPEC_IN_PLACE]) m += ", in place";
         return m;
@@ -25,6 +28,10 @@ std::string mode(const Pass& p) {
 
 std::string blocks(const Pass& p) {
     const auto& k = p.key.spec;
+    if (p.key.kernel == Kernel::scan_chained) {
+        if (k[SCAN_SPEC_MODE] == SCAN_MODE_CLEAR) return "words";
+        return "tiles of " + std::to_string(k[SCAN_SPEC_VEC_K]) + " vectors per invocation";
+    }
     const uint32_t vectors = is_scan(p) ? k[SCAN_SPEC_VEC_K] : k[REDUCE_SPEC_VEC_K];
     const uint32_t lines = is_scan(p) ? k[SCAN_SPEC_VEC_F] : k[REDUCE_SPEC_VEC_F];
     if (vectors == 0) return "elements";

@@ -55,15 +55,28 @@ constexpr uint64_t kCpuLockstepLength = 4096, kGpuLockstepLength = 0;
 constexpr uint64_t kCpuReduceLockstepLength = 1024;
 
 // The rows. CPU devices run the serial family everywhere (lavapipe: an invocation's loop beats a
-// workgroup's barriers); GPUs run inner-axis lines cooperatively.
+// workgroup's barriers); GPUs run inner-axis lines cooperatively, long ones in one chained pass (the
+// elements read once and written once, against three passes over memory for reduce-then-scan).
 constexpr Policy kCpuRow{
     "serial-cpu", true,
     scan_policy(KernelFamily::serial, kScanSerialCpu, 8, kCpuRowVectors, kCpuLockstepLength),
     reduce_policy(KernelFamily::serial, kReduceSerialCpu, 8, kCpuRowVectors, kCpuReduceLockstepLength)};
+constexpr ScanPolicy chained(ScanPolicy p) {
+    p.chained = true;
+    return p;
+}
+// GPU trees fold up to 256 elements per invocation and chunk (64 vector loads of 16 bytes: 16 trips of
+// 4 in flight): a 2^26-element float32 sum is 2,048 workgroups, about two waves of 256 invocations on a
+// 132-multiprocessor GPU at 8 workgroups each, rather than 4,096 short ones.
+constexpr ReducePolicy long_trees(ReducePolicy p) {
+    p.tree_max_items = 256;
+    return p;
+}
 constexpr Policy kGpuRow{
     "cooperative-gpu", false,
-    scan_policy(KernelFamily::cooperative, kScanSerialGpu, 512, kGpuRowVectors, kGpuLockstepLength),
-    reduce_policy(KernelFamily::cooperative, kReduceSerialGpu, 2048, kGpuRowVectors, kGpuLockstepLength)};
+    chained(scan_policy(KernelFamily::cooperative, kScanSerialGpu, 512, kGpuRowVectors, kGpuLockstepLength)),
+    long_trees(reduce_policy(KernelFamily::cooperative, kReduceSerialGpu, 2048, kGpuRowVectors,
+                             kGpuLockstepLength))};
 
 }  // namespace
 

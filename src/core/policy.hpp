@@ -44,6 +44,12 @@ struct ScanPolicy {
     uint32_t tile_workgroup = 256;  ///< scan_tile (at most maxComputeWorkGroupInvocations)
     ChunkPolicy tile;               ///< scan_tile: elements per workgroup, whole tiles
     uint32_t tile_min_length = 64;  ///< shorter lines run serially
+    /// Inner-axis lines that scan_tile would cut into several chunks run scan_chained instead (one
+    /// pass, decoupled look-back with a fallback), where the device allows it and the pass fits one
+    /// dispatch; else reduce-then-scan.
+    bool chained = false;
+    uint32_t chained_workgroup = 256;     ///< scan_chained (at most maxComputeWorkGroupInvocations)
+    uint32_t chained_tile_bytes = 16384;  ///< scan_chained: about this many bytes of elements per tile
 };
 
 struct ReducePolicy {

@@ -27,6 +27,9 @@ struct Endpoints {
 /// The kernel chosen for one scan level, and how it sees the problem.
 struct Shape {
     bool tile = false;
+    bool chained = false;  ///< scan_chained: rounds vectors per invocation and tile, state_words of states
+    uint32_t rounds = 0;
+    uint64_t state_words = 0;
     Blocks blocks;
     StorageVariant v;
     uint32_t workgroup = 0;
@@ -114,11 +117,12 @@ struct Planner {
                                 .mode = mode,
                                 .has_carry = has_carry,
                                 .in_place = in_place,
-                                .vec_k = s.blocks.k,
+                                .vec_k = s.chained ? s.rounds : s.blocks.k,
                                 .vec_f = s.blocks.f,
                                 .vec_axis_inner = s.blocks.axis_inner,
                                 .layout = s.layout()};
-        p.key = {s.tile ? Kernel::scan_tile : Kernel::scan_serial, s.v.storage, params.to_spec()};
+        const Kernel kernel = s.chained ? Kernel::scan_chained : s.tile ? Kernel::scan_tile : Kernel::scan_serial;
+        p.key = {kernel, s.v.storage, params.to_spec()};
         p.cooperative = s.tile;
         p.line_major = s.layout().line_innermost();  // fibers far apart: chunks of one side by side
         p.lockstep_min_len = policy.lockstep_min_len;
@@ -128,6 +132,7 @@ struct Planner {
         p.line_length = s.axis().size;
         p.bindings = bindings;
         p.access = scan_accesses(r, s.layout(), s.chunks, s.block(), s.blocks.lanes());
+        if (s.chained) p.access[2] = {.extent = static_cast<uint32_t>(s.state_words)};  // every tile's state
         p.push = params.to_push();
         p.chunk_len_word = SCAN_W_CHUNK_LEN;
         p.item_begin_word = SCAN_W_ITEM_BEGIN;
@@ -152,6 +157,69 @@ struct Planner {
         return carry;
     }
 
+    /// Whether scan_chained can run lines that `s` cuts into several scan_tile chunks: the policy asks
+    /// for it and the subgroups fit its shared arrays and its workgroup.
+    bool chained_fits(const Shape& s) const {
+        const uint32_t sg = target.info.subgroup_size, wg = chained_workgroup();
+        return s.tile && s.chunks > 1 && policy.chained && sg >= SCAN_CHAINED_MIN_SUBGROUP && sg <= 128 &&
+               wg >= sg && wg % sg == 0;
+    }
+    uint32_t chained_workgroup() const {
+        return std::min(policy.chained_workgroup, target.info.max_workgroup_invocations);
+    }
+
+    /// The chained scan: a pass that zeroes the tile states, then the single scan pass. Sets `done` to
+    /// false (the plan as it was) when a pass would need more than one dispatch: look-back and fallback
+    /// read other tiles of the fiber, so every tile must sit in one window.
+    Status chained(const ScanRequest& r, const Shape& tile, PassBinding src, PassBinding dst, bool& done) {
+        const size_t passes = plan.passes.size();
+        const uint64_t scratch = plan.temporary_bytes;
+        Shape s = tile;
+        s.workgroup = chained_workgroup();
+        const uint32_t width = vector_width(s.v);
+        const uint32_t rounds = std::clamp<uint32_t>(
+            policy.chained_tile_bytes / (s.workgroup * width * s.v.element_bytes), 1, 16);
+        s.chunk_len = uint64_t(s.workgroup) * rounds * width;
+        s.chunks = ceil_div(s.axis().size, s.chunk_len);
+        const uint64_t items = s.layout().lines() * s.chunks;
+        if (auto st = check_item_count("scan", s.layout().lines(), 1, s.chunks); !st) return st;
+        const uint64_t words = SCAN_CHAINED_STATE_WORDS(items, uint64_t(s.v.partial_bytes / 4));
+        const uint64_t clear_words = SCAN_CHAINED_FLAG_WORD(items);
+        if (words > 0xFFFFFFFFull) {
+            done = false;
+            return {};
+        }
+        PassBinding states{Slot::temporary, 0, allocate_scratch(target.info, plan, words * 4), words * 4, 4,
+                           SCAN_W_BASE_PART};
+        // Pass 1: zero the counter and the flags (words [0, clear_words)).
+        PassSpec clear;
+        ScanParams cp{.workgroup = s.workgroup, .op = r.op, .mode = SCAN_MODE_CLEAR};
+        cp.layout.line = {{static_cast<uint32_t>(clear_words), 1, 1}};
+        clear.key = {Kernel::scan_chained, s.v.storage, cp.to_spec()};
+        clear.cooperative = true;
+        clear.chunks = ceil_div(clear_words, s.workgroup);
+        clear.chunk_len = s.workgroup;
+        clear.line_length = clear_words;
+        clear.bindings = {unused_binding(src), unused_binding(dst), states};
+        clear.access[2].line = {{static_cast<uint32_t>(clear_words), 1}};
+        clear.push = cp.to_push();
+        clear.chunk_len_word = SCAN_W_CHUNK_LEN;
+        clear.item_begin_word = SCAN_W_ITEM_BEGIN;
+        clear.item_end_word = SCAN_W_ITEM_END;
+        if (auto st = append_pass(target.info, std::move(clear), plan); !st) return st;
+        // Pass 2: the scan, every tile state in view.
+        s.chained = true;
+        s.state_words = words;
+        s.rounds = rounds;
+        if (auto st = add_pass(r, s, SCAN_MODE_SCAN, false, false, {src, dst, states}); !st) return st;
+        done = plan.passes[passes].segments.size() == 1 && plan.passes.back().segments.size() == 1;
+        if (!done) {
+            plan.passes.resize(passes);
+            plan.temporary_bytes = scratch;
+        }
+        return {};
+    }
+
     Status scan(const ScanRequest& r, Endpoints ends) {
         const Shape s = choose(r);
         const uint64_t fibers = s.layout().lines();
@@ -164,6 +232,10 @@ struct Planner {
         // record.cpp switches those passes to their in-place pipelines then).
         const bool in_place =
             src.slot == Slot::temporary && dst.slot == Slot::temporary && src.offset == dst.offset;
+        if (chained_fits(s) && !in_place) {
+            bool done = false;
+            if (auto st = chained(r, s, src, dst, done); !st || done) return st;
+        }
         // Several chunks: reduce each to its partial, scan the partials, scan each chunk from its carry.
         return one_pass_or_partials(
             target.info, plan, "scan", fibers, lanes, s.chunks, s.v.partial_bytes, s.v.partial_bytes,

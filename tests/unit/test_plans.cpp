@@ -198,11 +198,19 @@ TEST_CASE("scan plans: kernel per shape and device class, reduce-then-scan for l
     CHECK(longp.passes[2].key.spec[SCAN_SPEC_HAS_CARRY] == 1);
     CHECK(longp.passes[0].chunks == 64);
     CHECK(longp.temporary_bytes == 64 * 8);
-    // A GPU: inner-axis fibers take scan_tile with 256 invocations; outer-axis ones scan_serial.
+    // A GPU: long inner-axis fibers take the chained scan with 256 invocations (tiles of 16 KiB: 4
+    // vectors of 4 float32 per invocation), after a pass that zeroes its 256 tile states; short ones
+    // scan_tile; outer-axis ones scan_serial.
     Plan tile = scan_plan(coop_gpu, {1 << 20}, 0);
-    CHECK(tile.passes[0].key.kernel == Kernel::scan_tile);
-    CHECK(tile.passes[0].key.spec[ABI_SPEC_WORKGROUP] == 256);
-    CHECK(tile.passes[0].chunk_len == 2048);
+    REQUIRE(kernels(tile) == std::vector<std::string>{"scan_chained/f32", "scan_chained/f32"});
+    CHECK(tile.passes[0].key.spec[SCAN_SPEC_MODE] == SCAN_MODE_CLEAR);
+    CHECK(tile.passes[0].line_length == 257);  // the tile counter and 256 flags
+    CHECK(tile.passes[1].key.spec[ABI_SPEC_WORKGROUP] == 256);
+    CHECK(tile.passes[1].key.spec[SCAN_SPEC_VEC_K] == 4);
+    CHECK(tile.passes[1].chunk_len == 4096);
+    CHECK(tile.passes[1].chunks == 256);
+    CHECK(tile.temporary_bytes == 4 * (1 + 256 + 2 * 2 * 256));
+    CHECK(kernels(scan_plan(coop_gpu, {1000}, 0)) == std::vector<std::string>{"scan_tile/f32"});
     CHECK(scan_plan(coop_gpu, {1000, 100}, 0).passes[0].key.kernel == Kernel::scan_serial);
     // Integer partials accumulate in 32 or 64 bits; 8-bit data keeps 32-bit partials.
     Plan bytes = scan_plan(serial_cpu, {1 << 20}, 0, DML_TENSOR_DATA_TYPE_INT8);
@@ -440,7 +448,9 @@ TEST_CASE(
                     }
                     // The first pass reads every input element once; the last writes every output
                     // element once (a scan's last pass also reads every input element once).
-                    const Pass& first = plan.passes.front();
+                    // (A chained scan's first pass only zeroes its tile states.)
+                    const Pass& first =
+                        plan.passes.front().bindings[0].unused ? plan.passes.at(1) : plan.passes.front();
                     const Pass& last = plan.passes.back();
                     CHECK(all_once(touches(first, 0, bytes / first.bindings[0].element_bytes)));
                     const uint64_t out_bytes = (reduce ? outputs : elements) * vkdml::element_size(type);
@@ -471,6 +481,10 @@ TEST_CASE("scan plans: carry levels run in place through one binding (the H200's
         for (const Case& c : cases) {
             INFO(vkdml::to_string(c.type) << " axis " << c.axis << (serial ? " serial" : " cooperative"));
             Plan plan = scan_plan({gpu, serial ? kSerial : kCoop}, c.sizes, c.axis, c.type);
+            if (!serial && c.sizes.size() == 1) {  // a long inner-axis fiber: one chained pass instead
+                CHECK(plan.passes.back().key.kernel == Kernel::scan_chained);
+                continue;
+            }
             REQUIRE(plan.passes.size() >= 3);
             // The caller's tensors: read through binding 0, written through binding 1 (record() switches
             // to in-place pipelines only when the caller binds them in place).
