@@ -114,6 +114,19 @@ vkdml::Device& test_device() {
     return *slot.device;
 }
 
+std::shared_ptr<vkdml::Device> make_test_device(vkdml::KernelChoice kernels,
+                                                vkdml::testing::DeviceOverrides::PolicyClass policy) {
+    vkdml::DeviceOptions options;
+    options.validation = !validation_layer_waived();
+    options.on_validation_message = log_message;
+    vkdml::testing::DeviceOverrides overrides;
+    overrides.kernels = kernels;
+    overrides.policy_class = policy;
+    auto created = vkdml::testing::create_device(options, overrides);
+    if (!created) FAIL("vkdml::testing::create_device failed: " << created.error().message);
+    return std::move(created.value());
+}
+
 UseLimitedDevice::UseLimitedDevice(const vkdml::testing::DeviceOverrides::Limits& limits) {
     DeviceSlot& slot = device_slot();
     std::lock_guard<std::mutex> lock(slot.mutex);

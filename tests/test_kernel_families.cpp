@@ -28,18 +28,6 @@ vkdml::CompiledOperator compile_cumsum(vkdml::Device& dev, uint32_t n) {
     return *co;
 }
 
-std::shared_ptr<vkdml::Device> device_with(vkdml::KernelChoice kernels,
-                                           vkdml::testing::DeviceOverrides::PolicyClass policy =
-                                               vkdml::testing::DeviceOverrides::PolicyClass::automatic) {
-    vkdml::DeviceOptions options;
-    vkdml::testing::DeviceOverrides overrides;
-    overrides.kernels = kernels;
-    overrides.policy_class = policy;
-    auto dev = vkdml::testing::create_device(options, overrides);
-    REQUIRE(dev);
-    return *dev;
-}
-
 uint32_t bits_of(float f) {
     uint32_t u;
     std::memcpy(&u, &f, 4);
@@ -53,31 +41,33 @@ TEST_CASE("DeviceOverrides::kernels chooses the family and policy_class the rows
     using K = vkdml::KernelChoice;
     using P = vkdml::testing::DeviceOverrides::PolicyClass;
     // 4,096 contiguous floats. CPU rows: one serial invocation's chunk (chunks of 1,024 to 8,192). GPU rows:
-    // serial chunks of at most 512 positions (8 of them), or four cooperative workgroup chunks of 1,024
-    // wherever subgroup arithmetic is there: reduce, scan of the partials, scan with carry.
-    auto serial_cpu = device_with(K::serial, P::cpu);
+    // serial chunks of at most 512 positions (8 of them: reduce, scan of the partials, scan with carry),
+    // or, wherever subgroup arithmetic is there, the cooperative family's chained scan (a pass zeroing its
+    // tile states, then one tile of 4,096).
+    auto serial_cpu = make_test_device(K::serial, P::cpu);
     CHECK(vkdml::pass_count(compile_cumsum(*serial_cpu, 4096)) == 1);
     CHECK(compile_cumsum(*serial_cpu, 4096).binding_properties().TemporaryResourceSize == 0);
-    auto serial_gpu = device_with(K::serial, P::gpu);
+    auto serial_gpu = make_test_device(K::serial, P::gpu);
     CHECK(vkdml::pass_count(compile_cumsum(*serial_gpu, 4096)) == 3);
-    auto cooperative_gpu = device_with(K::cooperative, P::gpu);
-    if (cooperative_gpu->info().subgroup_arithmetic)
-        CHECK(vkdml::pass_count(compile_cumsum(*cooperative_gpu, 4096)) == 3);
+    auto cooperative_gpu = make_test_device(K::cooperative, P::gpu);
+    if (cooperative_gpu->info().subgroup_arithmetic)  // the chained scan: zero its tile states, scan
+        CHECK(vkdml::pass_count(compile_cumsum(*cooperative_gpu, 4096)) == 2);
     // automatic: the device type's rows, and its family: serial on CPU devices, cooperative on GPUs; a
     // forced class brings its family along.
-    auto automatic = device_with(K::automatic);
+    auto automatic = make_test_device(K::automatic);
     const bool cpu = automatic->info().physical.type == VK_PHYSICAL_DEVICE_TYPE_CPU;
     CHECK(vkdml::pass_count(compile_cumsum(*automatic, 4096)) ==
           vkdml::pass_count(compile_cumsum(cpu ? *serial_cpu : *cooperative_gpu, 4096)));
-    CHECK(vkdml::pass_count(compile_cumsum(*device_with(K::automatic, P::cpu), 4096)) == 1);
-    CHECK(vkdml::pass_count(compile_cumsum(*device_with(K::automatic, P::gpu), 4096)) == 3);
+    CHECK(vkdml::pass_count(compile_cumsum(*make_test_device(K::automatic, P::cpu), 4096)) == 1);
+    CHECK(vkdml::pass_count(compile_cumsum(*make_test_device(K::automatic, P::gpu), 4096)) ==
+          (automatic->info().subgroup_arithmetic ? 2 : 3));
 }
 
 TEST_CASE("float cumsums keep signed zeros: -0 sums to -0, an exclusive scan starts at +0", "[gpu][cumsum]") {
     // (Both families: the cooperative one's float scans are compensated shuffles that start from -0, not
     // the driver's subgroup arithmetic, whose identity may be +0 (lavapipe's is).)
     for (auto kernels : {vkdml::KernelChoice::serial, vkdml::KernelChoice::cooperative}) {
-        auto device = device_with(kernels);
+        auto device = make_test_device(kernels);
         INFO((kernels == vkdml::KernelChoice::serial ? "serial" : "cooperative"));
         for (DML_TENSOR_DATA_TYPE type :
              {DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT64}) {

@@ -74,27 +74,23 @@ TEST_CASE("describe_plan: cooperative tiles at subgroup 64, float pairs, reducti
           "[unit][plan]") {
     vkdml::PlanDevice gpu64;
     gpu64.subgroup_size = 64;
-    // Tiles of 2,048 elements; the GPU rows cut the 512 float partials (pairs) into chunks of 32 again,
-    // so the carries take a level of their own, scanned in place.
+    // The chained scan: a pass zeroing the counter and 256 flags (1,028 bytes), then one pass over the
+    // data in tiles of 4,096 (256 invocations, 4 vectors of 4 each); the tile states hold the counter,
+    // the flags and two float pairs per tile (5,124 bytes).
     CHECK(scan_plan(DML_TENSOR_DATA_TYPE_FLOAT32, {1 << 20}, 0, gpu64) ==
-          "CUMULATIVE_SUMMATION FLOAT32 {1048576}: cooperative-gpu rows, subgroup size 64, 5 passes\n"
-          "pass 1: scan_tile/f32 reduce to partials | elements | 1 lines x 512 chunks of 2048 | 512 items, "
-          "workgroup 256, 512 workgroups in 1 dispatch | src input 4194304 B, dst -, partials scratch@0 4096 "
-          "B\n"
-          "pass 2: scan_serial/f32x2 reduce to partials | elements | 1 lines x 16 chunks of 32 | 16 items, "
-          "workgroup 64, 1 workgroups in 1 dispatch | src scratch@0 4096 B, dst -, partials scratch@4096 128 "
-          "B\n"
-          "pass 3: scan_serial/f32x2 scan, in place | elements | 1 lines x 1 chunk of 16 | 1 items, "
-          "workgroup 64, "
-          "1 workgroups in 1 dispatch | src -, dst scratch@4096 128 B, partials -\n"
-          "pass 4: scan_serial/f32x2 scan with carries, in place | elements | 1 lines x 16 chunks of 32 | 16 "
-          "items, workgroup 64, 1 workgroups in 1 dispatch | src -, dst scratch@0 4096 B, partials "
-          "scratch@4096 "
-          "128 B\n"
-          "pass 5: scan_tile/f32 scan with carries | elements | 1 lines x 512 chunks of 2048 | 512 items, "
-          "workgroup 256, 512 workgroups in 1 dispatch | src input 4194304 B, dst output 4194304 B, partials "
-          "scratch@0 4096 B\n"
-          "temporary 4224 bytes\n");
+          "CUMULATIVE_SUMMATION FLOAT32 {1048576}: cooperative-gpu rows, subgroup size 64, 2 passes\n"
+          "pass 1: scan_chained/f32 clear tile states | words | 1 lines x 2 chunks of 256 | 2 items, workgroup "
+          "256, 2 workgroups in 1 dispatch | src -, dst -, partials scratch@0 1028 B\n"
+          "pass 2: scan_chained/f32 chained scan (decoupled look-back) | tiles of 4 vectors per invocation | "
+          "1 lines x 256 chunks of 4096 | 256 items, workgroup 256, 256 workgroups in 1 dispatch | src input "
+          "4194304 B, dst output 4194304 B, partials scratch@0 5124 B\n"
+          "temporary 5124 bytes\n");
+    // Windows of 1 MiB: the chained scan needs the whole fiber in one; reduce-then-scan instead.
+    vkdml::PlanDevice windows = gpu64;
+    windows.max_storage_buffer_range = 1 << 20;
+    const std::string cut = scan_plan(DML_TENSOR_DATA_TYPE_FLOAT32, {1 << 20}, 0, windows);
+    CHECK_THAT(cut, Contains("pass 1: scan_tile/f32 reduce to partials") && Contains("scan with carries") &&
+                        !Contains("scan_chained"));
     // A reduction over the outer axis on a CPU device: lockstep blocks, then the states folded.
     Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, 4096}), out(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 4096});
     const uint32_t axes[] = {0};

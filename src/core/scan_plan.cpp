@@ -169,8 +169,8 @@ struct Planner {
     }
 
     /// The chained scan: a pass that zeroes the tile states, then the single scan pass. Sets `done` to
-    /// false (the plan as it was) when a pass would need more than one dispatch: look-back and fallback
-    /// read other tiles of the fiber, so every tile must sit in one window.
+    /// false (the plan as it was) when a pass would need more than one dispatch, or fits no window: the
+    /// look-back and the fallback read other tiles of the fiber, so every tile must sit in one window.
     Status chained(const ScanRequest& r, const Shape& tile, PassBinding src, PassBinding dst, bool& done) {
         const size_t passes = plan.passes.size();
         const uint64_t scratch = plan.temporary_bytes;
@@ -206,13 +206,14 @@ struct Planner {
         clear.chunk_len_word = SCAN_W_CHUNK_LEN;
         clear.item_begin_word = SCAN_W_ITEM_BEGIN;
         clear.item_end_word = SCAN_W_ITEM_END;
-        if (auto st = append_pass(target.info, std::move(clear), plan); !st) return st;
-        // Pass 2: the scan, every tile state in view.
+        // Pass 2: the scan, every tile state in view. (A pass that fits no window at all fails to append:
+        // the same answer, reduce-then-scan.)
         s.chained = true;
         s.state_words = words;
         s.rounds = rounds;
-        if (auto st = add_pass(r, s, SCAN_MODE_SCAN, false, false, {src, dst, states}); !st) return st;
-        done = plan.passes[passes].segments.size() == 1 && plan.passes.back().segments.size() == 1;
+        done = append_pass(target.info, std::move(clear), plan) &&
+               add_pass(r, s, SCAN_MODE_SCAN, false, false, {src, dst, states}) &&
+               plan.passes[passes].segments.size() == 1 && plan.passes.back().segments.size() == 1;
         if (!done) {
             plan.passes.resize(passes);
             plan.temporary_bytes = scratch;
