@@ -20,7 +20,8 @@
 // where the fiber is contiguous and aligned); a subgroup scan over the invocations' totals (one per vector,
 // not per element); the subgroups' totals in shared memory, scanned by the first subgroup in (round,
 // subgroup) order. Floats are compensated pairs throughout (compensated.glsl). MODE_CLEAR (a pass before
-// the scan) zeroes the tile states.
+// the scan) zeroes the tile states. Lines of a single tile (rows of 1,024, say) skip the states: one
+// workgroup per line, one pass, nothing published.
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
@@ -273,11 +274,15 @@ void main() {
     }
     if (workgroup_index() >= p.item_end - p.item_begin) return;  // uniform
     uint t = gl_LocalInvocationIndex;
-    if (t == 0u) shared_word = atomicAdd(states[state_word(0u)], 1u);
-    barrier();
-    uint id = p.item_begin + shared_word;
-    barrier();  // shared_word is reused by the look-back
     uint chunks = chunk_count();
+    // Lines of one tile need no states (the partials are not bound): the workgroup's own item.
+    uint id = workgroup_item(p.item_begin, p.item_end);
+    if (chunks > 1u) {
+        if (t == 0u) shared_word = atomicAdd(states[state_word(0u)], 1u);
+        barrier();
+        id = p.item_begin + shared_word;
+        barrier();  // shared_word is reused by the look-back
+    }
     uint fiber = id / chunks;
     uint chunk = id - fiber * chunks;
     uint start = chunk * p.chunk_len;
@@ -286,7 +291,8 @@ void main() {
 
     Pair aggregate = scan_local(base, start, len);
     Pair prefix = pair_of(identity());
-    if (chunk == 0u) {
+    if (chunks == 1u) {
+    } else if (chunk == 0u) {
         if (t == 0u) publish(id, FLAG_INCLUSIVE, combine_pair(prefix, aggregate));
     } else {
         if (t == 0u) publish(id, FLAG_AGGREGATE, aggregate);

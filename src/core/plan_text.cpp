@@ -17,7 +17,8 @@ std::string mode(const Pass& p) {
     if (is_scan(p)) {
         if (k[SCAN_SPEC_MODE] == SCAN_MODE_REDUCE) return "reduce to partials";
         if (k[SCAN_SPEC_MODE] == SCAN_MODE_CLEAR) return "clear tile states";
-        if (p.key.kernel == Kernel::scan_chained) return "chained scan (decoupled look-back)";
+        if (p.key.kernel == Kernel::scan_chained)
+            return p.chunks > 1 ? "chained scan (decoupled look-back)" : "scan, a tile per line";
         std::string m = k[SCAN_SPEC_HAS_CARRY] ? "scan with carries" : "scan";
         if (k[SCAN_SPEC_IN_PLACE]) m += ", in place";
         return m;
@@ -30,7 +31,8 @@ std::string blocks(const Pass& p) {
     const auto& k = p.key.spec;
     if (p.key.kernel == Kernel::scan_chained) {
         if (k[SCAN_SPEC_MODE] == SCAN_MODE_CLEAR) return "words";
-        return "tiles of " + std::to_string(k[SCAN_SPEC_VEC_K]) + " vectors per invocation";
+        return "tiles of " + std::to_string(k[SCAN_SPEC_VEC_K]) +
+               (k[SCAN_SPEC_VEC_K] == 1 ? " vector" : " vectors") + " per invocation";
     }
     const uint32_t vectors = is_scan(p) ? k[SCAN_SPEC_VEC_K] : k[REDUCE_SPEC_VEC_K];
     const uint32_t lines = is_scan(p) ? k[SCAN_SPEC_VEC_F] : k[REDUCE_SPEC_VEC_F];

@@ -14,6 +14,7 @@
 #include "core/window.hpp"
 
 #include <algorithm>
+#include <bit>
 
 namespace vkdml::detail {
 
@@ -132,7 +133,7 @@ struct Planner {
         p.line_length = s.axis().size;
         p.bindings = bindings;
         p.access = scan_accesses(r, s.layout(), s.chunks, s.block(), s.blocks.lanes());
-        if (s.chained) p.access[2] = {.extent = static_cast<uint32_t>(s.state_words)};  // every tile's state
+        if (s.state_words > 0) p.access[2] = {.extent = static_cast<uint32_t>(s.state_words)};  // all states
         p.push = params.to_push();
         p.chunk_len_word = SCAN_W_CHUNK_LEN;
         p.item_begin_word = SCAN_W_ITEM_BEGIN;
@@ -161,8 +162,8 @@ struct Planner {
     /// for it and the subgroups fit its shared arrays and its workgroup.
     bool chained_fits(const Shape& s) const {
         const uint32_t sg = target.info.subgroup_size, wg = chained_workgroup();
-        return s.tile && s.chunks > 1 && policy.chained && sg >= SCAN_CHAINED_MIN_SUBGROUP && sg <= 128 &&
-               wg >= sg && wg % sg == 0;
+        return s.tile && policy.chained && sg >= SCAN_CHAINED_MIN_SUBGROUP && sg <= 128 && wg >= sg &&
+               wg % sg == 0;
     }
     uint32_t chained_workgroup() const {
         return std::min(policy.chained_workgroup, target.info.max_workgroup_invocations);
@@ -175,14 +176,29 @@ struct Planner {
         const size_t passes = plan.passes.size();
         const uint64_t scratch = plan.temporary_bytes;
         Shape s = tile;
-        s.workgroup = chained_workgroup();
+        // Tiles of about chained_tile_bytes; a line shorter than that is one tile of a workgroup just
+        // large enough (whole subgroups) and as few rounds as cover it.
         const uint32_t width = vector_width(s.v);
-        const uint32_t rounds = std::clamp<uint32_t>(
-            policy.chained_tile_bytes / (s.workgroup * width * s.v.element_bytes), 1, 16);
+        const uint64_t vectors = ceil_div(s.axis().size, width);
+        s.workgroup = chained_workgroup();
+        if (vectors < s.workgroup)
+            s.workgroup = std::max(target.info.subgroup_size, static_cast<uint32_t>(std::bit_ceil(vectors)));
+        const uint32_t rounds = static_cast<uint32_t>(
+            std::min<uint64_t>(std::clamp<uint32_t>(policy.chained_tile_bytes /
+                                                        (s.workgroup * width * s.v.element_bytes),
+                                                    1, 16),
+                               ceil_div(vectors, s.workgroup)));
         s.chunk_len = uint64_t(s.workgroup) * rounds * width;
         s.chunks = ceil_div(s.axis().size, s.chunk_len);
-        const uint64_t items = s.layout().lines() * s.chunks;
+        s.chained = true;
+        s.rounds = rounds;
         if (auto st = check_item_count("scan", s.layout().lines(), 1, s.chunks); !st) return st;
+        if (s.chunks == 1) {  // one tile per line: one pass, no tile states, windows as any pass
+            done = bool(add_pass(r, s, SCAN_MODE_SCAN, false, false, {src, dst, unused_binding(dst)}));
+            if (!done) plan.passes.resize(passes);
+            return {};
+        }
+        const uint64_t items = s.layout().lines() * s.chunks;
         const uint64_t words = SCAN_CHAINED_STATE_WORDS(items, uint64_t(s.v.partial_bytes / 4));
         const uint64_t clear_words = SCAN_CHAINED_FLAG_WORD(items);
         if (words > 0xFFFFFFFFull) {
@@ -208,9 +224,7 @@ struct Planner {
         clear.item_end_word = SCAN_W_ITEM_END;
         // Pass 2: the scan, every tile state in view. (A pass that fits no window at all fails to append:
         // the same answer, reduce-then-scan.)
-        s.chained = true;
         s.state_words = words;
-        s.rounds = rounds;
         done = append_pass(target.info, std::move(clear), plan) &&
                add_pass(r, s, SCAN_MODE_SCAN, false, false, {src, dst, states}) &&
                plan.passes[passes].segments.size() == 1 && plan.passes.back().segments.size() == 1;

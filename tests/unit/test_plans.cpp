@@ -199,8 +199,8 @@ TEST_CASE("scan plans: kernel per shape and device class, reduce-then-scan for l
     CHECK(longp.passes[0].chunks == 64);
     CHECK(longp.temporary_bytes == 64 * 8);
     // A GPU: long inner-axis fibers take the chained scan with 256 invocations (tiles of 16 KiB: 4
-    // vectors of 4 float32 per invocation), after a pass that zeroes its 256 tile states; short ones
-    // scan_tile; outer-axis ones scan_serial.
+    // vectors of 4 float32 per invocation), after a pass that zeroes its 256 tile states; shorter ones
+    // a tile each; outer-axis ones scan_serial.
     Plan tile = scan_plan(coop_gpu, {1 << 20}, 0);
     REQUIRE(kernels(tile) == std::vector<std::string>{"scan_chained/f32", "scan_chained/f32"});
     CHECK(tile.passes[0].key.spec[SCAN_SPEC_MODE] == SCAN_MODE_CLEAR);
@@ -210,7 +210,13 @@ TEST_CASE("scan plans: kernel per shape and device class, reduce-then-scan for l
     CHECK(tile.passes[1].chunk_len == 4096);
     CHECK(tile.passes[1].chunks == 256);
     CHECK(tile.temporary_bytes == 4 * (1 + 256 + 2 * 2 * 256));
-    CHECK(kernels(scan_plan(coop_gpu, {1000}, 0)) == std::vector<std::string>{"scan_tile/f32"});
+    // One tile per line (1,000 elements: 250 vectors, a workgroup of 256): one pass, no tile states.
+    Plan one = scan_plan(coop_gpu, {1000}, 0);
+    REQUIRE(kernels(one) == std::vector<std::string>{"scan_chained/f32"});
+    CHECK(one.passes[0].key.spec[ABI_SPEC_WORKGROUP] == 256);
+    CHECK(one.passes[0].key.spec[SCAN_SPEC_VEC_K] == 1);
+    CHECK(one.passes[0].bindings[2].unused);
+    CHECK(one.temporary_bytes == 0);
     CHECK(scan_plan(coop_gpu, {1000, 100}, 0).passes[0].key.kernel == Kernel::scan_serial);
     // Integer partials accumulate in 32 or 64 bits; 8-bit data keeps 32-bit partials.
     Plan bytes = scan_plan(serial_cpu, {1 << 20}, 0, DML_TENSOR_DATA_TYPE_INT8);
