@@ -53,6 +53,7 @@ struct PlanDevice {
     uint64_t max_storage_buffer_range = 0xFFFFFFFF;  ///< bytes
     uint32_t max_workgroup_count = 65535;            ///< per dimension
     uint32_t min_storage_buffer_offset_alignment = 16;
+    uint32_t compute_units = 0;  ///< multiprocessors (DeviceInfo::compute_units); 0: not known
 };
 
 /// The passes vkdml plans for `desc` on such a device, as text: a header line (operator, input type and

@@ -37,7 +37,8 @@ constexpr ReducePolicy reduce_policy(KernelFamily family, ChunkPolicy serial, ui
             .row_block_vectors = row_vectors,
             .lockstep_min_len = lockstep_min_len,
             .serial = serial,
-            .tree_target_items = tree_target};
+            .tree_target_items = tree_target,
+            .tree_partials_target_items = tree_target};
 }
 
 // Blocks of whole short rows: on CPU devices up to 16 vectors (an invocation's fixed cost outweighs a
@@ -70,6 +71,7 @@ constexpr ScanPolicy chained(ScanPolicy p) {
 // 132-multiprocessor GPU at 8 workgroups each, rather than 4,096 short ones.
 constexpr ReducePolicy long_trees(ReducePolicy p) {
     p.tree_max_items = 256;
+    p.tree_partials_target_items = 1;  // the states of up to 65,536 chunks in one workgroup
     return p;
 }
 constexpr Policy kGpuRow{
@@ -87,12 +89,18 @@ uint64_t chunk_length(const ChunkPolicy& c, uint64_t positions, uint64_t lines) 
     return std::clamp(rounded, c.min_len, c.max_len);
 }
 
+// GPU reduction grids from the multiprocessor count, where the driver states it: 8 workgroups of 256
+// per multiprocessor (2,048 resident invocations, NVIDIA's and AMD's occupancy limit), each folding an
+// even share, as CUB's DeviceReduce sizes its grid: one full wave, no tail.
+constexpr uint64_t kTreeWorkgroupsPerUnit = 8;
+
 Policy select_policy(const PlanTarget& t) {
     using Rows = testing::DeviceOverrides::PolicyClass;
     using Kernels = KernelChoice;
     const bool cpu =
         t.rows == Rows::automatic ? t.info.physical.type == VK_PHYSICAL_DEVICE_TYPE_CPU : t.rows == Rows::cpu;
     Policy p = cpu ? kCpuRow : kGpuRow;
+    if (!cpu && t.info.compute_units > 0) p.reduce.tree_target_items = kTreeWorkgroupsPerUnit * t.info.compute_units;
     if (t.kernels != Kernels::automatic) {
         const KernelFamily f =
             t.kernels == Kernels::serial ? KernelFamily::serial : KernelFamily::cooperative;

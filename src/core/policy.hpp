@@ -63,6 +63,9 @@ struct ReducePolicy {
     uint32_t tree_max_workgroup = 256;  ///< reduce_tree: about n / 8 invocations per output, up to this
     uint32_t tree_min_workgroup = 32;   ///< and at least this (or a subgroup)
     uint64_t tree_target_items = 1;     ///< reduce_tree: workgroups worth splitting lines for
+    /// reduce_tree folding a previous pass's states: workgroups worth splitting them for (1: one
+    /// workgroup per output where a chunk holds them all, the tiny second pass of CUB's reduction)
+    uint64_t tree_partials_target_items = 1;
     uint32_t tree_max_items = 64;       ///< reduce_tree: elements per invocation and chunk
     uint64_t tree_min_length = 64;      ///< shorter folds run serially
 };

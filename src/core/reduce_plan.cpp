@@ -116,7 +116,7 @@ struct Planner {
         s.element_bytes = src.binding.element_bytes * (blocks.k > 0 ? vector_width(v) : 1);
         ChunkPolicy c = policy.serial;
         if (s.tree)
-            c = {.target_items = policy.tree_target_items,
+            c = {.target_items = src.partials ? policy.tree_partials_target_items : policy.tree_target_items,
                  .min_len = s.workgroup,
                  .max_len = uint64_t(s.workgroup) * policy.tree_max_items,
                  .quantum = s.workgroup};

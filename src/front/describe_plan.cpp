@@ -32,6 +32,7 @@ DeviceInfo info_of(const PlanDevice& d) {
     DeviceInfo info;
     info.physical.type = d.gpu ? VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU : VK_PHYSICAL_DEVICE_TYPE_CPU;
     info.subgroup_size = d.subgroup_size;
+    info.compute_units = d.compute_units;
     info.subgroup_arithmetic = info.subgroup_shuffle = d.subgroup_operations;
     info.max_storage_buffer_range = d.max_storage_buffer_range;
     for (uint32_t& c : info.max_workgroup_count) c = d.max_workgroup_count;

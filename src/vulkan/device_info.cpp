@@ -8,6 +8,7 @@
 #include <mutex>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace vkdml::detail {
 
@@ -69,8 +70,36 @@ PhysicalDeviceInfo describe(VkPhysicalDevice physical_device, uint32_t index) {
     return info;
 }
 
+/// Multiprocessors, where one of the vendor extensions that state them is supported (0 otherwise).
+uint32_t query_compute_units(VkPhysicalDevice physical_device) {
+    uint32_t count = 0;
+    if (vkEnumerateDeviceExtensionProperties(physical_device, nullptr, &count, nullptr) != VK_SUCCESS) return 0;
+    std::vector<VkExtensionProperties> extensions(count);
+    if (vkEnumerateDeviceExtensionProperties(physical_device, nullptr, &count, extensions.data()) != VK_SUCCESS)
+        return 0;
+    auto has = [&](const char* name) {
+        for (const VkExtensionProperties& e : extensions)
+            if (std::strcmp(e.extensionName, name) == 0) return true;
+        return false;
+    };
+    VkPhysicalDeviceShaderSMBuiltinsPropertiesNV nv{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
+    VkPhysicalDeviceShaderCorePropertiesAMD amd{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD};
+    VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    if (has(VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME)) {
+        props.pNext = &nv;
+    } else if (has(VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME)) {
+        props.pNext = &amd;
+    } else {
+        return 0;
+    }
+    vkGetPhysicalDeviceProperties2(physical_device, &props);
+    if (props.pNext == &nv) return nv.shaderSMCount;
+    return amd.shaderEngineCount * amd.shaderArraysPerEngineCount * amd.computeUnitsPerShaderArray;
+}
+
 DeviceInfo query_device_info(VkPhysicalDevice physical_device, uint32_t index) {
     DeviceInfo info;
+    info.compute_units = query_compute_units(physical_device);
     info.physical = describe(physical_device, index);
 
     VkPhysicalDeviceMaintenance4Properties m4{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES};

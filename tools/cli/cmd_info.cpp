@@ -63,6 +63,8 @@ void print_limits(const DeviceInfo& info) {
     std::printf("  max workgroup count          %u x %u x %u\n", info.max_workgroup_count[0],
                 info.max_workgroup_count[1], info.max_workgroup_count[2]);
     std::printf("  max workgroup invocations    %u\n", info.max_workgroup_invocations);
+    if (info.compute_units > 0) std::printf("  compute units                %u\n", info.compute_units);
+    else std::printf("  compute units                not stated by the driver\n");
     std::printf("  shared memory                %u bytes\n", info.max_shared_memory_bytes);
     std::printf("  push constants               %u bytes\n", info.max_push_constants_bytes);
     std::printf("  timestamps                   %s (period %g ns)\n", yes_no(info.timestamps),
@@ -122,6 +124,7 @@ Json info_json(const std::vector<PhysicalDeviceInfo>& devices, const Device& dev
         {"max_workgroup_count",
          {info.max_workgroup_count[0], info.max_workgroup_count[1], info.max_workgroup_count[2]}},
         {"max_workgroup_invocations", info.max_workgroup_invocations},
+        {"compute_units", info.compute_units},
         {"max_shared_memory_bytes", info.max_shared_memory_bytes},
         {"max_push_constants_bytes", info.max_push_constants_bytes},
         {"timestamps", info.timestamps},

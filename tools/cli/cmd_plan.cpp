@@ -34,6 +34,8 @@ void define_plan(CLI::App& app) {
     add_integer(app, "--max-range", "BYTES", "maxStorageBufferRange (default 4294967295)")
         ->check(integer_check([](int64_t n) { return n >= 96 && n <= 0xFFFFFFFFll; }, "96 to 4294967295"));
     add_switch(app, "--no-subgroup-ops", "a device without subgroup arithmetic and shuffles");
+    add_integer(app, "--compute-units", "N", "multiprocessors, which size reduction grids (default: not known)")
+        ->check(integer_check([](int64_t n) { return n >= 1 && n <= 65536; }, "1 to 65536"));
     add_device_option(app);
 }
 
@@ -87,7 +89,8 @@ void run_plan(const Args& args) {
     if (op != 2 && args.has("--function")) usage_error("--function is for --op reduce");
 
     if (args.has("--device"))
-        for (const char* option : {"--class", "--kernels", "--subgroup", "--max-range", "--no-subgroup-ops"})
+        for (const char* option :
+             {"--class", "--kernels", "--subgroup", "--max-range", "--no-subgroup-ops", "--compute-units"})
             if (args.has(option))
                 usage_error(std::string("option '") + option +
                             "' describes a device class; with --device the device's own is used");
@@ -99,6 +102,7 @@ void run_plan(const Args& args) {
     device.max_storage_buffer_range =
         static_cast<uint64_t>(args.integer("--max-range").value_or(0xFFFFFFFFll));
     device.subgroup_operations = !args.has("--no-subgroup-ops");
+    device.compute_units = static_cast<uint32_t>(args.integer("--compute-units").value_or(0));
 
     const ops::TensorDesc input{type, sizes};
     const DML_AXIS_DIRECTION direction =
