@@ -178,7 +178,28 @@ TEST_CASE("select_policy: the device type picks the rows and their family; the o
         CHECK(p.reduce.inner_lines == row.family);
         CHECK(p.scan.serial.target_items == (row.cpu_rows ? 256u : 65536u));
         CHECK(p.reduce.lockstep_min_len == (row.cpu_rows ? 1024u : 0u));
+        CHECK(p.scan.chained == !row.cpu_rows);
+        CHECK(p.reduce.tree_max_items == (row.cpu_rows ? 64u : 256u));
+        CHECK(p.reduce.tree_partials_target_items == (row.cpu_rows ? 8u : 1u));
     }
+}
+
+TEST_CASE("GPU reduction grids from the multiprocessor count: 8 workgroups each, one wave, then one",
+          "[unit]") {
+    auto h100 = gpu_info();
+    h100.compute_units = 132;
+    CHECK(select_policy({h100}).reduce.tree_target_items == 1056);
+    CHECK(select_policy({gpu_info()}).reduce.tree_target_items == 2048);  // not stated: 2,048
+    CHECK(select_policy({h100, kAuto, vkdml::testing::DeviceOverrides::PolicyClass::cpu})
+              .reduce.tree_target_items == 8);  // the CPU rows ignore it
+    // 2^26 float32: 1,053 even shares of 63,744 elements (at most 256 per invocation), then the 1,053
+    // states in one workgroup.
+    const Plan plan = reduce_plan({h100}, {1u << 26}, 0, REDUCE_F_SUM);
+    REQUIRE(kernels(plan) == std::vector<std::string>{"reduce_tree/f32", "reduce_tree/f32"});
+    CHECK(plan.passes[0].chunks == 1053);
+    CHECK(plan.passes[0].chunk_len == 63744);
+    CHECK(plan.passes[1].chunks == 1);
+    CHECK(plan.passes[1].key.spec[REDUCE_SPEC_SRC_PARTIALS] == 1);
 }
 
 TEST_CASE("scan plans: kernel per shape and device class, reduce-then-scan for long fibers", "[unit]") {
