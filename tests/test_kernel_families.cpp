@@ -42,16 +42,16 @@ TEST_CASE("DeviceOverrides::kernels chooses the family and policy_class the rows
     using P = vkdml::testing::DeviceOverrides::PolicyClass;
     // 4,096 contiguous floats. CPU rows: one serial invocation's chunk (chunks of 1,024 to 8,192). GPU rows:
     // serial chunks of at most 512 positions (8 of them: reduce, scan of the partials, scan with carry),
-    // or, wherever subgroup arithmetic is there, the cooperative family's chained scan (a pass zeroing its
-    // tile states, then one tile of 4,096).
+    // or, wherever subgroup arithmetic is there, the cooperative family's chained scan: one tile of 4,096
+    // (16 KiB), one pass.
     auto serial_cpu = make_test_device(K::serial, P::cpu);
     CHECK(vkdml::pass_count(compile_cumsum(*serial_cpu, 4096)) == 1);
     CHECK(compile_cumsum(*serial_cpu, 4096).binding_properties().TemporaryResourceSize == 0);
     auto serial_gpu = make_test_device(K::serial, P::gpu);
     CHECK(vkdml::pass_count(compile_cumsum(*serial_gpu, 4096)) == 3);
     auto cooperative_gpu = make_test_device(K::cooperative, P::gpu);
-    if (cooperative_gpu->info().subgroup_arithmetic)  // the chained scan: zero its tile states, scan
-        CHECK(vkdml::pass_count(compile_cumsum(*cooperative_gpu, 4096)) == 2);
+    if (cooperative_gpu->info().subgroup_arithmetic)
+        CHECK(vkdml::pass_count(compile_cumsum(*cooperative_gpu, 4096)) == 1);
     // automatic: the device type's rows, and its family: serial on CPU devices, cooperative on GPUs; a
     // forced class brings its family along.
     auto automatic = make_test_device(K::automatic);
@@ -60,7 +60,7 @@ TEST_CASE("DeviceOverrides::kernels chooses the family and policy_class the rows
           vkdml::pass_count(compile_cumsum(cpu ? *serial_cpu : *cooperative_gpu, 4096)));
     CHECK(vkdml::pass_count(compile_cumsum(*make_test_device(K::automatic, P::cpu), 4096)) == 1);
     CHECK(vkdml::pass_count(compile_cumsum(*make_test_device(K::automatic, P::gpu), 4096)) ==
-          (automatic->info().subgroup_arithmetic ? 2 : 3));
+          (automatic->info().subgroup_arithmetic ? 1 : 3));
 }
 
 TEST_CASE("float cumsums keep signed zeros: -0 sums to -0, an exclusive scan starts at +0", "[gpu][cumsum]") {
