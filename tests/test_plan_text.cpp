@@ -167,6 +167,11 @@ TEST_CASE("cli: vkdml plan prints describe_plan's text and refuses bad options b
                                        "cpu", "--subgroup", "8"});
     CHECK(arg.exit_code == 0);
     CHECK_THAT(arg.out, Contains("ARGMAX FLOAT32 {5,7}: serial-cpu rows, subgroup size 8, 1 pass\n"));
+    // --compute-units sizes a GPU's reduction grid: 8 workgroups per multiprocessor, an even share each.
+    const Outcome units = run_tool(dir, {"plan", "--op", "reduce", "--shape", "67108864", "--axes", "all",
+                                         "--compute-units", "132"});
+    CHECK(units.exit_code == 0);
+    CHECK_THAT(units.out, Contains("reduce_tree/f32 fold to partials | elements | 1 lines x 1053 chunks of 63744"));
     // With --device: the plan the device compiles (on lavapipe, the CPU rows).
     const Outcome on_device =
         run_tool(dir, {"plan", "--op", "cumsum", "--shape", "3,4", "--axis", "1", "--device", "0"});
@@ -193,4 +198,7 @@ TEST_CASE("cli: vkdml plan prints describe_plan's text and refuses bad options b
             "unknown --dtype 'float128'");
     refuses({"--op", "cumsum", "--shape", "3", "--axis", "0", "--device", "0", "--class", "gpu"}, 2,
             "option '--class' describes a device class; with --device the device's own is used");
+    refuses({"--op", "reduce", "--shape", "3", "--axes", "all", "--compute-units", "0"}, 2, "1 to 65536");
+    refuses({"--op", "cumsum", "--shape", "3", "--axis", "0", "--device", "0", "--compute-units", "8"}, 2,
+            "option '--compute-units' describes a device class");
 }
