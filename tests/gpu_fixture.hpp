@@ -31,9 +31,9 @@ public:
 /// A second validated device (messages in the same log) planning with the given kernel family and
 /// policy rows, whatever VKDML_TEST_KERNELS and VKDML_TEST_POLICY say: for tests of one family or row.
 /// FAILs the test if it cannot be created.
-std::shared_ptr<vkdml::Device> make_test_device(
-    vkdml::KernelChoice kernels,
-    vkdml::testing::DeviceOverrides::PolicyClass policy = vkdml::testing::DeviceOverrides::PolicyClass::automatic);
+std::shared_ptr<vkdml::Device> make_test_device(vkdml::KernelChoice kernels,
+                                                vkdml::testing::DeviceOverrides::PolicyClass policy =
+                                                    vkdml::testing::DeviceOverrides::PolicyClass::automatic);
 
 /// Whether this run goes without the validation layer: only on Windows, where Wine has no layer for
 /// Windows programs, and only when VKDML_TEST_WITHOUT_VALIDATION=1 says so. On Linux the layer is

@@ -32,10 +32,10 @@ std::string describe(const ChainedCase& c) {
 std::vector<std::string> plan_kernels(const vkdml::Device& dev, const ChainedCase& c) {
     TestTensor t = make_packed(c.type, c.sizes);
     const TensorDescView view(t);
-    const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC d{view.get(), view.get(), c.spec.axis,
-                                                   c.spec.decreasing ? DML_AXIS_DIRECTION_DECREASING
-                                                                     : DML_AXIS_DIRECTION_INCREASING,
-                                                   c.spec.exclusive ? 1 : 0};
+    const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC d{
+        view.get(), view.get(), c.spec.axis,
+        c.spec.decreasing ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING,
+        c.spec.exclusive ? 1 : 0};
     auto op = dev.create_operator({DML_OPERATOR_CUMULATIVE_SUMMATION, &d});
     REQUIRE(op);
     auto compiled = dev.compile_operator(*op);
@@ -51,7 +51,8 @@ std::vector<std::string> plan_kernels(const vkdml::Device& dev, const ChainedCas
 
 TEST_CASE("the chained scan: one pass over the data, exact integers over many tiles and fibers, in place",
           "[gpu][chained]") {
-    auto dev = make_test_device(vkdml::KernelChoice::cooperative, vkdml::testing::DeviceOverrides::PolicyClass::gpu);
+    auto dev =
+        make_test_device(vkdml::KernelChoice::cooperative, vkdml::testing::DeviceOverrides::PolicyClass::gpu);
     if (!dev->info().subgroup_arithmetic || !dev->info().subgroup_shuffle) {
         WARN("skipped: the device has no subgroup arithmetic and shuffles, so no chained scan");
         return;
@@ -65,7 +66,9 @@ TEST_CASE("the chained scan: one pass over the data, exact integers over many ti
         {DML_TENSOR_DATA_TYPE_UINT16, {2, 99999}, {ScanOp::product, 1, false, false}},
         {DML_TENSOR_DATA_TYPE_INT64, {150001}, {ScanOp::sum, 0, true, false}},
         {DML_TENSOR_DATA_TYPE_UINT64, {5, 20011}, {ScanOp::product, 1, true, true}},
-        {DML_TENSOR_DATA_TYPE_FLOAT32, {1000003}, {ScanOp::sum, 0, false, false}},  // sums exact: small integers
+        {DML_TENSOR_DATA_TYPE_FLOAT32,
+         {1000003},
+         {ScanOp::sum, 0, false, false}},  // sums exact: small integers
         {DML_TENSOR_DATA_TYPE_FLOAT16, {4, 30011}, {ScanOp::sum, 1, false, false}},
         {DML_TENSOR_DATA_TYPE_FLOAT64, {123457}, {ScanOp::sum, 0, true, true}},
     };
@@ -101,15 +104,17 @@ TEST_CASE("the chained scan: one pass over the data, exact integers over many ti
 }
 
 TEST_CASE("the chained scan: float sums and products bit-identical run to run", "[gpu][chained]") {
-    auto dev = make_test_device(vkdml::KernelChoice::cooperative, vkdml::testing::DeviceOverrides::PolicyClass::gpu);
+    auto dev =
+        make_test_device(vkdml::KernelChoice::cooperative, vkdml::testing::DeviceOverrides::PolicyClass::gpu);
     if (!dev->info().subgroup_shuffle) {
         WARN("skipped: the device has no subgroup shuffles, so no chained float scan");
         return;
     }
     // Random floats: every partial sum rounds, so a fold in another order would show in the low bits.
-    for (const ChainedCase& c : {ChainedCase{DML_TENSOR_DATA_TYPE_FLOAT32, {2, 400009}, {ScanOp::sum, 1, false, false}},
-                                 ChainedCase{DML_TENSOR_DATA_TYPE_FLOAT32, {300001}, {ScanOp::product, 0, true, false}},
-                                 ChainedCase{DML_TENSOR_DATA_TYPE_FLOAT64, {200003}, {ScanOp::sum, 0, false, true}}}) {
+    for (const ChainedCase& c :
+         {ChainedCase{DML_TENSOR_DATA_TYPE_FLOAT32, {2, 400009}, {ScanOp::sum, 1, false, false}},
+          ChainedCase{DML_TENSOR_DATA_TYPE_FLOAT32, {300001}, {ScanOp::product, 0, true, false}},
+          ChainedCase{DML_TENSOR_DATA_TYPE_FLOAT64, {200003}, {ScanOp::sum, 0, false, true}}}) {
         INFO(describe(c));
         TestTensor in = make_packed(c.type, c.sizes);
         ScanCase sc;

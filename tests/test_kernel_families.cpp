@@ -1,5 +1,5 @@
-// testing::DeviceOverrides::kernels, and what the kernel families promise beyond the sweeps: signed zeros of float
-// sums, and long float sums that do not drift.
+// testing::DeviceOverrides::kernels, and what the kernel families promise beyond the sweeps: signed zeros of
+// float sums, and long float sums that do not drift.
 #include <catch2/catch.hpp>
 
 #include "gpu_fixture.hpp"

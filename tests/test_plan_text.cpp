@@ -77,14 +77,15 @@ TEST_CASE("describe_plan: cooperative tiles at subgroup 64, float pairs, reducti
     // The chained scan: a pass zeroing the counter and 256 flags (1,028 bytes), then one pass over the
     // data in tiles of 4,096 (256 invocations, 4 vectors of 4 each); the tile states hold the counter,
     // the flags and two float pairs per tile (5,124 bytes).
-    CHECK(scan_plan(DML_TENSOR_DATA_TYPE_FLOAT32, {1 << 20}, 0, gpu64) ==
-          "CUMULATIVE_SUMMATION FLOAT32 {1048576}: cooperative-gpu rows, subgroup size 64, 2 passes\n"
-          "pass 1: scan_chained/f32 clear tile states | words | 1 lines x 2 chunks of 256 | 2 items, workgroup "
-          "256, 2 workgroups in 1 dispatch | src -, dst -, partials scratch@0 1028 B\n"
-          "pass 2: scan_chained/f32 chained scan (decoupled look-back) | tiles of 4 vectors per invocation | "
-          "1 lines x 256 chunks of 4096 | 256 items, workgroup 256, 256 workgroups in 1 dispatch | src input "
-          "4194304 B, dst output 4194304 B, partials scratch@0 5124 B\n"
-          "temporary 5124 bytes\n");
+    CHECK(
+        scan_plan(DML_TENSOR_DATA_TYPE_FLOAT32, {1 << 20}, 0, gpu64) ==
+        "CUMULATIVE_SUMMATION FLOAT32 {1048576}: cooperative-gpu rows, subgroup size 64, 2 passes\n"
+        "pass 1: scan_chained/f32 clear tile states | words | 1 lines x 2 chunks of 256 | 2 items, workgroup "
+        "256, 2 workgroups in 1 dispatch | src -, dst -, partials scratch@0 1028 B\n"
+        "pass 2: scan_chained/f32 chained scan (decoupled look-back) | tiles of 4 vectors per invocation | "
+        "1 lines x 256 chunks of 4096 | 256 items, workgroup 256, 256 workgroups in 1 dispatch | src input "
+        "4194304 B, dst output 4194304 B, partials scratch@0 5124 B\n"
+        "temporary 5124 bytes\n");
     // Windows of 1 MiB: the chained scan needs the whole fiber in one; reduce-then-scan instead.
     vkdml::PlanDevice windows = gpu64;
     windows.max_storage_buffer_range = 1 << 20;
@@ -168,10 +169,11 @@ TEST_CASE("cli: vkdml plan prints describe_plan's text and refuses bad options b
     CHECK(arg.exit_code == 0);
     CHECK_THAT(arg.out, Contains("ARGMAX FLOAT32 {5,7}: serial-cpu rows, subgroup size 8, 1 pass\n"));
     // --compute-units sizes a GPU's reduction grid: 8 workgroups per multiprocessor, an even share each.
-    const Outcome units = run_tool(dir, {"plan", "--op", "reduce", "--shape", "67108864", "--axes", "all",
-                                         "--compute-units", "132"});
+    const Outcome units = run_tool(
+        dir, {"plan", "--op", "reduce", "--shape", "67108864", "--axes", "all", "--compute-units", "132"});
     CHECK(units.exit_code == 0);
-    CHECK_THAT(units.out, Contains("reduce_tree/f32 fold to partials | elements | 1 lines x 1053 chunks of 63744"));
+    CHECK_THAT(units.out,
+               Contains("reduce_tree/f32 fold to partials | elements | 1 lines x 1053 chunks of 63744"));
     // With --device: the plan the device compiles (on lavapipe, the CPU rows).
     const Outcome on_device =
         run_tool(dir, {"plan", "--op", "cumsum", "--shape", "3,4", "--axis", "1", "--device", "0"});

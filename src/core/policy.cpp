@@ -103,7 +103,8 @@ Policy select_policy(const PlanTarget& t) {
     const bool cpu =
         t.rows == Rows::automatic ? t.info.physical.type == VK_PHYSICAL_DEVICE_TYPE_CPU : t.rows == Rows::cpu;
     Policy p = cpu ? kCpuRow : kGpuRow;
-    if (!cpu && t.info.compute_units > 0) p.reduce.tree_target_items = kTreeWorkgroupsPerUnit * t.info.compute_units;
+    if (!cpu && t.info.compute_units > 0)
+        p.reduce.tree_target_items = kTreeWorkgroupsPerUnit * t.info.compute_units;
     if (t.kernels != Kernels::automatic) {
         const KernelFamily f =
             t.kernels == Kernels::serial ? KernelFamily::serial : KernelFamily::cooperative;

@@ -66,8 +66,8 @@ struct ReducePolicy {
     /// reduce_tree folding a previous pass's states: workgroups worth splitting them for (1: one
     /// workgroup per output where a chunk holds them all, the tiny second pass of CUB's reduction)
     uint64_t tree_partials_target_items = 1;
-    uint32_t tree_max_items = 64;       ///< reduce_tree: elements per invocation and chunk
-    uint64_t tree_min_length = 64;      ///< shorter folds run serially
+    uint32_t tree_max_items = 64;   ///< reduce_tree: elements per invocation and chunk
+    uint64_t tree_min_length = 64;  ///< shorter folds run serially
 };
 
 /// The tuning of one device class, with the kernel family its inner-axis lines run.

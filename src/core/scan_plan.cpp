@@ -122,7 +122,9 @@ struct Planner {
                                 .vec_f = s.blocks.f,
                                 .vec_axis_inner = s.blocks.axis_inner,
                                 .layout = s.layout()};
-        const Kernel kernel = s.chained ? Kernel::scan_chained : s.tile ? Kernel::scan_tile : Kernel::scan_serial;
+        const Kernel kernel = s.chained ? Kernel::scan_chained
+                              : s.tile  ? Kernel::scan_tile
+                                        : Kernel::scan_serial;
         p.key = {kernel, s.v.storage, params.to_spec()};
         p.cooperative = s.tile;
         p.line_major = s.layout().line_innermost();  // fibers far apart: chunks of one side by side
@@ -183,11 +185,10 @@ struct Planner {
         s.workgroup = chained_workgroup();
         if (vectors < s.workgroup)
             s.workgroup = std::max(target.info.subgroup_size, static_cast<uint32_t>(std::bit_ceil(vectors)));
-        const uint32_t rounds = static_cast<uint32_t>(
-            std::min<uint64_t>(std::clamp<uint32_t>(policy.chained_tile_bytes /
-                                                        (s.workgroup * width * s.v.element_bytes),
-                                                    1, 16),
-                               ceil_div(vectors, s.workgroup)));
+        const uint32_t rounds = static_cast<uint32_t>(std::min<uint64_t>(
+            std::clamp<uint32_t>(policy.chained_tile_bytes / (s.workgroup * width * s.v.element_bytes), 1,
+                                 16),
+            ceil_div(vectors, s.workgroup)));
         s.chunk_len = uint64_t(s.workgroup) * rounds * width;
         s.chunks = ceil_div(s.axis().size, s.chunk_len);
         s.chained = true;
@@ -205,8 +206,8 @@ struct Planner {
             done = false;
             return {};
         }
-        PassBinding states{Slot::temporary, 0, allocate_scratch(target.info, plan, words * 4), words * 4, 4,
-                           SCAN_W_BASE_PART};
+        PassBinding states{Slot::temporary, 0, allocate_scratch(target.info, plan, words * 4),
+                           words * 4,       4, SCAN_W_BASE_PART};
         // Pass 1: zero the counter and the flags (words [0, clear_words)).
         PassSpec clear;
         ScanParams cp{.workgroup = s.workgroup, .op = r.op, .mode = SCAN_MODE_CLEAR};

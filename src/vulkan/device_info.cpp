@@ -73,16 +73,19 @@ PhysicalDeviceInfo describe(VkPhysicalDevice physical_device, uint32_t index) {
 /// Multiprocessors, where one of the vendor extensions that state them is supported (0 otherwise).
 uint32_t query_compute_units(VkPhysicalDevice physical_device) {
     uint32_t count = 0;
-    if (vkEnumerateDeviceExtensionProperties(physical_device, nullptr, &count, nullptr) != VK_SUCCESS) return 0;
+    if (vkEnumerateDeviceExtensionProperties(physical_device, nullptr, &count, nullptr) != VK_SUCCESS)
+        return 0;
     std::vector<VkExtensionProperties> extensions(count);
-    if (vkEnumerateDeviceExtensionProperties(physical_device, nullptr, &count, extensions.data()) != VK_SUCCESS)
+    if (vkEnumerateDeviceExtensionProperties(physical_device, nullptr, &count, extensions.data()) !=
+        VK_SUCCESS)
         return 0;
     auto has = [&](const char* name) {
         for (const VkExtensionProperties& e : extensions)
             if (std::strcmp(e.extensionName, name) == 0) return true;
         return false;
     };
-    VkPhysicalDeviceShaderSMBuiltinsPropertiesNV nv{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
+    VkPhysicalDeviceShaderSMBuiltinsPropertiesNV nv{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
     VkPhysicalDeviceShaderCorePropertiesAMD amd{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD};
     VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
     if (has(VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME)) {

@@ -438,8 +438,8 @@ double Gpu::baseline_gbps(Baseline kind, uint64_t bytes, uint32_t repeat) {
     for (const Pipeline& pipeline : copy ? copy_ : read_) {
         const uint64_t block_bytes = uint64_t{pipeline.local} * pipeline.vecs * 16;
         GpuBuffer src = storage_buffer(bytes);
-        GpuBuffer dst = storage_buffer(copy ? bytes
-                                            : ((bytes + block_bytes - 1) / block_bytes + 1) * 4 * pipeline.local);
+        GpuBuffer dst =
+            storage_buffer(copy ? bytes : ((bytes + block_bytes - 1) / block_bytes + 1) * 4 * pipeline.local);
         begin();  // defined contents for the loads
         vk_->vkCmdFillBuffer(cmd_, src.buffer(), 0, VK_WHOLE_SIZE, 0x3f800000u);
         submit_and_wait();

@@ -1,5 +1,5 @@
-// tools/cli/cmd_info.cpp — `vkdml info`: the Vulkan devices, the chosen one's limits, and which data types each
-// operator supports on it, as text or (--json) as one JSON document.
+// tools/cli/cmd_info.cpp — `vkdml info`: the Vulkan devices, the chosen one's limits, and which data types
+// each operator supports on it, as text or (--json) as one JSON document.
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -63,8 +63,10 @@ void print_limits(const DeviceInfo& info) {
     std::printf("  max workgroup count          %u x %u x %u\n", info.max_workgroup_count[0],
                 info.max_workgroup_count[1], info.max_workgroup_count[2]);
     std::printf("  max workgroup invocations    %u\n", info.max_workgroup_invocations);
-    if (info.compute_units > 0) std::printf("  compute units                %u\n", info.compute_units);
-    else std::printf("  compute units                not stated by the driver\n");
+    if (info.compute_units > 0)
+        std::printf("  compute units                %u\n", info.compute_units);
+    else
+        std::printf("  compute units                not stated by the driver\n");
     std::printf("  shared memory                %u bytes\n", info.max_shared_memory_bytes);
     std::printf("  push constants               %u bytes\n", info.max_push_constants_bytes);
     std::printf("  timestamps                   %s (period %g ns)\n", yes_no(info.timestamps),

@@ -34,7 +34,8 @@ void define_plan(CLI::App& app) {
     add_integer(app, "--max-range", "BYTES", "maxStorageBufferRange (default 4294967295)")
         ->check(integer_check([](int64_t n) { return n >= 96 && n <= 0xFFFFFFFFll; }, "96 to 4294967295"));
     add_switch(app, "--no-subgroup-ops", "a device without subgroup arithmetic and shuffles");
-    add_integer(app, "--compute-units", "N", "multiprocessors, which size reduction grids (default: not known)")
+    add_integer(app, "--compute-units", "N",
+                "multiprocessors, which size reduction grids (default: not known)")
         ->check(integer_check([](int64_t n) { return n >= 1 && n <= 65536; }, "1 to 65536"));
     add_device_option(app);
 }
