@@ -1,7 +1,8 @@
 #version 460
 // Cooperative chunk fold (tree reduction): one workgroup per (output, chunk). Where the chunk is
 // contiguous in memory, invocation t folds vectors t, t + WG_SIZE, ... into LANES independent states,
-// LANES 16-byte loads in flight at once (fold_contiguous); elsewhere elements start + t, start + t +
+// LANES vector loads in flight at once (16 bytes for 32- and 64-bit types, 8 for 16-bit, 4 for 8-bit:
+// narrow types as packed words; fold_contiguous); elsewhere elements start + t, start + t +
 // WG_SIZE, ... one at a time. Each subgroup then folds its invocations' states by a
 // butterfly of shuffles and invocation 0 folds the subgroup states in subgroup order. The
 // order is fixed, so float results are bit-identical run to run; float sums and products fold
@@ -41,8 +42,10 @@ bool contiguous_line() {
 }
 
 // Folds a contiguous chunk: the elements before the first whole vector and after the last one singly,
-// the vectors in between by LANES vector loads at a time (16 bytes each, neighbouring invocations on
-// neighbouring vectors), each into its own state; the states then combine in a fixed order.
+// the vectors in between by LANES vector loads at a time (neighbouring invocations on neighbouring
+// vectors), each into its own state; the states then combine in a fixed order. (Which elements are
+// head, body and tail follows the chunk's alignment: fixed for a given binding, so results are
+// bit-identical run to run.)
 State fold_contiguous(uint in_base, uint start, uint len, uint t) {
     uint e0 = p.base_in + in_base + start;  // the chunk's first element (modulo 2^32, as every offset)
     uint head = min((VEC_W - e0 % VEC_W) % VEC_W, len);

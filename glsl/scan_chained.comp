@@ -33,7 +33,9 @@
 const uint ROUNDS = VEC_K + (VEC_K == 0u ? 1u : 0u);  // vectors per invocation per tile (at least 1)
 const uint MODE_CLEAR = SCAN_MODE_CLEAR;
 const uint FLAG_AGGREGATE = 1u, FLAG_INCLUSIVE = 2u;  // 0: nothing published yet
-const uint SPIN_LIMIT = 64u;  // flag reads before a predecessor is reduced here instead
+// Flag reads before a silent predecessor is reduced here instead (the policy's; 0 in tests that force
+// the fallback on every predecessor).
+layout(constant_id = SCAN_SPEC_SPIN_LIMIT) const uint SPIN_LIMIT = 64u;
 #if defined(STORAGE_F64) || defined(STORAGE_U64)
 const uint ACC_WORDS = 2u;
 #else
@@ -127,6 +129,7 @@ void publish(uint item, uint flag, Pair value) {
     put_value(flag == FLAG_INCLUSIVE ? inclusive_word(item) : aggregate_word(item), value);
     memoryBarrierBuffer();
     atomicMax(states[flag_word(item)], flag);
+    memoryBarrierBuffer();  // the flag before anything this invocation writes later
 }
 
 // ---- one tile ---------------------------------------------------------------------------------
@@ -215,6 +218,8 @@ Pair look_back(uvec2 base, uint first, uint chunk, inout bool reused) {
             uint start = j * p.chunk_len;
             Pair aggregate = scan_local(base, start, min(p.chunk_len, p.len - start));
             reused = true;
+            memoryBarrierBuffer();  // every invocation's loads of tile j before the flag is read again
+            barrier();
             if (t == 0u) {
                 memoryBarrierBuffer();
                 uint g = atomicOr(states[flag_word(first + j)], 0u);
@@ -262,6 +267,8 @@ void store_round(uint r, uvec2 base, uint start, uint len, bool vec, Pair before
     }
 }
 
+// Zeroes words [0, len) of the states: the pass is one dispatch from item 0 (scan_plan.cpp), so the
+// workgroup index is the item.
 void clear_states() {
     uint w = workgroup_index() * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
     if (w < p.len) states[state_word(w)] = 0u;
@@ -301,6 +308,10 @@ void main() {
         if (t == 0u) publish(id, FLAG_INCLUSIVE, combine_pair(prefix, aggregate));
         if (reused) scan_local(base, start, len);  // this tile's scan again
     }
+    // In place, no output may overwrite the input before the tile's state is published: a fallback that
+    // reads this tile's input relies on it (look_back). (Other tiles published their aggregate before
+    // the look-back's barriers; this orders the first tile of a fiber.)
+    if (IN_PLACE && chunks > 1u) barrier();
     bool vec = vector_io(base, start);
     for (uint r = 0u; r < ROUNDS; ++r) {
         Pair before = combine_pair(combine_pair(prefix, get_segment(r * gl_NumSubgroups + gl_SubgroupID)),

@@ -33,7 +33,8 @@ public:
 /// FAILs the test if it cannot be created.
 std::shared_ptr<vkdml::Device> make_test_device(vkdml::KernelChoice kernels,
                                                 vkdml::testing::DeviceOverrides::PolicyClass policy =
-                                                    vkdml::testing::DeviceOverrides::PolicyClass::automatic);
+                                                    vkdml::testing::DeviceOverrides::PolicyClass::automatic,
+                                                bool chained_scan_always_falls_back = false);
 
 /// Whether this run goes without the validation layer: only on Windows, where Wine has no layer for
 /// Windows programs, and only when VKDML_TEST_WITHOUT_VALIDATION=1 says so. On Linux the layer is

@@ -1,8 +1,9 @@
 // The chained scan (glsl/scan_chained.comp: the GPU rows' single pass for long inner-axis lines) beyond
 // the sweeps: its plan, exact integer results over many tiles and fibers, float bits identical run to
 // run (the look-back folds forward in tile order whatever states it found), in place, and both
-// directions. Runs on a device planning with the GPU rows and the cooperative family, whatever the
-// environment asks for; ctest runs it at subgroup sizes 4, 8 and 16.
+// directions, and all of it again with the fallback forced on every tile
+// (DeviceOverrides::chained_scan_always_falls_back). Runs on devices planning with the GPU rows and the
+// cooperative family, whatever the environment asks for; ctest runs it at subgroup sizes 4, 8 and 16.
 #include <catch2/catch.hpp>
 
 #include "gpu_fixture.hpp"
@@ -49,10 +50,13 @@ std::vector<std::string> plan_kernels(const vkdml::Device& dev, const ChainedCas
 
 }  // namespace
 
-TEST_CASE("the chained scan: one pass over the data, exact integers over many tiles and fibers, in place",
-          "[gpu][chained]") {
-    auto dev =
-        make_test_device(vkdml::KernelChoice::cooperative, vkdml::testing::DeviceOverrides::PolicyClass::gpu);
+TEST_CASE(
+    "the chained scan: one pass over the data, exact integers over many tiles and fibers, in place, "
+    "with and without the fallback",
+    "[gpu][chained]") {
+    const bool fallback = GENERATE(false, true);  // true: every tile reduces its predecessors itself
+    auto dev = make_test_device(vkdml::KernelChoice::cooperative,
+                                vkdml::testing::DeviceOverrides::PolicyClass::gpu, fallback);
     if (!dev->info().subgroup_arithmetic || !dev->info().subgroup_shuffle) {
         WARN("skipped: the device has no subgroup arithmetic and shuffles, so no chained scan");
         return;
@@ -73,8 +77,10 @@ TEST_CASE("the chained scan: one pass over the data, exact integers over many ti
         {DML_TENSOR_DATA_TYPE_FLOAT64, {123457}, {ScanOp::sum, 0, true, true}},
     };
     for (const ChainedCase& c : cases) {
+        // Always falling back costs each tile a reduction of every tile before it: skip the longest line.
+        if (fallback && c.sizes.back() > 500000) continue;
         for (bool in_place : {false, true}) {
-            INFO(describe(c) << (in_place ? ", in place" : ""));
+            INFO(describe(c) << (in_place ? ", in place" : "") << (fallback ? ", always falling back" : ""));
             // Summation plans; products share the kernel with another combine.
             CHECK(plan_kernels(*dev, c) == std::vector<std::string>{"scan_chained", "scan_chained"});
             TestTensor in = make_packed(c.type, c.sizes);
@@ -103,9 +109,11 @@ TEST_CASE("the chained scan: one pass over the data, exact integers over many ti
     }
 }
 
-TEST_CASE("the chained scan: float sums and products bit-identical run to run", "[gpu][chained]") {
-    auto dev =
-        make_test_device(vkdml::KernelChoice::cooperative, vkdml::testing::DeviceOverrides::PolicyClass::gpu);
+TEST_CASE("the chained scan: float sums and products bit-identical run to run, and with the fallback",
+          "[gpu][chained]") {
+    using P = vkdml::testing::DeviceOverrides::PolicyClass;
+    auto dev = make_test_device(vkdml::KernelChoice::cooperative, P::gpu);
+    auto falls_back = make_test_device(vkdml::KernelChoice::cooperative, P::gpu, true);
     if (!dev->info().subgroup_shuffle) {
         WARN("skipped: the device has no subgroup shuffles, so no chained float scan");
         return;
@@ -130,6 +138,11 @@ TEST_CASE("the chained scan: float sums and products bit-identical run to run", 
             REQUIRE(execute_scan(c.spec, in, &again, dev.get()));
             CHECK(again.bytes == first.bytes);
         }
+        // A tile's aggregate reduced by its successor (the fallback) has the owner's bits, so the
+        // prefixes, folded forward in tile order either way, are the same.
+        TestTensor fell_back = make_packed(c.type, c.sizes);
+        REQUIRE(execute_scan(c.spec, in, &fell_back, falls_back.get()));
+        CHECK(fell_back.bytes == first.bytes);
         require_no_validation_messages();
     }
 }

@@ -45,6 +45,11 @@ struct DeviceOverrides {
     enum class PolicyClass { automatic, cpu, gpu };
     PolicyClass policy_class = PolicyClass::automatic;  ///< see PolicyClass
 
+    /// The chained scan (the GPU rows' single pass for long inner-axis lines) reads no predecessor's flag
+    /// before reducing that predecessor's tile itself: its fallback, otherwise taken only when a
+    /// predecessor is slow, runs for every tile, so a test can check it. Results are the same.
+    bool chained_scan_always_falls_back = false;
+
     /// The optional Vulkan features vkdml enables where the device has them (DeviceInfo). false leaves
     /// one off, as on a device without it: info() reports it absent, supports() names it as the reason a
     /// type is unsupported, and create_operator refuses those input types (ErrorCode::unsupported_device).

@@ -183,7 +183,8 @@ struct DeviceInfo {
     PhysicalDeviceInfo physical;  ///< which device
     uint32_t subgroup_size = 0;   ///< invocations per subgroup (VkPhysicalDeviceVulkan11Properties)
     /// Multiprocessors (NVIDIA SMs, AMD compute units) where the driver says (VK_NV_shader_sm_builtins,
-    /// VK_AMD_shader_core_properties); 0 when it does not. The GPU rows size reduction grids from it.
+    /// VK_AMD_shader_core_properties2's active units, else VK_AMD_shader_core_properties); 0 when it
+    /// does not. The GPU rows size reduction grids from it.
     uint32_t compute_units = 0;
     /// The compute stage supports subgroup basic and arithmetic operations (false when
     /// DeviceOptions::subgroup_operations is false).

@@ -16,6 +16,7 @@ SpecConstants ScanParams::to_spec() const {
     s[SCAN_SPEC_VEC_AXIS_INNER] = vec_axis_inner;
     s[SCAN_SPEC_OTHER_DIMS] = static_cast<uint32_t>(layout.kept.size());
     s[SCAN_SPEC_IN_PLACE] = in_place;
+    s[SCAN_SPEC_SPIN_LIMIT] = spin_limit;
     return s;
 }
 

@@ -21,6 +21,7 @@ struct ScanParams {
     uint32_t vec_k = 0;              ///< scan_serial blocks: vectors per block (0: elements)
     uint32_t vec_f = 1;              ///< scan_serial blocks: fibers per block
     bool vec_axis_inner = false;     ///< scan_serial blocks: steps along the axis are the inner index
+    uint32_t spin_limit = 0;         ///< scan_chained: flag reads before the fallback (its passes set it)
     Problem layout;                  ///< what the kernel indexes: its fibers and axis (at most 7 kept dims)
 
     SpecConstants to_spec() const;

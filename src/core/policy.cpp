@@ -69,9 +69,9 @@ constexpr ScanPolicy chained(ScanPolicy p) {
     p.chained = true;
     return p;
 }
-// GPU trees fold up to 256 elements per invocation and chunk (64 vector loads of 16 bytes: 16 trips of
-// 4 in flight): a 2^26-element float32 sum is 2,048 workgroups, about two waves of 256 invocations on a
-// 132-multiprocessor GPU at 8 workgroups each, rather than 4,096 short ones.
+// GPU trees fold up to 256 elements per invocation and chunk (64 vector loads, 16 bytes each for
+// 32-bit types: 16 trips of 4 in flight): a 2^26-element float32 sum is 2,048 workgroups, about two waves of
+// 256 invocations on a 132-multiprocessor GPU at 8 workgroups each, rather than 4,096 short ones.
 constexpr ReducePolicy long_trees(ReducePolicy p) {
     p.tree_max_items = 256;
     p.tree_partials_target_items = 1;  // the states of up to 65,536 chunks in one workgroup
@@ -103,6 +103,7 @@ Policy select_policy(const PlanTarget& t) {
     const bool cpu =
         t.rows == Rows::automatic ? t.info.physical.type == VK_PHYSICAL_DEVICE_TYPE_CPU : t.rows == Rows::cpu;
     Policy p = cpu ? kCpuRow : kGpuRow;
+    if (t.chained_always_falls_back) p.scan.chained_spin_limit = 0;
     if (!cpu && t.info.compute_units > 0)
         p.reduce.tree_target_items = kTreeWorkgroupsPerUnit * t.info.compute_units;
     if (t.kernels != Kernels::automatic) {

@@ -50,6 +50,8 @@ struct ScanPolicy {
     bool chained = false;
     uint32_t chained_workgroup = 256;     ///< scan_chained (at most maxComputeWorkGroupInvocations)
     uint32_t chained_tile_bytes = 16384;  ///< scan_chained: about this many bytes of elements per tile
+    /// scan_chained: flag reads of a silent predecessor before its tile is reduced here (the fallback)
+    uint32_t chained_spin_limit = 64;
 };
 
 struct ReducePolicy {
@@ -84,6 +86,7 @@ struct PlanTarget {
     const DeviceInfo& info;
     KernelChoice kernels = KernelChoice::automatic;
     testing::DeviceOverrides::PolicyClass rows = testing::DeviceOverrides::PolicyClass::automatic;
+    bool chained_always_falls_back = false;  ///< a test device's: the chained scan spins 0 times
 };
 
 /// The policy a target plans with: the CPU rows on CPU devices (VK_PHYSICAL_DEVICE_TYPE_CPU), the GPU

@@ -121,6 +121,7 @@ struct Planner {
                                 .vec_k = s.chained ? s.rounds : s.blocks.k,
                                 .vec_f = s.blocks.f,
                                 .vec_axis_inner = s.blocks.axis_inner,
+                                .spin_limit = s.chained ? policy.chained_spin_limit : 0,
                                 .layout = s.layout()};
         const Kernel kernel = s.chained ? Kernel::scan_chained
                               : s.tile  ? Kernel::scan_tile
@@ -193,7 +194,10 @@ struct Planner {
         s.chunks = ceil_div(s.axis().size, s.chunk_len);
         s.chained = true;
         s.rounds = rounds;
-        if (auto st = check_item_count("scan", s.layout().lines(), 1, s.chunks); !st) return st;
+        if (!check_item_count("scan", s.layout().lines(), 1, s.chunks)) {
+            done = false;  // too many tiles: reduce-then-scan's longer chunks may still fit
+            return {};
+        }
         if (s.chunks == 1) {  // one tile per line: one pass, no tile states, windows as any pass
             done = bool(add_pass(r, s, SCAN_MODE_SCAN, false, false, {src, dst, unused_binding(dst)}));
             if (!done) plan.passes.resize(passes);
@@ -210,7 +214,10 @@ struct Planner {
                            words * 4,       4, SCAN_W_BASE_PART};
         // Pass 1: zero the counter and the flags (words [0, clear_words)).
         PassSpec clear;
-        ScanParams cp{.workgroup = s.workgroup, .op = r.op, .mode = SCAN_MODE_CLEAR};
+        ScanParams cp{.workgroup = s.workgroup,
+                      .op = r.op,
+                      .mode = SCAN_MODE_CLEAR,
+                      .spin_limit = policy.chained_spin_limit};
         cp.layout.line = {{static_cast<uint32_t>(clear_words), 1, 1}};
         clear.key = {Kernel::scan_chained, s.v.storage, cp.to_spec()};
         clear.cooperative = true;

@@ -184,6 +184,7 @@ Status apply_options(DeviceState& s, const DeviceOptions& options, const testing
     if (!options.subgroup_operations) s.info.subgroup_arithmetic = s.info.subgroup_shuffle = false;
     s.kernels = o.kernels;
     s.policy_class = o.policy_class;
+    s.chained_always_falls_back = o.chained_scan_always_falls_back;
     s.info.shader_int64 &= o.features.shader_int64;
     s.info.shader_float64 &= o.features.shader_float64;
     s.info.storage_buffer_8bit &= o.features.storage_buffer_8bit;

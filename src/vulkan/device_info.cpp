@@ -87,9 +87,13 @@ uint32_t query_compute_units(VkPhysicalDevice physical_device) {
     VkPhysicalDeviceShaderSMBuiltinsPropertiesNV nv{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
     VkPhysicalDeviceShaderCorePropertiesAMD amd{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD};
+    VkPhysicalDeviceShaderCoreProperties2AMD amd2{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_2_AMD};
     VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
     if (has(VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME)) {
         props.pNext = &nv;
+    } else if (has(VK_AMD_SHADER_CORE_PROPERTIES_2_EXTENSION_NAME)) {
+        props.pNext = &amd2;  // the active units (harvested parts have fewer than the layout says)
     } else if (has(VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME)) {
         props.pNext = &amd;
     } else {
@@ -97,6 +101,7 @@ uint32_t query_compute_units(VkPhysicalDevice physical_device) {
     }
     vkGetPhysicalDeviceProperties2(physical_device, &props);
     if (props.pNext == &nv) return nv.shaderSMCount;
+    if (props.pNext == &amd2) return amd2.activeComputeUnitCount;
     return amd.shaderEngineCount * amd.shaderArraysPerEngineCount * amd.computeUnitsPerShaderArray;
 }
 

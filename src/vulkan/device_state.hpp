@@ -53,9 +53,12 @@ struct DeviceState {
     /// DeviceOverrides::kernels and policy_class (automatic on every other device).
     KernelChoice kernels = KernelChoice::automatic;
     testing::DeviceOverrides::PolicyClass policy_class = testing::DeviceOverrides::PolicyClass::automatic;
+    bool chained_always_falls_back = false;  ///< DeviceOverrides::chained_scan_always_falls_back
 
     /// What the planners know of this device.
-    detail::PlanTarget plan_target() const { return {info, kernels, policy_class}; }
+    detail::PlanTarget plan_target() const {
+        return {info, kernels, policy_class, chained_always_falls_back};
+    }
     VkPhysicalDeviceMemoryProperties memory_properties{};
 
     std::unique_ptr<detail::PipelineCache> pipelines;

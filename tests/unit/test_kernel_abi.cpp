@@ -89,6 +89,7 @@ const std::map<std::string, uint32_t> kScanSpec = {{"OP", SCAN_SPEC_OP},
                                                    {"LOCKSTEP", ABI_SPEC_LOCKSTEP},
                                                    {"OTHER_DIMS", SCAN_SPEC_OTHER_DIMS},
                                                    {"IN_PLACE", SCAN_SPEC_IN_PLACE},
+                                                   {"SPIN_LIMIT", SCAN_SPEC_SPIN_LIMIT},
                                                    {"LINE_MAJOR", ABI_SPEC_LINE_MAJOR}};
 const std::map<std::string, uint32_t> kScanWords = {
     {"fibers", SCAN_W_FIBERS},         {"len", SCAN_W_LEN},           {"chunk_len", SCAN_W_CHUNK_LEN},
@@ -188,7 +189,8 @@ TEST_CASE("ScanParams and ReduceParams place every field at its kernel_abi.h slo
                           .vec_axis_inner = true,
                           .layout = layout};
     const SpecConstants s = scan.to_spec();
-    CHECK(s == SpecConstants{64, 1, 1, 1, 1, 1, 4, 2, 1, 0, 0, 2, 1, 0});  // ids 0..13
+    CHECK(s == SpecConstants{64, 1, 1, 1, 1, 1, 4, 2, 1, 0, 0, 2, 1, 0});     // ids 0..13
+    CHECK(ScanParams{.spin_limit = 9}.to_spec()[SCAN_SPEC_SPIN_LIMIT] == 9);  // scan_chained's
     const PushWords w = scan.to_push();
     CHECK(w[0] == 30);  // fibers
     CHECK(w[1] == 7);   // len

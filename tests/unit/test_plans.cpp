@@ -181,7 +181,14 @@ TEST_CASE("select_policy: the device type picks the rows and their family; the o
         CHECK(p.scan.chained == !row.cpu_rows);
         CHECK(p.reduce.tree_max_items == (row.cpu_rows ? 64u : 256u));
         CHECK(p.reduce.tree_partials_target_items == (row.cpu_rows ? 8u : 1u));
+        CHECK(p.scan.chained_spin_limit == 64);
     }
+    // A test device that forces the chained scan's fallback: no flag read before it.
+    CHECK(select_policy({gpu, kAuto, Rows::automatic, true}).scan.chained_spin_limit == 0);
+    const Plan forced = scan_plan({gpu, kAuto, Rows::automatic, true}, {1 << 20}, 0);
+    REQUIRE(forced.passes.size() == 2);
+    CHECK(forced.passes[1].key.spec[SCAN_SPEC_SPIN_LIMIT] == 0);
+    CHECK(scan_plan({gpu}, {1 << 20}, 0).passes[1].key.spec[SCAN_SPEC_SPIN_LIMIT] == 64);
 }
 
 TEST_CASE("GPU reduction grids from the multiprocessor count: 8 workgroups each, one wave, then one",
