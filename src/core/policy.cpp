@@ -94,7 +94,8 @@ uint64_t chunk_length(const ChunkPolicy& c, uint64_t positions, uint64_t lines) 
 
 // GPU reduction grids from the multiprocessor count, where the driver states it: 8 workgroups of 256
 // per multiprocessor (2,048 resident invocations, NVIDIA's and AMD's occupancy limit), each folding an
-// even share, as CUB's DeviceReduce sizes its grid: one full wave, no tail.
+// even share of the line: one full wave, no tail. (CUB's DeviceReduce sizes its grid from the same two
+// numbers, times 5, and strides its blocks over tiles; which is better here is for a GPU to say.)
 constexpr uint64_t kTreeWorkgroupsPerUnit = 8;
 
 Policy select_policy(const PlanTarget& t) {
