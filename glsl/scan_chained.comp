@@ -298,10 +298,9 @@ void main() {
 
     Pair aggregate = scan_local(base, start, len);
     Pair prefix = pair_of(identity());
-    if (chunks == 1u) {
-    } else if (chunk == 0u) {
+    if (chunks > 1u && chunk == 0u) {
         if (t == 0u) publish(id, FLAG_INCLUSIVE, combine_pair(prefix, aggregate));
-    } else {
+    } else if (chunks > 1u) {
         if (t == 0u) publish(id, FLAG_AGGREGATE, aggregate);
         bool reused = false;
         prefix = look_back(base, id - chunk, chunk, reused);

@@ -161,8 +161,8 @@ struct Planner {
         return carry;
     }
 
-    /// Whether scan_chained can run lines that `s` cuts into several scan_tile chunks: the policy asks
-    /// for it and the subgroups fit its shared arrays and its workgroup.
+    /// Whether scan_chained can run the inner-axis lines `s` gives scan_tile: the policy asks for it and
+    /// the subgroups fit its shared arrays and its workgroup.
     bool chained_fits(const Shape& s) const {
         const uint32_t sg = target.info.subgroup_size, wg = chained_workgroup();
         return s.tile && policy.chained && sg >= SCAN_CHAINED_MIN_SUBGROUP && sg <= 128 && wg >= sg &&
@@ -172,10 +172,11 @@ struct Planner {
         return std::min(policy.chained_workgroup, target.info.max_workgroup_invocations);
     }
 
-    /// The chained scan: a pass that zeroes the tile states, then the single scan pass. Sets `done` to
-    /// false (the plan as it was) when a pass would need more than one dispatch, or fits no window: the
-    /// look-back and the fallback read other tiles of the fiber, so every tile must sit in one window.
-    Status chained(const ScanRequest& r, const Shape& tile, PassBinding src, PassBinding dst, bool& done) {
+    /// Plans the chained scan: a pass that zeroes the tile states, then the single scan pass. Returns
+    /// false, the plan as it was, when a pass would need more than one dispatch or fits no window (the
+    /// look-back and the fallback read other tiles of the fiber, so every tile must sit in one window):
+    /// reduce-then-scan instead.
+    bool chained(const ScanRequest& r, const Shape& tile, PassBinding src, PassBinding dst) {
         const size_t passes = plan.passes.size();
         const uint64_t scratch = plan.temporary_bytes;
         Shape s = tile;
@@ -194,22 +195,18 @@ struct Planner {
         s.chunks = ceil_div(s.axis().size, s.chunk_len);
         s.chained = true;
         s.rounds = rounds;
-        if (!check_item_count("scan", s.layout().lines(), 1, s.chunks)) {
-            done = false;  // too many tiles: reduce-then-scan's longer chunks may still fit
-            return {};
-        }
+        // Too many tiles: reduce-then-scan's longer chunks may still fit.
+        if (!check_item_count("scan", s.layout().lines(), 1, s.chunks)) return false;
         if (s.chunks == 1) {  // one tile per line: one pass, no tile states, windows as any pass
-            done = bool(add_pass(r, s, SCAN_MODE_SCAN, false, false, {src, dst, unused_binding(dst)}));
+            const bool done =
+                bool(add_pass(r, s, SCAN_MODE_SCAN, false, false, {src, dst, unused_binding(dst)}));
             if (!done) plan.passes.resize(passes);
-            return {};
+            return done;
         }
         const uint64_t items = s.layout().lines() * s.chunks;
         const uint64_t words = SCAN_CHAINED_STATE_WORDS(items, uint64_t(s.v.partial_bytes / 4));
         const uint64_t clear_words = SCAN_CHAINED_FLAG_WORD(items);
-        if (words > 0xFFFFFFFFull) {
-            done = false;
-            return {};
-        }
+        if (words > 0xFFFFFFFFull) return false;
         PassBinding states{Slot::temporary, 0, allocate_scratch(target.info, plan, words * 4),
                            words * 4,       4, SCAN_W_BASE_PART};
         // Pass 1: zero the counter and the flags (words [0, clear_words)).
@@ -233,14 +230,14 @@ struct Planner {
         // Pass 2: the scan, every tile state in view. (A pass that fits no window at all fails to append:
         // the same answer, reduce-then-scan.)
         s.state_words = words;
-        done = append_pass(target.info, std::move(clear), plan) &&
-               add_pass(r, s, SCAN_MODE_SCAN, false, false, {src, dst, states}) &&
-               plan.passes[passes].segments.size() == 1 && plan.passes.back().segments.size() == 1;
+        const bool done = append_pass(target.info, std::move(clear), plan) &&
+                          add_pass(r, s, SCAN_MODE_SCAN, false, false, {src, dst, states}) &&
+                          plan.passes[passes].segments.size() == 1 && plan.passes.back().segments.size() == 1;
         if (!done) {
             plan.passes.resize(passes);
             plan.temporary_bytes = scratch;
         }
-        return {};
+        return done;
     }
 
     Status scan(const ScanRequest& r, Endpoints ends) {
@@ -255,10 +252,7 @@ struct Planner {
         // record.cpp switches those passes to their in-place pipelines then).
         const bool in_place =
             src.slot == Slot::temporary && dst.slot == Slot::temporary && src.offset == dst.offset;
-        if (chained_fits(s) && !in_place) {
-            bool done = false;
-            if (auto st = chained(r, s, src, dst, done); !st || done) return st;
-        }
+        if (chained_fits(s) && !in_place && chained(r, s, src, dst)) return {};
         // Several chunks: reduce each to its partial, scan the partials, scan each chunk from its carry.
         return one_pass_or_partials(
             target.info, plan, "scan", fibers, lanes, s.chunks, s.v.partial_bytes, s.v.partial_bytes,
