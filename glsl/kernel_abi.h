@@ -52,12 +52,22 @@
 
 // scan_chained: SCAN_SPEC_VEC_K is its vectors (of VEC_W elements) per invocation and tile. Its tile
 // states in the partials, in 32-bit words from base_part, for `items` tiles of `slot` words per value:
-// the tile counter, one flag per tile, then the aggregates, then the inclusive prefixes.
+// the tile counter, one flag per tile, then three value slots per tile: the aggregate its owner
+// publishes, the aggregate a fallback publishes (each slot has a single writer), and the inclusive
+// prefix (published by the last tile of each block of SCAN_CHAINED_BLOCK_TILES tiles only).
 #define SCAN_CHAINED_MIN_SUBGROUP 4u  // the smallest subgroup its shared arrays are sized for
+#define SCAN_CHAINED_BLOCK_TILES 32u  // tiles per block of the fixed two-level association
 #define SCAN_CHAINED_FLAG_WORD(item) (1u + (item))
-#define SCAN_CHAINED_AGGREGATE_WORD(items, slot, item) (1u + (items) + (slot) * (item))
-#define SCAN_CHAINED_INCLUSIVE_WORD(items, slot, item) (1u + (items) + (slot) * ((items) + (item)))
-#define SCAN_CHAINED_STATE_WORDS(items, slot) (1u + (items) + 2u * (slot) * (items))
+#define SCAN_CHAINED_OWNER_WORD(items, slot, item) (1u + (items) + (slot) * (item))
+#define SCAN_CHAINED_FALLBACK_WORD(items, slot, item) (1u + (items) + (slot) * ((items) + (item)))
+#define SCAN_CHAINED_INCLUSIVE_WORD(items, slot, item) (1u + (items) + (slot) * (2u * (items) + (item)))
+#define SCAN_CHAINED_STATE_WORDS(items, slot) (1u + (items) + 3u * (slot) * (items))
+// Flag bits (they only rise, set by atomicOr): the owner's aggregate is published, the inclusive prefix
+// is published, a fallback has claimed its slot, the fallback's aggregate is published.
+#define SCAN_CHAINED_OWNER_AGGREGATE 1u
+#define SCAN_CHAINED_INCLUSIVE 2u
+#define SCAN_CHAINED_FALLBACK_CLAIMED 4u
+#define SCAN_CHAINED_FALLBACK_AGGREGATE 8u
 
 // ---- reduce_serial, reduce_tree (reduce_common.glsl) ----------------------------------------------
 #define REDUCE_SPEC_FUNCTION 1      // a REDUCE_F_* code

@@ -4,7 +4,8 @@
 // LANES vector loads in flight at once (16 bytes for 32- and 64-bit types, 8 for 16-bit, 4 for 8-bit:
 // narrow types as packed words; fold_contiguous); elsewhere elements start + t, start + t +
 // WG_SIZE, ... one at a time. Each subgroup then folds its invocations' states by a
-// butterfly of shuffles and invocation 0 folds the subgroup states in subgroup order. The
+// butterfly of shuffles (every lane takes part: full subgroups, see subgroup_scan.glsl) and invocation 0
+// folds the subgroup states from shared memory in subgroup order. The
 // order is fixed, so float results are bit-identical run to run; float sums and products fold
 // compensated states (value and rounding error, compensated.glsl) at every step.
 #extension GL_KHR_shader_subgroup_basic : require
@@ -103,6 +104,11 @@ void main() {
     }
     barrier();
     if (t == 0u) {
+        // From subgroup 0's state in shared memory: invocation 0 need not be lane 0 of subgroup 0.
+        st.v = folded_v[0];
+        if (IS_LSE) st.s = folded_s[0];
+        if (COMPENSATED) st.c = folded_c[0];
+        if (IS_ARG) st.i = folded_i[0];
         for (uint k = 1u; k < gl_NumSubgroups; ++k) {
             State other;
             other.v = folded_v[k];

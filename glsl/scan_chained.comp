@@ -1,38 +1,49 @@
 #version 460
-// Single-pass chained scan with decoupled look-back and a fallback (Merrill & Garland's decoupled
-// look-back as in CUB's agent_scan; the fallback of Smith, Levien & Owens, "Decoupled Fallback", SPAA
-// 2025, as in GPUPrefixSums; docs/internals.md). Each workgroup takes the next tile from a counter, so
-// tiles start in order; scans it in registers; publishes its aggregate; finds the combine of every tile
-// before it in its fiber by looking back at their states; publishes its inclusive prefix; writes its
-// outputs. The elements are read once and written once.
+// Single-pass chained scan with decoupled look-back over a window of tiles and a fallback (Merrill &
+// Garland's decoupled look-back as in CUB's agent_scan; the fallback of Smith, Levien & Owens,
+// "Decoupled Fallback", SPAA 2025, as in GPUPrefixSums; docs/internals.md). Each workgroup takes the
+// next tile from a counter, so tiles start in order; scans it in registers; publishes its aggregate;
+// finds the combine of every tile before it in its fiber by looking back at their states, a window of
+// as many tiles as it has invocations at a time; publishes its inclusive prefix if it ends a block;
+// writes its outputs. The elements are read once and written once.
+//
+// The association is fixed by tile indices alone (a two-level left fold): tiles form blocks of BLOCK
+// (32); B(m) is the left fold of block m's aggregates, X(g) = B(0) + ... + B(g-1) folded left, and tile
+// c of block g is preceded by X(g) + (the left fold of the aggregates of tiles gB .. c-1). Only the last
+// tile of a block publishes an inclusive prefix, X(g+1). A look-back reads a whole window of flags at
+// once, finds the nearest published X, and folds forward from it: the blocks in parallel, then the
+// block totals. Whichever states it saw, the bits are the same, so float results are bit-identical run
+// to run; and the chain from one published X to the next covers up to a window of tiles per look-back,
+// not one tile per step.
 //
 // Vulkan promises no forward progress between workgroups, so nothing waits unboundedly: a predecessor
-// with no state after SPIN_LIMIT reads is reduced here from its input (the fallback), which gives the
-// same aggregate bits as its owner's, and published (in place too: see look_back). Every loop is bounded (lavapipe ends loops after
-// 65,535 trips).
-//
-// Determinism: the look-back only finds where the nearest inclusive prefix is; the prefix is then folded
-// forward from it over the aggregates in tile order. By induction every inclusive prefix is the same
-// left-to-right fold of the aggregates, whichever states a look-back happened to see, so float results
-// are bit-identical run to run.
+// with no aggregate after SPIN_LIMIT reads is reduced here from its input (the fallback), which gives
+// its owner's bits. Each value slot has one writer: the owner's aggregate, a fallback's (claimed by an
+// atomicOr of the claim bit), the inclusive prefix (the owner). Every loop is bounded (lavapipe ends
+// loops after 65,535 trips).
 //
 // A tile: each invocation scans ROUNDS vectors of VEC_W neighbouring elements serially (one vector load
 // where the fiber is contiguous and aligned); a subgroup scan over the invocations' totals (one per vector,
 // not per element); the subgroups' totals in shared memory, scanned by the first subgroup in (round,
-// subgroup) order. Floats are compensated pairs throughout (compensated.glsl). MODE_CLEAR (a pass before
-// the scan) zeroes the tile states. Lines of a single tile (rows of 1,024, say) skip the states: one
-// workgroup per line, one pass, nothing published.
+// subgroup) order. Floats are compensated pairs throughout (compensated.glsl). No subgroup operation sits
+// in or after a divergent branch before the control flow reconverges at a barrier: lanes choose values
+// by selects. MODE_CLEAR (a pass before the scan) zeroes the counter and the flags. Lines of a single
+// tile (rows of 1,024, say) skip the states: one workgroup per line, one pass, nothing published.
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 
+#extension GL_KHR_memory_scope_semantics : require
 #extension GL_GOOGLE_include_directive : require
 #include "scan_common.glsl"
 #include "subgroup_scan.glsl"
 
 const uint ROUNDS = VEC_K + (VEC_K == 0u ? 1u : 0u);  // vectors per invocation per tile (at least 1)
 const uint MODE_CLEAR = SCAN_MODE_CLEAR;
-const uint FLAG_AGGREGATE = 1u, FLAG_INCLUSIVE = 2u;  // 0: nothing published yet
+const uint OWNER_AGGREGATE = SCAN_CHAINED_OWNER_AGGREGATE, INCLUSIVE = SCAN_CHAINED_INCLUSIVE;
+const uint FALLBACK_CLAIMED = SCAN_CHAINED_FALLBACK_CLAIMED, FALLBACK_AGGREGATE = SCAN_CHAINED_FALLBACK_AGGREGATE;
+const uint AGGREGATE = OWNER_AGGREGATE | FALLBACK_AGGREGATE;  // either aggregate is published
+const uint HERE = 0x80000000u;  // a window entry whose value this workgroup reduced itself
 // Flag reads before a silent predecessor is reduced here instead (the policy's; 0 in tests that force
 // the fallback on every predecessor).
 layout(constant_id = SCAN_SPEC_SPIN_LIMIT) const uint SPIN_LIMIT = 64u;
@@ -50,13 +61,29 @@ const uint SLOT = ACC_WORDS;
 // The tile states (kernel_abi.h): seen by other workgroups while this one runs, so coherent and volatile.
 layout(set = 0, binding = 2) coherent volatile buffer TileStates { uint states[]; };
 
-const uint SEGMENTS = ROUNDS * (gl_WorkGroupSize.x / SCAN_CHAINED_MIN_SUBGROUP);
-shared ACC_T segment_hi[SEGMENTS];  // (round, subgroup) totals, then their exclusive scan
+// (round, subgroup) totals, then their exclusive scan; padded so that a subgroup may store a whole
+// subgroup's worth past the last segment (no divergent branch before the next subgroup operation).
+const uint SEGMENTS = ROUNDS * (gl_WorkGroupSize.x / SCAN_CHAINED_MIN_SUBGROUP) + 128u;
+shared ACC_T segment_hi[SEGMENTS];
 #if defined(ACC_IS_FLOAT)
 shared ACC_T segment_lo[SEGMENTS];
 #endif
-shared ACC_T total_hi, total_lo;  // the tile's aggregate, then the prefix before it
-shared uint shared_word;          // the tile number, then each look-back step's flag
+shared ACC_T total_hi, total_lo;    // the tile's aggregate
+shared ACC_T prefix_hi, prefix_lo;  // the look-back's result: what precedes the tile
+shared uint shared_word;            // the tile number
+
+// The look-back window: WINDOW tiles, BATCH whole blocks, at least one block; entry e is tile
+// e % BLOCK of the e / BLOCK-th block below the window's top block.
+const uint BLOCK = SCAN_CHAINED_BLOCK_TILES;
+const uint BATCH = gl_WorkGroupSize.x >= BLOCK ? gl_WorkGroupSize.x / BLOCK : 1u;
+const uint WINDOW = BATCH * BLOCK;
+shared uint window_flag[WINDOW];  // the flag read (HERE: reduced here), 0 for tiles not wanted
+shared ACC_T window_hi[WINDOW];
+shared ACC_T window_lo[WINDOW];
+shared ACC_T block_hi[BATCH];
+shared ACC_T block_lo[BATCH];
+shared uint missing[WINDOW];  // entries to reduce here, and their count
+shared uint missing_count;
 
 ACC_T xs[ROUNDS * VEC_W];  // this invocation's elements of the tile
 Pair lane_before[ROUNDS];  // per round: the combine of the subgroup's earlier lanes
@@ -73,6 +100,14 @@ Pair get_segment(uint i) {
 #else
     return pair_of(segment_hi[i]);
 #endif
+}
+Pair select_pair(bool c, Pair a, Pair b) { return Pair(c ? a.hi : b.hi, c ? a.lo : b.lo); }
+
+// A barrier that also orders this workgroup's buffer accesses (the tile states and, in place, the
+// outputs) across it: barrier() orders workgroup memory only.
+void buffer_barrier() {
+    controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsBuffer | gl_StorageSemanticsShared,
+                   gl_SemanticsAcquireRelease);
 }
 
 // ---- tile states ------------------------------------------------------------------------------
@@ -105,7 +140,7 @@ ACC_T get_acc(uint w) {
     return states[w];
 #endif
 }
-// Values travel as they are (not normalized): a prefix read back has the bits its writer combined.
+// Values travel as they are (not normalized): a value read back has the bits its writer combined.
 void put_value(uint w, Pair a) {
     put_acc(w, a.hi);
 #if defined(ACC_IS_FLOAT)
@@ -119,17 +154,21 @@ Pair get_value(uint w) {
     return pair_of(get_acc(w));
 #endif
 }
-uint aggregate_word(uint item) { return state_word(SCAN_CHAINED_AGGREGATE_WORD(items(), SLOT, item)); }
+uint owner_word(uint item) { return state_word(SCAN_CHAINED_OWNER_WORD(items(), SLOT, item)); }
+uint fallback_word(uint item) { return state_word(SCAN_CHAINED_FALLBACK_WORD(items(), SLOT, item)); }
 uint inclusive_word(uint item) { return state_word(SCAN_CHAINED_INCLUSIVE_WORD(items(), SLOT, item)); }
 uint flag_word(uint item) { return state_word(SCAN_CHAINED_FLAG_WORD(item)); }
 
-// Publishes a value and then its flag (one invocation). Flags only rise: a fallback's aggregate never
-// lowers an inclusive prefix already there, and it has the owner's bits.
-void publish(uint item, uint flag, Pair value) {
-    put_value(flag == FLAG_INCLUSIVE ? inclusive_word(item) : aggregate_word(item), value);
+// Publishes a value in its slot and then its flag bit (one invocation; the slot's only writer).
+void publish(uint item, uint word, uint bit, Pair value) {
+    put_value(word, value);
     memoryBarrierBuffer();
-    atomicMax(states[flag_word(item)], flag);
+    atomicOr(states[flag_word(item)], bit);
     memoryBarrierBuffer();  // the flag before anything this invocation writes later
+}
+// A published aggregate, by the flag that says which slot holds it.
+Pair aggregate_of(uint item, uint flag) {
+    return get_value((flag & OWNER_AGGREGATE) != 0u ? owner_word(item) : fallback_word(item));
 }
 
 // ---- one tile ---------------------------------------------------------------------------------
@@ -152,8 +191,9 @@ void load_round(uint r, uvec2 base, uint start, uint len, bool vec) {
     } else {
         for (uint v = 0u; v < VEC_W; ++v) {
             uint k = k0 + v;
-            xs[r * VEC_W + v] =
-                k < len ? source_element(base.x + axis_pos(start + k) * source_axis_stride()) : identity();
+            ACC_T x = source_element(base.x + axis_pos(start + min(k, len - 1u)) * source_axis_stride());
+            ACC_T none = identity();
+            xs[r * VEC_W + v] = k < len ? x : none;  // a select
         }
     }
 }
@@ -163,22 +203,26 @@ void load_round(uint r, uvec2 base, uint start, uint len, bool vec) {
 // a barrier after which shared memory holds this tile's scan.
 Pair scan_local(uvec2 base, uint start, uint len) {
     bool vec = vector_io(base, start);
-    for (uint r = 0u; r < ROUNDS; ++r) {
-        load_round(r, base, start, len, vec);
+    Pair totals[ROUNDS];
+    for (uint r = 0u; r < ROUNDS; ++r) load_round(r, base, start, len, vec);
+    for (uint r = 0u; r < ROUNDS; ++r) {  // every lane of the subgroup reaches each subgroup scan
         Pair own = pair_of(identity());
         for (uint v = 0u; v < VEC_W; ++v) own = combine_value(own, xs[r * VEC_W + v]);
         SubgroupScan s = subgroup_scan_pair(own);
         lane_before[r] = s.exclusive;
-        if (gl_SubgroupInvocationID == 0u) put_segment(r * gl_NumSubgroups + gl_SubgroupID, s.total);
+        totals[r] = s.total;
     }
+    if (gl_SubgroupInvocationID == 0u)
+        for (uint r = 0u; r < ROUNDS; ++r) put_segment(r * gl_NumSubgroups + gl_SubgroupID, totals[r]);
     barrier();
-    if (gl_SubgroupID == 0u) {
+    if (gl_SubgroupID == 0u) {  // uniform per subgroup
         uint count = ROUNDS * gl_NumSubgroups;
         Pair run = pair_of(identity());
-        for (uint b = 0u; b < count; b += gl_SubgroupSize) {
+        for (uint b = 0u; b < count; b += gl_SubgroupSize) {  // uniform trip count
             uint e = b + gl_SubgroupInvocationID;
-            SubgroupScan s = subgroup_scan_pair(e < count ? get_segment(e) : pair_of(identity()));
-            if (e < count) put_segment(e, combine_pair(run, s.exclusive));
+            Pair mine = select_pair(e < count, get_segment(min(e, count - 1u)), pair_of(identity()));
+            SubgroupScan s = subgroup_scan_pair(mine);
+            put_segment(e, combine_pair(run, s.exclusive));  // past count: padding (SEGMENTS)
             run = combine_pair(run, s.total);
         }
         if (gl_SubgroupInvocationID == 0u) {
@@ -191,60 +235,160 @@ Pair scan_local(uvec2 base, uint start, uint len) {
 }
 
 // ---- look-back ----------------------------------------------------------------------------------
-// The combine of the tiles before `chunk` in its fiber (`first` is the fiber's first item). Whole
-// workgroup; sets `reused` when a fallback overwrote this tile's scan in registers and shared memory.
-Pair look_back(uvec2 base, uint first, uint chunk, inout bool reused) {
+// The window whose top block is `top` (blocks numbered from the fiber's start): entry e's tile, and
+// whether the look-back of tile `chunk` wants it (a tile before `chunk`, in a block above the one
+// whose inclusive prefix is used, `used`, or that block's last tile).
+uint entry_tile(uint top, uint e) { return (top - e / BLOCK) * BLOCK + e % BLOCK; }
+bool entry_exists(uint top, uint chunk, uint e) { return e / BLOCK <= top && entry_tile(top, e) < chunk; }
+
+// Reads the window's flags (up to SPIN_LIMIT reads where nothing is there yet, at least one when
+// `read_once`), reduces here the wanted tiles that still have no aggregate, and gathers the wanted
+// values: the aggregates of the blocks above block offset `used` and, where `used` < BATCH, the
+// inclusive prefix of that block's last tile. Where `find` is set, `used` is first chosen: the nearest
+// block whose last tile published its inclusive prefix (BATCH: none). Whole workgroup. Returns `used`.
+uint gather_window(uvec2 base, uint first, uint chunk, uint top, bool find, uint used, bool read_once,
+                   inout bool reused) {
     uint t = gl_LocalInvocationIndex;
-    uint j = chunk;
-    bool found = false;
-    while (j > 0u) {  // at most `chunk` trips
-        --j;
-        if (t == 0u) {
-            uint f = 0u;
-            for (uint s = 0u; s < SPIN_LIMIT && f == 0u; ++s) f = atomicOr(states[flag_word(first + j)], 0u);
-            shared_word = f;
-        }
-        barrier();
-        uint f = shared_word;
-        barrier();  // shared_word is written again on the next trip
-        if (f == FLAG_INCLUSIVE) {
-            found = true;
-            break;
-        }
-        if (f == 0u) {
-            // The fallback: reduce tile j here. Its flag is read again after the loads: still nothing
-            // means its owner had not published, so had not yet written its outputs over its input
-            // either (in place), and the aggregate is right; else the owner's state is used.
-            uint start = j * p.chunk_len;
-            Pair aggregate = scan_local(base, start, min(p.chunk_len, p.len - start));
-            reused = true;
-            memoryBarrierBuffer();  // every invocation's loads of tile j before the flag is read again
-            barrier();
-            if (t == 0u) {
-                memoryBarrierBuffer();
-                uint g = atomicOr(states[flag_word(first + j)], 0u);
-                if (g == 0u) publish(first + j, FLAG_AGGREGATE, aggregate);
-                shared_word = g;
-            }
-            barrier();
-            f = shared_word;
-            barrier();  // shared_word and shared memory are reused
-            if (f == FLAG_INCLUSIVE) {
-                found = true;
-                break;
-            }
-        }
-    }
-    // Fold forward in tile order from the inclusive prefix found (or from the fiber's start).
-    if (t == 0u) {
-        memoryBarrierBuffer();
-        Pair run = found ? get_value(inclusive_word(first + j)) : pair_of(identity());
-        for (uint k = found ? j + 1u : 0u; k < chunk; ++k) run = combine_pair(run, get_value(aggregate_word(first + k)));
-        total_hi = run.hi;
-        total_lo = run.lo;
+    uint spins = max(SPIN_LIMIT, read_once ? 1u : 0u);
+    if (t == 0u) missing_count = 0u;
+    for (uint e = t; e < WINDOW; e += gl_WorkGroupSize.x) {
+        bool exists = entry_exists(top, chunk, e);
+        uint item = first + min(entry_tile(top, e), chunk);  // a tile of this fiber either way
+        uint f = spins > 0u ? states[flag_word(item)] : 0u;
+        window_flag[e] = exists ? f : 0u;
     }
     barrier();
-    return Pair(total_hi, total_lo);
+    if (find) {
+        used = BATCH;
+        for (uint o = 0u; o < BATCH && used == BATCH; ++o)  // uniform: every invocation reads the same
+            if ((window_flag[o * BLOCK + BLOCK - 1u] & INCLUSIVE) != 0u) used = o;
+    }
+    // Spin where a wanted aggregate is not there yet; what stays missing is reduced here below.
+    for (uint e = t; e < WINDOW; e += gl_WorkGroupSize.x) {
+        if (entry_exists(top, chunk, e) && e / BLOCK < used) {
+            uint item = first + entry_tile(top, e);
+            uint f = window_flag[e];
+            for (uint s = 1u; s < spins && (f & AGGREGATE) == 0u; ++s) f = states[flag_word(item)];
+            window_flag[e] = f;
+            if ((f & AGGREGATE) == 0u) missing[atomicAdd(missing_count, 1u)] = e;
+        }
+    }
+    barrier();
+    uint count = missing_count;
+    for (uint i = 0u; i < count; ++i) {  // uniform; rare but for tests that force it
+        uint e = missing[i];
+        uint j = entry_tile(top, e);
+        uint start = j * p.chunk_len;
+        Pair aggregate = scan_local(base, start, min(p.chunk_len, p.len - start));
+        reused = true;
+        memoryBarrierBuffer();  // every invocation's loads of tile j before its flag is read again
+        buffer_barrier();
+        if (t == 0u) {
+            // Read the flag again after the loads: no owner's aggregate yet means its owner had not
+            // published, so (in place) had not yet written its outputs over its input either, and the
+            // loads were of its input. Then claim the fallback slot; whoever loses keeps its own bits.
+            uint f = states[flag_word(first + j)];
+            if ((f & OWNER_AGGREGATE) == 0u) {
+                if ((atomicOr(states[flag_word(first + j)], FALLBACK_CLAIMED) & FALLBACK_CLAIMED) == 0u)
+                    publish(first + j, fallback_word(first + j), FALLBACK_AGGREGATE, aggregate);
+                window_hi[e] = aggregate.hi;
+                window_lo[e] = aggregate.lo;
+                f = HERE;
+            }
+            window_flag[e] = f;
+        }
+        buffer_barrier();  // the flag read before the value reads; shared memory is reused by the next
+    }
+    memoryBarrierBuffer();  // the flags before the values they publish
+    for (uint e = t; e < WINDOW; e += gl_WorkGroupSize.x) {
+        uint o = e / BLOCK;
+        uint f = window_flag[e];
+        if (!entry_exists(top, chunk, e) || o > used || f == HERE) continue;
+        uint item = first + entry_tile(top, e);
+        Pair v = pair_of(identity());
+        if (o < used)
+            v = aggregate_of(item, f);
+        else if (e % BLOCK == BLOCK - 1u)
+            v = get_value(inclusive_word(item));  // used < BATCH: its flag has INCLUSIVE
+        window_hi[e] = v.hi;
+        window_lo[e] = v.lo;
+    }
+    barrier();
+    return used;
+}
+
+// Folds the gathered window forward into `run` (invocation 0's): from the inclusive prefix at block
+// offset `used` (if any) over the blocks above it, each block the left fold of its aggregates (the
+// blocks in parallel), up to but not including the tile's own block g, whose partial left fold (the
+// tiles before `chunk`) goes to `own`. Whole workgroup.
+void fold_window(uint g, uint chunk, uint top, uint used, inout Pair run, inout Pair own) {
+    uint t = gl_LocalInvocationIndex;
+    if (t < BATCH && t < used && t <= top) {
+        uint m = top - t;
+        uint n = m == g ? chunk - g * BLOCK : BLOCK;
+        Pair b = pair_of(identity());
+        for (uint i = 0u; i < n; ++i) {
+            uint e = t * BLOCK + i;
+#if defined(ACC_IS_FLOAT)
+            b = combine_pair(b, Pair(window_hi[e], window_lo[e]));
+#else
+            b = combine_pair(b, pair_of(window_hi[e]));
+#endif
+        }
+        block_hi[t] = b.hi;
+        block_lo[t] = b.lo;
+    }
+    barrier();
+    if (t == 0u) {
+        if (used < BATCH) {
+            uint e = used * BLOCK + BLOCK - 1u;
+#if defined(ACC_IS_FLOAT)
+            run = Pair(window_hi[e], window_lo[e]);
+#else
+            run = pair_of(window_hi[e]);
+#endif
+        }
+        for (uint o = min(used, min(top + 1u, BATCH)); o > 0u; --o) {  // the deepest block first
+            Pair b = Pair(block_hi[o - 1u], block_lo[o - 1u]);
+            if (top - (o - 1u) == g)
+                own = b;
+            else
+                run = combine_pair(run, b);
+        }
+    }
+    barrier();
+}
+
+// What precedes tile `chunk` (> 0) of its fiber (`first` is the fiber's first item), X(g) + the left fold
+// of its block's tiles before it; sets `inclusive` to X(g) + (that fold + `aggregate`), which the last
+// tile of a block publishes. Whole workgroup; sets `reused` when a fallback overwrote this tile's scan in
+// registers and shared memory.
+Pair look_back(uvec2 base, uint first, uint chunk, Pair aggregate, out Pair inclusive, inout bool reused) {
+    uint g = chunk / BLOCK;
+    // Walk back a window at a time until a block's inclusive prefix is found or the fiber starts.
+    uint top = g, used = BATCH;
+    for (;;) {  // at most g / BATCH + 1 trips
+        used = gather_window(base, first, chunk, top, true, BATCH, false, reused);
+        if (used < BATCH || top < BATCH) break;
+        top -= BATCH;
+    }
+    // Fold forward from there, a window at a time; the deepest is still in shared memory.
+    Pair run = pair_of(identity()), own = pair_of(identity());
+    uint deepest = top;
+    for (;;) {  // as many trips as the walk back
+        if (top != deepest) gather_window(base, first, chunk, top, false, BATCH, true, reused);
+        fold_window(g, chunk, top, top == deepest ? used : BATCH, run, own);
+        if (top == g) break;
+        top += BATCH;
+    }
+    if (gl_LocalInvocationIndex == 0u) {
+        Pair before = combine_pair(run, own);
+        inclusive = combine_pair(run, combine_pair(own, aggregate));
+        prefix_hi = before.hi;
+        prefix_lo = before.lo;
+    }
+    barrier();
+    return Pair(prefix_hi, prefix_lo);
 }
 
 // ---- outputs -------------------------------------------------------------------------------------
@@ -288,7 +432,6 @@ void main() {
         if (t == 0u) shared_word = atomicAdd(states[state_word(0u)], 1u);
         barrier();
         id = p.item_begin + shared_word;
-        barrier();  // shared_word is reused by the look-back
     }
     uint fiber = id / chunks;
     uint chunk = id - fiber * chunks;
@@ -298,19 +441,22 @@ void main() {
 
     Pair aggregate = scan_local(base, start, len);
     Pair prefix = pair_of(identity());
-    if (chunks > 1u && chunk == 0u) {
-        if (t == 0u) publish(id, FLAG_INCLUSIVE, combine_pair(prefix, aggregate));
-    } else if (chunks > 1u) {
-        if (t == 0u) publish(id, FLAG_AGGREGATE, aggregate);
-        bool reused = false;
-        prefix = look_back(base, id - chunk, chunk, reused);
-        if (t == 0u) publish(id, FLAG_INCLUSIVE, combine_pair(prefix, aggregate));
-        if (reused) scan_local(base, start, len);  // this tile's scan again
+    if (chunks > 1u) {
+        // The aggregate first (also in place: no output is written before it is published, which a
+        // fallback's second flag read relies on).
+        if (t == 0u) publish(id, owner_word(id), OWNER_AGGREGATE, aggregate);
+        if (chunk > 0u) {
+            bool reused = false;
+            Pair inclusive;
+            prefix = look_back(base, id - chunk, chunk, aggregate, inclusive, reused);
+            if (t == 0u && chunk % BLOCK == BLOCK - 1u) publish(id, inclusive_word(id), INCLUSIVE, inclusive);
+            if (reused) scan_local(base, start, len);  // this tile's scan again
+        }
+        // Every output store after the published states, in every invocation (a fallback reading this
+        // tile's input in place relies on it): a barrier ordering buffer memory, then a fence.
+        buffer_barrier();
+        memoryBarrierBuffer();
     }
-    // In place, no output may overwrite the input before the tile's state is published: a fallback that
-    // reads this tile's input relies on it (look_back). (Other tiles published their aggregate before
-    // the look-back's barriers; this orders the first tile of a fiber.)
-    if (IN_PLACE && chunks > 1u) barrier();
     bool vec = vector_io(base, start);
     for (uint r = 0u; r < ROUNDS; ++r) {
         Pair before = combine_pair(combine_pair(prefix, get_segment(r * gl_NumSubgroups + gl_SubgroupID)),

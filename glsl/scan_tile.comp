@@ -46,7 +46,9 @@ void main() {
         Pair y[ITEMS];
         for (uint j = 0u; j < ITEMS; ++j) {
             uint k = seg + j * gl_SubgroupSize;  // relative to start
-            ACC_T x = k < len ? source_element(base.x + axis_pos(start + k) * source_axis_stride()) : identity();
+            ACC_T loaded = source_element(base.x + axis_pos(start + min(k, len - 1u)) * source_axis_stride());
+            ACC_T none = identity();
+            ACC_T x = k < len ? loaded : none;  // a select: every lane reaches the subgroup scan
             SubgroupScan s = subgroup_scan(x);
             if (MODE == MODE_SCAN) y[j] = combine_pair(run, EXCLUSIVE ? s.exclusive : s.inclusive);
             run = combine_pair(run, s.total);

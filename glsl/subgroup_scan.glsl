@@ -2,7 +2,9 @@
 // subgroup's total, for the scan kernels (scan_common.glsl's combine). Floats: a Hillis-Steele scan of
 // compensated pairs over shuffles (log2 of the subgroup size steps, in a fixed order, so that the bits
 // are the same run to run); integers: the subgroup arithmetic built-ins (exact, any order). Reads
-// gl_SubgroupSize, never a constant.
+// gl_SubgroupSize, never a constant, and relies on full subgroups (pipelines that use it are created
+// with REQUIRE_FULL_SUBGROUPS where the device allows, else planned only where every subgroup is full).
+// Lanes choose by selects, never branches, so every lane takes part in every shuffle.
 #ifndef SUBGROUP_SCAN_GLSL
 #define SUBGROUP_SCAN_GLSL
 
@@ -20,12 +22,14 @@ SubgroupScan subgroup_scan_pair(Pair x) {
     Pair run = x;
     for (uint d = 1u; d < gl_SubgroupSize; d <<= 1u) {
         Pair before = shuffle_pair(run, max(lane, d) - d);
-        if (lane >= d) run = combine_pair(before, run);
+        Pair next = combine_pair(before, run);
+        run = Pair(lane >= d ? next.hi : run.hi, lane >= d ? next.lo : run.lo);
     }
     SubgroupScan s;
     s.inclusive = run;
-    s.exclusive = shuffle_pair(run, max(lane, 1u) - 1u);
-    if (lane == 0u) s.exclusive = pair_of(identity());
+    Pair before = shuffle_pair(run, max(lane, 1u) - 1u);
+    Pair none = pair_of(identity());
+    s.exclusive = Pair(lane == 0u ? none.hi : before.hi, lane == 0u ? none.lo : before.lo);
     s.total = shuffle_pair(run, gl_SubgroupSize - 1u);
     return s;
 }
