@@ -322,6 +322,9 @@ py::dict device_dict(const vkdml::PhysicalDeviceInfo& p) {
 py::dict info_dict(const vkdml::DeviceInfo& i) {
     py::dict d = device_dict(i.physical);
     d["subgroup_size"] = i.subgroup_size;
+    d["min_subgroup_size"] = i.min_subgroup_size;
+    d["max_subgroup_size"] = i.max_subgroup_size;
+    d["full_subgroups"] = i.full_subgroups;
     d["compute_units"] = i.compute_units;
     d["max_storage_buffer_range"] = i.max_storage_buffer_range;
     d["max_workgroup_invocations"] = i.max_workgroup_invocations;

@@ -117,13 +117,17 @@ vkdml::Device& test_device() {
 std::shared_ptr<vkdml::Device> make_test_device(vkdml::KernelChoice kernels,
                                                 vkdml::testing::DeviceOverrides::PolicyClass policy,
                                                 bool chained_scan_always_falls_back) {
-    vkdml::DeviceOptions options;
-    options.validation = !validation_layer_waived();
-    options.on_validation_message = log_message;
     vkdml::testing::DeviceOverrides overrides;
     overrides.kernels = kernels;
     overrides.policy_class = policy;
     overrides.chained_scan_always_falls_back = chained_scan_always_falls_back;
+    return make_test_device(overrides);
+}
+
+std::shared_ptr<vkdml::Device> make_test_device(const vkdml::testing::DeviceOverrides& overrides) {
+    vkdml::DeviceOptions options;
+    options.validation = !validation_layer_waived();
+    options.on_validation_message = log_message;
     auto created = vkdml::testing::create_device(options, overrides);
     if (!created) FAIL("vkdml::testing::create_device failed: " << created.error().message);
     return std::move(created.value());

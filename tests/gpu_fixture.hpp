@@ -36,6 +36,10 @@ std::shared_ptr<vkdml::Device> make_test_device(vkdml::KernelChoice kernels,
                                                     vkdml::testing::DeviceOverrides::PolicyClass::automatic,
                                                 bool chained_scan_always_falls_back = false);
 
+/// A second validated device (messages in the same log) with these overrides, whatever the environment
+/// asks for. FAILs the test if it cannot be created.
+std::shared_ptr<vkdml::Device> make_test_device(const vkdml::testing::DeviceOverrides& overrides);
+
 /// Whether this run goes without the validation layer: only on Windows, where Wine has no layer for
 /// Windows programs, and only when VKDML_TEST_WITHOUT_VALIDATION=1 says so. On Linux the layer is
 /// mandatory: the variable is refused there (the first GPU test fails).

@@ -76,16 +76,19 @@ TEST_CASE("describe_plan: cooperative tiles at subgroup 64, float pairs, reducti
     gpu64.subgroup_size = 64;
     // The chained scan: a pass zeroing the counter and 256 flags (1,028 bytes), then one pass over the
     // data in tiles of 4,096 (256 invocations, 4 vectors of 4 each); the tile states hold the counter,
-    // the flags and two float pairs per tile (5,124 bytes).
+    // the flags and three float pairs per tile: the owner's aggregate, a fallback's, the inclusive prefix
+    // (7,172 bytes).
     CHECK(
         scan_plan(DML_TENSOR_DATA_TYPE_FLOAT32, {1 << 20}, 0, gpu64) ==
         "CUMULATIVE_SUMMATION FLOAT32 {1048576}: cooperative-gpu rows, subgroup size 64, 2 passes\n"
         "pass 1: scan_chained/f32 clear tile states | words | 1 lines x 2 chunks of 256 | 2 items, workgroup "
         "256, 2 workgroups in 1 dispatch | src -, dst -, partials scratch@0 1028 B\n"
-        "pass 2: scan_chained/f32 chained scan (decoupled look-back) | tiles of 4 vectors per invocation | "
+        "pass 2: scan_chained/f32 chained scan (look-back over windows of 256 tiles, blocks of 32) | tiles "
+        "of 4 "
+        "vectors per invocation | "
         "1 lines x 256 chunks of 4096 | 256 items, workgroup 256, 256 workgroups in 1 dispatch | src input "
-        "4194304 B, dst output 4194304 B, partials scratch@0 5124 B\n"
-        "temporary 5124 bytes\n");
+        "4194304 B, dst output 4194304 B, partials scratch@0 7172 B\n"
+        "temporary 7172 bytes\n");
     // Windows of 1 MiB: the chained scan needs the whole fiber in one; reduce-then-scan instead.
     vkdml::PlanDevice windows = gpu64;
     windows.max_storage_buffer_range = 1 << 20;
@@ -174,6 +177,21 @@ TEST_CASE("cli: vkdml plan prints describe_plan's text and refuses bad options b
     CHECK(units.exit_code == 0);
     CHECK_THAT(units.out,
                Contains("reduce_tree/f32 fold to partials | elements | 1 lines x 1053 chunks of 63744"));
+    // --min-subgroup and --no-full-subgroups: a GPU whose subgroup size varies, with and without full
+    // subgroups required; without, serial kernels only.
+    const Outcome varying =
+        run_tool(dir, {"plan", "--op", "cumsum", "--shape", "1000000", "--axis", "0", "--min-subgroup", "8"});
+    CHECK(varying.exit_code == 0);
+    CHECK_THAT(varying.out,
+               Contains(": cooperative-gpu rows, subgroup size 32 (8 to 32, full subgroups required)"));
+    CHECK_THAT(varying.out, Contains("scan_chained/f32"));
+    const Outcome partial = run_tool(dir, {"plan", "--op", "cumsum", "--shape", "1000000", "--axis", "0",
+                                           "--min-subgroup", "8", "--no-full-subgroups"});
+    CHECK(partial.exit_code == 0);
+    CHECK_THAT(partial.out,
+               Contains(": serial-gpu rows, subgroup size 32 (8 to 32, full subgroups not required: "
+                        "serial kernels)"));
+    CHECK(partial.out.find("scan_chained") == std::string::npos);
     // With --device: the plan the device compiles (on lavapipe, the CPU rows).
     const Outcome on_device =
         run_tool(dir, {"plan", "--op", "cumsum", "--shape", "3,4", "--axis", "1", "--device", "0"});
@@ -201,6 +219,10 @@ TEST_CASE("cli: vkdml plan prints describe_plan's text and refuses bad options b
     refuses({"--op", "cumsum", "--shape", "3", "--axis", "0", "--device", "0", "--class", "gpu"}, 2,
             "option '--class' describes a device class; with --device the device's own is used");
     refuses({"--op", "reduce", "--shape", "3", "--axes", "all", "--compute-units", "0"}, 2, "1 to 65536");
+    refuses({"--op", "cumsum", "--shape", "3", "--axis", "0", "--min-subgroup", "64"}, 2,
+            "--min-subgroup 64 is above the subgroup size 32");
+    refuses({"--op", "cumsum", "--shape", "3", "--axis", "0", "--device", "0", "--no-full-subgroups"}, 2,
+            "option '--no-full-subgroups' describes a device class");
     refuses({"--op", "cumsum", "--shape", "3", "--axis", "0", "--device", "0", "--compute-units", "8"}, 2,
             "option '--compute-units' describes a device class");
 }

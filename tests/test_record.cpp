@@ -295,6 +295,23 @@ TEST_CASE("an adopted device without optional features refuses the types that ne
     CHECK(app.messages.empty());
 }
 
+TEST_CASE(
+    "an adopted device requires full subgroups only where the application enabled subgroup size control",
+    "[gpu][record][subgroups]") {
+    for (bool rich : {true, false}) {
+        INFO((rich ? "subgroupSizeControl and computeFullSubgroups enabled" : "no optional features"));
+        App app(rich);
+        {
+            auto dev = app.adopt(rich);
+            const bool offered = app.has_extension(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
+            CHECK(dev->info().full_subgroups == (rich && offered));
+            if (dev->info().physical.driver_name == "llvmpipe") CHECK(offered);
+        }
+        for (const auto& m : app.messages) UNSCOPED_INFO(m);
+        CHECK(app.messages.empty());
+    }
+}
+
 TEST_CASE("an adopter's vkGetInstanceProcAddr serves only its device: vkdml's own instances use the loader's",
           "[gpu][record]") {
     REQUIRE(vkdml::Device::enumerate());  // the loader is loaded before the adoption, whatever ran first

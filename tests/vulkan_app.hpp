@@ -28,6 +28,8 @@ struct App {
     VkQueue queue = VK_NULL_HANDLE;
     uint32_t family = 0;
     VkCommandPool pool = VK_NULL_HANDLE;
+    VkPhysicalDeviceSubgroupSizeControlFeaturesEXT size_control{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES_EXT};
     VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
     VkPhysicalDeviceVulkan11Features f11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &f12};
     VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f11};
@@ -74,6 +76,16 @@ struct App {
         REQUIRE(create(instance, &mci, nullptr, &messenger) == VK_SUCCESS);
     }
 
+    bool has_extension(const char* name) const {
+        uint32_t count = 0;
+        vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, nullptr);
+        std::vector<VkExtensionProperties> all(count);
+        vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, all.data());
+        for (const VkExtensionProperties& e : all)
+            if (std::string(e.extensionName) == name) return true;
+        return false;
+    }
+
     void pick_device(bool rich_features, bool push_descriptor) {
         uint32_t count = 1;
         vkEnumeratePhysicalDevices(instance, &count, &physical);
@@ -90,17 +102,26 @@ struct App {
             features.features.shaderInt64 = VK_TRUE;
             features.features.shaderFloat64 = VK_TRUE;
         }
+        // Rich: subgroup size control too, where the device has it (lavapipe does).
+        const bool size_control_on =
+            rich_features && has_extension(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
+        if (size_control_on) {
+            size_control.subgroupSizeControl = size_control.computeFullSubgroups = VK_TRUE;
+            f12.pNext = &size_control;
+        }
         float priority = 1;
         VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
         qci.queueFamilyIndex = family;
         qci.queueCount = 1;
         qci.pQueuePriorities = &priority;
-        const char* push = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
+        std::vector<const char*> extensions;
+        if (push_descriptor) extensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+        if (size_control_on) extensions.push_back(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
         VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features};
         dci.queueCreateInfoCount = 1;
         dci.pQueueCreateInfos = &qci;
-        dci.enabledExtensionCount = push_descriptor ? 1 : 0;
-        dci.ppEnabledExtensionNames = &push;
+        dci.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+        dci.ppEnabledExtensionNames = extensions.data();
         REQUIRE(vkCreateDevice(physical, &dci, nullptr, &device) == VK_SUCCESS);
         vkGetDeviceQueue(device, family, 0, &queue);
         VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};

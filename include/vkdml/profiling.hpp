@@ -48,8 +48,14 @@ struct PlanDevice {
     bool gpu = true;  ///< the GPU policy rows and kernel choices; false: a CPU device's, as lavapipe gets
     /// The kernel family: automatic is cooperative on GPUs, serial on CPUs.
     KernelChoice kernels = KernelChoice::automatic;
-    uint32_t subgroup_size = 32;                     ///< 4 to 128, a power of two
-    bool subgroup_operations = true;                 ///< arithmetic and shuffles (DeviceOptions)
+    uint32_t subgroup_size = 32;      ///< 4 to 128, a power of two
+    bool subgroup_operations = true;  ///< arithmetic and shuffles (DeviceOptions)
+    /// The smallest subgroup size the device may run (DeviceInfo::min_subgroup_size); 0: subgroup_size,
+    /// a device of one subgroup size. Otherwise a power of two from 4 to subgroup_size.
+    uint32_t min_subgroup_size = 0;
+    /// Pipelines can require full subgroups of subgroup_size (DeviceInfo::full_subgroups). Where they
+    /// cannot and the subgroup size varies, every shape is planned with the serial kernels.
+    bool full_subgroups = true;
     uint64_t max_storage_buffer_range = 0xFFFFFFFF;  ///< bytes
     uint32_t max_workgroup_count = 65535;            ///< per dimension
     uint32_t min_storage_buffer_offset_alignment = 16;
@@ -57,7 +63,8 @@ struct PlanDevice {
 };
 
 /// The passes vkdml plans for `desc` on such a device, as text: a header line (operator, input type and
-/// sizes, policy row, subgroup size, passes), then per pass its kernel and storage variant, mode (scan,
+/// sizes, policy row, subgroup size, and where the size varies the range and whether full subgroups are
+/// required, passes), then per pass its kernel and storage variant, mode (scan,
 /// reduce to partials, scan with carries, in place), block kind (vectors per block, lines per block,
 /// axis inner), lines, chunk length and chunks, items, workgroup size and dispatches, and the bytes each
 /// binding's windows span (summed over its dispatches); the last line gives the temporary bytes. The

@@ -59,6 +59,10 @@ struct DeviceOverrides {
         bool storage_buffer_8bit = true;      ///< storageBuffer8BitAccess: INT8, UINT8
         bool storage_buffer_16bit = true;     ///< storageBuffer16BitAccess: FLOAT16, INT16, UINT16
         bool subgroup_extended_types = true;  ///< shaderSubgroupExtendedTypes: INT64, UINT64 as well
+        /// subgroupSizeControl and computeFullSubgroups: false leaves them off, as on a device without
+        /// them; DeviceInfo::full_subgroups is then false, and where the subgroup sizes vary (see
+        /// Limits::min_subgroup_size) every shape is planned with the serial kernels.
+        bool subgroup_size_control = true;
     };
     Features features;  ///< see Features
 
@@ -66,14 +70,17 @@ struct DeviceOverrides {
     /// max_storage_buffer_range bytes are seen through several windows and dispatches beyond
     /// max_workgroup_count workgroups per dimension are cut into several, exactly as on a device with
     /// those limits. info() reports the limits in force. A value above the device's, a range below 64
-    /// bytes plus minStorageBufferOffsetAlignment (at least 16) or a count of 1 is an invalid_argument
-    /// error.
+    /// bytes plus minStorageBufferOffsetAlignment (at least 16), a count of 1 or a subgroup size that is
+    /// not a power of two is an invalid_argument error.
     struct Limits {
         /// Bytes; at most the device's maxStorageBufferRange.
         uint64_t max_storage_buffer_range = 0;
         /// Workgroups, applied to all three dimensions; at most the smaller of the device's
         /// maxComputeWorkGroupCount[0] and [1].
         uint32_t max_workgroup_count = 0;
+        /// The smallest subgroup size the device may run (DeviceInfo::min_subgroup_size), as on a device
+        /// whose subgroup size varies; a power of two, at most the device's.
+        uint32_t min_subgroup_size = 0;
     } limits;  ///< see Limits
 };
 

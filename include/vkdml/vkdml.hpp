@@ -186,6 +186,18 @@ struct DeviceInfo {
     /// VK_AMD_shader_core_properties2's active units, else VK_AMD_shader_core_properties); 0 when it
     /// does not. The GPU rows size reduction grids from it.
     uint32_t compute_units = 0;
+    /// The smallest and largest subgroup sizes the device may run a compute shader with
+    /// (VkPhysicalDeviceSubgroupSizeControlProperties; both subgroup_size where the device does not say).
+    uint32_t min_subgroup_size = 0, max_subgroup_size = 0;
+    /// The kernels built on subgroup operations (the cooperative family) are created with a required
+    /// subgroup size of subgroup_size and VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT, so
+    /// every subgroup of a workgroup has subgroup_size active invocations. True where the device has
+    /// subgroupSizeControl and computeFullSubgroups with the compute stage in requiredSubgroupSizeStages
+    /// (VK_EXT_subgroup_size_control) and they are enabled: by Device::create, or by the application
+    /// of an adopted device. Where it is false and min_subgroup_size differs from max_subgroup_size, a
+    /// driver may run a workgroup as subgroups narrower than subgroup_size, so every shape is planned
+    /// with the serial kernels.
+    bool full_subgroups = false;
     /// The compute stage supports subgroup basic and arithmetic operations (false when
     /// DeviceOptions::subgroup_operations is false).
     bool subgroup_arithmetic = false;
@@ -338,10 +350,13 @@ public:
     /// Vulkan function vkdml calls on these handles (vkGetInstanceProcAddr of the loader, or of a layer).
     /// `enabled_features` is the feature chain the application passed to vkCreateDevice
     /// (VkPhysicalDeviceFeatures2 with VkPhysicalDeviceVulkan11Features/Vulkan12Features, or the
-    /// per-feature 8-bit storage, 16-bit storage and subgroup-extended-types structs, in pNext); vkdml
-    /// reads during the call which of shaderInt64, shaderFloat64, storageBuffer8BitAccess,
-    /// storageBuffer16BitAccess and shaderSubgroupExtendedTypes are on, and supports() answers
-    /// accordingly. Null means none of them. The queue is used only by the host path
+    /// per-feature 8-bit storage, 16-bit storage, subgroup-extended-types and subgroup-size-control
+    /// structs, or VkPhysicalDeviceVulkan13Features, in pNext); vkdml reads during the call which of
+    /// shaderInt64, shaderFloat64, storageBuffer8BitAccess, storageBuffer16BitAccess and
+    /// shaderSubgroupExtendedTypes are on, and supports() answers accordingly; and whether
+    /// subgroupSizeControl and computeFullSubgroups both are (DeviceInfo::full_subgroups; the device must
+    /// then have VK_EXT_subgroup_size_control enabled, or be created for Vulkan 1.3). Null means none of
+    /// them. The queue is used only by the host path
     /// (HostExecution::run, execute), under lock_queue().
     /// Errors: invalid_argument (a null handle or get_instance_proc_addr, a queue family that does not
     /// exist or lacks compute); unsupported_device (device below Vulkan 1.2, VK_KHR_push_descriptor not

@@ -98,6 +98,10 @@ uint64_t chunk_length(const ChunkPolicy& c, uint64_t positions, uint64_t lines) 
 // numbers, times 5, and strides its blocks over tiles; which is better here is for a GPU to say.)
 constexpr uint64_t kTreeWorkgroupsPerUnit = 8;
 
+bool whole_subgroups(const DeviceInfo& info) {
+    return info.full_subgroups || info.min_subgroup_size == info.max_subgroup_size;
+}
+
 Policy select_policy(const PlanTarget& t) {
     using Rows = testing::DeviceOverrides::PolicyClass;
     using Kernels = KernelChoice;
@@ -112,6 +116,7 @@ Policy select_policy(const PlanTarget& t) {
             t.kernels == Kernels::serial ? KernelFamily::serial : KernelFamily::cooperative;
         p.scan.inner_lines = p.reduce.inner_lines = f;
     }
+    if (!whole_subgroups(t.info)) p.scan.inner_lines = p.reduce.inner_lines = KernelFamily::serial;
     static constexpr std::string_view kNames[2][2] = {{"serial-gpu", "cooperative-gpu"},
                                                       {"serial-cpu", "cooperative-cpu"}};
     p.name = kNames[cpu][p.scan.inner_lines == KernelFamily::cooperative];

@@ -89,9 +89,15 @@ struct PlanTarget {
     bool chained_always_falls_back = false;  ///< a test device's: the chained scan spins 0 times
 };
 
+/// Whether every subgroup of a workgroup is sure to have subgroup_size active invocations: the
+/// cooperative pipelines require full subgroups of that size (DeviceInfo::full_subgroups), or the device
+/// runs one subgroup size only (and every workgroup size planned is a multiple of it). The cooperative
+/// kernels rely on it; where it fails, select_policy plans the serial family whatever was asked.
+bool whole_subgroups(const DeviceInfo& info);
+
 /// The policy a target plans with: the CPU rows on CPU devices (VK_PHYSICAL_DEVICE_TYPE_CPU), the GPU
 /// rows on every other, unless `rows` forces a class; each row's kernel family unless `kernels` forces
-/// one. The only place the device type is read.
+/// one, and the serial family wherever whole_subgroups fails. The only place the device type is read.
 Policy select_policy(const PlanTarget& target);
 
 }  // namespace vkdml::detail

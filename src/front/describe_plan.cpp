@@ -14,14 +14,20 @@ namespace vkdml {
 
 namespace {
 
-/// "CUMULATIVE_SUMMATION UINT32 {40,16}: serial-gpu rows, subgroup size 32, 3 passes".
+/// "CUMULATIVE_SUMMATION UINT32 {40,16}: serial-gpu rows, subgroup size 32, 3 passes"; where the
+/// subgroup size varies, "subgroup size 32 (8 to 32, full subgroups required)".
 std::string header(const OperatorState& op, const detail::PlanTarget& target, const detail::Plan& plan) {
     const TensorCopy& in = *op.inputs[0];
     std::ostringstream s;
     s << to_string(op.desc.Type) << " " << to_string(in.buffer.DataType) << " "
       << detail::list(in.sizes.data(), static_cast<uint32_t>(in.sizes.size())) << ": "
-      << detail::select_policy(target).name << " rows, subgroup size " << target.info.subgroup_size
-      << (target.info.subgroup_arithmetic ? "" : " (no subgroup operations)") << ", " << plan.passes.size()
+      << detail::select_policy(target).name << " rows, subgroup size " << target.info.subgroup_size;
+    const DeviceInfo& info = target.info;
+    if (info.min_subgroup_size != info.max_subgroup_size)
+        s << " (" << info.min_subgroup_size << " to " << info.max_subgroup_size << ", "
+          << (info.full_subgroups ? "full subgroups required)"
+                                  : "full subgroups not required: serial kernels)");
+    s << (target.info.subgroup_arithmetic ? "" : " (no subgroup operations)") << ", " << plan.passes.size()
       << (plan.passes.size() == 1 ? " pass\n" : " passes\n");
     return s.str();
 }
@@ -31,7 +37,9 @@ std::string header(const OperatorState& op, const detail::PlanTarget& target, co
 DeviceInfo info_of(const PlanDevice& d) {
     DeviceInfo info;
     info.physical.type = d.gpu ? VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU : VK_PHYSICAL_DEVICE_TYPE_CPU;
-    info.subgroup_size = d.subgroup_size;
+    info.subgroup_size = info.max_subgroup_size = d.subgroup_size;
+    info.min_subgroup_size = d.min_subgroup_size ? d.min_subgroup_size : d.subgroup_size;
+    info.full_subgroups = d.full_subgroups;
     info.compute_units = d.compute_units;
     info.subgroup_arithmetic = info.subgroup_shuffle = d.subgroup_operations;
     info.max_storage_buffer_range = d.max_storage_buffer_range;
@@ -50,6 +58,11 @@ Status check_plan_device(const PlanDevice& d) {
     if (d.subgroup_size < 4 || d.subgroup_size > 128 || !std::has_single_bit(d.subgroup_size))
         return make_error(ErrorCode::invalid_argument, "describe_plan: subgroup size ", d.subgroup_size,
                           " is not a power of two from 4 to 128");
+    if (d.min_subgroup_size != 0 && (d.min_subgroup_size < 4 || d.min_subgroup_size > d.subgroup_size ||
+                                     !std::has_single_bit(d.min_subgroup_size)))
+        return make_error(ErrorCode::invalid_argument, "describe_plan: min_subgroup_size ",
+                          d.min_subgroup_size, " is not a power of two from 4 to the subgroup size ",
+                          d.subgroup_size);
     if (d.max_storage_buffer_range < 64 + std::max<uint64_t>(16, d.min_storage_buffer_offset_alignment) ||
         d.max_storage_buffer_range > 0xFFFFFFFFull)
         return make_error(ErrorCode::invalid_argument, "describe_plan: max_storage_buffer_range ",
@@ -78,7 +91,7 @@ Result<std::string> describe_plan(const DML_OPERATOR_DESC& desc, const PlanDevic
                                   ": DML_OPERATOR_DESC.Desc is null");
     auto state = std::make_shared<DeviceState>();
     state->info = info_of(device);
-    state->features = {true, true, true, true, true};
+    state->features = {true, true, true, true, true, device.full_subgroups, device.full_subgroups};
     OperatorState op;
     op.desc.Type = desc.Type;
     if (auto st = detail::create_description(*state, desc, options, op); !st) return st.error();

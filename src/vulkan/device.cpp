@@ -82,6 +82,18 @@ void read_feature_struct(const VkBaseInStructure& n, detail::EnabledFeatures& f)
         f.subgroup_extended_types |= v.shaderSubgroupExtendedTypes == VK_TRUE;
         break;
     }
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES: {
+        auto& v = reinterpret_cast<const VkPhysicalDeviceVulkan13Features&>(n);
+        f.subgroup_size_control |= v.subgroupSizeControl == VK_TRUE;
+        f.compute_full_subgroups |= v.computeFullSubgroups == VK_TRUE;
+        break;
+    }
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES: {
+        auto& v = reinterpret_cast<const VkPhysicalDeviceSubgroupSizeControlFeatures&>(n);
+        f.subgroup_size_control |= v.subgroupSizeControl == VK_TRUE;
+        f.compute_full_subgroups |= v.computeFullSubgroups == VK_TRUE;
+        break;
+    }
     case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES: {
         auto& v = reinterpret_cast<const VkPhysicalDevice16BitStorageFeatures&>(n);
         f.storage_buffer_16bit |= v.storageBuffer16BitAccess == VK_TRUE;
@@ -155,6 +167,8 @@ Result<std::shared_ptr<Device>> Device::adopt(VkInstance instance, VkPhysicalDev
     s->info = detail::query_device_info(physical_device, 0);
     if (auto st = detail::check_api_version(s->info.physical); !st) return st.error();
     if (enabled_features) s->features = read_enabled_features(*enabled_features);
+    // Full subgroups only where the application enabled what requiring them takes.
+    s->info.full_subgroups &= s->features.subgroup_size_control && s->features.compute_full_subgroups;
     if (auto st = detail::finish_setup(*s); !st) return st.error();
     return detail::ApiAccess::make_device(std::move(s));
 }

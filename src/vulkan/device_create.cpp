@@ -4,6 +4,7 @@
 #include "vulkan/device_setup.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
@@ -34,15 +35,6 @@ bool has_layer(const char* name) {
     vkEnumerateInstanceLayerProperties(&count, layers.data());
     return std::any_of(layers.begin(), layers.end(),
                        [&](const auto& l) { return std::strcmp(l.layerName, name) == 0; });
-}
-
-bool has_device_extension(VkPhysicalDevice pd, const char* name) {
-    uint32_t count = 0;
-    vkEnumerateDeviceExtensionProperties(pd, nullptr, &count, nullptr);
-    std::vector<VkExtensionProperties> exts(count);
-    vkEnumerateDeviceExtensionProperties(pd, nullptr, &count, exts.data());
-    return std::any_of(exts.begin(), exts.end(),
-                       [&](const auto& e) { return std::strcmp(e.extensionName, name) == 0; });
 }
 
 std::string lower(std::string s) {
@@ -93,6 +85,13 @@ Status apply_limits(const testing::DeviceOverrides::Limits& limits, DeviceInfo& 
             return make_error(ErrorCode::invalid_argument, "DeviceOverrides::limits.max_workgroup_count is ",
                               count, "; it must be 0 or from 2 to the device's ", device_count);
         for (uint32_t& c : info.max_workgroup_count) c = std::min(c, count);
+    }
+    if (uint32_t least = limits.min_subgroup_size; least != 0) {
+        if (least > info.min_subgroup_size || !std::has_single_bit(least))
+            return make_error(ErrorCode::invalid_argument, "DeviceOverrides::limits.min_subgroup_size is ",
+                              least, "; it must be 0 or a power of two up to the device's ",
+                              info.min_subgroup_size);
+        info.min_subgroup_size = least;
     }
     return {};
 }
@@ -190,6 +189,7 @@ Status apply_options(DeviceState& s, const DeviceOptions& options, const testing
     s.info.storage_buffer_8bit &= o.features.storage_buffer_8bit;
     s.info.storage_buffer_16bit &= o.features.storage_buffer_16bit;
     s.info.subgroup_extended_types &= o.features.subgroup_extended_types;
+    s.info.full_subgroups &= o.features.subgroup_size_control;
     return apply_limits(o.limits, s.info);
 }
 
@@ -210,9 +210,11 @@ Status pick_queue_family(DeviceState& s) {
 }
 
 /// The features create_logical_device enables, chained for VkDeviceCreateInfo::pNext (features ->
-/// f11 -> f12): those s.info still lists once apply_options has masked them. Not copyable (the chain
-/// points into itself).
+/// f11 -> f12 [-> subgroup size control]): those s.info still lists once apply_options has masked them.
+/// Not copyable (the chain points into itself).
 struct FeatureChain {
+    VkPhysicalDeviceSubgroupSizeControlFeaturesEXT size_control{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES_EXT};
     VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
     VkPhysicalDeviceVulkan11Features f11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &f12};
     VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f11};
@@ -223,6 +225,10 @@ struct FeatureChain {
         f11.storageBuffer16BitAccess = info.storage_buffer_16bit;
         features.features.shaderInt64 = info.shader_int64;
         features.features.shaderFloat64 = info.shader_float64;
+        if (info.full_subgroups) {
+            size_control.subgroupSizeControl = size_control.computeFullSubgroups = VK_TRUE;
+            f12.pNext = &size_control;
+        }
     }
     FeatureChain(const FeatureChain&) = delete;
     FeatureChain& operator=(const FeatureChain&) = delete;
@@ -231,7 +237,7 @@ struct FeatureChain {
 /// create(), step 5: the logical device, with one queue, VK_KHR_push_descriptor and the features of
 /// FeatureChain; records them as s.features.
 Status create_logical_device(DeviceState& s) {
-    if (!has_device_extension(s.physical_device, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME))
+    if (!detail::has_device_extension(s.physical_device, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME))
         return make_error(ErrorCode::unsupported_device, "device \"", s.info.physical.name,
                           "\" lacks VK_KHR_push_descriptor, which vkdml records its bindings with");
     const DeviceInfo& info = s.info;
@@ -241,15 +247,17 @@ Status create_logical_device(DeviceState& s) {
     qci.queueFamilyIndex = s.queue_family;
     qci.queueCount = 1;
     qci.pQueuePriorities = &priority;
-    const char* push_ext = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
+    const char* extensions[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME,
+                                VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME};
     VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &chain.features};
     dci.queueCreateInfoCount = 1;
     dci.pQueueCreateInfos = &qci;
-    dci.enabledExtensionCount = 1;
-    dci.ppEnabledExtensionNames = &push_ext;
+    dci.enabledExtensionCount = info.full_subgroups ? 2 : 1;
+    dci.ppEnabledExtensionNames = extensions;
     VKDML_VK_TRY(vkCreateDevice(s.physical_device, &dci, nullptr, &s.device));
-    s.features = {info.shader_int64, info.shader_float64, info.storage_buffer_8bit, info.storage_buffer_16bit,
-                  info.subgroup_extended_types};
+    s.features = {info.shader_int64,         info.shader_float64,          info.storage_buffer_8bit,
+                  info.storage_buffer_16bit, info.subgroup_extended_types, info.full_subgroups,
+                  info.full_subgroups};
     return {};
 }
 

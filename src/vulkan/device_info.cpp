@@ -70,20 +70,24 @@ PhysicalDeviceInfo describe(VkPhysicalDevice physical_device, uint32_t index) {
     return info;
 }
 
-/// Multiprocessors, where one of the vendor extensions that state them is supported (0 otherwise).
-uint32_t query_compute_units(VkPhysicalDevice physical_device) {
+bool has_device_extension(VkPhysicalDevice physical_device, const char* name) {
     uint32_t count = 0;
     if (vkEnumerateDeviceExtensionProperties(physical_device, nullptr, &count, nullptr) != VK_SUCCESS)
-        return 0;
+        return false;
     std::vector<VkExtensionProperties> extensions(count);
     if (vkEnumerateDeviceExtensionProperties(physical_device, nullptr, &count, extensions.data()) !=
         VK_SUCCESS)
-        return 0;
-    auto has = [&](const char* name) {
-        for (const VkExtensionProperties& e : extensions)
-            if (std::strcmp(e.extensionName, name) == 0) return true;
         return false;
-    };
+    for (const VkExtensionProperties& e : extensions)
+        if (std::strcmp(e.extensionName, name) == 0) return true;
+    return false;
+}
+
+namespace {
+
+/// Multiprocessors, where one of the vendor extensions that state them is supported (0 otherwise).
+uint32_t query_compute_units(VkPhysicalDevice physical_device) {
+    auto has = [&](const char* name) { return has_device_extension(physical_device, name); };
     VkPhysicalDeviceShaderSMBuiltinsPropertiesNV nv{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
     VkPhysicalDeviceShaderCorePropertiesAMD amd{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD};
@@ -104,6 +108,33 @@ uint32_t query_compute_units(VkPhysicalDevice physical_device) {
     if (props.pNext == &amd2) return amd2.activeComputeUnitCount;
     return amd.shaderEngineCount * amd.shaderArraysPerEngineCount * amd.computeUnitsPerShaderArray;
 }
+
+/// The subgroup sizes compute shaders may run with, and whether a pipeline can require one size and full
+/// subgroups (VK_EXT_subgroup_size_control: subgroupSizeControl, computeFullSubgroups, the compute stage
+/// in requiredSubgroupSizeStages). Without the extension: the one size the device reports, not required.
+void query_subgroup_size_control(VkPhysicalDevice physical_device, DeviceInfo& info) {
+    info.min_subgroup_size = info.max_subgroup_size = info.subgroup_size;
+    info.full_subgroups = false;
+    if (!has_device_extension(physical_device, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME)) return;
+    VkPhysicalDeviceSubgroupSizeControlPropertiesEXT props{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES_EXT};
+    VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &props};
+    vkGetPhysicalDeviceProperties2(physical_device, &p2);
+    VkPhysicalDeviceSubgroupSizeControlFeaturesEXT features{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES_EXT};
+    VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &features};
+    vkGetPhysicalDeviceFeatures2(physical_device, &f2);
+    if (props.minSubgroupSize > 0 && props.maxSubgroupSize >= props.minSubgroupSize) {
+        info.min_subgroup_size = props.minSubgroupSize;
+        info.max_subgroup_size = props.maxSubgroupSize;
+    }
+    info.full_subgroups = features.subgroupSizeControl && features.computeFullSubgroups &&
+                          (props.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
+                          info.subgroup_size >= info.min_subgroup_size &&
+                          info.subgroup_size <= info.max_subgroup_size;
+}
+
+}  // namespace
 
 DeviceInfo query_device_info(VkPhysicalDevice physical_device, uint32_t index) {
     DeviceInfo info;
@@ -152,6 +183,7 @@ DeviceInfo query_device_info(VkPhysicalDevice physical_device, uint32_t index) {
     info.storage_buffer_16bit = f11.storageBuffer16BitAccess == VK_TRUE;
     info.storage_buffer_8bit = f12.storageBuffer8BitAccess == VK_TRUE;
     info.subgroup_extended_types = f12.shaderSubgroupExtendedTypes == VK_TRUE;
+    query_subgroup_size_control(physical_device, info);
     return info;
 }
 

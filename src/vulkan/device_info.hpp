@@ -12,6 +12,9 @@ Status load_vulkan_loader();
 /// no_device with what to install; other failures are vulkan_error.
 Status create_instance(const VkInstanceCreateInfo& info, VkInstance& instance);
 
+/// Whether the physical device offers a device extension.
+bool has_device_extension(VkPhysicalDevice physical_device, const char* name);
+
 PhysicalDeviceInfo describe(VkPhysicalDevice physical_device, uint32_t index);
 
 /// Fills limits, subgroup properties and the *available* features of a physical device.

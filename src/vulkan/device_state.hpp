@@ -23,6 +23,8 @@ struct EnabledFeatures {
     bool storage_buffer_8bit = false;
     bool storage_buffer_16bit = false;
     bool subgroup_extended_types = false;
+    bool subgroup_size_control = false;   ///< subgroupSizeControl
+    bool compute_full_subgroups = false;  ///< computeFullSubgroups
 };
 
 /// Returns the name of the first Vulkan feature a data type needs and the device lacks, or nullptr.

@@ -2,7 +2,9 @@
 #include "vulkan/pipeline_cache.hpp"
 
 #include "core/errors.hpp"
+#include "core/kernel_abi.hpp"
 #include "core/kernel_registry.hpp"
+#include "core/subgroup_request.hpp"
 
 namespace vkdml::detail {
 
@@ -74,12 +76,25 @@ Result<VkPipeline> PipelineCache::get(const PipelineKey& key) {
     if (auto it = pipelines_.find(key); it != pipelines_.end()) return it->second;
     auto module = module_for(key.kernel, key.storage);
     if (!module) return module.error();
+    // Kernels built on subgroup operations run on full subgroups of the planned size where the device
+    // allows it (a workgroup of whole subgroups, as every plan makes).
+    const SubgroupRequest request = subgroup_request(*find_kernel(key.kernel, key.storage), d_.info);
+    const uint32_t workgroup = key.spec[ABI_SPEC_WORKGROUP];
+    if (request.required_size != 0 && workgroup % request.required_size != 0)
+        return make_error(ErrorCode::vulkan_error, "internal: ", name(key.kernel),
+                          " planned with a workgroup of ", workgroup, " invocations, not whole subgroups of ",
+                          request.required_size);
+    VkPipelineShaderStageRequiredSubgroupSizeCreateInfoEXT required{
+        VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO_EXT};
+    required.requiredSubgroupSize = request.required_size;
     std::array<VkSpecializationMapEntry, kSpecConstantCount> entries{};
     for (uint32_t i = 0; i < kSpecConstantCount; ++i)
         entries[i] = {i, static_cast<uint32_t>(i * sizeof(uint32_t)), sizeof(uint32_t)};
     VkSpecializationInfo spec{kSpecConstantCount, entries.data(), sizeof(key.spec), key.spec.data()};
     VkComputePipelineCreateInfo ci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
     ci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+    ci.stage.pNext = request.required_size != 0 ? &required : nullptr;
+    ci.stage.flags = request.flags;
     ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
     ci.stage.module = *module;
     ci.stage.pName = "main";

@@ -9,7 +9,8 @@ namespace vkdml_unit {
 inline vkdml::DeviceInfo device_info(VkPhysicalDeviceType type, uint32_t subgroup_size) {
     vkdml::DeviceInfo info;
     info.physical.type = type;
-    info.subgroup_size = subgroup_size;
+    info.subgroup_size = info.min_subgroup_size = info.max_subgroup_size = subgroup_size;
+    info.full_subgroups = true;
     info.subgroup_arithmetic = info.subgroup_shuffle = true;
     info.max_storage_buffer_range = type == VK_PHYSICAL_DEVICE_TYPE_CPU ? (1u << 27) : 0xFFFFFFFFu;
     info.max_workgroup_count[0] = info.max_workgroup_count[1] = info.max_workgroup_count[2] = 65535;

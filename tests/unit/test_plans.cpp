@@ -237,7 +237,8 @@ TEST_CASE("scan plans: kernel per shape and device class, reduce-then-scan for l
     CHECK(tile.passes[1].key.spec[SCAN_SPEC_VEC_K] == 4);
     CHECK(tile.passes[1].chunk_len == 4096);
     CHECK(tile.passes[1].chunks == 256);
-    CHECK(tile.temporary_bytes == 4 * (1 + 256 + 2 * 2 * 256));
+    // The counter, 256 flags, and three slots (owner, fallback, inclusive) of a float pair per tile.
+    CHECK(tile.temporary_bytes == 4 * (1 + 256 + 3 * 2 * 256));
     // One tile per line (1,000 elements: 250 vectors, a workgroup of 256): one pass, no tile states.
     Plan one = scan_plan(coop_gpu, {1000}, 0);
     REQUIRE(kernels(one) == std::vector<std::string>{"scan_chained/f32"});

@@ -50,6 +50,11 @@ void print_limits(const DeviceInfo& info) {
                 VK_API_VERSION_PATCH(p.api_version), p.vendor_id, p.device_id);
     std::printf("  subgroup size                %u (arithmetic: %s, extended types: %s)\n",
                 info.subgroup_size, yes_no(info.subgroup_arithmetic), yes_no(info.subgroup_extended_types));
+    std::printf("  subgroup sizes               %u to %u; full subgroups %s\n", info.min_subgroup_size,
+                info.max_subgroup_size,
+                info.full_subgroups                                ? "required (cooperative kernels)"
+                : info.min_subgroup_size == info.max_subgroup_size ? "not required (one size only)"
+                                                                   : "not available: serial kernels only");
     std::printf("  max storage buffer range     %llu bytes\n",
                 static_cast<unsigned long long>(info.max_storage_buffer_range));
     std::printf("  max memory allocation        %llu bytes\n",
@@ -117,6 +122,9 @@ Json info_json(const std::vector<PhysicalDeviceInfo>& devices, const Device& dev
         {"device_id", p.device_id},
         {"subgroup_size", info.subgroup_size},
         {"subgroup_arithmetic", info.subgroup_arithmetic},
+        {"min_subgroup_size", info.min_subgroup_size},
+        {"max_subgroup_size", info.max_subgroup_size},
+        {"full_subgroups", info.full_subgroups},
         {"subgroup_extended_types", info.subgroup_extended_types},
         {"max_storage_buffer_range", info.max_storage_buffer_range},
         {"max_memory_allocation_size", info.max_memory_allocation_size},

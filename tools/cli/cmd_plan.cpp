@@ -34,6 +34,12 @@ void define_plan(CLI::App& app) {
     add_integer(app, "--max-range", "BYTES", "maxStorageBufferRange (default 4294967295)")
         ->check(integer_check([](int64_t n) { return n >= 96 && n <= 0xFFFFFFFFll; }, "96 to 4294967295"));
     add_switch(app, "--no-subgroup-ops", "a device without subgroup arithmetic and shuffles");
+    add_integer(app, "--min-subgroup", "N",
+                "the smallest subgroup size the device may run (default: the --subgroup size, one size)")
+        ->check(integer_check([](int64_t n) { return n >= 4 && n <= 128 && (n & (n - 1)) == 0; },
+                              "a power of two from 4 to 128"));
+    add_switch(app, "--no-full-subgroups",
+               "pipelines cannot require full subgroups (no subgroupSizeControl/computeFullSubgroups)");
     add_integer(app, "--compute-units", "N",
                 "multiprocessors, which size reduction grids (default: not known)")
         ->check(integer_check([](int64_t n) { return n >= 1 && n <= 65536; }, "1 to 65536"));
@@ -90,8 +96,8 @@ void run_plan(const Args& args) {
     if (op != 2 && args.has("--function")) usage_error("--function is for --op reduce");
 
     if (args.has("--device"))
-        for (const char* option :
-             {"--class", "--kernels", "--subgroup", "--max-range", "--no-subgroup-ops", "--compute-units"})
+        for (const char* option : {"--class", "--kernels", "--subgroup", "--max-range", "--no-subgroup-ops",
+                                   "--compute-units", "--min-subgroup", "--no-full-subgroups"})
             if (args.has(option))
                 usage_error(std::string("option '") + option +
                             "' describes a device class; with --device the device's own is used");
@@ -104,6 +110,11 @@ void run_plan(const Args& args) {
         static_cast<uint64_t>(args.integer("--max-range").value_or(0xFFFFFFFFll));
     device.subgroup_operations = !args.has("--no-subgroup-ops");
     device.compute_units = static_cast<uint32_t>(args.integer("--compute-units").value_or(0));
+    device.min_subgroup_size = static_cast<uint32_t>(args.integer("--min-subgroup").value_or(0));
+    device.full_subgroups = !args.has("--no-full-subgroups");
+    if (device.min_subgroup_size > device.subgroup_size)
+        usage_error("--min-subgroup " + std::to_string(device.min_subgroup_size) +
+                    " is above the subgroup size " + std::to_string(device.subgroup_size));
 
     const ops::TensorDesc input{type, sizes};
     const DML_AXIS_DIRECTION direction =
