@@ -24,6 +24,10 @@
 #   --shard-timeout S    seconds each shard may run before it is killed and reported (default 150)
 #   --tests-budget S     seconds for all the shards (default 270): a shard starts only with 10 s of it
 #                        left and is killed when it is spent; the shards left out are reported as not run
+#   --stress FORM        the chained scan's stress test first, alone on the device (tests/test_chained_stress.cpp:
+#                        spin limits 1 to 4, in place and not, every direction, exact; random floats bit-identical):
+#                        full (default: fibers of 16k to 64k tiles), short (as ctest's chained-stress) or none
+#   --stress-timeout S   seconds it may run (default 150)
 #   --suite S, --case NAME (repeatable), --repeat N: the bench's
 # Environment: VKDML_GPU_CHECK_UNPACK=all unpacks every .deb of the kit even where the machine has its
 # library (CI proves the unpacking that way on lavapipe). VKDML_DEVICE picks a device as vkdml does.
@@ -34,7 +38,7 @@ cd "$(dirname "$0")/.."
 
 debs=(libvulkan1 libglvnd0 libgl1 libglx0 libegl1 libgles2 libopengl0 vulkan-validationlayers)
 prepare=0 kit="" build="" out=build/gpu-check work="${TMPDIR:-/tmp}/vkdml-gpu-check" suite=default repeat=""
-tests="[gpu]~[large]" run_tests=1 jobs="" shard_timeout=150 tests_budget=270 cases=()
+tests="[gpu]~[large]" run_tests=1 jobs="" shard_timeout=150 tests_budget=270 cases=() stress=full stress_timeout=150
 while [ $# -gt 0 ]; do
   case "$1" in
     --prepare) prepare=1; shift ;;
@@ -50,11 +54,14 @@ while [ $# -gt 0 ]; do
     --jobs) jobs=${2:?--jobs expects a number}; shift 2 ;;
     --shard-timeout) shard_timeout=${2:?--shard-timeout expects seconds}; shift 2 ;;
     --tests-budget) tests_budget=${2:?--tests-budget expects seconds}; shift 2 ;;
-    -h | --help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --stress) stress=${2:?--stress expects full, short or none}; shift 2 ;;
+    --stress-timeout) stress_timeout=${2:?--stress-timeout expects seconds}; shift 2 ;;
+    -h | --help) sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "gpu_check: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
-for n in "$shard_timeout" "$tests_budget" ${jobs:+"$jobs"} ${repeat:+"$repeat"}; do
+case $stress in full | short | none) ;; *) echo "gpu_check: --stress is full, short or none, not '$stress'" >&2; exit 2 ;; esac
+for n in "$shard_timeout" "$tests_budget" "$stress_timeout" ${jobs:+"$jobs"} ${repeat:+"$repeat"}; do
   [[ "$n" =~ ^[1-9][0-9]*$ ]] || { echo "gpu_check: '$n' is not a positive whole number" >&2; exit 2; }
 done
 [ -n "$kit" ] && [ -n "$build" ] && [ $prepare = 0 ] &&
@@ -149,6 +156,22 @@ report_args=()
 if [ $run_tests = 1 ]; then
   jobs=${jobs:-$(nproc)}
   rm -rf "$work/shards" && mkdir -p "$work/shards"
+  # The chained scan's stress test first, alone on the device, where the timing races it is after happen.
+  stress_rc=0
+  if [ "$stress" != none ]; then
+    log "stress: the chained scan at spin limits 1 to 4 ($stress form), ${stress_timeout} s at most"
+    start=$SECONDS
+    VKDML_STRESS=$stress timeout -k 2 "$stress_timeout" "$tests_program" "[stress]" --durations yes \
+      >"$work/stress.log" 2>&1 || stress_rc=$?
+    case $stress_rc in
+      0) result=passed ;;
+      124 | 137) result="timed out after ${stress_timeout} s" ;;
+      *) result="failed (exit $stress_rc)" ;;
+    esac
+    log "stress: $result in $((SECONDS - start)) s"
+    [ $stress_rc -eq 0 ] || status=1
+    report_args+=(--test "chained scan stress, $stress=$result")
+  fi
   "$tests_program" "$tests" --list-test-names-only 2>/dev/null | grep -v '^$' >"$work/names.txt"
   count=$(wc -l <"$work/names.txt")
   [ "$count" -gt 0 ] || { log "no test case matches $tests"; exit 1; }
@@ -201,6 +224,10 @@ if [ $run_tests = 1 ]; then
     { echo "===== shard $(basename "$shard") (exit $(cat "$rc")), test cases:"; sed 's/^/  /' "$shard.names"
       cat "$shard.log"; echo; } >>"$out/test-failures.txt"
   done
+  if [ $stress_rc -ne 0 ]; then
+    { echo "===== shard stress (exit $stress_rc), test cases:"; echo "  [stress] (VKDML_STRESS=$stress)"
+      cat "$work/stress.log"; echo; } >>"$out/test-failures.txt"
+  fi
   report_args+=(--failures "$out/test-failures.txt")
 fi
 

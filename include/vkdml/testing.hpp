@@ -28,6 +28,7 @@
 #include "vkdml/vkdml.hpp"
 
 #include <memory>
+#include <optional>
 
 namespace vkdml::testing {
 
@@ -49,6 +50,11 @@ struct DeviceOverrides {
     /// before reducing that predecessor's tile itself: its fallback, otherwise taken only when a
     /// predecessor is slow, runs for every tile, so a test can check it. Results are the same.
     bool chained_scan_always_falls_back = false;
+
+    /// The chained scan reads a silent predecessor's flag this many times before reducing its tile itself
+    /// (the policy's 64 when unset; chained_scan_always_falls_back makes it 0). Limits of 1 to 4 open the
+    /// race between a tile's owner and the fallbacks of its successors, which a stress test wants.
+    std::optional<uint32_t> chained_scan_spin_limit;
 
     /// The optional Vulkan features vkdml enables where the device has them (DeviceInfo). false leaves
     /// one off, as on a device without it: info() reports it absent, supports() names it as the reason a

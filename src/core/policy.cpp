@@ -108,7 +108,7 @@ Policy select_policy(const PlanTarget& t) {
     const bool cpu =
         t.rows == Rows::automatic ? t.info.physical.type == VK_PHYSICAL_DEVICE_TYPE_CPU : t.rows == Rows::cpu;
     Policy p = cpu ? kCpuRow : kGpuRow;
-    if (t.chained_always_falls_back) p.scan.chained_spin_limit = 0;
+    if (t.chained_spin_limit) p.scan.chained_spin_limit = *t.chained_spin_limit;
     if (!cpu && t.info.compute_units > 0)
         p.reduce.tree_target_items = kTreeWorkgroupsPerUnit * t.info.compute_units;
     if (t.kernels != Kernels::automatic) {

@@ -12,6 +12,7 @@
 #include "vkdml/testing.hpp"
 #include "vkdml/vkdml.hpp"
 
+#include <optional>
 #include <string_view>
 
 namespace vkdml::detail {
@@ -86,7 +87,8 @@ struct PlanTarget {
     const DeviceInfo& info;
     KernelChoice kernels = KernelChoice::automatic;
     testing::DeviceOverrides::PolicyClass rows = testing::DeviceOverrides::PolicyClass::automatic;
-    bool chained_always_falls_back = false;  ///< a test device's: the chained scan spins 0 times
+    /// A test device's: the chained scan's flag reads before it falls back (0: always falls back).
+    std::optional<uint32_t> chained_spin_limit;
 };
 
 /// Whether every subgroup of a workgroup is sure to have subgroup_size active invocations: the

@@ -183,7 +183,8 @@ Status apply_options(DeviceState& s, const DeviceOptions& options, const testing
     if (!options.subgroup_operations) s.info.subgroup_arithmetic = s.info.subgroup_shuffle = false;
     s.kernels = o.kernels;
     s.policy_class = o.policy_class;
-    s.chained_always_falls_back = o.chained_scan_always_falls_back;
+    s.chained_spin_limit =
+        o.chained_scan_always_falls_back ? std::optional<uint32_t>(0) : o.chained_scan_spin_limit;
     s.info.shader_int64 &= o.features.shader_int64;
     s.info.shader_float64 &= o.features.shader_float64;
     s.info.storage_buffer_8bit &= o.features.storage_buffer_8bit;

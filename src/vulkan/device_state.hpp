@@ -55,12 +55,11 @@ struct DeviceState {
     /// DeviceOverrides::kernels and policy_class (automatic on every other device).
     KernelChoice kernels = KernelChoice::automatic;
     testing::DeviceOverrides::PolicyClass policy_class = testing::DeviceOverrides::PolicyClass::automatic;
-    bool chained_always_falls_back = false;  ///< DeviceOverrides::chained_scan_always_falls_back
+    /// DeviceOverrides::chained_scan_spin_limit (0 where chained_scan_always_falls_back)
+    std::optional<uint32_t> chained_spin_limit;
 
     /// What the planners know of this device.
-    detail::PlanTarget plan_target() const {
-        return {info, kernels, policy_class, chained_always_falls_back};
-    }
+    detail::PlanTarget plan_target() const { return {info, kernels, policy_class, chained_spin_limit}; }
     VkPhysicalDeviceMemoryProperties memory_properties{};
 
     std::unique_ptr<detail::PipelineCache> pipelines;
