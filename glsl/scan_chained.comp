@@ -79,7 +79,9 @@ const uint BATCH = gl_WorkGroupSize.x >= BLOCK ? gl_WorkGroupSize.x / BLOCK : 1u
 const uint WINDOW = BATCH * BLOCK;
 shared uint window_flag[WINDOW];  // the flag read (HERE: reduced here), 0 for tiles not wanted
 shared ACC_T window_hi[WINDOW];
+#if defined(ACC_IS_FLOAT)
 shared ACC_T window_lo[WINDOW];
+#endif
 shared ACC_T block_hi[BATCH];
 shared ACC_T block_lo[BATCH];
 shared uint missing[WINDOW];  // entries to reduce here, and their count
@@ -99,6 +101,19 @@ Pair get_segment(uint i) {
     return Pair(segment_hi[i], segment_lo[i]);
 #else
     return pair_of(segment_hi[i]);
+#endif
+}
+void put_window(uint e, Pair a) {
+    window_hi[e] = a.hi;
+#if defined(ACC_IS_FLOAT)
+    window_lo[e] = a.lo;
+#endif
+}
+Pair get_window(uint e) {
+#if defined(ACC_IS_FLOAT)
+    return Pair(window_hi[e], window_lo[e]);
+#else
+    return pair_of(window_hi[e]);
 #endif
 }
 Pair select_pair(bool c, Pair a, Pair b) { return Pair(c ? a.hi : b.hi, c ? a.lo : b.lo); }
@@ -245,7 +260,10 @@ bool entry_exists(uint top, uint chunk, uint e) { return e / BLOCK <= top && ent
 // `read_once`), reduces here the wanted tiles that still have no aggregate, and gathers the wanted
 // values: the aggregates of the blocks above block offset `used` and, where `used` < BATCH, the
 // inclusive prefix of that block's last tile. Where `find` is set, `used` is first chosen: the nearest
-// block whose last tile published its inclusive prefix (BATCH: none). Whole workgroup. Returns `used`.
+// block whose last tile published its inclusive prefix (BATCH: none); a window without one that is not
+// the fiber's first stops there (the walk goes on further back; the forward fold gathers it again).
+// With SPIN_LIMIT 0 (tests forcing the fallback) no flag is read before a fallback, so no inclusive
+// prefix is ever found and every tile reduces all its predecessors. Whole workgroup. Returns `used`.
 uint gather_window(uvec2 base, uint first, uint chunk, uint top, bool find, uint used, bool read_once,
                    inout bool reused) {
     uint t = gl_LocalInvocationIndex;
@@ -253,15 +271,17 @@ uint gather_window(uvec2 base, uint first, uint chunk, uint top, bool find, uint
     if (t == 0u) missing_count = 0u;
     for (uint e = t; e < WINDOW; e += gl_WorkGroupSize.x) {
         bool exists = entry_exists(top, chunk, e);
-        uint item = first + min(entry_tile(top, e), chunk);  // a tile of this fiber either way
-        uint f = spins > 0u ? states[flag_word(item)] : 0u;
-        window_flag[e] = exists ? f : 0u;
+        uint f = 0u;
+        if (exists && spins > 0u) f = states[flag_word(first + entry_tile(top, e))];
+        window_flag[e] = f;
     }
     barrier();
     if (find) {
         used = BATCH;
         for (uint o = 0u; o < BATCH && used == BATCH; ++o)  // uniform: every invocation reads the same
             if ((window_flag[o * BLOCK + BLOCK - 1u] & INCLUSIVE) != 0u) used = o;
+        barrier();  // every invocation has chosen before the spins below rewrite window_flag
+        if (used == BATCH && top >= BATCH) return used;  // uniform: keep walking back
     }
     // Spin where a wanted aggregate is not there yet; what stays missing is reduced here below.
     for (uint e = t; e < WINDOW; e += gl_WorkGroupSize.x) {
@@ -291,11 +311,12 @@ uint gather_window(uvec2 base, uint first, uint chunk, uint top, bool find, uint
             if ((f & OWNER_AGGREGATE) == 0u) {
                 if ((atomicOr(states[flag_word(first + j)], FALLBACK_CLAIMED) & FALLBACK_CLAIMED) == 0u)
                     publish(first + j, fallback_word(first + j), FALLBACK_AGGREGATE, aggregate);
-                window_hi[e] = aggregate.hi;
-                window_lo[e] = aggregate.lo;
-                f = HERE;
+            } else {
+                memoryBarrierBuffer();  // the flag before the value, in the invocation that read the flag
+                aggregate = get_value(owner_word(first + j));
             }
-            window_flag[e] = f;
+            put_window(e, aggregate);
+            window_flag[e] = HERE;
         }
         buffer_barrier();  // the flag read before the value reads; shared memory is reused by the next
     }
@@ -310,8 +331,7 @@ uint gather_window(uvec2 base, uint first, uint chunk, uint top, bool find, uint
             v = aggregate_of(item, f);
         else if (e % BLOCK == BLOCK - 1u)
             v = get_value(inclusive_word(item));  // used < BATCH: its flag has INCLUSIVE
-        window_hi[e] = v.hi;
-        window_lo[e] = v.lo;
+        put_window(e, v);
     }
     barrier();
     return used;
@@ -327,27 +347,13 @@ void fold_window(uint g, uint chunk, uint top, uint used, inout Pair run, inout 
         uint m = top - t;
         uint n = m == g ? chunk - g * BLOCK : BLOCK;
         Pair b = pair_of(identity());
-        for (uint i = 0u; i < n; ++i) {
-            uint e = t * BLOCK + i;
-#if defined(ACC_IS_FLOAT)
-            b = combine_pair(b, Pair(window_hi[e], window_lo[e]));
-#else
-            b = combine_pair(b, pair_of(window_hi[e]));
-#endif
-        }
+        for (uint i = 0u; i < n; ++i) b = combine_pair(b, get_window(t * BLOCK + i));
         block_hi[t] = b.hi;
         block_lo[t] = b.lo;
     }
     barrier();
     if (t == 0u) {
-        if (used < BATCH) {
-            uint e = used * BLOCK + BLOCK - 1u;
-#if defined(ACC_IS_FLOAT)
-            run = Pair(window_hi[e], window_lo[e]);
-#else
-            run = pair_of(window_hi[e]);
-#endif
-        }
+        if (used < BATCH) run = get_window(used * BLOCK + BLOCK - 1u);
         for (uint o = min(used, min(top + 1u, BATCH)); o > 0u; --o) {  // the deepest block first
             Pair b = Pair(block_hi[o - 1u], block_lo[o - 1u]);
             if (top - (o - 1u) == g)
@@ -450,7 +456,10 @@ void main() {
             Pair inclusive;
             prefix = look_back(base, id - chunk, chunk, aggregate, inclusive, reused);
             if (t == 0u && chunk % BLOCK == BLOCK - 1u) publish(id, inclusive_word(id), INCLUSIVE, inclusive);
-            if (reused) scan_local(base, start, len);  // this tile's scan again
+            if (reused) {  // this tile's scan again (uniform), after a barrier: publish() branched
+                barrier();
+                scan_local(base, start, len);
+            }
         }
         // Every output store after the published states, in every invocation (a fallback reading this
         // tile's input in place relies on it): a barrier ordering buffer memory, then a fence.

@@ -356,6 +356,7 @@ TEST_CASE("cli: vkdml info --json says the same as the library, as one document"
     CHECK(c.at("min_subgroup_size").get<uint32_t>() == info.min_subgroup_size);
     CHECK(c.at("max_subgroup_size").get<uint32_t>() == info.max_subgroup_size);
     CHECK(c.at("full_subgroups").get<bool>() == info.full_subgroups);
+    CHECK(c.at("max_workgroup_subgroups").get<uint32_t>() == info.max_workgroup_subgroups);
     CHECK(c.at("max_storage_buffer_range").get<uint64_t>() == info.max_storage_buffer_range);
     CHECK(c.at("host_visible_heap").get<uint64_t>() == info.host_visible_heap);
     CHECK(c.at("max_workgroup_count").at(2).get<uint32_t>() == info.max_workgroup_count[2]);

@@ -27,7 +27,7 @@
 #   --stress FORM        the chained scan's stress test first, alone on the device (tests/test_chained_stress.cpp:
 #                        spin limits 1 to 4, in place and not, every direction, exact; random floats bit-identical):
 #                        full (default: fibers of 16k to 64k tiles), short (as ctest's chained-stress) or none
-#   --stress-timeout S   seconds it may run (default 150)
+#   --stress-timeout S   seconds it may run (default 120)
 #   --suite S, --case NAME (repeatable), --repeat N: the bench's
 # Environment: VKDML_GPU_CHECK_UNPACK=all unpacks every .deb of the kit even where the machine has its
 # library (CI proves the unpacking that way on lavapipe). VKDML_DEVICE picks a device as vkdml does.
@@ -38,7 +38,7 @@ cd "$(dirname "$0")/.."
 
 debs=(libvulkan1 libglvnd0 libgl1 libglx0 libegl1 libgles2 libopengl0 vulkan-validationlayers)
 prepare=0 kit="" build="" out=build/gpu-check work="${TMPDIR:-/tmp}/vkdml-gpu-check" suite=default repeat=""
-tests="[gpu]~[large]" run_tests=1 jobs="" shard_timeout=150 tests_budget=270 cases=() stress=full stress_timeout=150
+tests="[gpu]~[large]" run_tests=1 jobs="" shard_timeout=150 tests_budget=270 cases=() stress=full stress_timeout=120
 while [ $# -gt 0 ]; do
   case "$1" in
     --prepare) prepare=1; shift ;;

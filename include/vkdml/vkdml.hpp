@@ -198,6 +198,10 @@ struct DeviceInfo {
     /// driver may run a workgroup as subgroups narrower than subgroup_size, so every shape is planned
     /// with the serial kernels.
     bool full_subgroups = false;
+    /// Subgroups per workgroup a pipeline with a required subgroup size may have
+    /// (maxComputeWorkgroupSubgroups; 0 where the device does not say). With full_subgroups, the
+    /// cooperative kernels' workgroups are at most subgroup_size times this.
+    uint32_t max_workgroup_subgroups = 0;
     /// The compute stage supports subgroup basic and arithmetic operations (false when
     /// DeviceOptions::subgroup_operations is false).
     bool subgroup_arithmetic = false;

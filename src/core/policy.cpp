@@ -102,6 +102,12 @@ bool whole_subgroups(const DeviceInfo& info) {
     return info.full_subgroups || info.min_subgroup_size == info.max_subgroup_size;
 }
 
+uint32_t cooperative_workgroup_limit(const DeviceInfo& info) {
+    if (!info.full_subgroups || info.max_workgroup_subgroups == 0) return info.max_workgroup_invocations;
+    return static_cast<uint32_t>(std::min<uint64_t>(
+        info.max_workgroup_invocations, uint64_t(info.subgroup_size) * info.max_workgroup_subgroups));
+}
+
 Policy select_policy(const PlanTarget& t) {
     using Rows = testing::DeviceOverrides::PolicyClass;
     using Kernels = KernelChoice;

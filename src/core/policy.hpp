@@ -97,6 +97,11 @@ struct PlanTarget {
 /// kernels rely on it; where it fails, select_policy plans the serial family whatever was asked.
 bool whole_subgroups(const DeviceInfo& info);
 
+/// The most invocations a cooperative kernel's workgroup may have: maxComputeWorkGroupInvocations, and
+/// where its pipeline requires a subgroup size (full_subgroups) that size times
+/// maxComputeWorkgroupSubgroups (lavapipe at subgroup size 4: 128).
+uint32_t cooperative_workgroup_limit(const DeviceInfo& info);
+
 /// The policy a target plans with: the CPU rows on CPU devices (VK_PHYSICAL_DEVICE_TYPE_CPU), the GPU
 /// rows on every other, unless `rows` forces a class; each row's kernel family unless `kernels` forces
 /// one, and the serial family wherever whole_subgroups fails. The only place the device type is read.

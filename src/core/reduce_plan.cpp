@@ -98,7 +98,7 @@ struct Planner {
                  src.n >= policy.tree_min_length && contiguous;
         s.workgroup = policy.serial_workgroup;
         if (!s.tree) return;
-        const uint32_t cap = std::min(policy.tree_max_workgroup, info.max_workgroup_invocations);
+        const uint32_t cap = std::min(policy.tree_max_workgroup, cooperative_workgroup_limit(info));
         const uint32_t floor = std::max(policy.tree_min_workgroup, info.subgroup_size);
         const uint32_t wg =
             std::clamp(static_cast<uint32_t>(std::bit_ceil(ceil_div(src.n, 8))), std::min(floor, cap), cap);

@@ -89,7 +89,7 @@ struct Planner {
             const BlockRules rules{f16 ? 1u : 4u, f16 ? 1u : policy.row_block_vectors, true, true};
             s.blocks = block_layout(r.problem, vector_width(s.v), rules);
         }
-        s.workgroup = s.tile ? std::min(policy.tile_workgroup, info.max_workgroup_invocations)
+        s.workgroup = s.tile ? std::min(policy.tile_workgroup, cooperative_workgroup_limit(info))
                              : policy.serial_workgroup;
         s.chunk_len = chunk_length(s.tile ? policy.tile : policy.serial, s.axis().size, s.layout().lines());
         // No chunk may span more than a window of either tensor.
@@ -169,7 +169,7 @@ struct Planner {
                wg % sg == 0;
     }
     uint32_t chained_workgroup() const {
-        return std::min(policy.chained_workgroup, target.info.max_workgroup_invocations);
+        return std::min(policy.chained_workgroup, cooperative_workgroup_limit(target.info));
     }
 
     /// Plans the chained scan: a pass that zeroes the tile states, then the single scan pass. Returns

@@ -128,6 +128,7 @@ void query_subgroup_size_control(VkPhysicalDevice physical_device, DeviceInfo& i
         info.min_subgroup_size = props.minSubgroupSize;
         info.max_subgroup_size = props.maxSubgroupSize;
     }
+    info.max_workgroup_subgroups = props.maxComputeWorkgroupSubgroups;
     info.full_subgroups = features.subgroupSizeControl && features.computeFullSubgroups &&
                           (props.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
                           info.subgroup_size >= info.min_subgroup_size &&

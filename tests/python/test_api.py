@@ -20,6 +20,10 @@ def test_devices_lists_the_device_the_calls_use():
     assert usable and all(d["subgroup_size"] >= 1 and d["max_storage_buffer_range"] > 0 for d in usable)
     # Multiprocessors where the driver states them (NVIDIA, AMD); lavapipe does not.
     assert all(d["compute_units"] == 0 for d in usable if d["driver"] == "llvmpipe")
+    # Subgroup sizes and full subgroups: lavapipe runs one size and can require full subgroups.
+    assert all(d["min_subgroup_size"] <= d["subgroup_size"] <= d["max_subgroup_size"] for d in usable)
+    assert all(d["full_subgroups"] and d["min_subgroup_size"] == d["max_subgroup_size"]
+               for d in usable if d["driver"] == "llvmpipe")
     dev = vkdml.Device(usable[0]["index"])
     assert dev.info["name"] == usable[0]["name"] and dev.name in repr(dev)
     assert vkdml.Device(usable[0]["name"].upper()[:6]).name == dev.name  # a case-insensitive substring

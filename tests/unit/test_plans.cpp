@@ -183,11 +183,13 @@ TEST_CASE("select_policy: the device type picks the rows and their family; the o
         CHECK(p.reduce.tree_partials_target_items == (row.cpu_rows ? 8u : 1u));
         CHECK(p.scan.chained_spin_limit == 64);
     }
-    // A test device that forces the chained scan's fallback: no flag read before it.
-    CHECK(select_policy({gpu, kAuto, Rows::automatic, true}).scan.chained_spin_limit == 0);
-    const Plan forced = scan_plan({gpu, kAuto, Rows::automatic, true}, {1 << 20}, 0);
-    REQUIRE(forced.passes.size() == 2);
-    CHECK(forced.passes[1].key.spec[SCAN_SPEC_SPIN_LIMIT] == 0);
+    // A test device that forces the chained scan's fallback (no flag read before it), or another spin limit.
+    for (uint32_t spins : {0u, 1u, 4u}) {
+        CHECK(select_policy({gpu, kAuto, Rows::automatic, spins}).scan.chained_spin_limit == spins);
+        const Plan forced = scan_plan({gpu, kAuto, Rows::automatic, spins}, {1 << 20}, 0);
+        REQUIRE(forced.passes.size() == 2);
+        CHECK(forced.passes[1].key.spec[SCAN_SPEC_SPIN_LIMIT] == spins);
+    }
     CHECK(scan_plan({gpu}, {1 << 20}, 0).passes[1].key.spec[SCAN_SPEC_SPIN_LIMIT] == 64);
 }
 
@@ -535,4 +537,19 @@ TEST_CASE("scan plans: carry levels run in place through one binding (the H200's
             }
             CHECK(in_place >= 1);
         }
+}
+
+TEST_CASE("a required subgroup size of 4 plans cooperative workgroups of 128 where 32 subgroups is the limit",
+          "[subgroups]") {
+    vkdml::DeviceInfo info = vkdml_unit::gpu_info(4);
+    info.max_workgroup_subgroups = 32;  // lavapipe at subgroup size 4
+    const PlanTarget t{info, vkdml::KernelChoice::cooperative};
+    const Plan scan = scan_plan(t, {1 << 20}, 0);
+    REQUIRE(scan.passes.back().key.kernel == Kernel::scan_chained);
+    const Plan sum = reduce_plan(t, {1 << 20}, 0);
+    REQUIRE(sum.passes.front().key.kernel == Kernel::reduce_tree);
+    for (const Plan* plan : {&scan, &sum})
+        for (const Pass& p : plan->passes) CHECK(p.key.spec[ABI_SPEC_WORKGROUP] <= 128);
+    CHECK(scan.passes.back().key.spec[ABI_SPEC_WORKGROUP] == 128);
+    CHECK(sum.passes.front().key.spec[ABI_SPEC_WORKGROUP] == 128);
 }

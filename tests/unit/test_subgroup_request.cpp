@@ -53,6 +53,15 @@ TEST_CASE("where subgroups may be partial, every shape is planned with the seria
             CHECK((p.reduce.inner_lines == KernelFamily::cooperative) == cooperative);
         }
     }
+    // A required subgroup size caps the cooperative workgroups at maxComputeWorkgroupSubgroups of it.
+    vkdml::DeviceInfo small = vkdml_unit::gpu_info(4);
+    small.max_workgroup_subgroups = 32;  // lavapipe at subgroup size 4
+    CHECK(cooperative_workgroup_limit(small) == 128);
+    small.full_subgroups = false;
+    CHECK(cooperative_workgroup_limit(small) == 1024);
+    small.full_subgroups = true;
+    small.max_workgroup_subgroups = 0;  // not stated
+    CHECK(cooperative_workgroup_limit(small) == 1024);
     // One size only (NVIDIA's 32, lavapipe's): whole subgroups without requiring them.
     vkdml::DeviceInfo fixed = vkdml_unit::gpu_info(32);
     fixed.full_subgroups = false;

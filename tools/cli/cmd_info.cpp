@@ -125,6 +125,7 @@ Json info_json(const std::vector<PhysicalDeviceInfo>& devices, const Device& dev
         {"min_subgroup_size", info.min_subgroup_size},
         {"max_subgroup_size", info.max_subgroup_size},
         {"full_subgroups", info.full_subgroups},
+        {"max_workgroup_subgroups", info.max_workgroup_subgroups},
         {"subgroup_extended_types", info.subgroup_extended_types},
         {"max_storage_buffer_range", info.max_storage_buffer_range},
         {"max_memory_allocation_size", info.max_memory_allocation_size},
