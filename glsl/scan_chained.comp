@@ -219,8 +219,8 @@ void load_round(uint r, uvec2 base, uint start, uint len, bool vec) {
 Pair scan_local(uvec2 base, uint start, uint len) {
     bool vec = vector_io(base, start);
     Pair totals[ROUNDS];
-    for (uint r = 0u; r < ROUNDS; ++r) load_round(r, base, start, len, vec);
     for (uint r = 0u; r < ROUNDS; ++r) {  // every lane of the subgroup reaches each subgroup scan
+        load_round(r, base, start, len, vec);
         Pair own = pair_of(identity());
         for (uint v = 0u; v < VEC_W; ++v) own = combine_value(own, xs[r * VEC_W + v]);
         SubgroupScan s = subgroup_scan_pair(own);
@@ -256,41 +256,56 @@ Pair scan_local(uvec2 base, uint start, uint len) {
 uint entry_tile(uint top, uint e) { return (top - e / BLOCK) * BLOCK + e % BLOCK; }
 bool entry_exists(uint top, uint chunk, uint e) { return e / BLOCK <= top && entry_tile(top, e) < chunk; }
 
-// Reads the window's flags (up to SPIN_LIMIT reads where nothing is there yet, at least one when
-// `read_once`), reduces here the wanted tiles that still have no aggregate, and gathers the wanted
-// values: the aggregates of the blocks above block offset `used` and, where `used` < BATCH, the
-// inclusive prefix of that block's last tile. Where `find` is set, `used` is first chosen: the nearest
-// block whose last tile published its inclusive prefix (BATCH: none); a window without one that is not
-// the fiber's first stops there (the walk goes on further back; the forward fold gathers it again).
-// With SPIN_LIMIT 0 (tests forcing the fallback) no flag is read before a fallback, so no inclusive
-// prefix is ever found and every tile reduces all its predecessors. Whole workgroup. Returns `used`.
-uint gather_window(uvec2 base, uint first, uint chunk, uint top, bool find, uint used, bool read_once,
-                   inout bool reused) {
+// Reads the flags of the window whose top block is `top` (up to `spins` reads each where no aggregate is
+// there yet) into window_flag, and clears the list of tiles to reduce here. Whole workgroup.
+void read_flags(uint first, uint chunk, uint top, uint spins) {
     uint t = gl_LocalInvocationIndex;
-    uint spins = max(SPIN_LIMIT, read_once ? 1u : 0u);
     if (t == 0u) missing_count = 0u;
     for (uint e = t; e < WINDOW; e += gl_WorkGroupSize.x) {
-        bool exists = entry_exists(top, chunk, e);
         uint f = 0u;
-        if (exists && spins > 0u) f = states[flag_word(first + entry_tile(top, e))];
+        if (entry_exists(top, chunk, e)) {
+            uint item = first + entry_tile(top, e);
+            for (uint s = 0u; s < spins && (f & (AGGREGATE | INCLUSIVE)) == 0u; ++s) f = states[flag_word(item)];
+        }
         window_flag[e] = f;
     }
-    barrier();
-    if (find) {
-        used = BATCH;
-        for (uint o = 0u; o < BATCH && used == BATCH; ++o)  // uniform: every invocation reads the same
-            if ((window_flag[o * BLOCK + BLOCK - 1u] & INCLUSIVE) != 0u) used = o;
-        barrier();  // every invocation has chosen before the spins below rewrite window_flag
-        if (used == BATCH && top >= BATCH) return used;  // uniform: keep walking back
-    }
-    // Spin where a wanted aggregate is not there yet; what stays missing is reduced here below.
+    barrier();  // nothing writes window_flag again before the next window's flags
+}
+
+// The walk back: reads the window's flags and returns the block offset of the nearest block whose last
+// tile published its inclusive prefix (BATCH: none; every invocation reads the same). With SPIN_LIMIT 0
+// (tests forcing the fallback) no flag is read, so no inclusive prefix is ever found and the fiber's
+// first window reduces each of its tiles here. Whole workgroup.
+uint find_window(uint first, uint chunk, uint top) {
+    read_flags(first, chunk, top, SPIN_LIMIT);
+    uint used = BATCH;
+    for (uint o = 0u; o < BATCH && used == BATCH; ++o)
+        if ((window_flag[o * BLOCK + BLOCK - 1u] & INCLUSIVE) != 0u) used = o;
+    if (used == BATCH && top >= BATCH) barrier();  // uniform: the next window's flags overwrite these
+    return used;
+}
+
+// Gathers the wanted values of the window whose top block is `top`: the aggregates of the blocks above
+// block offset `used` and, where `used` < BATCH, the inclusive prefix of that block's last tile; reduces
+// here the wanted tiles that still have no aggregate. The flags are read first unless `flags_read`
+// (find_window read them). Whole workgroup; one barrier on the common path (no fallback).
+void gather_window(uvec2 base, uint first, uint chunk, uint top, uint used, bool flags_read, inout bool reused) {
+    uint t = gl_LocalInvocationIndex;
+    if (!flags_read) read_flags(first, chunk, top, max(SPIN_LIMIT, 1u));
+    // Each invocation reads the values of the flags it read itself (after a fence); a wanted tile with no
+    // aggregate goes to the list of those reduced here.
+    memoryBarrierBuffer();
     for (uint e = t; e < WINDOW; e += gl_WorkGroupSize.x) {
-        if (entry_exists(top, chunk, e) && e / BLOCK < used) {
-            uint item = first + entry_tile(top, e);
-            uint f = window_flag[e];
-            for (uint s = 1u; s < spins && (f & AGGREGATE) == 0u; ++s) f = states[flag_word(item)];
-            window_flag[e] = f;
-            if ((f & AGGREGATE) == 0u) missing[atomicAdd(missing_count, 1u)] = e;
+        uint o = e / BLOCK;
+        if (!entry_exists(top, chunk, e) || o > used) continue;
+        uint f = window_flag[e];
+        uint item = first + entry_tile(top, e);
+        if (o == used) {
+            if (e % BLOCK == BLOCK - 1u) put_window(e, get_value(inclusive_word(item)));  // has INCLUSIVE
+        } else if ((f & AGGREGATE) != 0u) {
+            put_window(e, aggregate_of(item, f));
+        } else {
+            missing[atomicAdd(missing_count, 1u)] = e;
         }
     }
     barrier();
@@ -316,32 +331,18 @@ uint gather_window(uvec2 base, uint first, uint chunk, uint top, bool find, uint
                 aggregate = get_value(owner_word(first + j));
             }
             put_window(e, aggregate);
-            window_flag[e] = HERE;
         }
-        buffer_barrier();  // the flag read before the value reads; shared memory is reused by the next
+        buffer_barrier();  // shared memory is reused by the next one
     }
-    memoryBarrierBuffer();  // the flags before the values they publish
-    for (uint e = t; e < WINDOW; e += gl_WorkGroupSize.x) {
-        uint o = e / BLOCK;
-        uint f = window_flag[e];
-        if (!entry_exists(top, chunk, e) || o > used || f == HERE) continue;
-        uint item = first + entry_tile(top, e);
-        Pair v = pair_of(identity());
-        if (o < used)
-            v = aggregate_of(item, f);
-        else if (e % BLOCK == BLOCK - 1u)
-            v = get_value(inclusive_word(item));  // used < BATCH: its flag has INCLUSIVE
-        put_window(e, v);
-    }
-    barrier();
-    return used;
 }
 
 // Folds the gathered window forward into `run` (invocation 0's): from the inclusive prefix at block
 // offset `used` (if any) over the blocks above it, each block the left fold of its aggregates (the
 // blocks in parallel), up to but not including the tile's own block g, whose partial left fold (the
-// tiles before `chunk`) goes to `own`. Whole workgroup.
-void fold_window(uint g, uint chunk, uint top, uint used, inout Pair run, inout Pair own) {
+// tiles before `chunk`) goes to `own`; in the last window (top == g), the prefix X(g) + own (shared
+// prefix_*) and `inclusive` = X(g) + (own + aggregate). Whole workgroup.
+void fold_window(uint g, uint chunk, uint top, uint used, inout Pair run, inout Pair own, Pair aggregate,
+                 out Pair inclusive) {
     uint t = gl_LocalInvocationIndex;
     if (t < BATCH && t < used && t <= top) {
         uint m = top - t;
@@ -361,6 +362,12 @@ void fold_window(uint g, uint chunk, uint top, uint used, inout Pair run, inout 
             else
                 run = combine_pair(run, b);
         }
+        if (top == g) {  // the last window: X(g) is complete
+            Pair before = combine_pair(run, own);
+            inclusive = combine_pair(run, combine_pair(own, aggregate));
+            prefix_hi = before.hi;
+            prefix_lo = before.lo;
+        }
     }
     barrier();
 }
@@ -374,26 +381,21 @@ Pair look_back(uvec2 base, uint first, uint chunk, Pair aggregate, out Pair incl
     // Walk back a window at a time until a block's inclusive prefix is found or the fiber starts.
     uint top = g, used = BATCH;
     for (;;) {  // at most g / BATCH + 1 trips
-        used = gather_window(base, first, chunk, top, true, BATCH, false, reused);
+        used = find_window(first, chunk, top);
         if (used < BATCH || top < BATCH) break;
         top -= BATCH;
     }
-    // Fold forward from there, a window at a time; the deepest is still in shared memory.
+    // Fold forward from there, a window at a time; the deepest window's flags are still in shared memory.
+    // (One call site of gather_window, whose fallbacks inline the tile routine: lavapipe ran every tile
+    // 100 µs slower with two.)
     Pair run = pair_of(identity()), own = pair_of(identity());
     uint deepest = top;
     for (;;) {  // as many trips as the walk back
-        if (top != deepest) gather_window(base, first, chunk, top, false, BATCH, true, reused);
-        fold_window(g, chunk, top, top == deepest ? used : BATCH, run, own);
+        gather_window(base, first, chunk, top, top == deepest ? used : BATCH, top == deepest, reused);
+        fold_window(g, chunk, top, top == deepest ? used : BATCH, run, own, aggregate, inclusive);
         if (top == g) break;
         top += BATCH;
     }
-    if (gl_LocalInvocationIndex == 0u) {
-        Pair before = combine_pair(run, own);
-        inclusive = combine_pair(run, combine_pair(own, aggregate));
-        prefix_hi = before.hi;
-        prefix_lo = before.lo;
-    }
-    barrier();
     return Pair(prefix_hi, prefix_lo);
 }
 
