@@ -68,6 +68,11 @@ shared ACC_T segment_hi[SEGMENTS];
 #if defined(ACC_IS_FLOAT)
 shared ACC_T segment_lo[SEGMENTS];
 #endif
+// A predecessor's (round, subgroup) totals, for the fallback (the tile's own stay in segment_*).
+shared ACC_T spare_hi[SEGMENTS];
+#if defined(ACC_IS_FLOAT)
+shared ACC_T spare_lo[SEGMENTS];
+#endif
 shared ACC_T total_hi, total_lo;    // the tile's aggregate
 shared ACC_T prefix_hi, prefix_lo;  // the look-back's result: what precedes the tile
 shared uint shared_word;            // the tile number
@@ -114,6 +119,19 @@ Pair get_window(uint e) {
     return Pair(window_hi[e], window_lo[e]);
 #else
     return pair_of(window_hi[e]);
+#endif
+}
+void put_spare(uint i, Pair a) {
+    spare_hi[i] = a.hi;
+#if defined(ACC_IS_FLOAT)
+    spare_lo[i] = a.lo;
+#endif
+}
+Pair get_spare(uint i) {
+#if defined(ACC_IS_FLOAT)
+    return Pair(spare_hi[i], spare_lo[i]);
+#else
+    return pair_of(spare_hi[i]);
 #endif
 }
 Pair select_pair(bool c, Pair a, Pair b) { return Pair(c ? a.hi : b.hi, c ? a.lo : b.lo); }
@@ -249,6 +267,50 @@ Pair scan_local(uvec2 base, uint start, uint len) {
     return Pair(total_hi, total_lo);
 }
 
+// The aggregate scan_local returns for the tile of `len` elements at `start`, the same combines in the
+// same order (the bits must agree: a fallback's aggregate stands for its owner's), without touching this
+// tile's elements, scans or segments: the fallback. Whole workgroup; ends at a barrier.
+Pair reduce_tile(uvec2 base, uint start, uint len) {
+    bool vec = vector_io(base, start);
+    Pair totals[ROUNDS];
+    for (uint r = 0u; r < ROUNDS; ++r) {
+        uint k0 = position(r, 0u);
+        ACC_T ys[VEC_W];
+        if (vec && k0 + VEC_W <= len) {
+            WIDE_V w = UNPACK_V(source_vector((base.x + start + k0) / VEC_W));
+            for (uint v = 0u; v < VEC_W; ++v) ys[v] = TO_ACC(w[v]);
+        } else {
+            for (uint v = 0u; v < VEC_W; ++v) {
+                uint k = k0 + v;
+                ACC_T x = source_element(base.x + axis_pos(start + min(k, len - 1u)) * source_axis_stride());
+                ACC_T none = identity();
+                ys[v] = k < len ? x : none;
+            }
+        }
+        Pair own = pair_of(identity());
+        for (uint v = 0u; v < VEC_W; ++v) own = combine_value(own, ys[v]);
+        totals[r] = subgroup_scan_pair(own).total;
+    }
+    if (gl_SubgroupInvocationID == 0u)
+        for (uint r = 0u; r < ROUNDS; ++r) put_spare(r * gl_NumSubgroups + gl_SubgroupID, totals[r]);
+    barrier();
+    if (gl_SubgroupID == 0u) {
+        uint count = ROUNDS * gl_NumSubgroups;
+        Pair run = pair_of(identity());
+        for (uint b = 0u; b < count; b += gl_SubgroupSize) {
+            uint e = b + gl_SubgroupInvocationID;
+            Pair mine = select_pair(e < count, get_spare(min(e, count - 1u)), pair_of(identity()));
+            run = combine_pair(run, subgroup_scan_pair(mine).total);
+        }
+        if (gl_SubgroupInvocationID == 0u) {
+            total_hi = run.hi;
+            total_lo = run.lo;
+        }
+    }
+    barrier();
+    return Pair(total_hi, total_lo);
+}
+
 // ---- look-back ----------------------------------------------------------------------------------
 // The window whose top block is `top` (blocks numbered from the fiber's start): entry e's tile, and
 // whether the look-back of tile `chunk` wants it (a tile before `chunk`, in a block above the one
@@ -289,7 +351,7 @@ uint find_window(uint first, uint chunk, uint top) {
 // block offset `used` and, where `used` < BATCH, the inclusive prefix of that block's last tile; reduces
 // here the wanted tiles that still have no aggregate. The flags are read first unless `flags_read`
 // (find_window read them). Whole workgroup; one barrier on the common path (no fallback).
-void gather_window(uvec2 base, uint first, uint chunk, uint top, uint used, bool flags_read, inout bool reused) {
+void gather_window(uvec2 base, uint first, uint chunk, uint top, uint used, bool flags_read) {
     uint t = gl_LocalInvocationIndex;
     if (!flags_read) read_flags(first, chunk, top, max(SPIN_LIMIT, 1u));
     // Each invocation reads the values of the flags it read itself (after a fence); a wanted tile with no
@@ -314,8 +376,7 @@ void gather_window(uvec2 base, uint first, uint chunk, uint top, uint used, bool
         uint e = missing[i];
         uint j = entry_tile(top, e);
         uint start = j * p.chunk_len;
-        Pair aggregate = scan_local(base, start, min(p.chunk_len, p.len - start));
-        reused = true;
+        Pair aggregate = reduce_tile(base, start, min(p.chunk_len, p.len - start));
         memoryBarrierBuffer();  // every invocation's loads of tile j before its flag is read again
         buffer_barrier();
         if (t == 0u) {
@@ -374,9 +435,8 @@ void fold_window(uint g, uint chunk, uint top, uint used, inout Pair run, inout 
 
 // What precedes tile `chunk` (> 0) of its fiber (`first` is the fiber's first item), X(g) + the left fold
 // of its block's tiles before it; sets `inclusive` to X(g) + (that fold + `aggregate`), which the last
-// tile of a block publishes. Whole workgroup; sets `reused` when a fallback overwrote this tile's scan in
-// registers and shared memory.
-Pair look_back(uvec2 base, uint first, uint chunk, Pair aggregate, out Pair inclusive, inout bool reused) {
+// tile of a block publishes. Whole workgroup.
+Pair look_back(uvec2 base, uint first, uint chunk, Pair aggregate, out Pair inclusive) {
     uint g = chunk / BLOCK;
     // Walk back a window at a time until a block's inclusive prefix is found or the fiber starts.
     uint top = g, used = BATCH;
@@ -386,12 +446,12 @@ Pair look_back(uvec2 base, uint first, uint chunk, Pair aggregate, out Pair incl
         top -= BATCH;
     }
     // Fold forward from there, a window at a time; the deepest window's flags are still in shared memory.
-    // (One call site of gather_window, whose fallbacks inline the tile routine: lavapipe ran every tile
-    // 100 µs slower with two.)
+    // (One call site of gather_window, whose fallbacks inline reduce_tile: lavapipe runs every tile slower
+    // with more.)
     Pair run = pair_of(identity()), own = pair_of(identity());
     uint deepest = top;
     for (;;) {  // as many trips as the walk back
-        gather_window(base, first, chunk, top, top == deepest ? used : BATCH, top == deepest, reused);
+        gather_window(base, first, chunk, top, top == deepest ? used : BATCH, top == deepest);
         fold_window(g, chunk, top, top == deepest ? used : BATCH, run, own, aggregate, inclusive);
         if (top == g) break;
         top += BATCH;
@@ -454,14 +514,9 @@ void main() {
         // fallback's second flag read relies on).
         if (t == 0u) publish(id, owner_word(id), OWNER_AGGREGATE, aggregate);
         if (chunk > 0u) {
-            bool reused = false;
             Pair inclusive;
-            prefix = look_back(base, id - chunk, chunk, aggregate, inclusive, reused);
+            prefix = look_back(base, id - chunk, chunk, aggregate, inclusive);
             if (t == 0u && chunk % BLOCK == BLOCK - 1u) publish(id, inclusive_word(id), INCLUSIVE, inclusive);
-            if (reused) {  // this tile's scan again (uniform), after a barrier: publish() branched
-                barrier();
-                scan_local(base, start, len);
-            }
         }
         // Every output store after the published states, in every invocation (a fallback reading this
         // tile's input in place relies on it): a barrier ordering buffer memory, then a fence.
