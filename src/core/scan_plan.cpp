@@ -195,6 +195,15 @@ struct Planner {
         s.chunks = ceil_div(s.axis().size, s.chunk_len);
         s.chained = true;
         s.rounds = rounds;
+        // Its workgroup memory (scan_chained.comp): the (round, subgroup) segments twice (the tile's own
+        // and a fallback's, padded by 128), the look-back window's flags, values and list, the block
+        // totals. Devices with less than that (Vulkan promises 16 KiB) run reduce-then-scan.
+        const uint64_t value = s.v.partial_bytes, block_tiles = SCAN_CHAINED_BLOCK_TILES;
+        const uint64_t window = std::max<uint64_t>(s.workgroup / block_tiles, 1) * block_tiles;
+        const uint64_t segments = uint64_t(rounds) * (s.workgroup / SCAN_CHAINED_MIN_SUBGROUP) + 128;
+        const uint64_t shared_bytes =
+            2 * segments * value + window * (value + 8) + window / block_tiles * 16 + 64;
+        if (shared_bytes > target.info.max_shared_memory_bytes) return false;
         // Too many tiles: reduce-then-scan's longer chunks may still fit.
         if (!check_item_count("scan", s.layout().lines(), 1, s.chunks)) return false;
         if (s.chunks == 1) {  // one tile per line: one pass, no tile states, windows as any pass

@@ -553,3 +553,17 @@ TEST_CASE("a required subgroup size of 4 plans cooperative workgroups of 128 whe
     CHECK(scan.passes.back().key.spec[ABI_SPEC_WORKGROUP] == 128);
     CHECK(sum.passes.front().key.spec[ABI_SPEC_WORKGROUP] == 128);
 }
+
+TEST_CASE("the chained scan only where its workgroup memory fits: float64 pairs need more than 16 KiB",
+          "[subgroups]") {
+    vkdml::DeviceInfo info = vkdml_unit::gpu_info(32);
+    info.max_shared_memory_bytes = 16384;  // the least Vulkan promises
+    const PlanTarget t{info};
+    CHECK(scan_plan(t, {1 << 20}, 0).passes.back().key.kernel == Kernel::scan_chained);
+    // float64: (256 + 128) segments twice and a window of 256 compensated pairs, about 18.6 KB.
+    const Plan f64 = scan_plan(t, {1 << 20}, 0, DML_TENSOR_DATA_TYPE_FLOAT64);
+    for (const Pass& p : f64.passes) CHECK(p.key.kernel != Kernel::scan_chained);
+    info.max_shared_memory_bytes = 32768;
+    CHECK(scan_plan({info}, {1 << 20}, 0, DML_TENSOR_DATA_TYPE_FLOAT64).passes.back().key.kernel ==
+          Kernel::scan_chained);
+}
