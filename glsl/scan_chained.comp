@@ -17,8 +17,8 @@
 // not one tile per step.
 //
 // Vulkan promises no forward progress between workgroups, so nothing waits unboundedly: a predecessor
-// with no aggregate after SPIN_LIMIT reads is reduced here from its input (the fallback), which gives
-// its owner's bits. Each value slot has one writer: the owner's aggregate, a fallback's (claimed by an
+// with no aggregate after SPIN_LIMIT reads is reduced here from its input (the fallback: reduce_tile,
+// scan_local's combines in scan_local's order), which gives its owner's bits. Each value slot has one writer: the owner's aggregate, a fallback's (claimed by an
 // atomicOr of the claim bit), the inclusive prefix (the owner). Every loop is bounded (lavapipe ends
 // loops after 65,535 trips).
 //
@@ -26,8 +26,8 @@
 // where the fiber is contiguous and aligned); a subgroup scan over the invocations' totals (one per vector,
 // not per element); the subgroups' totals in shared memory, scanned by the first subgroup in (round,
 // subgroup) order. Floats are compensated pairs throughout (compensated.glsl). No subgroup operation sits
-// in or after a divergent branch before the control flow reconverges at a barrier: lanes choose values
-// by selects. MODE_CLEAR (a pass before the scan) zeroes the counter and the flags. Lines of a single
+// inside a divergent branch: lanes choose the values they feed it by selects, and the only branches
+// before one are the loads' (vector or element), merged before it. MODE_CLEAR (a pass before the scan) zeroes the counter and the flags. Lines of a single
 // tile (rows of 1,024, say) skip the states: one workgroup per line, one pass, nothing published.
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
