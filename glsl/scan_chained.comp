@@ -216,19 +216,26 @@ uint position(uint r, uint v) {
     return ((r * gl_NumSubgroups + gl_SubgroupID) * gl_SubgroupSize + gl_SubgroupInvocationID) * VEC_W + v;
 }
 
-void load_round(uint r, uvec2 base, uint start, uint len, bool vec) {
+// This invocation's vector of round r of the tile of `len` elements at `start` (the identity past len).
+void load_vector(uint r, uvec2 base, uint start, uint len, bool vec, out ACC_T ys[VEC_W]) {
     uint k0 = position(r, 0u);
     if (vec && k0 + VEC_W <= len) {
         WIDE_V w = UNPACK_V(source_vector((base.x + start + k0) / VEC_W));
-        for (uint v = 0u; v < VEC_W; ++v) xs[r * VEC_W + v] = TO_ACC(w[v]);
+        for (uint v = 0u; v < VEC_W; ++v) ys[v] = TO_ACC(w[v]);
     } else {
         for (uint v = 0u; v < VEC_W; ++v) {
             uint k = k0 + v;
             ACC_T x = source_element(base.x + axis_pos(start + min(k, len - 1u)) * source_axis_stride());
             ACC_T none = identity();
-            xs[r * VEC_W + v] = k < len ? x : none;  // a select
+            ys[v] = k < len ? x : none;  // a select
         }
     }
+}
+// The serial combine of a vector's elements, from the identity.
+Pair combine_vector(ACC_T ys[VEC_W]) {
+    Pair own = pair_of(identity());
+    for (uint v = 0u; v < VEC_W; ++v) own = combine_value(own, ys[v]);
+    return own;
 }
 
 // Loads the tile of `len` elements at `start` into xs and scans it: lane_before per round, the
@@ -238,10 +245,10 @@ Pair scan_local(uvec2 base, uint start, uint len) {
     bool vec = vector_io(base, start);
     Pair totals[ROUNDS];
     for (uint r = 0u; r < ROUNDS; ++r) {  // every lane of the subgroup reaches each subgroup scan
-        load_round(r, base, start, len, vec);
-        Pair own = pair_of(identity());
-        for (uint v = 0u; v < VEC_W; ++v) own = combine_value(own, xs[r * VEC_W + v]);
-        SubgroupScan s = subgroup_scan_pair(own);
+        ACC_T ys[VEC_W];
+        load_vector(r, base, start, len, vec, ys);
+        for (uint v = 0u; v < VEC_W; ++v) xs[r * VEC_W + v] = ys[v];
+        SubgroupScan s = subgroup_scan_pair(combine_vector(ys));
         lane_before[r] = s.exclusive;
         totals[r] = s.total;
     }
@@ -274,22 +281,9 @@ Pair reduce_tile(uvec2 base, uint start, uint len) {
     bool vec = vector_io(base, start);
     Pair totals[ROUNDS];
     for (uint r = 0u; r < ROUNDS; ++r) {
-        uint k0 = position(r, 0u);
         ACC_T ys[VEC_W];
-        if (vec && k0 + VEC_W <= len) {
-            WIDE_V w = UNPACK_V(source_vector((base.x + start + k0) / VEC_W));
-            for (uint v = 0u; v < VEC_W; ++v) ys[v] = TO_ACC(w[v]);
-        } else {
-            for (uint v = 0u; v < VEC_W; ++v) {
-                uint k = k0 + v;
-                ACC_T x = source_element(base.x + axis_pos(start + min(k, len - 1u)) * source_axis_stride());
-                ACC_T none = identity();
-                ys[v] = k < len ? x : none;
-            }
-        }
-        Pair own = pair_of(identity());
-        for (uint v = 0u; v < VEC_W; ++v) own = combine_value(own, ys[v]);
-        totals[r] = subgroup_scan_pair(own).total;
+        load_vector(r, base, start, len, vec, ys);
+        totals[r] = subgroup_scan_pair(combine_vector(ys)).total;
     }
     if (gl_SubgroupInvocationID == 0u)
         for (uint r = 0u; r < ROUNDS; ++r) put_spare(r * gl_NumSubgroups + gl_SubgroupID, totals[r]);
