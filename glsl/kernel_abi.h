@@ -57,6 +57,9 @@
 // prefix (published by the last tile of each block of SCAN_CHAINED_BLOCK_TILES tiles only).
 #define SCAN_CHAINED_MIN_SUBGROUP 4u  // the smallest subgroup its shared arrays are sized for
 #define SCAN_CHAINED_BLOCK_TILES 32u  // tiles per block of the fixed two-level association
+// Tiles per look-back window for a workgroup of `wg`: as many as invocations, whole blocks, one at least.
+#define SCAN_CHAINED_WINDOW_TILES(wg) \
+    (((wg) >= SCAN_CHAINED_BLOCK_TILES ? (wg) / SCAN_CHAINED_BLOCK_TILES : 1u) * SCAN_CHAINED_BLOCK_TILES)
 #define SCAN_CHAINED_FLAG_WORD(item) (1u + (item))
 #define SCAN_CHAINED_OWNER_WORD(items, slot, item) (1u + (items) + (slot) * (item))
 #define SCAN_CHAINED_FALLBACK_WORD(items, slot, item) (1u + (items) + (slot) * ((items) + (item)))

@@ -80,8 +80,8 @@ shared uint shared_word;            // the tile number
 // The look-back window: WINDOW tiles, BATCH whole blocks, at least one block; entry e is tile
 // e % BLOCK of the e / BLOCK-th block below the window's top block.
 const uint BLOCK = SCAN_CHAINED_BLOCK_TILES;
-const uint BATCH = gl_WorkGroupSize.x >= BLOCK ? gl_WorkGroupSize.x / BLOCK : 1u;
-const uint WINDOW = BATCH * BLOCK;
+const uint WINDOW = SCAN_CHAINED_WINDOW_TILES(gl_WorkGroupSize.x);
+const uint BATCH = WINDOW / BLOCK;
 shared uint window_flag[WINDOW];  // the flag read (HERE: reduced here), 0 for tiles not wanted
 shared ACC_T window_hi[WINDOW];
 #if defined(ACC_IS_FLOAT)

@@ -19,11 +19,9 @@ std::string mode(const Pass& p) {
         if (k[SCAN_SPEC_MODE] == SCAN_MODE_CLEAR) return "clear tile states";
         if (p.key.kernel == Kernel::scan_chained) {
             if (p.chunks == 1) return "scan, a tile per line";
-            // scan_chained.comp's look-back window: as many tiles as invocations, whole blocks.
-            const uint32_t block = SCAN_CHAINED_BLOCK_TILES, workgroup = k[ABI_SPEC_WORKGROUP];
-            const uint32_t window = (workgroup >= block ? workgroup / block : 1) * block;
-            return "chained scan (look-back over windows of " + std::to_string(window) +
-                   " tiles, blocks of " + std::to_string(block) + ")";
+            return "chained scan (look-back over windows of " +
+                   std::to_string(SCAN_CHAINED_WINDOW_TILES(k[ABI_SPEC_WORKGROUP])) + " tiles, blocks of " +
+                   std::to_string(SCAN_CHAINED_BLOCK_TILES) + ")";
         }
         std::string m = k[SCAN_SPEC_HAS_CARRY] ? "scan with carries" : "scan";
         if (k[SCAN_SPEC_IN_PLACE]) m += ", in place";

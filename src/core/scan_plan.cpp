@@ -199,7 +199,7 @@ struct Planner {
         // and a fallback's, padded by 128), the look-back window's flags, values and list, the block
         // totals. Devices with less than that (Vulkan promises 16 KiB) run reduce-then-scan.
         const uint64_t value = s.v.partial_bytes, block_tiles = SCAN_CHAINED_BLOCK_TILES;
-        const uint64_t window = std::max<uint64_t>(s.workgroup / block_tiles, 1) * block_tiles;
+        const uint64_t window = SCAN_CHAINED_WINDOW_TILES(s.workgroup);
         const uint64_t segments = uint64_t(rounds) * (s.workgroup / SCAN_CHAINED_MIN_SUBGROUP) + 128;
         const uint64_t shared_bytes =
             2 * segments * value + window * (value + 8) + window / block_tiles * 16 + 64;

@@ -68,6 +68,13 @@ Status check_adopted_queue_family(VkPhysicalDevice physical_device, uint32_t que
     return {};
 }
 
+/// adopt(): subgroup size control as Vulkan 1.3's features or VK_EXT_subgroup_size_control's name it.
+template <typename Features>
+void read_size_control(const Features& v, detail::EnabledFeatures& f) {
+    f.subgroup_size_control |= v.subgroupSizeControl == VK_TRUE;
+    f.compute_full_subgroups |= v.computeFullSubgroups == VK_TRUE;
+}
+
 /// adopt(): adds what one structure of the enabled-features pNext chain enables (others are ignored).
 void read_feature_struct(const VkBaseInStructure& n, detail::EnabledFeatures& f) {
     switch (n.sType) {
@@ -82,18 +89,12 @@ void read_feature_struct(const VkBaseInStructure& n, detail::EnabledFeatures& f)
         f.subgroup_extended_types |= v.shaderSubgroupExtendedTypes == VK_TRUE;
         break;
     }
-    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES: {
-        auto& v = reinterpret_cast<const VkPhysicalDeviceVulkan13Features&>(n);
-        f.subgroup_size_control |= v.subgroupSizeControl == VK_TRUE;
-        f.compute_full_subgroups |= v.computeFullSubgroups == VK_TRUE;
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES:
+        read_size_control(reinterpret_cast<const VkPhysicalDeviceVulkan13Features&>(n), f);
         break;
-    }
-    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES: {
-        auto& v = reinterpret_cast<const VkPhysicalDeviceSubgroupSizeControlFeatures&>(n);
-        f.subgroup_size_control |= v.subgroupSizeControl == VK_TRUE;
-        f.compute_full_subgroups |= v.computeFullSubgroups == VK_TRUE;
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES:
+        read_size_control(reinterpret_cast<const VkPhysicalDeviceSubgroupSizeControlFeatures&>(n), f);
         break;
-    }
     case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES: {
         auto& v = reinterpret_cast<const VkPhysicalDevice16BitStorageFeatures&>(n);
         f.storage_buffer_16bit |= v.storageBuffer16BitAccess == VK_TRUE;
