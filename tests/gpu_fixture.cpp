@@ -1,6 +1,8 @@
 // gpu_fixture.cpp — creates the shared validated device lazily and collects validation messages.
 #include "gpu_fixture.hpp"
 
+#include "vkdml/profiling.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
@@ -197,6 +199,20 @@ void require_no_validation_messages() {
     if (messages.size() > 16) text += "\n... and " + std::to_string(messages.size() - 16) + " more";
     INFO("Vulkan validation messages:" << text);
     REQUIRE(messages.empty());
+}
+
+}  // namespace vkdml_test
+
+namespace vkdml_test {
+
+std::string compiled_plan(const vkdml::Device& dev, const DML_OPERATOR_DESC& desc) {
+    auto op = dev.create_operator(desc);
+    INFO((op ? std::string() : op.error().message));
+    REQUIRE(op);
+    auto compiled = dev.compile_operator(*op);
+    INFO((compiled ? std::string() : compiled.error().message));
+    REQUIRE(compiled);
+    return vkdml::describe(*compiled);
 }
 
 }  // namespace vkdml_test

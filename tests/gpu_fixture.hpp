@@ -40,6 +40,9 @@ std::shared_ptr<vkdml::Device> make_test_device(vkdml::KernelChoice kernels,
 /// asks for. FAILs the test if it cannot be created.
 std::shared_ptr<vkdml::Device> make_test_device(const vkdml::testing::DeviceOverrides& overrides);
 
+/// The plan `dev` compiles for `desc` (vkdml::describe), its pipelines created; REQUIREs that it compiles.
+std::string compiled_plan(const vkdml::Device& dev, const DML_OPERATOR_DESC& desc);
+
 /// Whether this run goes without the validation layer: only on Windows, where Wine has no layer for
 /// Windows programs, and only when VKDML_TEST_WITHOUT_VALIDATION=1 says so. On Linux the layer is
 /// mandatory: the variable is refused there (the first GPU test fails).

@@ -37,12 +37,8 @@ std::vector<std::string> plan_kernels(const vkdml::Device& dev, const ChainedCas
         view.get(), view.get(), c.spec.axis,
         c.spec.decreasing ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING,
         c.spec.exclusive ? 1 : 0};
-    auto op = dev.create_operator({DML_OPERATOR_CUMULATIVE_SUMMATION, &d});
-    REQUIRE(op);
-    auto compiled = dev.compile_operator(*op);
-    REQUIRE(compiled);
     std::vector<std::string> names;
-    const std::string text = vkdml::describe(*compiled);
+    const std::string text = compiled_plan(dev, {DML_OPERATOR_CUMULATIVE_SUMMATION, &d});
     for (size_t at = text.find("scan_"); at != std::string::npos; at = text.find("scan_", at + 1))
         names.push_back(text.substr(at, text.find('/', at) - at));
     return names;

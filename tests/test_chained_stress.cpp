@@ -58,11 +58,8 @@ bool planned_chained(const vkdml::Device& dev, const TestTensor& t) {
     const TensorDescView view(t);
     const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC d{view.get(), view.get(), 1, DML_AXIS_DIRECTION_INCREASING,
                                                    0};
-    auto op = dev.create_operator({DML_OPERATOR_CUMULATIVE_SUMMATION, &d});
-    REQUIRE(op);
-    auto compiled = dev.compile_operator(*op);
-    REQUIRE(compiled);
-    return vkdml::describe(*compiled).find("scan_chained") != std::string::npos;
+    return compiled_plan(dev, {DML_OPERATOR_CUMULATIVE_SUMMATION, &d}).find("scan_chained") !=
+           std::string::npos;
 }
 
 struct StressShape {

@@ -17,19 +17,7 @@
 using namespace vkdml_test;
 using Catch::Matchers::Contains;
 
-namespace {
-
-/// The plan text of `desc` compiled on `dev` (its pipelines created, so validated).
-std::string compiled_plan(const vkdml::Device& dev, const DML_OPERATOR_DESC& desc) {
-    auto op = dev.create_operator(desc);
-    REQUIRE(op);
-    auto compiled = dev.compile_operator(*op);
-    INFO((compiled ? std::string() : compiled.error().message));
-    REQUIRE(compiled);
-    return vkdml::describe(*compiled);
-}
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("full subgroups: lavapipe runs one subgroup size and can require full subgroups",
           "[gpu][subgroups]") {
