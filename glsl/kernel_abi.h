@@ -1,5 +1,5 @@
 // The kernel ABI: what the planners (src/) and the kernels (glsl/) must agree on — push-constant word
-// indices, specialization-constant ids, reduce function codes and the scan tile's items per invocation.
+// indices, specialization-constant ids, reduce function codes and the chained scan's tile states.
 // Included by both C++ and GLSL, so it holds preprocessor definitions only. The kernels place their
 // push-block members with layout(offset = 4 * word) and their constants with these ids;
 // tests/unit/test_kernel_abi.cpp reads every embedded SPIR-V module and checks that they sit there.
@@ -14,13 +14,14 @@
 #define ABI_SPEC_LINE_MAJOR 9  // serial kernels: items numbered line-major, else chunk-major (work_items)
 #define ABI_SPEC_LOCKSTEP 10   // serial kernels: the workgroup walks its chunks together (barriers)
 
-// ---- scan_serial, scan_tile (scan_common.glsl) ------------------------------------------------------
+// ---- scan_serial, scan_chained (scan_common.glsl) ---------------------------------------------------
 #define SCAN_SPEC_OP 1              // SCAN_OP_SUM or SCAN_OP_PRODUCT
 #define SCAN_SPEC_REVERSE 2         // DECREASING direction
 #define SCAN_SPEC_EXCLUSIVE 3       // exclusive scan
-#define SCAN_SPEC_MODE 4            // SCAN_MODE_SCAN or SCAN_MODE_REDUCE
+#define SCAN_SPEC_MODE 4            // a SCAN_MODE_*
 #define SCAN_SPEC_HAS_CARRY 5       // scan mode: start each chunk from its carry in the partials
 #define SCAN_SPEC_VEC_K 6           // scan_serial blocks: vectors per block (0: elements)
+#define SCAN_SPEC_ROUNDS 6          // scan_chained: vectors (of VEC_W elements) per invocation and tile
 #define SCAN_SPEC_VEC_F 7           // scan_serial blocks: fibers per block
 #define SCAN_SPEC_VEC_AXIS_INNER 8  // scan_serial blocks: steps along the axis are the inner index
 #define SCAN_SPEC_OTHER_DIMS 11     // non-axis dimensions (<= 7: push words size, stride_in, stride_out)
@@ -29,9 +30,10 @@
 
 #define SCAN_OP_SUM 0
 #define SCAN_OP_PRODUCT 1
-#define SCAN_MODE_SCAN 0    // scan each chunk
-#define SCAN_MODE_REDUCE 1  // fold each chunk into its partial
-#define SCAN_MODE_CLEAR 2   // scan_chained: zero the tile states (words [0, len) of the partials)
+#define SCAN_MODE_SCAN 0     // scan each chunk (from its carry in the partials with HAS_CARRY)
+#define SCAN_MODE_REDUCE 1   // fold each chunk into its partial
+#define SCAN_MODE_CLEAR 2    // scan_chained: zero the tile states (words [0, len) of the partials)
+#define SCAN_MODE_CHAINED 3  // scan_chained: chunks of one tile in one pass, the look-back over tile states
 
 #define SCAN_MAX_OTHER_DIMS 7
 #define SCAN_W_FIBERS 0
@@ -48,9 +50,7 @@
 #define SCAN_W_STRIDE_IN (SCAN_W_SIZE + SCAN_MAX_OTHER_DIMS)        // 18
 #define SCAN_W_STRIDE_OUT (SCAN_W_STRIDE_IN + SCAN_MAX_OTHER_DIMS)  // 25; ends at word 32
 
-#define SCAN_TILE_ITEMS 4  // scan_tile: elements per invocation and tile
-
-// scan_chained: SCAN_SPEC_VEC_K is its vectors (of VEC_W elements) per invocation and tile. Its tile
+// scan_chained: a tile is ROUNDS vectors of VEC_W elements per invocation. In MODE_CHAINED, its tile
 // states in the partials, in 32-bit words from base_part, for `items` tiles of `slot` words per value:
 // the tile counter, one flag per tile, then three value slots per tile: the aggregate its owner
 // publishes, the aggregate a fallback publishes (each slot has a single writer), and the inclusive

@@ -1,34 +1,41 @@
 #version 460
-// Single-pass chained scan with decoupled look-back over a window of tiles and a fallback (Merrill &
-// Garland's decoupled look-back as in CUB's agent_scan; the fallback of Smith, Levien & Owens,
-// "Decoupled Fallback", SPAA 2025, as in GPUPrefixSums; docs/internals.md). Each workgroup takes the
-// next tile from a counter, so tiles start in order; scans it in registers; publishes its aggregate;
-// finds the combine of every tile before it in its fiber by looking back at their states, a window of
-// as many tiles as it has invocations at a time; publishes its inclusive prefix if it ends a block;
-// writes its outputs. The elements are read once and written once.
+// The cooperative scan: one tile routine in four modes (CUB's AgentScan, one algorithm with modes).
+// A tile: each invocation scans ROUNDS vectors of VEC_W neighbouring elements serially (one vector load
+// where the fiber is contiguous and aligned); a subgroup scan over the invocations' totals (one per
+// vector, not per element); the subgroups' totals in shared memory, scanned by the first subgroup in
+// (round, subgroup) order. Floats are compensated pairs throughout (compensated.glsl). No subgroup
+// operation sits inside a divergent branch: lanes choose the values they feed it by selects, and the
+// only branches before one are the loads' (vector or element), merged before it.
 //
-// The association is fixed by tile indices alone (a two-level left fold): tiles form blocks of BLOCK
-// (32); B(m) is the left fold of block m's aggregates, X(g) = B(0) + ... + B(g-1) folded left, and tile
-// c of block g is preceded by X(g) + (the left fold of the aggregates of tiles gB .. c-1). Only the last
-// tile of a block publishes an inclusive prefix, X(g+1). A look-back reads a whole window of flags at
-// once, finds the nearest published X, and folds forward from it: the blocks in parallel, then the
+// MODE_SCAN and MODE_REDUCE (a workgroup per (fiber, chunk), a chunk of one or more tiles): the tiles
+// in order with a running prefix, from the chunk's carry in the partials with HAS_CARRY (CUB's running
+// prefix over a range). Lines of one chunk are one pass; longer ones are reduce-then-scan: MODE_REDUCE
+// folds each chunk (the tiles' aggregates, left to right) into its partial, the partials are scanned,
+// and MODE_SCAN with HAS_CARRY scans each chunk from its carry.
+//
+// MODE_CHAINED: a single pass over chunks of one tile with decoupled look-back over a window of tiles
+// and a fallback (Merrill & Garland's decoupled look-back as in CUB's agent_scan; the fallback of
+// Smith, Levien & Owens, "Decoupled Fallback", SPAA 2025, as in GPUPrefixSums; docs/internals.md). Each
+// workgroup takes the next tile from a counter, so tiles start in order; scans it in registers;
+// publishes its aggregate; finds the combine of every tile before it in its fiber by looking back at
+// their states, a window of as many tiles as it has invocations at a time; publishes its inclusive
+// prefix if it ends a block; writes its outputs. The elements are read once and written once. MODE_CLEAR
+// (a pass before it) zeroes the counter and the flags.
+//
+// The chained association is fixed by tile indices alone (a two-level left fold): tiles form blocks of
+// BLOCK (32); B(m) is the left fold of block m's aggregates, X(g) = B(0) + ... + B(g-1) folded left, and
+// tile c of block g is preceded by X(g) + (the left fold of the aggregates of tiles gB .. c-1). Only the
+// last tile of a block publishes an inclusive prefix, X(g+1). A look-back reads a whole window of flags
+// at once, finds the nearest published X, and folds forward from it: the blocks in parallel, then the
 // block totals. Whichever states it saw, the bits are the same, so float results are bit-identical run
 // to run; and the chain from one published X to the next covers up to a window of tiles per look-back,
 // not one tile per step.
 //
 // Vulkan promises no forward progress between workgroups, so nothing waits unboundedly: a predecessor
 // with no aggregate after SPIN_LIMIT reads is reduced here from its input (the fallback: reduce_tile,
-// scan_local's combines in scan_local's order), which gives its owner's bits. Each value slot has one writer: the owner's aggregate, a fallback's (claimed by an
-// atomicOr of the claim bit), the inclusive prefix (the owner). Every loop is bounded (lavapipe ends
-// loops after 65,535 trips).
-//
-// A tile: each invocation scans ROUNDS vectors of VEC_W neighbouring elements serially (one vector load
-// where the fiber is contiguous and aligned); a subgroup scan over the invocations' totals (one per vector,
-// not per element); the subgroups' totals in shared memory, scanned by the first subgroup in (round,
-// subgroup) order. Floats are compensated pairs throughout (compensated.glsl). No subgroup operation sits
-// inside a divergent branch: lanes choose the values they feed it by selects, and the only branches
-// before one are the loads' (vector or element), merged before it. MODE_CLEAR (a pass before the scan) zeroes the counter and the flags. Lines of a single
-// tile (rows of 1,024, say) skip the states: one workgroup per line, one pass, nothing published.
+// scan_local's combines in scan_local's order), which gives its owner's bits. Each value slot has one
+// writer: the owner's aggregate, a fallback's (claimed by an atomicOr of the claim bit), the inclusive
+// prefix (the owner). Every loop is bounded (lavapipe ends loops after 65,535 trips).
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
@@ -38,8 +45,9 @@
 #include "scan_common.glsl"
 #include "subgroup_scan.glsl"
 
-const uint ROUNDS = VEC_K + (VEC_K == 0u ? 1u : 0u);  // vectors per invocation per tile (at least 1)
-const uint MODE_CLEAR = SCAN_MODE_CLEAR;
+layout(constant_id = SCAN_SPEC_ROUNDS) const uint ROUNDS_SPEC = 1u;  // vectors per invocation and tile
+const uint ROUNDS = ROUNDS_SPEC + (ROUNDS_SPEC == 0u ? 1u : 0u);     // (at least 1)
+const uint MODE_CLEAR = SCAN_MODE_CLEAR, MODE_CHAINED = SCAN_MODE_CHAINED;
 const uint OWNER_AGGREGATE = SCAN_CHAINED_OWNER_AGGREGATE, INCLUSIVE = SCAN_CHAINED_INCLUSIVE;
 const uint FALLBACK_CLAIMED = SCAN_CHAINED_FALLBACK_CLAIMED, FALLBACK_AGGREGATE = SCAN_CHAINED_FALLBACK_AGGREGATE;
 const uint AGGREGATE = OWNER_AGGREGATE | FALLBACK_AGGREGATE;  // either aggregate is published
@@ -480,21 +488,55 @@ void clear_states() {
     if (w < p.len) states[state_word(w)] = 0u;
 }
 
+// The tiles of the chunk `id` (MODE_SCAN, MODE_REDUCE) in order, from its carry or the identity: each
+// scanned and stored from the running prefix, or folded into it and stored as the chunk's partial.
+void scan_range(uint id) {
+    uint chunks = chunk_count();
+    uint fiber = id / chunks;
+    uint chunk = id - fiber * chunks;
+    uint start = chunk * p.chunk_len;
+    uint len = min(p.chunk_len, p.len - start);
+    uvec2 base = fiber_base(fiber);
+    const uint tile_len = gl_WorkGroupSize.x * ROUNDS * VEC_W;
+    uint tiles = (len - 1u) / tile_len + 1u;
+    Pair prefix =
+        (MODE == MODE_SCAN && HAS_CARRY && chunk > 0u) ? load_partial(p.base_part + id) : pair_of(identity());
+    for (uint i = 0u; i < tiles; ++i) {  // uniform
+        uint tile_start = start + i * tile_len;
+        uint n = min(tile_len, len - i * tile_len);
+        if (MODE == MODE_REDUCE) {
+            prefix = combine_pair(prefix, reduce_tile(base, tile_start, n));
+            continue;
+        }
+        Pair aggregate = scan_local(base, tile_start, n);
+        bool vec = vector_io(base, tile_start);
+        for (uint r = 0u; r < ROUNDS; ++r) {
+            Pair before = combine_pair(combine_pair(prefix, get_segment(r * gl_NumSubgroups + gl_SubgroupID)),
+                                       lane_before[r]);
+            store_round(r, base, tile_start, n, vec, before);
+        }
+        prefix = combine_pair(prefix, aggregate);
+        barrier();  // the next tile's scan_local writes the segments again
+    }
+    if (MODE == MODE_REDUCE && gl_LocalInvocationIndex == 0u) store_partial(p.base_part + id, prefix);
+}
+
 void main() {
     if (MODE == MODE_CLEAR) {
         clear_states();
         return;
     }
+    if (MODE != MODE_CHAINED) {
+        uint item = workgroup_item(p.item_begin, p.item_end);
+        if (item != NO_ITEM) scan_range(item);  // uniform
+        return;
+    }
     if (workgroup_index() >= p.item_end - p.item_begin) return;  // uniform
     uint t = gl_LocalInvocationIndex;
     uint chunks = chunk_count();
-    // Lines of one tile need no states (the partials are not bound): the workgroup's own item.
-    uint id = workgroup_item(p.item_begin, p.item_end);
-    if (chunks > 1u) {
-        if (t == 0u) shared_word = atomicAdd(states[state_word(0u)], 1u);
-        barrier();
-        id = p.item_begin + shared_word;
-    }
+    if (t == 0u) shared_word = atomicAdd(states[state_word(0u)], 1u);
+    barrier();
+    uint id = p.item_begin + shared_word;
     uint fiber = id / chunks;
     uint chunk = id - fiber * chunks;
     uint start = chunk * p.chunk_len;
@@ -503,20 +545,18 @@ void main() {
 
     Pair aggregate = scan_local(base, start, len);
     Pair prefix = pair_of(identity());
-    if (chunks > 1u) {
-        // The aggregate first (also in place: no output is written before it is published, which a
-        // fallback's second flag read relies on).
-        if (t == 0u) publish(id, owner_word(id), OWNER_AGGREGATE, aggregate);
-        if (chunk > 0u) {
-            Pair inclusive;
-            prefix = look_back(base, id - chunk, chunk, aggregate, inclusive);
-            if (t == 0u && chunk % BLOCK == BLOCK - 1u) publish(id, inclusive_word(id), INCLUSIVE, inclusive);
-        }
-        // Every output store after the published states, in every invocation (a fallback reading this
-        // tile's input in place relies on it): a barrier ordering buffer memory, then a fence.
-        buffer_barrier();
-        memoryBarrierBuffer();
+    // The aggregate first (also in place: no output is written before it is published, which a
+    // fallback's second flag read relies on).
+    if (t == 0u) publish(id, owner_word(id), OWNER_AGGREGATE, aggregate);
+    if (chunk > 0u) {
+        Pair inclusive;
+        prefix = look_back(base, id - chunk, chunk, aggregate, inclusive);
+        if (t == 0u && chunk % BLOCK == BLOCK - 1u) publish(id, inclusive_word(id), INCLUSIVE, inclusive);
     }
+    // Every output store after the published states, in every invocation (a fallback reading this
+    // tile's input in place relies on it): a barrier ordering buffer memory, then a fence.
+    buffer_barrier();
+    memoryBarrierBuffer();
     bool vec = vector_io(base, start);
     for (uint r = 0u; r < ROUNDS; ++r) {
         Pair before = combine_pair(combine_pair(prefix, get_segment(r * gl_NumSubgroups + gl_SubgroupID)),

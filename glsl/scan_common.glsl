@@ -14,17 +14,8 @@ layout(local_size_x_id = ABI_SPEC_WORKGROUP) in;
 layout(constant_id = SCAN_SPEC_OP) const uint OP = 0;         // 0: sum, 1: product
 layout(constant_id = SCAN_SPEC_REVERSE) const bool REVERSE = false; // DECREASING direction
 layout(constant_id = SCAN_SPEC_EXCLUSIVE) const bool EXCLUSIVE = false;
-layout(constant_id = SCAN_SPEC_MODE) const uint MODE = 0;        // 0: scan chunks, 1: reduce chunks
+layout(constant_id = SCAN_SPEC_MODE) const uint MODE = 0;        // a SCAN_MODE_* (kernel_abi.h)
 layout(constant_id = SCAN_SPEC_HAS_CARRY) const bool HAS_CARRY = false; // add the chunk's carry
-// Blocks (scan_serial only): VEC_K > 0 makes each position of a chunk one block of VEC_K vectors of
-// VEC_W elements, consecutive in memory, holding A = VEC_K·VEC_W / VEC_F steps along the axis of VEC_F
-// fibers; VEC_AXIS_INNER: element j of the block is step j % A of fiber j / A (whole short rows, or
-// steps along a contiguous axis when VEC_F is 1), else step j / VEC_F of fiber j % VEC_F (neighbouring
-// fibers). len, chunk_len, fibers, sizes, strides and bases then count blocks and vectors (the planner's
-// block layout), and the partials of a (fiber block, chunk) item are VEC_F consecutive slots.
-layout(constant_id = SCAN_SPEC_VEC_K) const uint VEC_K = 0u;
-layout(constant_id = SCAN_SPEC_VEC_F) const uint VEC_F = 1u;
-layout(constant_id = SCAN_SPEC_VEC_AXIS_INNER) const bool VEC_AXIS_INNER = true;
 // The number of non-axis dimensions is a constant, not a push word, so that fiber_base compiles to one
 // path: lavapipe (Mesa 22) runs the body of every if and loop whether or not a lane takes it, and the
 // general path's divisions cost short rows ([1M, 16] along axis 1) 9 % of their time.

@@ -2,7 +2,7 @@
 // Serial chunk scan: one invocation per (fiber, chunk), walking at most chunk_len positions in order.
 // Neighbouring invocations take neighbouring fibers, so when the scanned axis is not the innermost in
 // memory (outer-axis scans) their loads are coalesced; short inner rows also run best this way, and on
-// CPU devices every shape does. With blocks (VEC_K > 0, scan_common.glsl) each position loads and
+// CPU devices every shape does. With blocks (VEC_K > 0, below) each position loads and
 // stores VEC_K whole vectors and scans their elements in the same order as element by element.
 // Chunk 0 of a fiber starts from the identity, later chunks from their carry in partials. Float sums
 // and products are compensated (compensated.glsl); the partials of float scans are pairs, and the
@@ -12,6 +12,16 @@
 #extension GL_EXT_control_flow_attributes : require
 #extension GL_GOOGLE_include_directive : require
 #include "scan_common.glsl"
+
+// Blocks: VEC_K > 0 makes each position of a chunk one block of VEC_K vectors of VEC_W elements,
+// consecutive in memory, holding A = VEC_K·VEC_W / VEC_F steps along the axis of VEC_F
+// fibers; VEC_AXIS_INNER: element j of the block is step j % A of fiber j / A (whole short rows, or
+// steps along a contiguous axis when VEC_F is 1), else step j / VEC_F of fiber j % VEC_F (neighbouring
+// fibers). len, chunk_len, fibers, sizes, strides and bases then count blocks and vectors (the planner's
+// block layout), and the partials of a (fiber block, chunk) item are VEC_F consecutive slots.
+layout(constant_id = SCAN_SPEC_VEC_K) const uint VEC_K = 0u;
+layout(constant_id = SCAN_SPEC_VEC_F) const uint VEC_F = 1u;
+layout(constant_id = SCAN_SPEC_VEC_AXIS_INNER) const bool VEC_AXIS_INNER = true;
 
 const uint BLOCK_VECS = VEC_K == 0u ? 1u : VEC_K;
 const uint LANES = VEC_K == 0u ? 1u : VEC_F;  // fibers carried per invocation

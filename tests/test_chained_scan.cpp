@@ -1,9 +1,11 @@
-// The chained scan (glsl/scan_chained.comp: the GPU rows' single pass for long inner-axis lines) beyond
-// the sweeps: its plan, exact integer results over many tiles and fibers, float bits identical run to
-// run (the look-back folds forward in tile order whatever states it found), in place, and both
-// directions, and all of it again with the fallback forced on every tile
-// (DeviceOverrides::chained_scan_always_falls_back). Runs on devices planning with the GPU rows and the
-// cooperative family, whatever the environment asks for; ctest runs it at subgroup sizes 4, 8 and 16.
+// The cooperative scan (glsl/scan_chained.comp) beyond the sweeps. The chained pass (the GPU rows'
+// single pass for long inner-axis lines): its plan, exact integer results over many tiles and fibers,
+// float bits identical run to run (the look-back folds forward in tile order whatever states it found),
+// in place, and both directions, and all of it again with the fallback forced on every tile
+// (DeviceOverrides::chained_scan_always_falls_back). Its other modes, chunks of several tiles (what
+// runs where the chained pass does not fit one dispatch): one pass per line, and reduce-then-scan from
+// carries. Runs on devices planning with the cooperative family, whatever the environment asks for;
+// ctest runs it at subgroup sizes 4, 8 and 16.
 #include <catch2/catch.hpp>
 
 #include "gpu_fixture.hpp"
@@ -29,19 +31,50 @@ std::string describe(const ChainedCase& c) {
     return std::string(type_name(c.type)) + " " + to_string(c.sizes) + " " + to_string(c.spec);
 }
 
-/// The plan's kernels, one name per pass.
-std::vector<std::string> plan_kernels(const vkdml::Device& dev, const ChainedCase& c) {
+/// The plan's text.
+std::string plan_of(const vkdml::Device& dev, const ChainedCase& c) {
     TestTensor t = make_packed(c.type, c.sizes);
     const TensorDescView view(t);
     const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC d{
         view.get(), view.get(), c.spec.axis,
         c.spec.decreasing ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING,
         c.spec.exclusive ? 1 : 0};
+    return compiled_plan(dev, {DML_OPERATOR_CUMULATIVE_SUMMATION, &d});
+}
+
+/// The plan's kernels, one name per pass.
+std::vector<std::string> plan_kernels(const vkdml::Device& dev, const ChainedCase& c) {
     std::vector<std::string> names;
-    const std::string text = compiled_plan(dev, {DML_OPERATOR_CUMULATIVE_SUMMATION, &d});
+    const std::string text = plan_of(dev, c);
     for (size_t at = text.find("scan_"); at != std::string::npos; at = text.find("scan_", at + 1))
         names.push_back(text.substr(at, text.find('/', at) - at));
     return names;
+}
+
+/// Runs `c` on `dev` (in place or not) with small integers, against the reference scan, bit for bit.
+void check_exact(vkdml::Device& dev, const ChainedCase& c, bool in_place) {
+    TestTensor in = make_packed(c.type, c.sizes);
+    TestTensor out = make_packed(c.type, c.sizes);
+    ScanCase sc;
+    sc.type = c.type;
+    sc.sizes = c.sizes;
+    sc.spec = c.spec;
+    sc.fill = Fill::small_integers;  // float sums stay exact (below 2^11 for float16)
+    sc.seed = 0xC4A1'0000 + c.sizes.back();
+    if (c.type == DML_TENSOR_DATA_TYPE_FLOAT16)
+        fill_random_integers(in, sc.seed, -1, 1);
+    else
+        fill_scan_input(in, sc);
+    TestTensor expected = make_packed(c.type, c.sizes);
+    store_reference(reference_scan(in, c.spec), expected);
+    REQUIRE(execute_scan(c.spec, in, in_place ? nullptr : &out, &dev));
+    require_no_validation_messages();
+    const TestTensor& result = in_place ? in : out;
+    uint64_t wrong = 0, first = UINT64_MAX;
+    for (uint64_t i = 0; i < expected.count(); ++i)
+        if (result.get_bits(i) != expected.get_bits(i) && wrong++ == 0) first = i;
+    INFO("first wrong element " << first);
+    CHECK(wrong == 0);
 }
 
 }  // namespace
@@ -79,28 +112,7 @@ TEST_CASE(
             INFO(describe(c) << (in_place ? ", in place" : "") << (fallback ? ", always falling back" : ""));
             // Summation plans; products share the kernel with another combine.
             CHECK(plan_kernels(*dev, c) == std::vector<std::string>{"scan_chained", "scan_chained"});
-            TestTensor in = make_packed(c.type, c.sizes);
-            TestTensor out = make_packed(c.type, c.sizes);
-            ScanCase sc;
-            sc.type = c.type;
-            sc.sizes = c.sizes;
-            sc.spec = c.spec;
-            sc.fill = Fill::small_integers;  // float sums stay exact (below 2^11 for float16)
-            sc.seed = 0xC4A1'0000 + c.sizes.back();
-            if (c.type == DML_TENSOR_DATA_TYPE_FLOAT16)
-                fill_random_integers(in, sc.seed, -1, 1);
-            else
-                fill_scan_input(in, sc);
-            TestTensor expected = make_packed(c.type, c.sizes);
-            store_reference(reference_scan(in, c.spec), expected);
-            REQUIRE(execute_scan(c.spec, in, in_place ? nullptr : &out, dev.get()));
-            require_no_validation_messages();
-            const TestTensor& result = in_place ? in : out;
-            uint64_t wrong = 0, first = UINT64_MAX;
-            for (uint64_t i = 0; i < expected.count(); ++i)
-                if (result.get_bits(i) != expected.get_bits(i) && wrong++ == 0) first = i;
-            INFO("first wrong element " << first);
-            CHECK(wrong == 0);
+            check_exact(*dev, c, in_place);
         }
     }
 }
@@ -140,5 +152,66 @@ TEST_CASE("the chained scan: float sums and products bit-identical run to run, a
         REQUIRE(execute_scan(c.spec, in, &fell_back, falls_back.get()));
         CHECK(fell_back.bytes == first.bytes);
         require_no_validation_messages();
+    }
+}
+
+TEST_CASE("the cooperative scan's chunks of several tiles: a pass per line, or reduce-then-scan from carries",
+          "[gpu][chained]") {
+    // The CPU rows with the cooperative family: no chained pass, chunks of up to 16 tiles (of 16 KiB:
+    // 4,096 int32 or float32, 16,384 int8 elements), about 8 of them over all lines.
+    auto dev =
+        make_test_device(vkdml::KernelChoice::cooperative, vkdml::testing::DeviceOverrides::PolicyClass::cpu);
+    if (!dev->info().subgroup_arithmetic || !dev->info().subgroup_shuffle) {
+        WARN("skipped: the device has no subgroup arithmetic and shuffles, so no cooperative scan");
+        return;
+    }
+    struct Expected {
+        ChainedCase c;
+        std::vector<std::string> kernels;
+        const char* mode;  ///< a pass the plan has: its kernel and mode
+        const char* cut;   ///< and its lines and chunks
+    };
+    const Expected cases[] = {
+        // 64 lines of 5 tiles (the last one partial): one pass, each workgroup walking its line's tiles.
+        {{DML_TENSOR_DATA_TYPE_INT32, {64, 20003}, {ScanOp::sum, 1, false, false}},
+         {"scan_chained"},
+         "scan_chained/u32 scan |",
+         "| 64 lines x 1 chunk of 20003"},
+        {{DML_TENSOR_DATA_TYPE_UINT16, {16, 9001}, {ScanOp::product, 1, true, true}},
+         {"scan_chained"},
+         "scan_chained/u16 scan |",
+         "| 16 lines x 1 chunk of 9001"},
+        // One line of 74 tiles: 8 chunks of 10 tiles, their partials scanned serially, then the chunks
+        // from their carries; in both directions and exclusive.
+        {{DML_TENSOR_DATA_TYPE_INT32, {300007}, {ScanOp::sum, 0, false, false}},
+         {"scan_chained", "scan_serial", "scan_chained"},
+         "scan_chained/u32 reduce to partials |",
+         "| 1 lines x 8 chunks of "
+         "40960"},
+        {{DML_TENSOR_DATA_TYPE_INT8, {3, 200003}, {ScanOp::sum, 1, true, true}},
+         {"scan_chained", "scan_serial", "scan_chained"},
+         "scan_chained/u8 scan with carries |",
+         "| 3 lines x 3 chunks of "},  // tiles of 16 vectors of 4 bytes: 16,384 or (workgroups of 128) 8,192
+        {{DML_TENSOR_DATA_TYPE_UINT64, {70001}, {ScanOp::product, 0, true, false}},
+         {"scan_chained", "scan_serial", "scan_chained"},
+         "scan_chained/u64 reduce to partials |",
+         "| 1 lines x 7 chunks of "
+         "10240"},
+        {{DML_TENSOR_DATA_TYPE_FLOAT32, {2, 100003}, {ScanOp::sum, 1, false, true}},
+         {"scan_chained", "scan_serial", "scan_chained"},
+         "scan_chained/f32 scan with carries |",
+         "| 2 lines x 4 chunks of "
+         "28672"},
+    };
+    for (const Expected& e : cases) {
+        INFO(describe(e.c));
+        const std::string plan = plan_of(*dev, e.c);
+        INFO(plan);
+        CHECK(plan_kernels(*dev, e.c) == e.kernels);
+        CHECK_THAT(plan, Catch::Matchers::Contains(e.mode) && Catch::Matchers::Contains(e.cut));
+        for (bool in_place : {false, true}) {
+            INFO((in_place ? "in place" : "out of place"));
+            check_exact(*dev, e.c, in_place);
+        }
     }
 }

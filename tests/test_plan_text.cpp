@@ -89,12 +89,15 @@ TEST_CASE("describe_plan: cooperative tiles at subgroup 64, float pairs, reducti
         "1 lines x 256 chunks of 4096 | 256 items, workgroup 256, 256 workgroups in 1 dispatch | src input "
         "4194304 B, dst output 4194304 B, partials scratch@0 7172 B\n"
         "temporary 7172 bytes\n");
-    // Windows of 1 MiB: the chained scan needs the whole fiber in one; reduce-then-scan instead.
+    // Windows of 1 MiB: the chained pass needs the whole fiber in one; reduce-then-scan instead, with the
+    // same kernel's tiles (chunks of 2 tiles of 4,096) and the partials scanned serially as pairs.
     vkdml::PlanDevice windows = gpu64;
     windows.max_storage_buffer_range = 1 << 20;
     const std::string cut = scan_plan(DML_TENSOR_DATA_TYPE_FLOAT32, {1 << 20}, 0, windows);
-    CHECK_THAT(cut, Contains("pass 1: scan_tile/f32 reduce to partials") && Contains("scan with carries") &&
-                        !Contains("scan_chained"));
+    CHECK_THAT(cut,
+               Contains("pass 1: scan_chained/f32 reduce to partials | tiles of 4 vectors per invocation") &&
+                   Contains("scan_serial/f32x2") && Contains("scan_chained/f32 scan with carries") &&
+                   !Contains("chained scan"));
     // A reduction over the outer axis on a CPU device: lockstep blocks, then the states folded.
     Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, 4096}), out(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 4096});
     const uint32_t axes[] = {0};

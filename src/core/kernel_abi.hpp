@@ -15,7 +15,6 @@ constexpr uint32_t kBindingCount = ABI_BINDINGS;
 constexpr uint32_t kPushWords = ABI_PUSH_WORDS;
 constexpr uint32_t kPushConstantBytes = 4 * kPushWords;
 constexpr uint32_t kSpecConstantCount = ABI_SPEC_COUNT;
-constexpr uint32_t kTileItems = SCAN_TILE_ITEMS;
 
 static_assert(SCAN_W_STRIDE_OUT + SCAN_MAX_OTHER_DIMS == ABI_PUSH_WORDS, "scan push block fills 128 bytes");
 static_assert(REDUCE_W_DIM + REDUCE_MAX_DIM_WORDS == ABI_PUSH_WORDS, "reduce push block fills 128 bytes");
@@ -40,9 +39,9 @@ struct PipelineKey {
     auto operator<=>(const PipelineKey&) const = default;
 };
 
-/// scan_serial, scan_tile or scan_chained.
+/// scan_serial or scan_chained.
 constexpr bool is_scan(Kernel k) {
-    return k == Kernel::scan_serial || k == Kernel::scan_tile || k == Kernel::scan_chained;
+    return k == Kernel::scan_serial || k == Kernel::scan_chained;
 }
 
 /// ARGMAX or ARGMIN (a DML_REDUCE_FUNCTION value, or a kernel function code).

@@ -11,11 +11,22 @@ SpecConstants ScanParams::to_spec() const {
     s[SCAN_SPEC_EXCLUSIVE] = exclusive;
     s[SCAN_SPEC_MODE] = mode;
     s[SCAN_SPEC_HAS_CARRY] = has_carry;
+    s[SCAN_SPEC_OTHER_DIMS] = static_cast<uint32_t>(layout.kept.size());
+    s[SCAN_SPEC_IN_PLACE] = in_place;
+    return s;
+}
+
+SpecConstants SerialScanParams::to_spec() const {
+    SpecConstants s = scan.to_spec();
     s[SCAN_SPEC_VEC_K] = vec_k;
     s[SCAN_SPEC_VEC_F] = vec_f;
     s[SCAN_SPEC_VEC_AXIS_INNER] = vec_axis_inner;
-    s[SCAN_SPEC_OTHER_DIMS] = static_cast<uint32_t>(layout.kept.size());
-    s[SCAN_SPEC_IN_PLACE] = in_place;
+    return s;
+}
+
+SpecConstants TileScanParams::to_spec() const {
+    SpecConstants s = scan.to_spec();
+    s[SCAN_SPEC_ROUNDS] = rounds;
     s[SCAN_SPEC_SPIN_LIMIT] = spin_limit;
     return s;
 }

@@ -9,23 +9,40 @@
 
 namespace vkdml::detail {
 
-/// scan_serial and scan_tile (scan_common.glsl).
+/// What every scan kernel takes (scan_common.glsl).
 struct ScanParams {
     uint32_t workgroup = 0;
     uint32_t op = SCAN_OP_SUM;  ///< SCAN_OP_SUM or SCAN_OP_PRODUCT
     bool reverse = false;
     bool exclusive = false;
-    uint32_t mode = SCAN_MODE_SCAN;  ///< SCAN_MODE_SCAN or SCAN_MODE_REDUCE (chunks to partials)
+    uint32_t mode = SCAN_MODE_SCAN;  ///< a SCAN_MODE_* (scan_serial: SCAN or REDUCE)
     bool has_carry = false;          ///< each chunk starts from its carry in the partials
     bool in_place = false;           ///< read and write through binding 1 only
-    uint32_t vec_k = 0;              ///< scan_serial blocks: vectors per block (0: elements)
-    uint32_t vec_f = 1;              ///< scan_serial blocks: fibers per block
-    bool vec_axis_inner = false;     ///< scan_serial blocks: steps along the axis are the inner index
-    uint32_t spin_limit = 0;         ///< scan_chained: flag reads before the fallback (its passes set it)
     Problem layout;                  ///< what the kernel indexes: its fibers and axis (at most 7 kept dims)
 
     SpecConstants to_spec() const;
     PushWords to_push() const;
+};
+
+/// scan_serial: the scan's parameters and its vector blocks.
+struct SerialScanParams {
+    ScanParams scan;
+    uint32_t vec_k = 0;           ///< vectors per block (0: elements)
+    uint32_t vec_f = 1;           ///< fibers per block
+    bool vec_axis_inner = false;  ///< steps along the axis are the inner index of a block
+
+    SpecConstants to_spec() const;
+    PushWords to_push() const { return scan.to_push(); }
+};
+
+/// scan_chained, every mode: the scan's parameters and its tile.
+struct TileScanParams {
+    ScanParams scan;
+    uint32_t rounds = 1;      ///< vectors per invocation and tile
+    uint32_t spin_limit = 0;  ///< MODE_CHAINED: flag reads of a silent predecessor before the fallback
+
+    SpecConstants to_spec() const;
+    PushWords to_push() const { return scan.to_push(); }
 };
 
 /// reduce_serial and reduce_tree (reduce_common.glsl).

@@ -12,18 +12,25 @@ bool is_scan(const Pass& p) {
     return detail::is_scan(p.key.kernel);
 }
 
+/// scan_chained: whether each line is one tile of the pass's workgroup (vectors of 2 elements of 8 bytes
+/// or 4 of fewer, storage_types.glsl's VEC_W).
+bool tile_per_line(const Pass& p) {
+    const auto& k = p.key.spec;
+    const uint64_t width = p.bindings[1].element_bytes == 8 ? 2 : 4;
+    return p.chunks == 1 && p.line_length <= uint64_t(k[ABI_SPEC_WORKGROUP]) * k[SCAN_SPEC_ROUNDS] * width;
+}
+
 std::string mode(const Pass& p) {
     const auto& k = p.key.spec;
     if (is_scan(p)) {
         if (k[SCAN_SPEC_MODE] == SCAN_MODE_REDUCE) return "reduce to partials";
         if (k[SCAN_SPEC_MODE] == SCAN_MODE_CLEAR) return "clear tile states";
-        if (p.key.kernel == Kernel::scan_chained) {
-            if (p.chunks == 1) return "scan, a tile per line";
+        if (k[SCAN_SPEC_MODE] == SCAN_MODE_CHAINED)
             return "chained scan (look-back over windows of " +
                    std::to_string(SCAN_CHAINED_WINDOW_TILES(k[ABI_SPEC_WORKGROUP])) + " tiles, blocks of " +
                    std::to_string(SCAN_CHAINED_BLOCK_TILES) + ")";
-        }
         std::string m = k[SCAN_SPEC_HAS_CARRY] ? "scan with carries" : "scan";
+        if (p.key.kernel == Kernel::scan_chained && tile_per_line(p)) m += ", a tile per line";
         if (k[SCAN_SPEC_IN_PLACE]) m += ", in place";
         return m;
     }
@@ -35,8 +42,8 @@ std::string blocks(const Pass& p) {
     const auto& k = p.key.spec;
     if (p.key.kernel == Kernel::scan_chained) {
         if (k[SCAN_SPEC_MODE] == SCAN_MODE_CLEAR) return "words";
-        return "tiles of " + std::to_string(k[SCAN_SPEC_VEC_K]) +
-               (k[SCAN_SPEC_VEC_K] == 1 ? " vector" : " vectors") + " per invocation";
+        return "tiles of " + std::to_string(k[SCAN_SPEC_ROUNDS]) +
+               (k[SCAN_SPEC_ROUNDS] == 1 ? " vector" : " vectors") + " per invocation";
     }
     const uint32_t vectors = is_scan(p) ? k[SCAN_SPEC_VEC_K] : k[REDUCE_SPEC_VEC_K];
     const uint32_t lines = is_scan(p) ? k[SCAN_SPEC_VEC_F] : k[REDUCE_SPEC_VEC_F];

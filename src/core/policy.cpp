@@ -9,8 +9,6 @@ namespace vkdml::detail {
 
 namespace {
 
-constexpr uint64_t kTileLength = 256 * kTileItems;  // one tile of scan_tile's full workgroup
-
 // Serial chunks. CPU devices: up to 8,192 positions per invocation, lines under 1,024 never split, a
 // few hundred (scans) or thousand (reductions) invocations are plenty. GPUs: short chunks, many items
 // (reductions across outputs from 16 rows: the H200 ran a [4096, 4096] sum along axis 0 at 0.19x torch
@@ -21,18 +19,16 @@ constexpr ChunkPolicy kScanSerialGpu{.target_items = 65536, .min_len = 32, .max_
 constexpr ChunkPolicy kReduceSerialCpu{.target_items = 2048, .min_len = 1024, .max_len = 8192};
 constexpr ChunkPolicy kReduceSerialGpu{.target_items = 131072, .min_len = 16, .max_len = 256};
 
-// Cooperative kernels: scan_tile chunks of 1 to 16 tiles (about 1,200 loop trips per invocation at
-// most); a few workgroups fill a CPU device, hundreds or thousands a GPU.
+// Cooperative kernels: scan_chained's reduce-then-scan takes chunks of 1 to 16 tiles (the policy's
+// tile_max_tiles: at most 16 x 16 vector trips per invocation); a few workgroups fill a CPU device,
+// hundreds or thousands a GPU.
 constexpr ScanPolicy scan_policy(KernelFamily family, ChunkPolicy serial, uint64_t tiles_target,
                                  uint32_t row_vectors, uint64_t lockstep_min_len) {
     return {.inner_lines = family,
             .row_block_vectors = row_vectors,
             .lockstep_min_len = lockstep_min_len,
             .serial = serial,
-            .tile = {.target_items = tiles_target,
-                     .min_len = kTileLength,
-                     .max_len = 16 * kTileLength,
-                     .quantum = kTileLength}};
+            .tile_target_items = tiles_target};
 }
 constexpr ReducePolicy reduce_policy(KernelFamily family, ChunkPolicy serial, uint64_t tree_target,
                                      uint32_t row_vectors, uint64_t lockstep_min_len) {

@@ -4,7 +4,7 @@
 // more row.
 //
 // Serial kernels (scan_serial, reduce_serial) give each invocation one chunk of a line; cooperative
-// kernels (scan_tile, reduce_tree) give each workgroup one. Chunks bound the loop trips per invocation
+// kernels (scan_chained, reduce_tree) give each workgroup one. Chunks bound the loop trips per invocation
 // (lavapipe silently ends a loop after 65,535) and give the device enough items to fill it; splitting
 // a line costs another pass over its partials, so CPU devices, which need few items, split less.
 #pragma once
@@ -18,7 +18,7 @@
 namespace vkdml::detail {
 
 /// Which kernels run a shape. serial (scan_serial, reduce_serial): an invocation per chunk, every shape.
-/// cooperative (scan_tile, reduce_tree): a workgroup per chunk with subgroup operations, for lines along
+/// cooperative (scan_chained, reduce_tree): a workgroup per chunk with subgroup operations, for lines along
 /// the innermost axis of some length only; other shapes run serially in either family.
 enum class KernelFamily : uint8_t { serial, cooperative };
 
@@ -41,17 +41,17 @@ struct ScanPolicy {
     /// scan_serial: a workgroup of neighbouring fibers walks chunks of at least this many positions
     /// together (LOCKSTEP; 0: never)
     uint64_t lockstep_min_len = 0;
-    ChunkPolicy serial;             ///< scan_serial: positions (elements or blocks) per invocation
-    uint32_t tile_workgroup = 256;  ///< scan_tile (at most maxComputeWorkGroupInvocations)
-    ChunkPolicy tile;               ///< scan_tile: elements per workgroup, whole tiles
-    uint32_t tile_min_length = 64;  ///< shorter lines run serially
-    /// Inner-axis lines that scan_tile would cut into several chunks run scan_chained instead (one
-    /// pass, decoupled look-back with a fallback), where the device allows it and the pass fits one
-    /// dispatch; else reduce-then-scan.
+    ChunkPolicy serial;  ///< scan_serial: positions (elements or blocks) per invocation
+    // scan_chained, every mode: tiles of ROUNDS vectors per invocation.
+    uint32_t tile_workgroup = 256;   ///< at most cooperative_workgroup_limit; less for a short line
+    uint32_t tile_bytes = 16384;     ///< about this many bytes of elements per tile (1 to 16 rounds)
+    uint32_t tile_min_length = 64;   ///< shorter lines run serially
+    uint64_t tile_target_items = 1;  ///< reduce-then-scan: chunks (of whole tiles) worth splitting for
+    uint32_t tile_max_tiles = 16;    ///< reduce-then-scan: tiles per chunk, at most
+    /// Lines of several tiles run in one chained pass (a chunk per tile, decoupled look-back with a
+    /// fallback) where it fits one dispatch; else, and without it, reduce-then-scan over chunks of tiles.
     bool chained = false;
-    uint32_t chained_workgroup = 256;     ///< scan_chained (at most maxComputeWorkGroupInvocations)
-    uint32_t chained_tile_bytes = 16384;  ///< scan_chained: about this many bytes of elements per tile
-    /// scan_chained: flag reads of a silent predecessor before its tile is reduced here (the fallback)
+    /// the chained pass: flag reads of a silent predecessor before its tile is reduced here (the fallback)
     uint32_t chained_spin_limit = 64;
 };
 

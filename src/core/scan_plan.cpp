@@ -1,12 +1,15 @@
-// Scan planning (see scan_plan.hpp): the reduce-then-scan of GPUPrefixSums and CUB, by chunks.
+// Scan planning (see scan_plan.hpp): one cooperative scan algorithm with modes (scan_chained, like
+// CUB's AgentScan) and the serial scan, by chunks.
 //
 // Every fiber is cut into chunks (policy.hpp). One chunk per fiber: a single pass scans it. Several:
 //   1. reduce: each chunk to a partial (a compensated pair for floats), in scratch;
 //   2. scan the partials of each fiber exclusively: the same planner, recursively, on the scratch;
 //   3. scan each chunk starting from its partial, the carry.
-// Inner-axis fibers of some length use scan_tile (a workgroup per chunk) where the device class is
-// cooperative; other shapes use scan_serial (an invocation per chunk, coalesced across fibers), which
-// reads vector blocks wherever the layout allows (blocks.hpp).
+// Inner-axis fibers of some length use scan_chained (a workgroup per chunk of whole tiles) where the
+// device class is cooperative, and where the policy asks for it fibers of several tiles run in one
+// chained pass instead (a chunk per tile, decoupled look-back); other shapes use scan_serial (an
+// invocation per chunk, coalesced across fibers), which reads vector blocks wherever the layout allows
+// (blocks.hpp).
 #include "core/scan_plan.hpp"
 
 #include "core/blocks.hpp"
@@ -27,10 +30,9 @@ struct Endpoints {
 
 /// The kernel chosen for one scan level, and how it sees the problem.
 struct Shape {
-    bool tile = false;
-    bool chained = false;  ///< scan_chained: rounds vectors per invocation and tile, state_words of states
-    uint32_t rounds = 0;
-    uint64_t state_words = 0;
+    bool tiled = false;        ///< scan_chained (else scan_serial)
+    uint32_t rounds = 0;       ///< scan_chained: vectors per invocation and tile
+    uint64_t state_words = 0;  ///< the chained pass: words of tile states
     Blocks blocks;
     StorageVariant v;
     uint32_t workgroup = 0;
@@ -38,7 +40,17 @@ struct Shape {
     const Problem& layout() const { return blocks.layout; }
     const Dim& axis() const { return blocks.layout.line[0]; }
     uint32_t block() const { return std::max(blocks.k, 1u); }  ///< kernel indices per position
+    uint64_t tile_len() const { return uint64_t(workgroup) * rounds * vector_width(v); }
 };
+
+/// Bytes of scan_chained's workgroup memory for `workgroup` invocations of `rounds` vectors, values of
+/// `value` bytes (scan_chained.comp): the (round, subgroup) segments twice (the tile's own and a
+/// fallback's, padded by 128), the look-back window's flags, values and list, the block totals.
+uint64_t tile_shared_bytes(uint32_t workgroup, uint32_t rounds, uint64_t value) {
+    const uint64_t window = SCAN_CHAINED_WINDOW_TILES(workgroup);
+    const uint64_t segments = uint64_t(rounds) * (workgroup / SCAN_CHAINED_MIN_SUBGROUP) + 128;
+    return 2 * segments * value + window * (value + 8) + window / SCAN_CHAINED_BLOCK_TILES * 16 + 64;
+}
 
 /// Which elements of the data (src, dst) and of the partials each item (fiber, chunk) touches. `l` is
 /// the layout the kernel indexes (blocks of `block` vectors, or elements: block 1); `lanes` partials per
@@ -71,27 +83,56 @@ struct Planner {
     const ScanPolicy policy;
     Plan& plan;
 
+    /// scan_chained's tile for the inner-axis lines of `s`: the policy's workgroup (a line shorter than
+    /// one tile gets a workgroup just large enough, whole subgroups) and about tile_bytes per tile, fewer
+    /// rounds where the device's shared memory asks for it. False where the subgroups do not suit it.
+    bool choose_tile(Shape& s) const {
+        const DeviceInfo& info = target.info;
+        const uint32_t sg = info.subgroup_size, width = vector_width(s.v);
+        const uint64_t vectors = ceil_div(s.axis().size, width);
+        uint32_t wg = std::min(policy.tile_workgroup, cooperative_workgroup_limit(info));
+        if (vectors < wg) wg = std::max(sg, static_cast<uint32_t>(std::bit_ceil(vectors)));
+        if (sg < SCAN_CHAINED_MIN_SUBGROUP || sg > 128 || wg < sg || wg % sg != 0) return false;
+        uint32_t rounds = static_cast<uint32_t>(std::min<uint64_t>(
+            std::clamp<uint32_t>(policy.tile_bytes / (wg * width * s.v.element_bytes), 1, 16),
+            ceil_div(vectors, wg)));
+        while (tile_shared_bytes(wg, rounds, s.v.partial_bytes) > info.max_shared_memory_bytes)
+            if (--rounds == 0) return false;
+        s.workgroup = wg;
+        s.rounds = rounds;
+        return true;
+    }
+
     /// The kernel, blocks and chunks of one scan level.
     Shape choose(const ScanRequest& r) const {
         Shape s;
         s.v = r.pairs ? pair_variant(r.type) : storage_variant(r.type);
-        // scan_tile needs subgroup arithmetic (integers) or shuffles (floats, compensated); pairs
+        // scan_chained needs subgroup arithmetic (integers) or shuffles (floats, compensated); pairs
         // (partials) run serially.
         const DeviceInfo& info = target.info;
         const bool subgroup_ops = is_float_type(r.type) ? info.subgroup_shuffle : info.subgroup_arithmetic;
-        s.tile = !r.pairs && policy.inner_lines == KernelFamily::cooperative && subgroup_ops &&
-                 r.problem.line[0].size >= policy.tile_min_length && r.problem.axis_innermost();
         s.blocks.layout = r.problem;
-        // float16 blocks of one vector: the conversion back from float32, unrolled over larger blocks,
-        // runs slower (measured on lavapipe).
-        if (!s.tile && !r.pairs) {
-            const bool f16 = r.type == DML_TENSOR_DATA_TYPE_FLOAT16;
-            const BlockRules rules{f16 ? 1u : 4u, f16 ? 1u : policy.row_block_vectors, true, true};
-            s.blocks = block_layout(r.problem, vector_width(s.v), rules);
+        s.tiled = !r.pairs && policy.inner_lines == KernelFamily::cooperative && subgroup_ops &&
+                  r.problem.line[0].size >= policy.tile_min_length && r.problem.axis_innermost() &&
+                  choose_tile(s);
+        if (s.tiled) {
+            const uint64_t tile = s.tile_len();
+            s.chunk_len = chunk_length({.target_items = policy.tile_target_items,
+                                        .min_len = tile,
+                                        .max_len = policy.tile_max_tiles * tile,
+                                        .quantum = tile},
+                                       s.axis().size, s.layout().lines());
+        } else {
+            // float16 blocks of one vector: the conversion back from float32, unrolled over larger
+            // blocks, runs slower (measured on lavapipe).
+            if (!r.pairs) {
+                const bool f16 = r.type == DML_TENSOR_DATA_TYPE_FLOAT16;
+                const BlockRules rules{f16 ? 1u : 4u, f16 ? 1u : policy.row_block_vectors, true, true};
+                s.blocks = block_layout(r.problem, vector_width(s.v), rules);
+            }
+            s.workgroup = policy.serial_workgroup;
+            s.chunk_len = chunk_length(policy.serial, s.axis().size, s.layout().lines());
         }
-        s.workgroup = s.tile ? std::min(policy.tile_workgroup, cooperative_workgroup_limit(info))
-                             : policy.serial_workgroup;
-        s.chunk_len = chunk_length(s.tile ? policy.tile : policy.serial, s.axis().size, s.layout().lines());
         // No chunk may span more than a window of either tensor.
         const auto data = scan_accesses(r, s.layout(), 1, s.block(), s.blocks.lanes());
         for (int side = 0; side < 2; ++side)
@@ -105,29 +146,42 @@ struct Planner {
         return s.v.element_bytes * (s.blocks.k == 0 ? 1 : vector_width(s.v));  // per kernel index
     }
 
-    /// One pass of a scan level: MODE (scan or reduce to partials), with or without carries. A scan
-    /// whose source is its destination (`in_place`) reads and writes through binding 1 only.
+    /// The pipeline key and push words of one pass of `s`'s kernel in `mode`.
+    void set_kernel(PassSpec& p, const Shape& s, const ScanParams& scan) const {
+        if (s.tiled) {
+            const TileScanParams t{
+                .scan = scan,
+                .rounds = s.rounds,
+                .spin_limit = scan.mode == SCAN_MODE_CHAINED ? policy.chained_spin_limit : 0};
+            p.key = {Kernel::scan_chained, s.v.storage, t.to_spec()};
+            p.push = t.to_push();
+        } else {
+            const SerialScanParams t{.scan = scan,
+                                     .vec_k = s.blocks.k,
+                                     .vec_f = s.blocks.f,
+                                     .vec_axis_inner = s.blocks.axis_inner};
+            p.key = {Kernel::scan_serial, s.v.storage, t.to_spec()};
+            p.push = t.to_push();
+        }
+    }
+
+    /// One pass of a scan level in `mode` (scan, reduce to partials or chained), with or without
+    /// carries. A scan whose source is its destination (`in_place`) reads and writes through binding 1
+    /// only.
     Status add_pass(const ScanRequest& r, const Shape& s, uint32_t mode, bool has_carry, bool in_place,
                     std::array<PassBinding, kBindingCount> bindings) {
         PassSpec p;
         if (in_place) bindings[0] = unused_binding(bindings[0]);
-        const ScanParams params{.workgroup = s.workgroup,
-                                .op = r.op,
-                                .reverse = r.reverse,
-                                .exclusive = r.exclusive,
-                                .mode = mode,
-                                .has_carry = has_carry,
-                                .in_place = in_place,
-                                .vec_k = s.chained ? s.rounds : s.blocks.k,
-                                .vec_f = s.blocks.f,
-                                .vec_axis_inner = s.blocks.axis_inner,
-                                .spin_limit = s.chained ? policy.chained_spin_limit : 0,
-                                .layout = s.layout()};
-        const Kernel kernel = s.chained ? Kernel::scan_chained
-                              : s.tile  ? Kernel::scan_tile
-                                        : Kernel::scan_serial;
-        p.key = {kernel, s.v.storage, params.to_spec()};
-        p.cooperative = s.tile;
+        set_kernel(p, s,
+                   {.workgroup = s.workgroup,
+                    .op = r.op,
+                    .reverse = r.reverse,
+                    .exclusive = r.exclusive,
+                    .mode = mode,
+                    .has_carry = has_carry,
+                    .in_place = in_place,
+                    .layout = s.layout()});
+        p.cooperative = s.tiled;
         p.line_major = s.layout().line_innermost();  // fibers far apart: chunks of one side by side
         p.lockstep_min_len = policy.lockstep_min_len;
         p.lines = s.layout().lines();
@@ -137,7 +191,6 @@ struct Planner {
         p.bindings = bindings;
         p.access = scan_accesses(r, s.layout(), s.chunks, s.block(), s.blocks.lanes());
         if (s.state_words > 0) p.access[2] = {.extent = static_cast<uint32_t>(s.state_words)};  // all states
-        p.push = params.to_push();
         p.chunk_len_word = SCAN_W_CHUNK_LEN;
         p.item_begin_word = SCAN_W_ITEM_BEGIN;
         p.item_end_word = SCAN_W_ITEM_END;
@@ -161,57 +214,17 @@ struct Planner {
         return carry;
     }
 
-    /// Whether scan_chained can run the inner-axis lines `s` gives scan_tile: the policy asks for it and
-    /// the subgroups fit its shared arrays and its workgroup.
-    bool chained_fits(const Shape& s) const {
-        const uint32_t sg = target.info.subgroup_size, wg = chained_workgroup();
-        return s.tile && policy.chained && sg >= SCAN_CHAINED_MIN_SUBGROUP && sg <= 128 && wg >= sg &&
-               wg % sg == 0;
-    }
-    uint32_t chained_workgroup() const {
-        return std::min(policy.chained_workgroup, cooperative_workgroup_limit(target.info));
-    }
-
-    /// Plans the chained scan: a pass that zeroes the tile states, then the single scan pass. Returns
-    /// false, the plan as it was, when a pass would need more than one dispatch or fits no window (the
-    /// look-back and the fallback read other tiles of the fiber, so every tile must sit in one window):
-    /// reduce-then-scan instead.
-    bool chained(const ScanRequest& r, const Shape& tile, PassBinding src, PassBinding dst) {
+    /// Plans the chained pass for lines of several tiles: a pass that zeroes the tile states, then the
+    /// single scan pass over chunks of one tile. Returns false, the plan as it was, when there are too
+    /// many tiles or a pass would need more than one dispatch (the look-back and the fallback read other
+    /// tiles of the fiber, so every tile must sit in one window): reduce-then-scan instead.
+    bool chained(const ScanRequest& r, const Shape& tiled, PassBinding src, PassBinding dst) {
         const size_t passes = plan.passes.size();
         const uint64_t scratch = plan.temporary_bytes;
-        Shape s = tile;
-        // Tiles of about chained_tile_bytes; a line shorter than that is one tile of a workgroup just
-        // large enough (whole subgroups) and as few rounds as cover it.
-        const uint32_t width = vector_width(s.v);
-        const uint64_t vectors = ceil_div(s.axis().size, width);
-        s.workgroup = chained_workgroup();
-        if (vectors < s.workgroup)
-            s.workgroup = std::max(target.info.subgroup_size, static_cast<uint32_t>(std::bit_ceil(vectors)));
-        const uint32_t rounds = static_cast<uint32_t>(std::min<uint64_t>(
-            std::clamp<uint32_t>(policy.chained_tile_bytes / (s.workgroup * width * s.v.element_bytes), 1,
-                                 16),
-            ceil_div(vectors, s.workgroup)));
-        s.chunk_len = uint64_t(s.workgroup) * rounds * width;
+        Shape s = tiled;
+        s.chunk_len = s.tile_len();
         s.chunks = ceil_div(s.axis().size, s.chunk_len);
-        s.chained = true;
-        s.rounds = rounds;
-        // Its workgroup memory (scan_chained.comp): the (round, subgroup) segments twice (the tile's own
-        // and a fallback's, padded by 128), the look-back window's flags, values and list, the block
-        // totals. Devices with less than that (Vulkan promises 16 KiB) run reduce-then-scan.
-        const uint64_t value = s.v.partial_bytes, block_tiles = SCAN_CHAINED_BLOCK_TILES;
-        const uint64_t window = SCAN_CHAINED_WINDOW_TILES(s.workgroup);
-        const uint64_t segments = uint64_t(rounds) * (s.workgroup / SCAN_CHAINED_MIN_SUBGROUP) + 128;
-        const uint64_t shared_bytes =
-            2 * segments * value + window * (value + 8) + window / block_tiles * 16 + 64;
-        if (shared_bytes > target.info.max_shared_memory_bytes) return false;
-        // Too many tiles: reduce-then-scan's longer chunks may still fit.
         if (!check_item_count("scan", s.layout().lines(), 1, s.chunks)) return false;
-        if (s.chunks == 1) {  // one tile per line: one pass, no tile states, windows as any pass
-            const bool done =
-                bool(add_pass(r, s, SCAN_MODE_SCAN, false, false, {src, dst, unused_binding(dst)}));
-            if (!done) plan.passes.resize(passes);
-            return done;
-        }
         const uint64_t items = s.layout().lines() * s.chunks;
         const uint64_t words = SCAN_CHAINED_STATE_WORDS(items, uint64_t(s.v.partial_bytes / 4));
         const uint64_t clear_words = SCAN_CHAINED_FLAG_WORD(items);
@@ -220,19 +233,17 @@ struct Planner {
                            words * 4,       4, SCAN_W_BASE_PART};
         // Pass 1: zero the counter and the flags (words [0, clear_words)).
         PassSpec clear;
-        ScanParams cp{.workgroup = s.workgroup,
-                      .op = r.op,
-                      .mode = SCAN_MODE_CLEAR,
-                      .spin_limit = policy.chained_spin_limit};
+        ScanParams cp{.workgroup = s.workgroup, .op = r.op, .mode = SCAN_MODE_CLEAR};
         cp.layout.line = {{static_cast<uint32_t>(clear_words), 1, 1}};
-        clear.key = {Kernel::scan_chained, s.v.storage, cp.to_spec()};
+        const TileScanParams clear_params{.scan = cp, .rounds = 1, .spin_limit = 0};
+        clear.key = {Kernel::scan_chained, s.v.storage, clear_params.to_spec()};
         clear.cooperative = true;
         clear.chunks = ceil_div(clear_words, s.workgroup);
         clear.chunk_len = s.workgroup;
         clear.line_length = clear_words;
         clear.bindings = {unused_binding(src), unused_binding(dst), states};
         clear.access[2].line = {{static_cast<uint32_t>(clear_words), 1}};
-        clear.push = cp.to_push();
+        clear.push = clear_params.to_push();
         clear.chunk_len_word = SCAN_W_CHUNK_LEN;
         clear.item_begin_word = SCAN_W_ITEM_BEGIN;
         clear.item_end_word = SCAN_W_ITEM_END;
@@ -240,7 +251,7 @@ struct Planner {
         // the same answer, reduce-then-scan.)
         s.state_words = words;
         const bool done = append_pass(target.info, std::move(clear), plan) &&
-                          add_pass(r, s, SCAN_MODE_SCAN, false, false, {src, dst, states}) &&
+                          add_pass(r, s, SCAN_MODE_CHAINED, false, false, {src, dst, states}) &&
                           plan.passes[passes].segments.size() == 1 && plan.passes.back().segments.size() == 1;
         if (!done) {
             plan.passes.resize(passes);
@@ -261,7 +272,8 @@ struct Planner {
         // record.cpp switches those passes to their in-place pipelines then).
         const bool in_place =
             src.slot == Slot::temporary && dst.slot == Slot::temporary && src.offset == dst.offset;
-        if (chained_fits(s) && !in_place && chained(r, s, src, dst)) return {};
+        if (s.tiled && policy.chained && !in_place && s.axis().size > s.tile_len() && chained(r, s, src, dst))
+            return {};
         // Several chunks: reduce each to its partial, scan the partials, scan each chunk from its carry.
         return one_pass_or_partials(
             target.info, plan, "scan", fibers, lanes, s.chunks, s.v.partial_bytes, s.v.partial_bytes,

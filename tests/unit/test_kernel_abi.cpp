@@ -78,19 +78,30 @@ Reflection reflect(const KernelBinary& k) {
     return r;
 }
 
-const std::map<std::string, uint32_t> kScanSpec = {{"OP", SCAN_SPEC_OP},
-                                                   {"REVERSE", SCAN_SPEC_REVERSE},
-                                                   {"EXCLUSIVE", SCAN_SPEC_EXCLUSIVE},
-                                                   {"MODE", SCAN_SPEC_MODE},
-                                                   {"HAS_CARRY", SCAN_SPEC_HAS_CARRY},
-                                                   {"VEC_K", SCAN_SPEC_VEC_K},
-                                                   {"VEC_F", SCAN_SPEC_VEC_F},
-                                                   {"VEC_AXIS_INNER", SCAN_SPEC_VEC_AXIS_INNER},
-                                                   {"LOCKSTEP", ABI_SPEC_LOCKSTEP},
-                                                   {"OTHER_DIMS", SCAN_SPEC_OTHER_DIMS},
-                                                   {"IN_PLACE", SCAN_SPEC_IN_PLACE},
-                                                   {"SPIN_LIMIT", SCAN_SPEC_SPIN_LIMIT},
-                                                   {"LINE_MAJOR", ABI_SPEC_LINE_MAJOR}};
+// The constants of scan_common.glsl, then each scan kernel's own (ids may repeat across kernels).
+const std::map<std::string, uint32_t> kSerialScanSpec = {{"OP", SCAN_SPEC_OP},
+                                                         {"REVERSE", SCAN_SPEC_REVERSE},
+                                                         {"EXCLUSIVE", SCAN_SPEC_EXCLUSIVE},
+                                                         {"MODE", SCAN_SPEC_MODE},
+                                                         {"HAS_CARRY", SCAN_SPEC_HAS_CARRY},
+                                                         {"LOCKSTEP", ABI_SPEC_LOCKSTEP},
+                                                         {"OTHER_DIMS", SCAN_SPEC_OTHER_DIMS},
+                                                         {"IN_PLACE", SCAN_SPEC_IN_PLACE},
+                                                         {"LINE_MAJOR", ABI_SPEC_LINE_MAJOR},
+                                                         {"VEC_K", SCAN_SPEC_VEC_K},
+                                                         {"VEC_F", SCAN_SPEC_VEC_F},
+                                                         {"VEC_AXIS_INNER", SCAN_SPEC_VEC_AXIS_INNER}};
+const std::map<std::string, uint32_t> kChainedScanSpec = {{"OP", SCAN_SPEC_OP},
+                                                          {"REVERSE", SCAN_SPEC_REVERSE},
+                                                          {"EXCLUSIVE", SCAN_SPEC_EXCLUSIVE},
+                                                          {"MODE", SCAN_SPEC_MODE},
+                                                          {"HAS_CARRY", SCAN_SPEC_HAS_CARRY},
+                                                          {"LOCKSTEP", ABI_SPEC_LOCKSTEP},
+                                                          {"OTHER_DIMS", SCAN_SPEC_OTHER_DIMS},
+                                                          {"IN_PLACE", SCAN_SPEC_IN_PLACE},
+                                                          {"LINE_MAJOR", ABI_SPEC_LINE_MAJOR},
+                                                          {"ROUNDS_SPEC", SCAN_SPEC_ROUNDS},
+                                                          {"SPIN_LIMIT", SCAN_SPEC_SPIN_LIMIT}};
 const std::map<std::string, uint32_t> kScanWords = {
     {"fibers", SCAN_W_FIBERS},         {"len", SCAN_W_LEN},           {"chunk_len", SCAN_W_CHUNK_LEN},
     {"item_end", SCAN_W_ITEM_END},     {"axis_in", SCAN_W_AXIS_IN},   {"axis_out", SCAN_W_AXIS_OUT},
@@ -128,7 +139,9 @@ TEST_CASE("every kernel's specialization constants and push block match kernel_a
         const bool scan = is_scan(k.kernel);
         INFO(name(k.kernel) << " " << name(k.storage));
         const Reflection r = reflect(k);
-        const auto& spec = scan ? kScanSpec : kReduceSpec;
+        const auto& spec = !scan                             ? kReduceSpec
+                           : k.kernel == Kernel::scan_serial ? kSerialScanSpec
+                                                             : kChainedScanSpec;
         const auto& words = scan ? kScanWords : kReduceWords;
         size_t named_constants = 0;
         for (const auto& [id, spec_id] : r.spec_ids) {
@@ -173,24 +186,24 @@ TEST_CASE("every kernel's specialization constants and push block match kernel_a
     }
 }
 
-TEST_CASE("ScanParams and ReduceParams place every field at its kernel_abi.h slot", "[unit]") {
+TEST_CASE("the scan and reduce parameters place every field at its kernel_abi.h slot", "[unit]") {
     Problem layout;
     layout.kept = {{5, 100, 200}, {6, 1, 2}};
     layout.line = {{7, 30, 40}};
-    const ScanParams scan{.workgroup = 64,
-                          .op = SCAN_OP_PRODUCT,
-                          .reverse = true,
-                          .exclusive = true,
-                          .mode = SCAN_MODE_REDUCE,
-                          .has_carry = true,
-                          .in_place = true,
-                          .vec_k = 4,
-                          .vec_f = 2,
-                          .vec_axis_inner = true,
-                          .layout = layout};
+    const ScanParams common{.workgroup = 64,
+                            .op = SCAN_OP_PRODUCT,
+                            .reverse = true,
+                            .exclusive = true,
+                            .mode = SCAN_MODE_REDUCE,
+                            .has_carry = true,
+                            .in_place = true,
+                            .layout = layout};
+    const SerialScanParams scan{.scan = common, .vec_k = 4, .vec_f = 2, .vec_axis_inner = true};
     const SpecConstants s = scan.to_spec();
-    CHECK(s == SpecConstants{64, 1, 1, 1, 1, 1, 4, 2, 1, 0, 0, 2, 1, 0});     // ids 0..13
-    CHECK(ScanParams{.spin_limit = 9}.to_spec()[SCAN_SPEC_SPIN_LIMIT] == 9);  // scan_chained's
+    CHECK(s == SpecConstants{64, 1, 1, 1, 1, 1, 4, 2, 1, 0, 0, 2, 1, 0});  // ids 0..13
+    const TileScanParams tile{.scan = common, .rounds = 3, .spin_limit = 9};
+    CHECK(tile.to_spec() == SpecConstants{64, 1, 1, 1, 1, 1, 3, 0, 0, 0, 0, 2, 1, 9});
+    CHECK(tile.to_push() == scan.to_push());
     const PushWords w = scan.to_push();
     CHECK(w[0] == 30);  // fibers
     CHECK(w[1] == 7);   // len

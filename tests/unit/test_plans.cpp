@@ -59,7 +59,7 @@ void check_no_aliasing(const Pass& pass) {
 
 /// What record() relies on, for every pass: dispatches cover the items in order, each within the
 /// device's workgroup counts, each binding's window within maxStorageBufferRange; and no invocation
-/// loops more than 8,192 positions (serial) or 16 tiles (scan_tile).
+/// loops more than 8,192 positions (serial) or 16 tiles of 16 rounds (scan_chained).
 void check_plan(const Plan& plan, const vkdml::DeviceInfo& info) {
     for (const Pass& pass : plan.passes) {
         INFO(name(pass.key.kernel) << " " << name(pass.key.storage));
@@ -78,7 +78,11 @@ void check_plan(const Plan& plan, const vkdml::DeviceInfo& info) {
         CHECK(next == pass.groups * pass.chunks);
         check_no_aliasing(pass);
         CHECK(pass.chunks == (pass.line_length + pass.chunk_len - 1) / pass.chunk_len);
-        if (pass.key.kernel == Kernel::scan_tile) CHECK(pass.chunk_len <= 16 * 256 * kTileItems);
+        if (pass.key.kernel == Kernel::scan_chained) {
+            CHECK(pass.key.spec[SCAN_SPEC_ROUNDS] <= 16);
+            CHECK(pass.chunk_len <=
+                  uint64_t(16) * pass.key.spec[ABI_SPEC_WORKGROUP] * pass.key.spec[SCAN_SPEC_ROUNDS] * 4);
+        }
         if (pass.key.kernel == Kernel::scan_serial || pass.key.kernel == Kernel::reduce_serial)
             CHECK(pass.chunk_len <= 8192);
     }
@@ -138,10 +142,19 @@ TEST_CASE("chunk lengths follow the policy tables", "[unit]") {
     CHECK(chunk_length(serial_cpu, 1 << 30, 1) == 8192);  // capped: loop trips per invocation
     CHECK(chunk_length(serial_cpu, 5000, 1) == 1024);     // short lines are split little
     CHECK(chunk_length(serial_cpu, 5000, 1000) == 5000);  // enough fibers: lines stay whole
-    const ChunkPolicy tile_gpu = select_policy({gpu}).scan.tile;
-    CHECK(chunk_length(tile_gpu, 1 << 20, 1) == 2048);   // 512 workgroups, whole tiles of 1,024
-    CHECK(chunk_length(tile_gpu, 1000, 1) == 1024);      // at least one tile
-    CHECK(chunk_length(tile_gpu, 1 << 30, 1) == 16384);  // at most 16 tiles
+    // scan_chained's reduce-then-scan on a GPU (the chained pass did not fit): chunks of whole tiles,
+    // 512 of them where the line allows, 1 to 16 tiles each.
+    const ScanPolicy scan_gpu = select_policy({gpu}).scan;
+    CHECK(scan_gpu.tile_target_items == 512);
+    CHECK(scan_gpu.tile_max_tiles == 16);
+    const uint64_t tile = 4096;  // 256 invocations of 4 vectors of 4 float32
+    const Plan cut = scan_plan(PlanTarget{gpu, kCoop}, {1 << 24}, 0);  // the chained pass fits
+    REQUIRE(cut.passes.size() == 2);
+    CHECK(cut.passes[1].chunk_len == tile);
+    const ChunkPolicy tiles{scan_gpu.tile_target_items, tile, scan_gpu.tile_max_tiles * tile, tile};
+    CHECK(chunk_length(tiles, 1 << 24, 1) == 8 * tile);   // 512 workgroups of 8 tiles
+    CHECK(chunk_length(tiles, 1000, 1) == tile);          // at least one tile
+    CHECK(chunk_length(tiles, 1 << 30, 1) == 16 * tile);  // at most 16 tiles
     const ChunkPolicy reduce_gpu = select_policy({gpu, kSerial}).reduce.serial;
     CHECK(chunk_length(reduce_gpu, 1 << 24, 1) == 128);
     CHECK(chunk_length(reduce_gpu, 100, 1) == 16);  // at least 16 rows
@@ -236,7 +249,8 @@ TEST_CASE("scan plans: kernel per shape and device class, reduce-then-scan for l
     CHECK(tile.passes[0].key.spec[SCAN_SPEC_MODE] == SCAN_MODE_CLEAR);
     CHECK(tile.passes[0].line_length == 257);  // the tile counter and 256 flags
     CHECK(tile.passes[1].key.spec[ABI_SPEC_WORKGROUP] == 256);
-    CHECK(tile.passes[1].key.spec[SCAN_SPEC_VEC_K] == 4);
+    CHECK(tile.passes[1].key.spec[SCAN_SPEC_ROUNDS] == 4);
+    CHECK(tile.passes[1].key.spec[SCAN_SPEC_MODE] == SCAN_MODE_CHAINED);
     CHECK(tile.passes[1].chunk_len == 4096);
     CHECK(tile.passes[1].chunks == 256);
     // The counter, 256 flags, and three slots (owner, fallback, inclusive) of a float pair per tile.
@@ -245,7 +259,8 @@ TEST_CASE("scan plans: kernel per shape and device class, reduce-then-scan for l
     Plan one = scan_plan(coop_gpu, {1000}, 0);
     REQUIRE(kernels(one) == std::vector<std::string>{"scan_chained/f32"});
     CHECK(one.passes[0].key.spec[ABI_SPEC_WORKGROUP] == 256);
-    CHECK(one.passes[0].key.spec[SCAN_SPEC_VEC_K] == 1);
+    CHECK(one.passes[0].key.spec[SCAN_SPEC_ROUNDS] == 1);
+    CHECK(one.passes[0].key.spec[SCAN_SPEC_MODE] == SCAN_MODE_SCAN);
     CHECK(one.passes[0].bindings[2].unused);
     CHECK(one.temporary_bytes == 0);
     CHECK(scan_plan(coop_gpu, {1000, 100}, 0).passes[0].key.kernel == Kernel::scan_serial);
@@ -554,16 +569,25 @@ TEST_CASE("a required subgroup size of 4 plans cooperative workgroups of 128 whe
     CHECK(sum.passes.front().key.spec[ABI_SPEC_WORKGROUP] == 128);
 }
 
-TEST_CASE("the chained scan only where its workgroup memory fits: float64 pairs need more than 16 KiB",
+TEST_CASE("scan_chained's tiles fit the workgroup memory: float64 pairs take fewer rounds in 16 KiB",
           "[subgroups]") {
     vkdml::DeviceInfo info = vkdml_unit::gpu_info(32);
     info.max_shared_memory_bytes = 16384;  // the least Vulkan promises
     const PlanTarget t{info};
-    CHECK(scan_plan(t, {1 << 20}, 0).passes.back().key.kernel == Kernel::scan_chained);
-    // float64: (256 + 128) segments twice and a window of 256 compensated pairs, about 18.6 KB.
+    const Plan f32 = scan_plan(t, {1 << 20}, 0);
+    CHECK(f32.passes.back().key.kernel == Kernel::scan_chained);
+    CHECK(f32.passes.back().key.spec[SCAN_SPEC_ROUNDS] == 4);
+    // float64: 4 rounds would take (256 + 128) segments twice and a window of 256 compensated pairs,
+    // about 18.6 KB, and 3 rounds 16.6 KB; 2 rounds fit.
     const Plan f64 = scan_plan(t, {1 << 20}, 0, DML_TENSOR_DATA_TYPE_FLOAT64);
-    for (const Pass& p : f64.passes) CHECK(p.key.kernel != Kernel::scan_chained);
+    REQUIRE(f64.passes.back().key.kernel == Kernel::scan_chained);
+    CHECK(f64.passes.back().key.spec[SCAN_SPEC_ROUNDS] == 2);
     info.max_shared_memory_bytes = 32768;
-    CHECK(scan_plan({info}, {1 << 20}, 0, DML_TENSOR_DATA_TYPE_FLOAT64).passes.back().key.kernel ==
-          Kernel::scan_chained);
+    CHECK(scan_plan({info}, {1 << 20}, 0, DML_TENSOR_DATA_TYPE_FLOAT64)
+              .passes.back()
+              .key.spec[SCAN_SPEC_ROUNDS] == 4);
+    // Too little for one round: the serial kernels.
+    info.max_shared_memory_bytes = 8192;
+    for (const Pass& p : scan_plan({info}, {1 << 20}, 0, DML_TENSOR_DATA_TYPE_FLOAT64).passes)
+        CHECK(p.key.kernel == Kernel::scan_serial);
 }

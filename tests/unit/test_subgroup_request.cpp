@@ -21,8 +21,7 @@ TEST_CASE("the kernels built on subgroup operations require full subgroups of th
     for (size_t i = 0; i < kKernelBinaryCount; ++i) {
         const KernelBinary& k = kKernelBinaries[i];
         INFO(std::string(name(k.kernel)) << " " << std::string(name(k.storage)));
-        const bool expected = k.kernel == Kernel::scan_tile || k.kernel == Kernel::scan_chained ||
-                              k.kernel == Kernel::reduce_tree;
+        const bool expected = k.kernel == Kernel::scan_chained || k.kernel == Kernel::reduce_tree;
         CHECK(uses_subgroups(k) == expected);
         const SubgroupRequest r = subgroup_request(k, full);
         CHECK(r.flags == (expected ? VkPipelineShaderStageCreateFlags(
@@ -34,7 +33,7 @@ TEST_CASE("the kernels built on subgroup operations require full subgroups of th
         CHECK(none.required_size == 0u);
         cooperative += expected;
     }
-    CHECK(cooperative == 3 * 7);  // three kernels, seven storage variants each
+    CHECK(cooperative == 2 * 7);  // two kernels, seven storage variants each
 }
 
 TEST_CASE("where subgroups may be partial, every shape is planned with the serial kernels", "[subgroups]") {
