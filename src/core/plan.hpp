@@ -8,9 +8,11 @@
 
 #include "core/data_types.hpp"
 #include "core/kernel_abi.hpp"
+#include "core/kernel_params.hpp"
 #include "core/policy.hpp"
 
 #include <array>
+#include <variant>
 #include <vector>
 
 namespace vkdml::detail {
@@ -61,8 +63,19 @@ struct Segment {
     std::array<ElementRange, kBindingCount> window{};
 };
 
+/// A pass's kernel parameters, typed: what its planner chose, which plan_text prints and record reads.
+using KernelParams = std::variant<SerialScanParams, TileScanParams, ReduceParams>;
+
+/// The workgroup size of `params`.
+uint32_t workgroup_of(const KernelParams& params);
+
 struct Pass {
-    PipelineKey key;  ///< the pipeline; the compiled operator keeps the made ones beside the plan
+    /// The pipeline: the kernel, storage variant and the specialization constants of `params` and of
+    /// the work-item words below (pipeline_key); the compiled operator keeps the made ones beside the plan.
+    PipelineKey key;
+    KernelParams params;
+    bool line_major = false;  ///< serial kernels: items numbered line-major (ABI_SPEC_LINE_MAJOR)
+    bool lockstep = false;    ///< serial kernels: the workgroup walks its chunks together (ABI_SPEC_LOCKSTEP)
     std::array<PassBinding, kBindingCount> bindings{};
     PushWords push{};
     /// The work: groups × chunks items, numbered g-major (g·chunks + c) or, with chunk_major,
@@ -76,9 +89,19 @@ struct Pass {
     std::vector<Segment> segments;  ///< filled by cut_into_segments
 };
 
+/// The pipeline of `pass` run with `params`: its own (Pass::key), or a variant of them (record's in-place
+/// pipelines).
+PipelineKey pipeline_key(const Pass& pass, const KernelParams& params);
+
+/// `params` of a scan reading and writing through binding 1 only (run in place); reductions unchanged.
+KernelParams in_place_params(KernelParams params);
+
 /// A pass as a planner describes it; append_pass derives the rest.
 struct PassSpec {
-    PipelineKey key;  ///< spec[ABI_SPEC_WORKGROUP] is the workgroup size
+    Kernel kernel{};
+    Storage storage{};
+    /// The key's constants and the push words; append_pass adds the chunk and dispatch words below.
+    KernelParams params;
     /// A workgroup per item (scan_tile, reduce_tree), items numbered line-major; else an invocation
     /// per item, chunk-major (neighbouring invocations on neighbouring lines) or, with line_major,
     /// line-major (neighbouring invocations on neighbouring chunks: for lines far apart in memory).
@@ -87,7 +110,6 @@ struct PassSpec {
     uint64_t lines = 1, chunks = 1, chunk_len = 1, line_length = 1;
     std::array<PassBinding, kBindingCount> bindings{};
     std::array<Access, kBindingCount> access{};
-    PushWords push{};  ///< without the chunk and dispatch words, which append_pass fills
     uint32_t chunk_len_word = 0, item_begin_word = 0, item_end_word = 0;
     /// Serial kernels: walk chunks of at least this many positions in lockstep (the policy's
     /// lockstep_min_len; 0: never). append_pass applies the rule (ABI_SPEC_LOCKSTEP).

@@ -8,51 +8,53 @@ namespace vkdml::detail {
 
 namespace {
 
-bool is_scan(const Pass& p) {
-    return detail::is_scan(p.key.kernel);
-}
-
 /// scan_chained: whether each line is one tile of the pass's workgroup (vectors of 2 elements of 8 bytes
 /// or 4 of fewer, storage_types.glsl's VEC_W).
-bool tile_per_line(const Pass& p) {
-    const auto& k = p.key.spec;
+bool tile_per_line(const Pass& p, const TileScanParams& t) {
     const uint64_t width = p.bindings[1].element_bytes == 8 ? 2 : 4;
-    return p.chunks == 1 && p.line_length <= uint64_t(k[ABI_SPEC_WORKGROUP]) * k[SCAN_SPEC_ROUNDS] * width;
+    return p.chunks == 1 && p.line_length <= uint64_t(t.scan.workgroup) * t.rounds * width;
 }
 
-std::string mode(const Pass& p) {
-    const auto& k = p.key.spec;
-    if (is_scan(p)) {
-        if (k[SCAN_SPEC_MODE] == SCAN_MODE_REDUCE) return "reduce to partials";
-        if (k[SCAN_SPEC_MODE] == SCAN_MODE_CLEAR) return "clear tile states";
-        if (k[SCAN_SPEC_MODE] == SCAN_MODE_CHAINED)
-            return "chained scan (look-back over windows of " +
-                   std::to_string(SCAN_CHAINED_WINDOW_TILES(k[ABI_SPEC_WORKGROUP])) + " tiles, blocks of " +
-                   std::to_string(SCAN_CHAINED_BLOCK_TILES) + ")";
-        std::string m = k[SCAN_SPEC_HAS_CARRY] ? "scan with carries" : "scan";
-        if (p.key.kernel == Kernel::scan_chained && tile_per_line(p)) m += ", a tile per line";
-        if (k[SCAN_SPEC_IN_PLACE]) m += ", in place";
-        return m;
-    }
-    std::string m = k[REDUCE_SPEC_SRC_PARTIALS] ? "fold partials" : "fold";
-    return m + (k[REDUCE_SPEC_DST_PARTIALS] ? " to partials" : " to the output");
+std::string scan_mode(const Pass& p, const ScanParams& k, const TileScanParams* tile) {
+    if (k.mode == SCAN_MODE_REDUCE) return "reduce to partials";
+    if (k.mode == SCAN_MODE_CLEAR) return "clear tile states";
+    if (k.mode == SCAN_MODE_CHAINED)
+        return "chained scan (look-back over windows of " +
+               std::to_string(SCAN_CHAINED_WINDOW_TILES(k.workgroup)) + " tiles, blocks of " +
+               std::to_string(SCAN_CHAINED_BLOCK_TILES) + ")";
+    std::string m = k.has_carry ? "scan with carries" : "scan";
+    if (tile && tile_per_line(p, *tile)) m += ", a tile per line";
+    if (k.in_place) m += ", in place";
+    return m;
 }
 
-std::string blocks(const Pass& p) {
-    const auto& k = p.key.spec;
-    if (p.key.kernel == Kernel::scan_chained) {
-        if (k[SCAN_SPEC_MODE] == SCAN_MODE_CLEAR) return "words";
-        return "tiles of " + std::to_string(k[SCAN_SPEC_ROUNDS]) +
-               (k[SCAN_SPEC_ROUNDS] == 1 ? " vector" : " vectors") + " per invocation";
-    }
-    const uint32_t vectors = is_scan(p) ? k[SCAN_SPEC_VEC_K] : k[REDUCE_SPEC_VEC_K];
-    const uint32_t lines = is_scan(p) ? k[SCAN_SPEC_VEC_F] : k[REDUCE_SPEC_VEC_F];
-    if (vectors == 0) return "elements";
+/// The pass's mode, then how its kernel reads the data.
+struct Described {
+    std::string mode, blocks;
+};
+
+std::string serial_blocks(uint32_t vectors, uint32_t lines) {
     std::ostringstream s;
     s << "blocks of " << vectors << (vectors == 1 ? " vector, " : " vectors, ") << lines
       << (lines == 1 ? " line" : " lines");
-    if (is_scan(p)) s << (k[SCAN_SPEC_VEC_AXIS_INNER] ? ", axis inner" : ", lines inner");
     return s.str();
+}
+
+Described describe(const Pass& p) {
+    if (const auto* t = std::get_if<TileScanParams>(&p.params)) {
+        if (t->scan.mode == SCAN_MODE_CLEAR) return {scan_mode(p, t->scan, t), "words"};
+        return {scan_mode(p, t->scan, t), "tiles of " + std::to_string(t->rounds) +
+                                              (t->rounds == 1 ? " vector" : " vectors") + " per invocation"};
+    }
+    if (const auto* k = std::get_if<SerialScanParams>(&p.params)) {
+        if (k->vec_k == 0) return {scan_mode(p, k->scan, nullptr), "elements"};
+        return {scan_mode(p, k->scan, nullptr),
+                serial_blocks(k->vec_k, k->vec_f) + (k->vec_axis_inner ? ", axis inner" : ", lines inner")};
+    }
+    const auto& r = std::get<ReduceParams>(p.params);
+    std::string m = r.src_partials ? "fold partials" : "fold";
+    m += r.dst_partials ? " to partials" : " to the output";
+    return {m, r.vec_k == 0 ? "elements" : serial_blocks(r.vec_k, r.vec_f)};
 }
 
 /// Bytes of a binding its dispatches bind: the windows' spans, added up over the dispatches.
@@ -86,11 +88,12 @@ std::string plan_text(const Plan& plan) {
         const Pass& p = plan.passes[i];
         uint64_t workgroups = 0;
         for (const Segment& seg : p.segments) workgroups += uint64_t(seg.groups_x) * seg.groups_y;
-        s << "pass " << i + 1 << ": " << name(p.key.kernel) << "/" << name(p.key.storage) << " " << mode(p)
-          << " | " << blocks(p) << (p.key.spec[ABI_SPEC_LOCKSTEP] ? ", lockstep" : "") << " | " << p.groups
-          << " lines x " << p.chunks << (p.chunks == 1 ? " chunk" : " chunks") << " of "
+        const Described d = describe(p);
+        s << "pass " << i + 1 << ": " << name(p.key.kernel) << "/" << name(p.key.storage) << " " << d.mode
+          << " | " << d.blocks << (p.lockstep ? ", lockstep" : "") << " | " << p.groups << " lines x "
+          << p.chunks << (p.chunks == 1 ? " chunk" : " chunks") << " of "
           << std::min(p.chunk_len, p.line_length) << " | " << p.groups * p.chunks << " items, workgroup "
-          << p.key.spec[ABI_SPEC_WORKGROUP] << ", " << workgroups << " workgroups in " << p.segments.size()
+          << workgroup_of(p.params) << ", " << workgroups << " workgroups in " << p.segments.size()
           << (p.segments.size() == 1 ? " dispatch" : " dispatches") << " | ";
         for (uint32_t b = 0; b < kBindingCount; ++b) s << (b ? ", " : "") << binding_text(p, b);
         s << "\n";

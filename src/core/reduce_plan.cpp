@@ -164,7 +164,9 @@ struct Planner {
                                   .n = s.positions,
                                   .n_total = r.problem.line_length()};
         PassSpec p;
-        p.key = {s.tree ? Kernel::reduce_tree : Kernel::reduce_serial, v.storage, params.to_spec()};
+        p.kernel = s.tree ? Kernel::reduce_tree : Kernel::reduce_serial;
+        p.storage = v.storage;
+        p.params = params;
         p.cooperative = s.tree;
         // Outputs whose elements (or states) are far apart: chunks of one output side by side.
         p.line_major = src.partials || s.layout().line_innermost();
@@ -180,7 +182,6 @@ struct Planner {
         p.access = {source_access(s.layout(), src.partials, s.positions),
                     destination_access(s.layout(), dst_partials, s.chunks, s.blocks.lanes()), Access{}};
         if (s.blocks.k > 0) p.access[0].extent = s.blocks.k;
-        p.push = params.to_push();
         p.chunk_len_word = REDUCE_W_CHUNK_LEN;
         p.item_begin_word = REDUCE_W_ITEM_BEGIN;
         p.item_end_word = REDUCE_W_ITEM_END;

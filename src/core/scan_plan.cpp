@@ -146,22 +146,23 @@ struct Planner {
         return s.v.element_bytes * (s.blocks.k == 0 ? 1 : vector_width(s.v));  // per kernel index
     }
 
-    /// The pipeline key and push words of one pass of `s`'s kernel in `mode`.
+    /// The kernel, storage variant and parameters of one pass of `s`'s kernel.
     void set_kernel(PassSpec& p, const Shape& s, const ScanParams& scan) const {
+        p.storage = s.v.storage;
         if (s.tiled) {
             const TileScanParams t{
                 .scan = scan,
                 .rounds = s.rounds,
                 .spin_limit = scan.mode == SCAN_MODE_CHAINED ? policy.chained_spin_limit : 0};
-            p.key = {Kernel::scan_chained, s.v.storage, t.to_spec()};
-            p.push = t.to_push();
+            p.kernel = Kernel::scan_chained;
+            p.params = t;
         } else {
             const SerialScanParams t{.scan = scan,
                                      .vec_k = s.blocks.k,
                                      .vec_f = s.blocks.f,
                                      .vec_axis_inner = s.blocks.axis_inner};
-            p.key = {Kernel::scan_serial, s.v.storage, t.to_spec()};
-            p.push = t.to_push();
+            p.kernel = Kernel::scan_serial;
+            p.params = t;
         }
     }
 
@@ -236,14 +237,15 @@ struct Planner {
         ScanParams cp{.workgroup = s.workgroup, .op = r.op, .mode = SCAN_MODE_CLEAR};
         cp.layout.line = {{static_cast<uint32_t>(clear_words), 1, 1}};
         const TileScanParams clear_params{.scan = cp, .rounds = 1, .spin_limit = 0};
-        clear.key = {Kernel::scan_chained, s.v.storage, clear_params.to_spec()};
+        clear.kernel = Kernel::scan_chained;
+        clear.storage = s.v.storage;
+        clear.params = clear_params;
         clear.cooperative = true;
         clear.chunks = ceil_div(clear_words, s.workgroup);
         clear.chunk_len = s.workgroup;
         clear.line_length = clear_words;
         clear.bindings = {unused_binding(src), unused_binding(dst), states};
         clear.access[2].line = {{static_cast<uint32_t>(clear_words), 1}};
-        clear.push = clear_params.to_push();
         clear.chunk_len_word = SCAN_W_CHUNK_LEN;
         clear.item_begin_word = SCAN_W_ITEM_BEGIN;
         clear.item_end_word = SCAN_W_ITEM_END;

@@ -183,7 +183,7 @@ Status bind_window(const OperatorState& op, const detail::PassBinding& pb, const
 
 /// The pipeline each pass runs with these bindings. A caller's in-place execution (input and output
 /// bound to one range, the only overlap check_overlaps lets through) runs the passes that read the input
-/// and write the output with their in-place pipelines (SCAN_SPEC_IN_PLACE: every access through binding
+/// and write the output with their in-place pipelines (ScanParams::in_place: every access through binding
 /// 1), made on the first such record and kept by the device's pipeline cache.
 struct PassPipelines {
     std::vector<VkPipeline> pipeline;
@@ -204,9 +204,8 @@ Result<PassPipelines> pass_pipelines(const CompiledState& s, const Bindings& b) 
         const bool in_place = bound_in_place && reads_input_writes_output(pass);
         VkPipeline pipeline = s.pipelines[p];
         if (in_place) {
-            detail::PipelineKey key = pass.key;
-            key.spec[SCAN_SPEC_IN_PLACE] = 1;
-            auto made = s.op->device->pipelines->get(key);
+            auto made = s.op->device->pipelines->get(
+                detail::pipeline_key(pass, detail::in_place_params(pass.params)));
             if (!made) return made.error();
             pipeline = *made;
         }
