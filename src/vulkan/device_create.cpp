@@ -177,13 +177,21 @@ Status pick_physical_device(DeviceState& s, const std::string& option_selector) 
     return detail::check_api_version(s.info.physical);
 }
 
+/// The planners' rows for a test device's DeviceOverrides::policy_class (any value but automatic and cpu:
+/// the GPU rows).
+detail::PolicyRows policy_rows(testing::DeviceOverrides::PolicyClass c) {
+    using Class = testing::DeviceOverrides::PolicyClass;
+    if (c == Class::automatic) return detail::PolicyRows::automatic;
+    return c == Class::cpu ? detail::PolicyRows::cpu : detail::PolicyRows::gpu;
+}
+
 /// create(), step 3: what DeviceOptions turns off (subgroups) and a test device's overrides force or
 /// lower (kernels, policy rows, features, limits).
 Status apply_options(DeviceState& s, const DeviceOptions& options, const testing::DeviceOverrides& o) {
     if (!options.subgroup_operations) s.info.subgroup_arithmetic = s.info.subgroup_shuffle = false;
-    s.kernels = o.kernels;
-    s.policy_class = o.policy_class;
-    s.chained_spin_limit =
+    s.policy.kernels = o.kernels;
+    s.policy.rows = policy_rows(o.policy_class);
+    s.policy.chained_spin_limit =
         o.chained_scan_always_falls_back ? std::optional<uint32_t>(0) : o.chained_scan_spin_limit;
     s.info.shader_int64 &= o.features.shader_int64;
     s.info.shader_float64 &= o.features.shader_float64;

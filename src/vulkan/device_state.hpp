@@ -51,15 +51,14 @@ struct DeviceState {
     VolkDeviceTable vk{};  ///< device-level functions of this device
     DeviceInfo info;
     detail::EnabledFeatures features;
-    /// The overrides of the policy the planners take (select_policy): a test device's
-    /// DeviceOverrides::kernels and policy_class (automatic on every other device).
-    KernelChoice kernels = KernelChoice::automatic;
-    testing::DeviceOverrides::PolicyClass policy_class = testing::DeviceOverrides::PolicyClass::automatic;
-    /// DeviceOverrides::chained_scan_spin_limit (0 where chained_scan_always_falls_back)
-    std::optional<uint32_t> chained_spin_limit;
+    /// The overrides of the policy the planners take (select_policy): a test device's DeviceOverrides
+    /// (automatic on every other device).
+    detail::PolicyOverride policy;
 
     /// What the planners know of this device.
-    detail::PlanTarget plan_target() const { return {info, kernels, policy_class, chained_spin_limit}; }
+    detail::PlanTarget plan_target() const {
+        return {info, policy.kernels, policy.rows, policy.chained_spin_limit};
+    }
     VkPhysicalDeviceMemoryProperties memory_properties{};
 
     std::unique_ptr<detail::PipelineCache> pipelines;
