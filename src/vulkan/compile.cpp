@@ -77,7 +77,7 @@ Result<CompiledOperator> Device::compile_operator(const Operator& op, DML_EXECUT
     auto state = std::make_shared<CompiledState>();
     state->op = detail::ApiAccess::state(op);
     const OperatorState& o = *detail::ApiAccess::state(op);
-    if (auto st = detail::plan_operator(s_->plan_target(), o, state->plan); !st) return st.error();
+    if (auto st = detail::plan_operator(s_->caps.plan_target(), o, state->plan); !st) return st.error();
     auto pipelines = s_->pipelines->materialize(state->plan);
     if (!pipelines) return pipelines.error();
     state->pipelines = std::move(*pipelines);

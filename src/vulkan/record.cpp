@@ -168,10 +168,11 @@ Status bind_window(const OperatorState& op, const detail::PassBinding& pb, const
     const uint64_t first = region.offset + uint64_t(window.lo) * esize;
     const uint64_t start = first / align * align;
     const uint64_t bytes = region.offset + uint64_t(window.hi + 1) * esize - start;
-    if (bytes > d.info.max_storage_buffer_range)
+    if (bytes > d.caps.info.max_storage_buffer_range)
         return make_error(ErrorCode::unsupported_device, to_string(op.desc.Type), ": the ",
                           slot_name(pb.slot), " window spans ", bytes,
-                          " bytes, more than maxStorageBufferRange (", d.info.max_storage_buffer_range, ")");
+                          " bytes, more than maxStorageBufferRange (", d.caps.info.max_storage_buffer_range,
+                          ")");
     // The kernel adds this (modulo 2^32) to the offsets it computes from the tensor's start.
     if (pb.base_word >= 0) {
         int64_t shift = (int64_t(region.offset) - int64_t(start)) / int64_t(esize);
@@ -222,7 +223,7 @@ Result<Dispatch> make_dispatch(const OperatorState& op, const detail::Pass& pass
                                const std::array<BufferBinding, detail::kBindingCount>& regions,
                                const detail::Segment& seg) {
     // Window starts are aligned for the descriptor and to whole elements (at most 8 bytes).
-    const uint64_t align = std::max<uint64_t>(16, op.device->info.min_storage_buffer_offset_alignment);
+    const uint64_t align = std::max<uint64_t>(16, op.device->caps.info.min_storage_buffer_offset_alignment);
     Dispatch dispatch;
     dispatch.push = pass.push;
     dispatch.push[pass.item_begin_word] = seg.item_begin;
