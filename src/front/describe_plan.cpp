@@ -6,6 +6,7 @@
 #include "core/plan_text.hpp"
 #include "front/api_access.hpp"
 #include "front/operator_state.hpp"
+#include "front/plan_operator.hpp"
 #include "front/validation.hpp"
 
 #include <bit>

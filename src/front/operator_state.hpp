@@ -130,7 +130,4 @@ Status create_description(const DeviceCaps& caps, const DML_OPERATOR_DESC& desc,
 /// Device::supports for a device of these capabilities (operator.cpp).
 TypeSupport type_support(const DeviceCaps& caps, DML_OPERATOR_TYPE op, DML_TENSOR_DATA_TYPE type);
 
-/// The plan of a validated operator for a target (compile.cpp); pipelines are not made.
-Status plan_operator(const PlanTarget& target, const OperatorState& op, Plan& plan);
-
 }  // namespace vkdml::detail
