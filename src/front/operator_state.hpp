@@ -89,9 +89,10 @@ using TypedDesc =
                  DML_CUMULATIVE_SUMMATION_OPERATOR_DESC, DML_CUMULATIVE_PRODUCT_OPERATOR_DESC>;
 
 struct OperatorState {
-    std::shared_ptr<DeviceState> device;  ///< opaque here (vulkan/device_state.hpp); null in describe_plan
-    const detail::DeviceCaps* caps =
-        nullptr;               ///< what it was validated for: its device's (create_description)
+    /// The device it was created on, opaque here (vulkan/device_state.hpp); null in describe_plan.
+    std::shared_ptr<DeviceState> device;
+    /// What it was validated and is planned for: its device's capabilities (set by create_description).
+    const detail::DeviceCaps* caps = nullptr;
     DML_OPERATOR_DESC desc{};  ///< points at `typed`
     std::vector<std::unique_ptr<TensorCopy>> inputs;
     std::vector<std::unique_ptr<TensorCopy>> outputs;
