@@ -105,7 +105,7 @@ uint32_t cooperative_workgroup_limit(const DeviceInfo& info) {
 }
 
 Policy select_policy(const PlanTarget& t) {
-    using Rows = testing::DeviceOverrides::PolicyClass;
+    using Rows = PolicyRows;
     using Kernels = KernelChoice;
     const bool cpu =
         t.rows == Rows::automatic ? t.info.physical.type == VK_PHYSICAL_DEVICE_TYPE_CPU : t.rows == Rows::cpu;

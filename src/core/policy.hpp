@@ -9,7 +9,7 @@
 // a line costs another pass over its partials, so CPU devices, which need few items, split less.
 #pragma once
 
-#include "vkdml/testing.hpp"
+#include "core/policy_override.hpp"
 #include "vkdml/vkdml.hpp"
 
 #include <optional>
@@ -86,7 +86,7 @@ struct Policy {
 struct PlanTarget {
     const DeviceInfo& info;
     KernelChoice kernels = KernelChoice::automatic;
-    testing::DeviceOverrides::PolicyClass rows = testing::DeviceOverrides::PolicyClass::automatic;
+    PolicyRows rows = PolicyRows::automatic;
     /// A test device's: the chained scan's flag reads before it falls back (0: always falls back).
     std::optional<uint32_t> chained_spin_limit;
 };

@@ -4,7 +4,9 @@
 
 #include "core/errors.hpp"
 #include "core/plan_text.hpp"
+#include "front/api_access.hpp"
 #include "front/operator_state.hpp"
+#include "front/plan_operator.hpp"
 #include "front/validation.hpp"
 
 #include <bit>
@@ -89,13 +91,14 @@ Result<std::string> describe_plan(const DML_OPERATOR_DESC& desc, const PlanDevic
     if (!desc.Desc)
         return detail::make_error(ErrorCode::invalid_descriptor, to_string(desc.Type),
                                   ": DML_OPERATOR_DESC.Desc is null");
-    auto state = std::make_shared<DeviceState>();
-    state->info = info_of(device);
-    state->features = {true, true, true, true, true, device.full_subgroups, device.full_subgroups};
+    detail::DeviceCaps caps;
+    caps.info = info_of(device);
+    caps.features = {true, true, true, true, true, device.full_subgroups, device.full_subgroups};
+    caps.policy.kernels = device.kernels;  // the rows: the class, info_of's device type
     OperatorState op;
     op.desc.Type = desc.Type;
-    if (auto st = detail::create_description(*state, desc, options, op); !st) return st.error();
-    const detail::PlanTarget target{state->info, device.kernels};  // the class: info_of's device type
+    if (auto st = detail::create_description(caps, desc, options, op); !st) return st.error();
+    const detail::PlanTarget target = caps.plan_target();
     detail::Plan plan;
     if (auto st = detail::plan_operator(target, op, plan); !st) return st.error();
     return header(op, target, plan) + detail::plan_text(plan);
@@ -104,8 +107,7 @@ Result<std::string> describe_plan(const DML_OPERATOR_DESC& desc, const PlanDevic
 std::string describe(const CompiledOperator& compiled) {
     const auto& s = detail::ApiAccess::state(compiled);
     if (!s) return {};
-    const DeviceState& d = *s->op->device;
-    return header(*s->op, d.plan_target(), s->plan) + detail::plan_text(s->plan);
+    return header(*s->op, s->op->caps->plan_target(), s->plan) + detail::plan_text(s->plan);
 }
 
 }  // namespace vkdml

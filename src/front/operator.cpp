@@ -1,4 +1,5 @@
-// Device::create_operator and Device::supports: validation, then a deep copy of the description.
+// What Device::create_operator and Device::supports run for a device's capabilities: validation, then a
+// deep copy of the description.
 #include "core/errors.hpp"
 #include "front/operator_state.hpp"
 #include "front/validation.hpp"
@@ -44,10 +45,10 @@ void keep_tensors(OperatorState& s, const DML_TENSOR_DESC& input, const DML_TENS
 
 // Validates a cumulative description, then keeps it, normalized.
 template <class CumulativeOpDesc>
-Status create_cumulative(const DeviceState& device, DML_OPERATOR_TYPE type, const void* desc,
+Status create_cumulative(const detail::DeviceCaps& caps, DML_OPERATOR_TYPE type, const void* desc,
                          OperatorState& s) {
     const CumulativeDesc d = as_cumulative(*static_cast<const CumulativeOpDesc*>(desc));
-    if (auto st = detail::validate_cumulative(device, type, d); !st) return st;
+    if (auto st = detail::validate_cumulative(caps, type, d); !st) return st;
     keep_tensors(s, *d.InputTensor, *d.OutputTensor);
     s.normalized.axis = d.Axis;
     s.normalized.direction = d.AxisDirection;
@@ -57,10 +58,10 @@ Status create_cumulative(const DeviceState& device, DML_OPERATOR_TYPE type, cons
 
 // Validates a REDUCE, ARGMIN or ARGMAX description, then keeps it (Axes included), normalized.
 template <class ReductionOpDesc>
-Status create_reduction(const DeviceState& device, DML_OPERATOR_TYPE type, const void* desc,
+Status create_reduction(const detail::DeviceCaps& caps, DML_OPERATOR_TYPE type, const void* desc,
                         OperatorState& s) {
     const ReductionDesc d = as_reduction(*static_cast<const ReductionOpDesc*>(desc));
-    if (auto st = detail::validate_reduction(device, type, d); !st) return st;
+    if (auto st = detail::validate_reduction(caps, type, d); !st) return st;
     keep_tensors(s, *d.InputTensor, *d.OutputTensor);
     s.normalized.function = d.Function;
     s.normalized.axes.assign(d.Axes, d.Axes + d.AxisCount);
@@ -106,19 +107,19 @@ Status validate_options(const OperatorState& s, const OperatorOptions& options) 
 }
 
 // Validates the description and keeps it in `s`, normalized.
-Status normalize(const DeviceState& device, const DML_OPERATOR_DESC& desc, OperatorState& s) {
+Status normalize(const detail::DeviceCaps& caps, const DML_OPERATOR_DESC& desc, OperatorState& s) {
     s.normalized.type = desc.Type;
     switch (desc.Type) {
     case DML_OPERATOR_CUMULATIVE_SUMMATION:
-        return create_cumulative<DML_CUMULATIVE_SUMMATION_OPERATOR_DESC>(device, desc.Type, desc.Desc, s);
+        return create_cumulative<DML_CUMULATIVE_SUMMATION_OPERATOR_DESC>(caps, desc.Type, desc.Desc, s);
     case DML_OPERATOR_CUMULATIVE_PRODUCT:
-        return create_cumulative<DML_CUMULATIVE_PRODUCT_OPERATOR_DESC>(device, desc.Type, desc.Desc, s);
+        return create_cumulative<DML_CUMULATIVE_PRODUCT_OPERATOR_DESC>(caps, desc.Type, desc.Desc, s);
     case DML_OPERATOR_REDUCE:
-        return create_reduction<DML_REDUCE_OPERATOR_DESC>(device, desc.Type, desc.Desc, s);
+        return create_reduction<DML_REDUCE_OPERATOR_DESC>(caps, desc.Type, desc.Desc, s);
     case DML_OPERATOR_ARGMIN:
-        return create_reduction<DML_ARGMIN_OPERATOR_DESC>(device, desc.Type, desc.Desc, s);
+        return create_reduction<DML_ARGMIN_OPERATOR_DESC>(caps, desc.Type, desc.Desc, s);
     case DML_OPERATOR_ARGMAX:
-        return create_reduction<DML_ARGMAX_OPERATOR_DESC>(device, desc.Type, desc.Desc, s);
+        return create_reduction<DML_ARGMAX_OPERATOR_DESC>(caps, desc.Type, desc.Desc, s);
     default:
         return detail::make_error(
             ErrorCode::invalid_descriptor, "DML_OPERATOR_DESC.Type is ", static_cast<int>(desc.Type), " (",
@@ -129,8 +130,9 @@ Status normalize(const DeviceState& device, const DML_OPERATOR_DESC& desc, Opera
 }
 
 // Validates the description, keeps it normalized and points `s.desc` at its typed form.
-Status create_operator_state(const DeviceState& device, const DML_OPERATOR_DESC& desc, OperatorState& s) {
-    if (auto st = normalize(device, desc, s); !st) return st;
+Status create_operator_state(const detail::DeviceCaps& caps, const DML_OPERATOR_DESC& desc,
+                             OperatorState& s) {
+    if (auto st = normalize(caps, desc, s); !st) return st;
     s.typed = typed_desc(s);
     s.desc.Desc = std::visit(
         [](const auto& d) -> const void* {
@@ -147,12 +149,24 @@ Status create_operator_state(const DeviceState& device, const DML_OPERATOR_DESC&
 
 namespace detail {
 
-Status create_description(const DeviceState& device, const DML_OPERATOR_DESC& desc,
+Status create_description(const DeviceCaps& caps, const DML_OPERATOR_DESC& desc,
                           const OperatorOptions& options, OperatorState& s) {
-    if (auto st = create_operator_state(device, desc, s); !st) return st;
+    s.caps = &caps;
+    if (auto st = create_operator_state(caps, desc, s); !st) return st;
     if (auto st = validate_options(s, options); !st) return st;
     s.options = options;
     return {};
+}
+
+TypeSupport type_support(const DeviceCaps& caps, DML_OPERATOR_TYPE op, DML_TENSOR_DATA_TYPE type) {
+    if (!implemented(op))
+        return {false, cat(to_string(op), " (", static_cast<int>(op), ") is not implemented by this vkdml")};
+    if (element_size(type) == 0)
+        return {false,
+                cat("data type ", static_cast<int>(type), " is not a DML_TENSOR_DATA_TYPE vkdml knows")};
+    if (const char* missing = missing_feature(caps.features, type))
+        return {false, cat("needs the Vulkan feature ", missing)};
+    return {true, {}};
 }
 
 }  // namespace detail
@@ -181,32 +195,6 @@ const DML_OPERATOR_DESC& Operator::desc() const noexcept {
 }
 OperatorOptions Operator::options() const noexcept {
     return s_->options;
-}
-
-TypeSupport Device::supports(DML_OPERATOR_TYPE op, DML_TENSOR_DATA_TYPE type) const {
-    if (!implemented(op))
-        return {false,
-                detail::cat(to_string(op), " (", static_cast<int>(op), ") is not implemented by this vkdml")};
-    if (element_size(type) == 0)
-        return {false, detail::cat("data type ", static_cast<int>(type),
-                                   " is not a DML_TENSOR_DATA_TYPE vkdml knows")};
-    if (const char* missing = detail::missing_feature(s_->features, type))
-        return {false, detail::cat("needs the Vulkan feature ", missing)};
-    return {true, {}};
-}
-
-Result<Operator> Device::create_operator(const DML_OPERATOR_DESC& desc,
-                                         const OperatorOptions& options) const {
-    using detail::make_error;
-    if (auto st = detail::check_not_lost(*s_); !st) return st.error();
-    if (!desc.Desc)
-        return make_error(ErrorCode::invalid_descriptor, to_string(desc.Type),
-                          ": DML_OPERATOR_DESC.Desc is null");
-    auto s = std::make_shared<OperatorState>();
-    s->device = s_;
-    s->desc.Type = desc.Type;
-    if (auto st = detail::create_description(*s_, desc, options, *s); !st) return st.error();
-    return detail::ApiAccess::make_operator(std::move(s));
 }
 
 }  // namespace vkdml

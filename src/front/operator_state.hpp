@@ -1,9 +1,10 @@
 // The deep copy an Operator keeps of its description (all pointers point into it).
 #pragma once
 
+#include "core/device_caps.hpp"
 #include "core/kernel_abi.hpp"
 #include "core/plan.hpp"
-#include "vulkan/device_state.hpp"
+#include "vkdml/vkdml.hpp"
 
 #include <memory>
 #include <variant>
@@ -88,7 +89,10 @@ using TypedDesc =
                  DML_CUMULATIVE_SUMMATION_OPERATOR_DESC, DML_CUMULATIVE_PRODUCT_OPERATOR_DESC>;
 
 struct OperatorState {
+    /// The device it was created on, opaque here (vulkan/device_state.hpp); null in describe_plan.
     std::shared_ptr<DeviceState> device;
+    /// What it was validated and is planned for: its device's capabilities (set by create_description).
+    const detail::DeviceCaps* caps = nullptr;
     DML_OPERATOR_DESC desc{};  ///< points at `typed`
     std::vector<std::unique_ptr<TensorCopy>> inputs;
     std::vector<std::unique_ptr<TensorCopy>> outputs;
@@ -118,12 +122,13 @@ struct CompiledState {
 
 namespace vkdml::detail {
 
-/// Validates the description of any implemented operator type (SPEC §2, for `device`'s features) and the
-/// options against it, and keeps their deep copy in `s` (operator.cpp).
-Status create_description(const DeviceState& device, const DML_OPERATOR_DESC& desc,
+/// Validates the description of any implemented operator type (SPEC §2, for the device's features) and
+/// the options against it, and keeps their deep copy in `s` (operator.cpp), with `caps`, which must outlive
+/// `s` (a device's, kept alive by s.device).
+Status create_description(const DeviceCaps& caps, const DML_OPERATOR_DESC& desc,
                           const OperatorOptions& options, OperatorState& s);
 
-/// The plan of a validated operator for a target (compile.cpp); pipelines are not made.
-Status plan_operator(const PlanTarget& target, const OperatorState& op, Plan& plan);
+/// Device::supports for a device of these capabilities (operator.cpp).
+TypeSupport type_support(const DeviceCaps& caps, DML_OPERATOR_TYPE op, DML_TENSOR_DATA_TYPE type);
 
 }  // namespace vkdml::detail

@@ -19,7 +19,7 @@ bool float_only(DML_REDUCE_FUNCTION f) {
 
 }  // namespace
 
-Status validate_reduction(const DeviceState& device, DML_OPERATOR_TYPE op, const ReductionDesc& d) {
+Status validate_reduction(const DeviceCaps& caps, DML_OPERATOR_TYPE op, const ReductionDesc& d) {
     const char* name = to_string(op);
     auto fail = [&](const auto&... parts) {
         return make_error(ErrorCode::invalid_descriptor, name, ": ", parts...);
@@ -87,7 +87,7 @@ Status validate_reduction(const DeviceState& device, DML_OPERATOR_TYPE op, const
         return fail_type("OutputTensor.DataType is ", to_string(out.DataType),
                          " but InputTensor.DataType is ", to_string(in.DataType), " (SPEC §4: ", function,
                          " keeps the data type)");
-    return validate_type_support(device, op, "InputTensor", in.DataType);
+    return validate_type_support(caps, op, "InputTensor", in.DataType);
 }
 
 }  // namespace vkdml::detail

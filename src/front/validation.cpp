@@ -143,16 +143,16 @@ Status validate_tensor(const char* op, const char* field, const DML_TENSOR_DESC*
     return {};
 }
 
-Status validate_type_support(const DeviceState& device, DML_OPERATOR_TYPE op, const char* field,
+Status validate_type_support(const DeviceCaps& caps, DML_OPERATOR_TYPE op, const char* field,
                              DML_TENSOR_DATA_TYPE type) {
-    if (const char* missing = missing_feature(device.features, type))
+    if (const char* missing = missing_feature(caps.features, type))
         return make_error(ErrorCode::unsupported_device, to_string(op), ": ", field, ".DataType ",
                           to_string(type), " needs the Vulkan feature ", missing, ", which device \"",
-                          device.info.physical.name, "\" does not have enabled");
+                          caps.info.physical.name, "\" does not have enabled");
     return {};
 }
 
-Status validate_cumulative(const DeviceState& device, DML_OPERATOR_TYPE op, const CumulativeDesc& d) {
+Status validate_cumulative(const DeviceCaps& caps, DML_OPERATOR_TYPE op, const CumulativeDesc& d) {
     const char* name = to_string(op);
     auto fail = [&](const auto&... parts) {
         return make_error(ErrorCode::invalid_descriptor, name, ": ", parts...);
@@ -179,7 +179,7 @@ Status validate_cumulative(const DeviceState& device, DML_OPERATOR_TYPE op, cons
     if (d.AxisDirection != DML_AXIS_DIRECTION_INCREASING && d.AxisDirection != DML_AXIS_DIRECTION_DECREASING)
         return fail("AxisDirection is ", static_cast<int>(d.AxisDirection),
                     " (must be DML_AXIS_DIRECTION_INCREASING (0) or DML_AXIS_DIRECTION_DECREASING (1))");
-    return validate_type_support(device, op, "InputTensor", in.DataType);
+    return validate_type_support(caps, op, "InputTensor", in.DataType);
 }
 
 }  // namespace vkdml::detail

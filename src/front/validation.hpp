@@ -2,8 +2,8 @@
 // field, the rule and the offending values.
 #pragma once
 
+#include "core/device_caps.hpp"
 #include "front/operator_state.hpp"
-#include "vulkan/device_state.hpp"
 
 namespace vkdml::detail {
 
@@ -12,14 +12,14 @@ namespace vkdml::detail {
 Status validate_tensor(const char* op, const char* field, const DML_TENSOR_DESC* tensor, bool output);
 
 /// Rule 1's "allowed for the op" part and SPEC §4's device part: the data type must be usable.
-Status validate_type_support(const DeviceState& device, DML_OPERATOR_TYPE op, const char* field,
+Status validate_type_support(const DeviceCaps& caps, DML_OPERATOR_TYPE op, const char* field,
                              DML_TENSOR_DATA_TYPE type);
 
 /// Rules 7–8 for the cumulative ops (tensors already validated one by one).
-Status validate_cumulative(const DeviceState& device, DML_OPERATOR_TYPE op, const CumulativeDesc& desc);
+Status validate_cumulative(const DeviceCaps& caps, DML_OPERATOR_TYPE op, const CumulativeDesc& desc);
 
 /// Rules 7–8 and SPEC §4's function/type table for REDUCE, ARGMIN and ARGMAX (tensors validated here too).
-Status validate_reduction(const DeviceState& device, DML_OPERATOR_TYPE op, const ReductionDesc& desc);
+Status validate_reduction(const DeviceCaps& caps, DML_OPERATOR_TYPE op, const ReductionDesc& desc);
 
 /// "{2,3,4}": an array for error messages.
 std::string list(const uint32_t* values, uint32_t count);

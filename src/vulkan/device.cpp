@@ -31,7 +31,7 @@ Status finish_setup(DeviceState& s) {
     volkLoadDeviceTable(&s.vk, s.device);
     vkGetPhysicalDeviceMemoryProperties(s.physical_device, &s.memory_properties);
     if (!s.vk.vkCmdPushDescriptorSetKHR)
-        return make_error(ErrorCode::unsupported_device, "device \"", s.info.physical.name,
+        return make_error(ErrorCode::unsupported_device, "device \"", s.caps.info.physical.name,
                           "\" was created without VK_KHR_push_descriptor enabled; vkdml records its bindings "
                           "with it (add it to VkDeviceCreateInfo::ppEnabledExtensionNames)");
     if (!s.queue) s.vk.vkGetDeviceQueue(s.device, s.queue_family, 0, &s.queue);
@@ -130,7 +130,7 @@ Device::Device(std::shared_ptr<DeviceState> s) : s_(std::move(s)) {}
 Device::~Device() = default;
 
 const DeviceInfo& Device::info() const noexcept {
-    return s_->info;
+    return s_->caps.info;
 }
 
 bool Device::is_lost() const noexcept {
@@ -165,11 +165,12 @@ Result<std::shared_ptr<Device>> Device::adopt(VkInstance instance, VkPhysicalDev
     s->queue_family = queue_family_index;
     s->queue = queue;
     if (auto st = check_adopted_queue_family(physical_device, queue_family_index); !st) return st.error();
-    s->info = detail::query_device_info(physical_device, 0);
-    if (auto st = detail::check_api_version(s->info.physical); !st) return st.error();
-    if (enabled_features) s->features = read_enabled_features(*enabled_features);
+    s->caps.info = detail::query_device_info(physical_device, 0);
+    if (auto st = detail::check_api_version(s->caps.info.physical); !st) return st.error();
+    if (enabled_features) s->caps.features = read_enabled_features(*enabled_features);
     // Full subgroups only where the application enabled what requiring them takes.
-    s->info.full_subgroups &= s->features.subgroup_size_control && s->features.compute_full_subgroups;
+    s->caps.info.full_subgroups &=
+        s->caps.features.subgroup_size_control && s->caps.features.compute_full_subgroups;
     if (auto st = detail::finish_setup(*s); !st) return st.error();
     return detail::ApiAccess::make_device(std::move(s));
 }

@@ -173,25 +173,33 @@ Status pick_physical_device(DeviceState& s, const std::string& option_selector) 
     auto chosen = choose(describe_all(pds), selector);
     if (!chosen) return chosen.error();
     s.physical_device = pds[*chosen];
-    s.info = detail::query_device_info(s.physical_device, *chosen);
-    return detail::check_api_version(s.info.physical);
+    s.caps.info = detail::query_device_info(s.physical_device, *chosen);
+    return detail::check_api_version(s.caps.info.physical);
+}
+
+/// The planners' rows for a test device's DeviceOverrides::policy_class (any value but automatic and cpu:
+/// the GPU rows).
+detail::PolicyRows policy_rows(testing::DeviceOverrides::PolicyClass c) {
+    using Class = testing::DeviceOverrides::PolicyClass;
+    if (c == Class::automatic) return detail::PolicyRows::automatic;
+    return c == Class::cpu ? detail::PolicyRows::cpu : detail::PolicyRows::gpu;
 }
 
 /// create(), step 3: what DeviceOptions turns off (subgroups) and a test device's overrides force or
 /// lower (kernels, policy rows, features, limits).
 Status apply_options(DeviceState& s, const DeviceOptions& options, const testing::DeviceOverrides& o) {
-    if (!options.subgroup_operations) s.info.subgroup_arithmetic = s.info.subgroup_shuffle = false;
-    s.kernels = o.kernels;
-    s.policy_class = o.policy_class;
-    s.chained_spin_limit =
+    if (!options.subgroup_operations) s.caps.info.subgroup_arithmetic = s.caps.info.subgroup_shuffle = false;
+    s.caps.policy.kernels = o.kernels;
+    s.caps.policy.rows = policy_rows(o.policy_class);
+    s.caps.policy.chained_spin_limit =
         o.chained_scan_always_falls_back ? std::optional<uint32_t>(0) : o.chained_scan_spin_limit;
-    s.info.shader_int64 &= o.features.shader_int64;
-    s.info.shader_float64 &= o.features.shader_float64;
-    s.info.storage_buffer_8bit &= o.features.storage_buffer_8bit;
-    s.info.storage_buffer_16bit &= o.features.storage_buffer_16bit;
-    s.info.subgroup_extended_types &= o.features.subgroup_extended_types;
-    s.info.full_subgroups &= o.features.subgroup_size_control;
-    return apply_limits(o.limits, s.info);
+    s.caps.info.shader_int64 &= o.features.shader_int64;
+    s.caps.info.shader_float64 &= o.features.shader_float64;
+    s.caps.info.storage_buffer_8bit &= o.features.storage_buffer_8bit;
+    s.caps.info.storage_buffer_16bit &= o.features.storage_buffer_16bit;
+    s.caps.info.subgroup_extended_types &= o.features.subgroup_extended_types;
+    s.caps.info.full_subgroups &= o.features.subgroup_size_control;
+    return apply_limits(o.limits, s.caps.info);
 }
 
 /// create(), step 4: the first queue family with compute capability.
@@ -206,12 +214,12 @@ Status pick_queue_family(DeviceState& s) {
             return {};
         }
     }
-    return make_error(ErrorCode::unsupported_device, "device \"", s.info.physical.name,
+    return make_error(ErrorCode::unsupported_device, "device \"", s.caps.info.physical.name,
                       "\" has no compute queue");
 }
 
 /// The features create_logical_device enables, chained for VkDeviceCreateInfo::pNext (features ->
-/// f11 -> f12 [-> subgroup size control]): those s.info still lists once apply_options has masked them.
+/// f11 -> f12 [-> subgroup size control]): those s.caps.info still lists once apply_options has masked them.
 /// Not copyable (the chain points into itself).
 struct FeatureChain {
     VkPhysicalDeviceSubgroupSizeControlFeaturesEXT size_control{
@@ -236,12 +244,12 @@ struct FeatureChain {
 };
 
 /// create(), step 5: the logical device, with one queue, VK_KHR_push_descriptor and the features of
-/// FeatureChain; records them as s.features.
+/// FeatureChain; records them as s.caps.features.
 Status create_logical_device(DeviceState& s) {
     if (!detail::has_device_extension(s.physical_device, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME))
-        return make_error(ErrorCode::unsupported_device, "device \"", s.info.physical.name,
+        return make_error(ErrorCode::unsupported_device, "device \"", s.caps.info.physical.name,
                           "\" lacks VK_KHR_push_descriptor, which vkdml records its bindings with");
-    const DeviceInfo& info = s.info;
+    const DeviceInfo& info = s.caps.info;
     const FeatureChain chain(info);
     float priority = 1.0f;
     VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
@@ -256,9 +264,9 @@ Status create_logical_device(DeviceState& s) {
     dci.enabledExtensionCount = info.full_subgroups ? 2 : 1;
     dci.ppEnabledExtensionNames = extensions;
     VKDML_VK_TRY(vkCreateDevice(s.physical_device, &dci, nullptr, &s.device));
-    s.features = {info.shader_int64,         info.shader_float64,          info.storage_buffer_8bit,
-                  info.storage_buffer_16bit, info.subgroup_extended_types, info.full_subgroups,
-                  info.full_subgroups};
+    s.caps.features = {info.shader_int64,         info.shader_float64,          info.storage_buffer_8bit,
+                       info.storage_buffer_16bit, info.subgroup_extended_types, info.full_subgroups,
+                       info.full_subgroups};
     return {};
 }
 

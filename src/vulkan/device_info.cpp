@@ -6,8 +6,6 @@
 #include <algorithm>
 #include <cstring>
 #include <mutex>
-#include <string_view>
-#include <utility>
 #include <vector>
 
 namespace vkdml::detail {
@@ -196,23 +194,6 @@ int device_type_rank(VkPhysicalDeviceType type) {
     case VK_PHYSICAL_DEVICE_TYPE_CPU: return 1;
     default: return 0;
     }
-}
-
-const char* missing_feature(const EnabledFeatures& f, DML_TENSOR_DATA_TYPE type) {
-    const TypeInfo* info = type_info(type);
-    if (!info) return nullptr;
-    const std::pair<std::string_view, bool> enabled[] = {
-        {"shaderInt64", f.shader_int64},
-        {"shaderFloat64", f.shader_float64},
-        {"storageBuffer8BitAccess", f.storage_buffer_8bit},
-        {"storageBuffer16BitAccess", f.storage_buffer_16bit},
-        {"shaderSubgroupExtendedTypes", f.subgroup_extended_types}};
-    for (const char* feature : info->features) {
-        if (!feature) break;
-        for (const auto& [name, on] : enabled)
-            if (name == feature && !on) return feature;
-    }
-    return nullptr;
 }
 
 }  // namespace vkdml::detail

@@ -3,7 +3,7 @@
 
 #include "vkdml/vkdml.hpp"
 
-#include "core/policy.hpp"
+#include "core/device_caps.hpp"
 #include "front/api_access.hpp"
 #include "vulkan/faults.hpp"
 
@@ -15,20 +15,6 @@
 namespace vkdml::detail {
 
 class PipelineCache;
-
-/// The Vulkan features vkdml may use, as enabled on the device.
-struct EnabledFeatures {
-    bool shader_int64 = false;
-    bool shader_float64 = false;
-    bool storage_buffer_8bit = false;
-    bool storage_buffer_16bit = false;
-    bool subgroup_extended_types = false;
-    bool subgroup_size_control = false;   ///< subgroupSizeControl
-    bool compute_full_subgroups = false;  ///< computeFullSubgroups
-};
-
-/// Returns the name of the first Vulkan feature a data type needs and the device lacks, or nullptr.
-const char* missing_feature(const EnabledFeatures& features, DML_TENSOR_DATA_TYPE type);
 
 }  // namespace vkdml::detail
 
@@ -49,17 +35,9 @@ struct DeviceState {
     ValidationCallback on_validation_message;
 
     VolkDeviceTable vk{};  ///< device-level functions of this device
-    DeviceInfo info;
-    detail::EnabledFeatures features;
-    /// The overrides of the policy the planners take (select_policy): a test device's
-    /// DeviceOverrides::kernels and policy_class (automatic on every other device).
-    KernelChoice kernels = KernelChoice::automatic;
-    testing::DeviceOverrides::PolicyClass policy_class = testing::DeviceOverrides::PolicyClass::automatic;
-    /// DeviceOverrides::chained_scan_spin_limit (0 where chained_scan_always_falls_back)
-    std::optional<uint32_t> chained_spin_limit;
-
-    /// What the planners know of this device.
-    detail::PlanTarget plan_target() const { return {info, kernels, policy_class, chained_spin_limit}; }
+    /// What validation and the planners know of this device: its DeviceInfo, enabled features and
+    /// policy overrides.
+    detail::DeviceCaps caps;
     VkPhysicalDeviceMemoryProperties memory_properties{};
 
     std::unique_ptr<detail::PipelineCache> pipelines;

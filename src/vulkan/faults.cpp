@@ -36,7 +36,7 @@ VkResult FaultInjector::take_slow(testing::VulkanCall call) {
 
 Status check_not_lost(const DeviceState& device) {
     if (device.lost.load(std::memory_order_acquire))
-        return make_error(ErrorCode::device_lost, "device \"", device.info.physical.name,
+        return make_error(ErrorCode::device_lost, "device \"", device.caps.info.physical.name,
                           "\" was lost (VK_ERROR_DEVICE_LOST) and can run nothing more; create a new "
                           "vkdml::Device");
     return {};

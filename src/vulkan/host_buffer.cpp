@@ -32,11 +32,11 @@ Result<HostBuffer> HostBuffer::create(DeviceState& device, uint64_t bytes) {
     VKDML_VK_TRY_ON(device, create_buffer, vk.vkCreateBuffer(device.device, &bci, nullptr, &b.buffer_));
     VkMemoryRequirements req;
     vk.vkGetBufferMemoryRequirements(device.device, b.buffer_, &req);
-    if (req.size > device.info.max_memory_allocation_size)
+    if (req.size > device.caps.info.max_memory_allocation_size)
         return make_error(ErrorCode::out_of_memory, "a buffer of ", bytes,
                           " bytes exceeds this device's "
                           "maxMemoryAllocationSize (",
-                          device.info.max_memory_allocation_size, ")");
+                          device.caps.info.max_memory_allocation_size, ")");
     uint32_t type = pick_memory_type(device.memory_properties, req.memoryTypeBits);
     if (type == UINT32_MAX)
         return make_error(ErrorCode::unsupported_device,

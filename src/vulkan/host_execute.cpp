@@ -213,7 +213,7 @@ Result<HostExecution> HostExecution::create(const Device& device, const DML_OPER
     const OperatorState& o = *detail::ApiAccess::state(*op);
     DeviceState& d = *detail::ApiAccess::state(device);
     const uint64_t temp_bytes = compiled->binding_properties().TemporaryResourceSize;
-    if (auto st = check_memory(d.info, o, temp_bytes); !st) return st.error();
+    if (auto st = check_memory(d.caps.info, o, temp_bytes); !st) return st.error();
     auto s = std::make_unique<State>(State{std::move(*compiled), {}, {}, std::nullopt, {}, {}});
     if (auto st = s->allocate(d, o, temp_bytes); !st) return st.error();
     if (auto st = s->record(); !st) return st.error();

@@ -78,7 +78,7 @@ Result<VkPipeline> PipelineCache::get(const PipelineKey& key) {
     if (!module) return module.error();
     // Kernels built on subgroup operations run on full subgroups of the planned size where the device
     // allows it (a workgroup of whole subgroups, as every plan makes).
-    const SubgroupRequest request = subgroup_request(*find_kernel(key.kernel, key.storage), d_.info);
+    const SubgroupRequest request = subgroup_request(*find_kernel(key.kernel, key.storage), d_.caps.info);
     const uint32_t workgroup = key.spec[ABI_SPEC_WORKGROUP];
     if (request.required_size != 0 && workgroup % request.required_size != 0)
         return make_error(ErrorCode::vulkan_error, "internal: ", name(key.kernel),

@@ -1,9 +1,10 @@
-// CompiledOperator::record: validating the caller's bindings (SPEC §2 rule 9) and recording the
-// plan's dispatches with push descriptors: one per segment of a pass, each binding bound through
-// its window (window.hpp), with a barrier between consecutive passes only.
+// CompiledOperator::record: validating the caller's bindings (SPEC §2 rule 9, binding_validation.hpp)
+// and recording the plan's dispatches with push descriptors: one per segment of a pass, each binding bound
+// through its window (window.hpp), with a barrier between consecutive passes only.
 #include "vkdml/profiling.hpp"
 
 #include "core/errors.hpp"
+#include "front/binding_validation.hpp"
 #include "front/operator_state.hpp"
 #include "vulkan/pipeline_cache.hpp"
 
@@ -21,116 +22,6 @@ const char* slot_name(detail::Slot s) {
     case detail::Slot::output: return "output";
     default: return "temporary";
     }
-}
-
-bool overlaps(const BufferBinding& a, const BufferBinding& b) {
-    return a.buffer == b.buffer && a.offset < b.offset + b.size && b.offset < a.offset + a.size;
-}
-
-Status check_binding(const DeviceState& d, const char* op, const char* what, uint32_t index,
-                     const BufferBinding& b, uint64_t needed, uint64_t alignment) {
-    auto fail = [&](const auto&... parts) {
-        return make_error(ErrorCode::invalid_binding, op, ": ", what, " binding ", index, parts...);
-    };
-    if (!b.buffer) return fail(" has a null VkBuffer");
-    if (!(b.usage & VK_BUFFER_USAGE_STORAGE_BUFFER_BIT))
-        return fail(" declares usage 0x", std::hex, b.usage, std::dec,
-                    " without VK_BUFFER_USAGE_STORAGE_BUFFER_BIT (rule 9: vkdml binds every buffer as a "
-                    "storage buffer; BufferBinding::usage is the VkBufferCreateInfo::usage it was created "
-                    "with)");
-    if (b.buffer_size == 0)
-        return fail(
-            " declares buffer_size 0 (rule 9: BufferBinding::buffer_size is the "
-            "VkBufferCreateInfo::size the buffer was created with)");
-    VkMemoryRequirements req{};
-    d.vk.vkGetBufferMemoryRequirements(d.device, b.buffer, &req);
-    if (req.size < b.buffer_size)
-        return fail(" declares buffer_size ", b.buffer_size, " but the buffer needs only ", req.size,
-                    " bytes of memory (vkGetBufferMemoryRequirements), so it is smaller than declared");
-    if (b.offset > b.buffer_size || b.size > b.buffer_size - b.offset)
-        return fail(" range [", b.offset, ", ", b.offset, " + ", b.size, ") ends past the buffer's ",
-                    b.buffer_size, " bytes (rule 9: every range lies inside its buffer)");
-    if (b.size < needed)
-        return fail(" has size ", b.size, " bytes but the tensor needs ", needed,
-                    " (rule 9: size >= TotalTensorSizeInBytes)");
-    if (b.offset % alignment != 0)
-        return fail(" has offset ", b.offset, ", not a multiple of ", alignment,
-                    " (rule 9: offsets are multiples of 16 or of GuaranteedBaseOffsetAlignment when larger)");
-    return {};
-}
-
-uint64_t alignment_of(const TensorCopy& t) {
-    return std::max<uint64_t>(16, t.buffer.GuaranteedBaseOffsetAlignment);
-}
-
-/// Rule 9, first part: one binding per input and output tensor.
-Status check_counts(const OperatorState& op, const char* name, const Bindings& b) {
-    if (b.inputs.size() != op.inputs.size() || b.outputs.size() != op.outputs.size())
-        return make_error(ErrorCode::invalid_binding, name, ": got ", b.inputs.size(), " input and ",
-                          b.outputs.size(), " output bindings, the operator has ", op.inputs.size(), " and ",
-                          op.outputs.size());
-    return {};
-}
-
-/// check_binding for each binding of `bindings` against its tensor in `tensors` (`what`: input or output).
-Status check_tensor_bindings(const DeviceState& d, const char* name, const char* what,
-                             std::span<const BufferBinding> bindings,
-                             const std::vector<std::unique_ptr<TensorCopy>>& tensors) {
-    for (uint32_t i = 0; i < bindings.size(); ++i)
-        if (auto st = check_binding(d, name, what, i, bindings[i], tensors[i]->buffer.TotalTensorSizeInBytes,
-                                    alignment_of(*tensors[i]));
-            !st)
-            return st;
-    return {};
-}
-
-/// The temporary binding, when the plan needs `temp` bytes of it.
-Status check_temporary(const DeviceState& d, const char* name, const Bindings& b, uint64_t temp) {
-    if (temp == 0) return {};
-    if (!b.temporary)
-        return make_error(ErrorCode::invalid_binding, name, ": the plan needs a temporary buffer of ", temp,
-                          " bytes (binding_properties().TemporaryResourceSize) but none was bound");
-    return check_binding(d, name, "temporary", 0, *b.temporary, temp, 16);
-}
-
-/// No input range overlaps an output range (but a cumulative operator's byte-identical in-place pair
-/// with equal strides), and the temporary range (when `has_temporary`) overlaps none.
-Status check_overlaps(const OperatorState& op, const char* name, const Bindings& b, bool has_temporary) {
-    const bool may_run_in_place =
-        op.desc.Type == DML_OPERATOR_CUMULATIVE_SUMMATION || op.desc.Type == DML_OPERATOR_CUMULATIVE_PRODUCT;
-    for (uint32_t o = 0; o < b.outputs.size(); ++o) {
-        for (uint32_t i = 0; i < b.inputs.size(); ++i) {
-            if (!overlaps(b.inputs[i], b.outputs[o])) continue;
-            bool in_place = may_run_in_place && b.inputs[i].offset == b.outputs[o].offset &&
-                            b.inputs[i].size == b.outputs[o].size &&
-                            op.inputs[i]->strides == op.outputs[o]->strides;
-            if (!in_place)
-                return make_error(ErrorCode::invalid_binding, name, ": input ", i, " [", b.inputs[i].offset,
-                                  ", +", b.inputs[i].size, ") and output ", o, " [", b.outputs[o].offset,
-                                  ", +", b.outputs[o].size,
-                                  ") overlap (rule 9: only the cumulative operators run in place, on "
-                                  "byte-identical ranges with equal strides)");
-        }
-        if (has_temporary && overlaps(*b.temporary, b.outputs[o]))
-            return make_error(ErrorCode::invalid_binding, name, ": the temporary buffer overlaps output ", o);
-    }
-    for (uint32_t i = 0; i < b.inputs.size() && has_temporary; ++i)
-        if (overlaps(*b.temporary, b.inputs[i]))
-            return make_error(ErrorCode::invalid_binding, name, ": the temporary buffer overlaps input ", i);
-    return {};
-}
-
-/// SPEC §2 rule 9 for the caller's bindings, in this order: counts, inputs, outputs, temporary, overlaps.
-Status validate_bindings(const CompiledState& s, const Bindings& b) {
-    const OperatorState& op = *s.op;
-    const DeviceState& d = *op.device;
-    const char* name = to_string(op.desc.Type);
-    const uint64_t temp = s.plan.temporary_bytes;
-    if (auto st = check_counts(op, name, b); !st) return st;
-    if (auto st = check_tensor_bindings(d, name, "input", b.inputs, op.inputs); !st) return st;
-    if (auto st = check_tensor_bindings(d, name, "output", b.outputs, op.outputs); !st) return st;
-    if (auto st = check_temporary(d, name, b, temp); !st) return st;
-    return check_overlaps(op, name, b, temp > 0);
 }
 
 /// The caller's range a pass binding refers to: a tensor's bytes, or a region of the temporary buffer.
@@ -168,10 +59,11 @@ Status bind_window(const OperatorState& op, const detail::PassBinding& pb, const
     const uint64_t first = region.offset + uint64_t(window.lo) * esize;
     const uint64_t start = first / align * align;
     const uint64_t bytes = region.offset + uint64_t(window.hi + 1) * esize - start;
-    if (bytes > d.info.max_storage_buffer_range)
+    if (bytes > d.caps.info.max_storage_buffer_range)
         return make_error(ErrorCode::unsupported_device, to_string(op.desc.Type), ": the ",
                           slot_name(pb.slot), " window spans ", bytes,
-                          " bytes, more than maxStorageBufferRange (", d.info.max_storage_buffer_range, ")");
+                          " bytes, more than maxStorageBufferRange (", d.caps.info.max_storage_buffer_range,
+                          ")");
     // The kernel adds this (modulo 2^32) to the offsets it computes from the tensor's start.
     if (pb.base_word >= 0) {
         int64_t shift = (int64_t(region.offset) - int64_t(start)) / int64_t(esize);
@@ -197,7 +89,7 @@ bool reads_input_writes_output(const detail::Pass& p) {
 
 Result<PassPipelines> pass_pipelines(const CompiledState& s, const Bindings& b) {
     const bool bound_in_place =
-        b.inputs.size() == 1 && b.outputs.size() == 1 && overlaps(b.inputs[0], b.outputs[0]);
+        b.inputs.size() == 1 && b.outputs.size() == 1 && detail::overlaps(b.inputs[0], b.outputs[0]);
     PassPipelines r;
     for (size_t p = 0; p < s.plan.passes.size(); ++p) {
         const detail::Pass& pass = s.plan.passes[p];
@@ -221,7 +113,7 @@ Result<Dispatch> make_dispatch(const OperatorState& op, const detail::Pass& pass
                                const std::array<BufferBinding, detail::kBindingCount>& regions,
                                const detail::Segment& seg) {
     // Window starts are aligned for the descriptor and to whole elements (at most 8 bytes).
-    const uint64_t align = std::max<uint64_t>(16, op.device->info.min_storage_buffer_offset_alignment);
+    const uint64_t align = std::max<uint64_t>(16, op.device->caps.info.min_storage_buffer_offset_alignment);
     Dispatch dispatch;
     dispatch.push = pass.push;
     dispatch.push[pass.item_begin_word] = seg.item_begin;
@@ -345,7 +237,12 @@ Status record_passes(const std::shared_ptr<const CompiledState>& state, VkComman
     if (!state) return make_error(ErrorCode::invalid_argument, "record: the CompiledOperator was moved from");
     DeviceState& d = *state->op->device;
     if (auto st = detail::check_not_lost(d); !st) return st;
-    if (auto st = validate_bindings(*state, bindings); !st) return st;
+    const auto memory_size = [&d](VkBuffer buffer) {
+        VkMemoryRequirements req{};
+        d.vk.vkGetBufferMemoryRequirements(d.device, buffer, &req);
+        return req.size;
+    };
+    if (auto st = detail::validate_bindings(*state, bindings, memory_size); !st) return st;
     auto pipelines = pass_pipelines(*state, bindings);
     if (!pipelines) return pipelines.error();
     auto dispatches = plan_dispatches(*state, bindings, *pipelines);

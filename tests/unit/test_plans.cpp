@@ -162,7 +162,7 @@ TEST_CASE("chunk lengths follow the policy tables", "[unit]") {
 
 TEST_CASE("select_policy: the device type picks the rows and their family; the options override each",
           "[unit]") {
-    using Rows = vkdml::testing::DeviceOverrides::PolicyClass;
+    using Rows = vkdml::detail::PolicyRows;
     const auto cpu = cpu_info(), gpu = gpu_info();
     struct Row {
         const vkdml::DeviceInfo& info;
@@ -212,8 +212,8 @@ TEST_CASE("GPU reduction grids from the multiprocessor count: 8 workgroups each,
     h100.compute_units = 132;
     CHECK(select_policy({h100}).reduce.tree_target_items == 1056);
     CHECK(select_policy({gpu_info()}).reduce.tree_target_items == 2048);  // not stated: 2,048
-    CHECK(select_policy({h100, kAuto, vkdml::testing::DeviceOverrides::PolicyClass::cpu})
-              .reduce.tree_target_items == 8);  // the CPU rows ignore it
+    CHECK(select_policy({h100, kAuto, vkdml::detail::PolicyRows::cpu}).reduce.tree_target_items ==
+          8);  // the CPU rows ignore it
     // 2^26 float32: 1,053 even shares of 63,744 elements (at most 256 per invocation), then the 1,053
     // states in one workgroup.
     const Plan plan = reduce_plan({h100}, {1u << 26}, 0, REDUCE_F_SUM);
