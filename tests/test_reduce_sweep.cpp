@@ -281,12 +281,12 @@ TEST_CASE("argminmax sweep: ARGMIN/ARGMAX both directions, every type, ranks 1-8
 }
 
 TEST_CASE("reduce sweep: reduced extents 1 .. 4097 in five shapes, all functions and types",
-          "[gpu][reduce][argminmax][sweep]") {
+          "[gpu][reduce][argminmax][sweep][rows][subgroup-sizes]") {
     sweep_reduced_extents();
 }
 
 TEST_CASE("reduce sweep: NanMode::ignore, MIN/MAX/ARGMIN/ARGMAX on NaN-heavy floats, extents 1 .. 4097",
-          "[gpu][reduce][argminmax][nan][sweep]") {
+          "[gpu][reduce][argminmax][nan][sweep][rows]") {
     sweep_nan_ignored();
 }
 

@@ -314,10 +314,11 @@ TEST_CASE("cumprod sweep: every rank, axis, direction and exclusivity for every 
     sweep_ranks_and_axes(ScanOp::product);
 }
 
-TEST_CASE("cumsum sweep: axis lengths in four shapes for every type", "[gpu][cumsum][sweep]") {
+TEST_CASE("cumsum sweep: axis lengths in four shapes for every type",
+          "[gpu][cumsum][sweep][rows][subgroup-sizes]") {
     sweep_axis_lengths(ScanOp::sum);
 }
-TEST_CASE("cumprod sweep: axis lengths in four shapes for every type", "[gpu][cumprod][sweep]") {
+TEST_CASE("cumprod sweep: axis lengths in four shapes for every type", "[gpu][cumprod][sweep][rows]") {
     sweep_axis_lengths(ScanOp::product);
 }
 
@@ -328,7 +329,7 @@ TEST_CASE("cumprod: axes longer than 65535 elements", "[gpu][cumprod][long]") {
     sweep_long_axes(ScanOp::product);
 }
 
-TEST_CASE("cumsum: padded, permuted, broadcast and in-place layouts for every type", "[gpu][cumsum]") {
+TEST_CASE("cumsum: padded, permuted, broadcast and in-place layouts for every type", "[gpu][cumsum][rows]") {
     sweep_layouts(ScanOp::sum);
 }
 TEST_CASE("cumprod: padded, permuted, broadcast and in-place layouts for every type", "[gpu][cumprod]") {
