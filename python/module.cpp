@@ -403,6 +403,10 @@ PYBIND11_MODULE(_native, m) {
     }
     m.attr("type_names") = py::tuple(type_names);
     m.attr("index_types") = py::tuple(index_types);
+    py::list operators;  // the operator table (vkdml::operators()): (DirectML name, value, vkdml.dml name)
+    for (const vkdml::OperatorInfo& op : vkdml::operators())
+        operators.append(py::make_tuple(op.name, static_cast<int>(op.type), op.python));
+    m.attr("operators") = py::tuple(operators);
     m.def("enumerate", [] {
         auto list = vkdml::Device::enumerate();
         if (!list) raise(list.error());

@@ -306,6 +306,23 @@ TEST_CASE("cli: vkdml --version prints the project version of vkdml/version.hpp"
                                                    std::to_string(VKDML_VERSION_PATCH));
 }
 
+TEST_CASE("cli: every operator of the table is a command of the tool and an --op of vkdml plan", "[cli]") {
+    TempDir dir;
+    for (const vkdml::OperatorInfo& info : vkdml::operators()) {
+        INFO(info.name << ": " << info.command);
+        const Outcome help = run_tool(dir, {info.command, "--help"});
+        CHECK(help.exit_code == 0);
+        CHECK_THAT(help.out, Catch::Matchers::Contains(info.command));
+        const bool scan =
+            info.type == DML_OPERATOR_CUMULATIVE_SUMMATION || info.type == DML_OPERATOR_CUMULATIVE_PRODUCT;
+        const Outcome plan =
+            run_tool(dir, {"plan", "--op", info.command, "--shape", "8", scan ? "--axis" : "--axes", "0"});
+        INFO(plan.err);
+        CHECK(plan.exit_code == 0);
+        CHECK_THAT(plan.out, Catch::Matchers::StartsWith(std::string(info.name) + " FLOAT32 {8}"));
+    }
+}
+
 TEST_CASE("cli: vkdml info lists the types of every operator", "[gpu][cli]") {
     // Both the tool and test_device() open the default device: the tool must say what the library does.
     TempDir dir;
@@ -313,10 +330,13 @@ TEST_CASE("cli: vkdml info lists the types of every operator", "[gpu][cli]") {
     INFO("stdout: " << outcome.out << "\nstderr: " << outcome.err);
     REQUIRE(outcome.exit_code == 0);
     CHECK(outcome.err.empty());
-    for (DML_OPERATOR_TYPE op : {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT,
-                                 DML_OPERATOR_REDUCE, DML_OPERATOR_ARGMIN, DML_OPERATOR_ARGMAX}) {
+    size_t previous = 0;
+    for (const vkdml::OperatorInfo& info : vkdml::operators()) {  // the operator table, in its order
+        const DML_OPERATOR_TYPE op = info.type;
         const size_t section = outcome.out.find("\n" + std::string(vkdml::to_string(op)) + "\n");
         REQUIRE(section != std::string::npos);
+        CHECK(section > previous);
+        previous = section;
         const size_t end = outcome.out.find("\n\n", section + 1);
         for (DML_TENSOR_DATA_TYPE type : all_types()) {
             const std::string name = type_name(type);

@@ -2,6 +2,8 @@
 // matches DirectML's on 64-bit Windows), DMLCalcBufferTensorSize, and the library's enum names.
 #include <catch2/catch.hpp>
 
+#include "operator_set.hpp"
+
 #include "vkdml/directml.h"
 #include "vkdml/vkdml.hpp"
 
@@ -91,6 +93,40 @@ TEST_CASE("DMLCalcBufferTensorSize follows DirectML's formula", "[abi]") {
     CHECK(DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE_FLOAT32, 2, big2, big2_strides) ==
           65536ull * 65536 * 4);
     CHECK(DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE_UNKNOWN, 4, sizes, nullptr) == 0);
+}
+
+TEST_CASE("the operator table: every implemented operator once, with its names; others are INVALID",
+          "[abi]") {
+    struct Row {
+        DML_OPERATOR_TYPE type;
+        const char *name, *command, *python;
+    };
+    const Row expected[] = {
+        {DML_OPERATOR_CUMULATIVE_SUMMATION, "CUMULATIVE_SUMMATION", "cumsum", "cumulative_sum"},
+        {DML_OPERATOR_CUMULATIVE_PRODUCT, "CUMULATIVE_PRODUCT", "cumprod", "cumulative_product"},
+        {DML_OPERATOR_REDUCE, "REDUCE", "reduce", "reduce"},
+        {DML_OPERATOR_ARGMIN, "ARGMIN", "argmin", "argmin"},
+        {DML_OPERATOR_ARGMAX, "ARGMAX", "argmax", "argmax"},
+    };
+    const auto table = vkdml::operators();
+    REQUIRE(table.size() == std::size(expected));
+    for (size_t i = 0; i < table.size(); ++i) {
+        INFO(expected[i].name);
+        CHECK(table[i].type == expected[i].type);
+        CHECK(std::string(table[i].name) == expected[i].name);
+        CHECK(std::string(table[i].command) == expected[i].command);
+        CHECK(std::string(table[i].python) == expected[i].python);
+        CHECK(std::string(vkdml::to_string(table[i].type)) == expected[i].name);  // one name, the table's
+    }
+    CHECK(std::string(vkdml::to_string(DML_OPERATOR_INVALID)) == "INVALID");
+    CHECK(std::string(vkdml::to_string(static_cast<DML_OPERATOR_TYPE>(1))) ==
+          "INVALID");  // ELEMENT_WISE_IDENTITY
+    CHECK(std::string(vkdml::to_string(static_cast<DML_OPERATOR_TYPE>(100000))) == "INVALID");
+    // The tests' one description of each operator (operator_set.hpp) covers the table, in its order.
+    const vkdml_test::OperatorSet set(DML_TENSOR_DATA_TYPE_FLOAT32);
+    const auto all = set.all();
+    REQUIRE(all.size() == table.size());
+    for (size_t i = 0; i < table.size(); ++i) CHECK(all[i].Type == table[i].type);
 }
 
 TEST_CASE("names of operators, data types and reduce functions", "[abi]") {

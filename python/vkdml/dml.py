@@ -23,8 +23,12 @@ from ._docs import numpy_doc
 from ._errors import UnsupportedType, _native, invalid
 from ._parts import in_parts
 
-__all__ = ["cumulative_sum", "cumulative_product", "reduce", "argmax", "argmin", "REDUCE_FUNCTIONS",
-           "NAN_MODES", "INDEX_TYPES"]
+OPERATORS = {name: (python, value) for name, value, python in _native.operators}
+"""The operator table (vkdml::operators()): each DirectML operator name, its function here and its
+DML_OPERATOR_TYPE value."""
+
+__all__ = [python for python, _ in OPERATORS.values()] + ["OPERATORS", "REDUCE_FUNCTIONS", "NAN_MODES",
+                                                          "INDEX_TYPES"]
 
 REDUCE_FUNCTIONS = ("argmax", "argmin", "average", "l1", "l2", "log_sum", "log_sum_exp", "max", "min",
                     "multiply", "sum", "sum_square")

@@ -15,17 +15,6 @@ const char* to_string(DML_TENSOR_DATA_TYPE type) noexcept {
     return info ? info->name : "UNKNOWN";
 }
 
-const char* to_string(DML_OPERATOR_TYPE type) noexcept {
-    switch (type) {
-    case DML_OPERATOR_REDUCE: return "REDUCE";
-    case DML_OPERATOR_CUMULATIVE_SUMMATION: return "CUMULATIVE_SUMMATION";
-    case DML_OPERATOR_ARGMIN: return "ARGMIN";
-    case DML_OPERATOR_ARGMAX: return "ARGMAX";
-    case DML_OPERATOR_CUMULATIVE_PRODUCT: return "CUMULATIVE_PRODUCT";
-    default: return "INVALID";
-    }
-}
-
 const char* to_string(DML_REDUCE_FUNCTION function) noexcept {
     switch (function) {
     case DML_REDUCE_FUNCTION_ARGMAX: return "ARGMAX";

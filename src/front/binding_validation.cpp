@@ -81,8 +81,7 @@ Status check_temporary(const BufferMemorySize& memory_size, const char* name, co
 /// No input range overlaps an output range (but a cumulative operator's byte-identical in-place pair
 /// with equal strides), and the temporary range (when `has_temporary`) overlaps none.
 Status check_overlaps(const OperatorState& op, const char* name, const Bindings& b, bool has_temporary) {
-    const bool may_run_in_place =
-        op.desc.Type == DML_OPERATOR_CUMULATIVE_SUMMATION || op.desc.Type == DML_OPERATOR_CUMULATIVE_PRODUCT;
+    const bool may_run_in_place = op.may_run_in_place;  // its row's (ops/op_table.cpp)
     for (uint32_t o = 0; o < b.outputs.size(); ++o) {
         for (uint32_t i = 0; i < b.inputs.size(); ++i) {
             if (!overlaps(b.inputs[i], b.outputs[o])) continue;

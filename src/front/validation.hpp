@@ -15,12 +15,6 @@ Status validate_tensor(const char* op, const char* field, const DML_TENSOR_DESC*
 Status validate_type_support(const DeviceCaps& caps, DML_OPERATOR_TYPE op, const char* field,
                              DML_TENSOR_DATA_TYPE type);
 
-/// Rules 7–8 for the cumulative ops (tensors already validated one by one).
-Status validate_cumulative(const DeviceCaps& caps, DML_OPERATOR_TYPE op, const CumulativeDesc& desc);
-
-/// Rules 7–8 and SPEC §4's function/type table for REDUCE, ARGMIN and ARGMAX (tensors validated here too).
-Status validate_reduction(const DeviceCaps& caps, DML_OPERATOR_TYPE op, const ReductionDesc& desc);
-
 /// "{2,3,4}": an array for error messages.
 std::string list(const uint32_t* values, uint32_t count);
 

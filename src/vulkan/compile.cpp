@@ -1,10 +1,10 @@
-// Device::compile_operator: a validated operator planned for the device (front/plan_operator.hpp), the
+// Device::compile_operator: a validated operator planned for the device (its row of the operator table, ops/op_table.hpp), the
 // plan's pipelines made.
 #include "vkdml/profiling.hpp"
 
 #include "core/errors.hpp"
 #include "front/operator_state.hpp"
-#include "front/plan_operator.hpp"
+#include "ops/op_table.hpp"
 #include "vulkan/pipeline_cache.hpp"
 
 namespace vkdml {

@@ -1,5 +1,5 @@
 // Device::supports and Device::create_operator: the device's side (a lost device refuses, the operator
-// keeps its device) of the validation and deep copy that front/operator.cpp runs on its capabilities.
+// keeps its device) of the validation and deep copy that ops/operator.cpp runs on its capabilities.
 #include "core/errors.hpp"
 #include "front/api_access.hpp"
 #include "front/operator_state.hpp"

@@ -170,3 +170,13 @@ def test_nan_functions_on_integers_and_scalars():
     assert vkdml.nanargmax(x) == 2 and vkdml.nanargmin(x, axis=0).tolist() == [0, 0, 1]
     with pytest.warns(RuntimeWarning, match="All-NaN slice encountered"):
         assert math.isnan(vkdml.nanmax(np.float32([np.nan, np.nan])))
+
+
+def test_the_operator_table_names_a_function_here_for_every_operator():
+    # vkdml::operators(), the library's operator table: each row's function exists and is exported.
+    assert list(dml.OPERATORS) == ["CUMULATIVE_SUMMATION", "CUMULATIVE_PRODUCT", "REDUCE", "ARGMIN", "ARGMAX"]
+    assert dml.OPERATORS["ARGMAX"] == ("argmax", 138)
+    assert dml.OPERATORS["CUMULATIVE_PRODUCT"] == ("cumulative_product", 145)
+    for python, _ in dml.OPERATORS.values():
+        assert callable(getattr(dml, python))
+        assert python in dml.__all__

@@ -11,15 +11,6 @@
 namespace vkdml::cli {
 namespace {
 
-// The operators whose type support `info` lists.
-constexpr DML_OPERATOR_TYPE kOperators[] = {
-    DML_OPERATOR_CUMULATIVE_SUMMATION,
-    DML_OPERATOR_CUMULATIVE_PRODUCT,
-    DML_OPERATOR_REDUCE,
-    DML_OPERATOR_ARGMIN,
-    DML_OPERATOR_ARGMAX,
-};
-
 const char* device_type_name(VkPhysicalDeviceType type) {
     switch (type) {
     case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return "discrete";
@@ -83,7 +74,8 @@ void print_limits(const DeviceInfo& info) {
 }
 
 void print_type_support(const Device& device) {
-    for (DML_OPERATOR_TYPE op : kOperators) {
+    for (const OperatorInfo& info : operators()) {  // the operator table's, in its order
+        const DML_OPERATOR_TYPE op = info.type;
         std::printf("\n%s\n", to_string(op));
         for (DML_TENSOR_DATA_TYPE type : all_data_types()) {
             const TypeSupport support = device.supports(op, type);
@@ -146,8 +138,9 @@ Json info_json(const std::vector<PhysicalDeviceInfo>& devices, const Device& dev
         {"storage_buffer_16bit", info.storage_buffer_16bit},
     };
     Json& support = doc["support"] = Json::object();
-    for (DML_OPERATOR_TYPE op : kOperators)
+    for (const OperatorInfo& op_info : operators())
         for (DML_TENSOR_DATA_TYPE type : all_data_types()) {
+            const DML_OPERATOR_TYPE op = op_info.type;
             const TypeSupport s = device.supports(op, type);
             Json entry = {{"supported", s.supported}};
             if (!s.supported) entry["reason"] = s.reason;

@@ -16,7 +16,7 @@ namespace vkdml::cli {
 namespace {
 
 void define_plan(CLI::App& app) {
-    add_value(app, "--op", "OP", "the operator: cumsum, cumprod, reduce, argmax or argmin")->required();
+    add_value(app, "--op", "OP", "the operator: cumsum, cumprod, reduce, argmin or argmax")->required();
     add_value(app, "--shape", "N[,N...]", "the input's sizes, 1 to 8 of them, e.g. 40,16")->required();
     add_value(app, "--dtype", "T",
               "the input's type (default float32): float16, float32, float64, int8 ... uint64");
@@ -78,9 +78,10 @@ std::vector<uint32_t> parse_shape(const std::string& text) {
 }
 
 void run_plan(const Args& args) {
-    const size_t op =
-        choose("--op", args.value("--op").value_or(""), {"cumsum", "cumprod", "reduce", "argmax", "argmin"});
-    const bool scan = op < 2;
+    std::vector<std::string> op_names;  // the operator table's commands
+    for (const OperatorInfo& info : operators()) op_names.push_back(info.command);
+    const DML_OPERATOR_TYPE op = operators()[choose("--op", args.value("--op").value_or(""), op_names)].type;
+    const bool scan = op == DML_OPERATOR_CUMULATIVE_SUMMATION || op == DML_OPERATOR_CUMULATIVE_PRODUCT;
     std::vector<std::string> type_names;  // DML_TENSOR_DATA_TYPE 1 (FLOAT32) to 11 (INT64)
     for (int t = DML_TENSOR_DATA_TYPE_FLOAT32; t <= DML_TENSOR_DATA_TYPE_INT64; ++t)
         type_names.push_back(lower(to_string(static_cast<DML_TENSOR_DATA_TYPE>(t))));
@@ -93,7 +94,7 @@ void run_plan(const Args& args) {
     if (scan && args.has("--axes"))
         usage_error("--axes is for reduce, argmax and argmin (cumsum/cumprod take --axis)");
     if (!scan && args.has("--exclusive")) usage_error("--exclusive is for cumsum and cumprod");
-    if (op != 2 && args.has("--function")) usage_error("--function is for --op reduce");
+    if (op != DML_OPERATOR_REDUCE && args.has("--function")) usage_error("--function is for --op reduce");
 
     if (args.has("--device"))
         for (const char* option : {"--class", "--kernels", "--subgroup", "--max-range", "--no-subgroup-ops",
@@ -131,24 +132,26 @@ void run_plan(const Args& args) {
     if (scan) {
         const uint32_t axis = resolve_axis(*args.integer("--axis"), sizes.size(), shape_name);
         const bool exclusive = args.has("--exclusive");
-        describe(take(op == 0 ? ops::cumulative_sum(input, axis, direction, exclusive)
-                              : ops::cumulative_product(input, axis, direction, exclusive))
+        describe(take(op == DML_OPERATOR_CUMULATIVE_SUMMATION
+                          ? ops::cumulative_sum(input, axis, direction, exclusive)
+                          : ops::cumulative_product(input, axis, direction, exclusive))
                      .desc());
     } else {
         const std::vector<uint32_t> axes = resolve_axes(written_axes(args), sizes.size(), shape_name);
         std::vector<std::string> function_names;
         for (int f = DML_REDUCE_FUNCTION_ARGMAX; f <= DML_REDUCE_FUNCTION_SUM_SQUARE; ++f)
             function_names.push_back(lower(to_string(static_cast<DML_REDUCE_FUNCTION>(f))));
-        DML_REDUCE_FUNCTION function = op == 3 ? DML_REDUCE_FUNCTION_ARGMAX : DML_REDUCE_FUNCTION_ARGMIN;
-        if (op == 2)
+        DML_REDUCE_FUNCTION function =
+            op == DML_OPERATOR_ARGMAX ? DML_REDUCE_FUNCTION_ARGMAX : DML_REDUCE_FUNCTION_ARGMIN;
+        if (op == DML_OPERATOR_REDUCE)
             function = static_cast<DML_REDUCE_FUNCTION>(
                 choose("--function", args.value("--function").value_or("sum"), function_names));
         const bool arg = function == DML_REDUCE_FUNCTION_ARGMAX || function == DML_REDUCE_FUNCTION_ARGMIN;
         const DML_TENSOR_DATA_TYPE out_type = arg ? DML_TENSOR_DATA_TYPE_INT64 : ops::kAutoType;
         const std::span<const uint32_t> axis_span(axes);
-        describe(take(op == 2   ? ops::reduce(input, function, axis_span, out_type)
-                      : op == 3 ? ops::argmax(input, axis_span, direction, out_type)
-                                : ops::argmin(input, axis_span, direction, out_type))
+        describe(take(op == DML_OPERATOR_REDUCE   ? ops::reduce(input, function, axis_span, out_type)
+                      : op == DML_OPERATOR_ARGMAX ? ops::argmax(input, axis_span, direction, out_type)
+                                                  : ops::argmin(input, axis_span, direction, out_type))
                      .desc());
     }
     if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size())

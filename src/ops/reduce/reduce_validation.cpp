@@ -1,7 +1,8 @@
-// SPEC §2 rules 7–8 and the §4 function/type table for REDUCE, ARGMIN and ARGMAX (see validation.hpp).
+// SPEC §2 rules 7–8 and the §4 function/type table for REDUCE, ARGMIN and ARGMAX (see reduce_op.hpp);
+// rules 1–6 per tensor in front/validation.cpp.
 #include "core/errors.hpp"
-#include "front/operator_state.hpp"
 #include "front/validation.hpp"
+#include "ops/reduce/reduce_op.hpp"
 
 namespace vkdml::detail {
 

@@ -6,8 +6,8 @@
 #include "core/plan_text.hpp"
 #include "front/api_access.hpp"
 #include "front/operator_state.hpp"
-#include "front/plan_operator.hpp"
 #include "front/validation.hpp"
+#include "ops/op_table.hpp"
 
 #include <bit>
 #include <sstream>

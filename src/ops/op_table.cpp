@@ -1,0 +1,106 @@
+// The operator table (see op_table.hpp): the rows, and what reads them alone.
+#include "ops/op_table.hpp"
+
+#include "core/errors.hpp"
+#include "ops/reduce/reduce_op.hpp"
+#include "ops/scan/scan_op.hpp"
+
+#include <array>
+
+namespace vkdml::detail {
+
+namespace {
+
+// Every data type vkdml knows: the five DirectML operators take them all (SPEC §4).
+constexpr uint32_t kAllTypes = [] {
+    uint32_t mask = 0;
+    for (const TypeInfo& t : kTypeInfo) mask |= 1u << static_cast<uint32_t>(t.type);
+    return mask;
+}();
+
+constexpr OpInfo kOps[] = {
+    {{DML_OPERATOR_CUMULATIVE_SUMMATION, "CUMULATIVE_SUMMATION", "cumsum", "cumulative_sum"},
+     OpFamily::scan,
+     1,
+     1,
+     kAllTypes,
+     true,
+     normalize_cumulative_sum,
+     typed_cumulative_sum,
+     plan_cumulative},
+    {{DML_OPERATOR_CUMULATIVE_PRODUCT, "CUMULATIVE_PRODUCT", "cumprod", "cumulative_product"},
+     OpFamily::scan,
+     1,
+     1,
+     kAllTypes,
+     true,
+     normalize_cumulative_product,
+     typed_cumulative_product,
+     plan_cumulative},
+    {{DML_OPERATOR_REDUCE, "REDUCE", "reduce", "reduce"},
+     OpFamily::reduce,
+     1,
+     1,
+     kAllTypes,
+     false,
+     normalize_reduce,
+     typed_reduce,
+     plan_reduction},
+    {{DML_OPERATOR_ARGMIN, "ARGMIN", "argmin", "argmin"},
+     OpFamily::reduce,
+     1,
+     1,
+     kAllTypes,
+     false,
+     normalize_argmin,
+     typed_argmin,
+     plan_reduction},
+    {{DML_OPERATOR_ARGMAX, "ARGMAX", "argmax", "argmax"},
+     OpFamily::reduce,
+     1,
+     1,
+     kAllTypes,
+     false,
+     normalize_argmax,
+     typed_argmax,
+     plan_reduction},
+};
+
+constexpr auto kNames = [] {
+    std::array<OperatorInfo, std::size(kOps)> names{};
+    for (size_t i = 0; i < names.size(); ++i) names[i] = kOps[i].names;
+    return names;
+}();
+
+}  // namespace
+
+std::span<const OpInfo> op_table() {
+    return kOps;
+}
+
+const OpInfo* find_op(DML_OPERATOR_TYPE type) {
+    for (const OpInfo& op : kOps)
+        if (op.names.type == type) return &op;
+    return nullptr;
+}
+
+Status plan_operator(const PlanTarget& target, const OperatorState& op, Plan& plan) {
+    const OpInfo* row = find_op(op.desc.Type);
+    if (!row) return make_error(ErrorCode::invalid_argument, "compile_operator: unknown operator type");
+    return row->plan(target, op, plan);
+}
+
+}  // namespace vkdml::detail
+
+namespace vkdml {
+
+std::span<const OperatorInfo> operators() noexcept {
+    return detail::kNames;
+}
+
+const char* to_string(DML_OPERATOR_TYPE type) noexcept {
+    const detail::OpInfo* row = detail::find_op(type);
+    return row ? row->names.name : "INVALID";
+}
+
+}  // namespace vkdml

@@ -1,0 +1,39 @@
+// SPEC §2 rules 7–8 for the cumulative operators (see scan_op.hpp); rules 1–6 per tensor in
+// front/validation.cpp.
+#include "core/errors.hpp"
+#include "front/validation.hpp"
+#include "ops/scan/scan_op.hpp"
+
+namespace vkdml::detail {
+
+Status validate_cumulative(const DeviceCaps& caps, DML_OPERATOR_TYPE op, const CumulativeDesc& d) {
+    const char* name = to_string(op);
+    auto fail = [&](const auto&... parts) {
+        return make_error(ErrorCode::invalid_descriptor, name, ": ", parts...);
+    };
+    if (auto st = validate_tensor(name, "InputTensor", d.InputTensor, false); !st) return st;
+    if (auto st = validate_tensor(name, "OutputTensor", d.OutputTensor, true); !st) return st;
+    const auto& in = *static_cast<const DML_BUFFER_TENSOR_DESC*>(d.InputTensor->Desc);
+    const auto& out = *static_cast<const DML_BUFFER_TENSOR_DESC*>(d.OutputTensor->Desc);
+    if (in.DimensionCount != out.DimensionCount)
+        return fail("OutputTensor.DimensionCount is ", out.DimensionCount,
+                    " but InputTensor.DimensionCount is ", in.DimensionCount,
+                    " (rule 7: they must be equal)");
+    if (in.DataType != out.DataType)
+        return fail("OutputTensor.DataType is ", to_string(out.DataType), " but InputTensor.DataType is ",
+                    to_string(in.DataType), " (rule 7: cumulative operators keep the data type)");
+    for (uint32_t i = 0; i < in.DimensionCount; ++i)
+        if (in.Sizes[i] != out.Sizes[i])
+            return fail("OutputTensor.Sizes ", list(out.Sizes, out.DimensionCount),
+                        " differ from InputTensor.Sizes ", list(in.Sizes, in.DimensionCount),
+                        " at dimension ", i, " (rule 7: sizes must be equal)");
+    if (d.Axis >= in.DimensionCount)
+        return fail("Axis is ", d.Axis, " but the tensors have ", in.DimensionCount,
+                    " dimensions (rule 8: Axis < DimensionCount)");
+    if (d.AxisDirection != DML_AXIS_DIRECTION_INCREASING && d.AxisDirection != DML_AXIS_DIRECTION_DECREASING)
+        return fail("AxisDirection is ", static_cast<int>(d.AxisDirection),
+                    " (must be DML_AXIS_DIRECTION_INCREASING (0) or DML_AXIS_DIRECTION_DECREASING (1))");
+    return validate_type_support(caps, op, "InputTensor", in.DataType);
+}
+
+}  // namespace vkdml::detail
