@@ -24,7 +24,7 @@
 #   --shard-timeout S    seconds each shard may run before it is killed and reported (default 150)
 #   --tests-budget S     seconds for all the shards (default 270): a shard starts only with 10 s of it
 #                        left and is killed when it is spent; the shards left out are reported as not run
-#   --stress FORM        the chained scan's stress test first, alone on the device (tests/test_chained_stress.cpp:
+#   --stress FORM        the chained scan's stress test first, alone on the device (tests/scan/test_chained_stress.cpp:
 #                        spin limits 1 to 4, in place and not, every direction, exact; random floats bit-identical):
 #                        full (default: fibers of 16k to 64k tiles), short (as ctest's chained-stress) or none
 #   --stress-timeout S   seconds it may run (default 120)
