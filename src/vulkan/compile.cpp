@@ -1,5 +1,5 @@
-// Device::compile_operator: a validated operator planned for the device (its row of the operator table, ops/op_table.hpp), the
-// plan's pipelines made.
+// Device::compile_operator: a validated operator planned for the device (its row of the operator table,
+// ops/op_table.hpp), the plan's pipelines made.
 #include "vkdml/profiling.hpp"
 
 #include "core/errors.hpp"

@@ -1,5 +1,5 @@
-// tests/test_checked_math.cpp — include/vkdml/checked_math.hpp: exact sums and products, and overflow reported
-// exactly at the 64-bit boundary.
+// tests/api/test_checked_math.cpp — include/vkdml/checked_math.hpp: exact sums and products, and overflow
+// reported exactly at the 64-bit boundary.
 #include <catch2/catch.hpp>
 #include <cstdint>
 

@@ -1,8 +1,8 @@
 // Device gaps (SPEC §4): a device without 64-bit integers, float64 or 8/16-bit storage, made by
-// switching the feature off with testing::DeviceOverrides::features on the test device. The feature query names
-// the missing Vulkan feature, operator creation refuses exactly the types that need it, and every
-// other type still runs every operator, exactly, without a validation message (so no kernel uses a
-// disabled feature).
+// switching the feature off with testing::DeviceOverrides::features on the test device. The feature query
+// names the missing Vulkan feature, operator creation refuses exactly the types that need it, and every other
+// type still runs every operator, exactly, without a validation message (so no kernel uses a disabled
+// feature).
 #include <catch2/catch.hpp>
 
 #include "gpu_fixture.hpp"

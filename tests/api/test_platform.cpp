@@ -1,4 +1,4 @@
-// tests/test_platform.cpp — tools/npy/platform.hpp, the tool's operating-system layer: UTF-8 paths, the
+// tests/api/test_platform.cpp — tools/npy/platform.hpp, the tool's operating-system layer: UTF-8 paths, the
 // atomic write and its failures, rename over an existing file, local time. The same assertions hold on
 // Linux and on Windows.
 #include <catch2/catch.hpp>

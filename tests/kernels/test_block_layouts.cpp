@@ -1,5 +1,5 @@
-// The serial kernels' blocks (src/core/scan_plan.cpp and src/core/reduce_plan.cpp, block_layout): each shape below
-// is chosen to take one kind of block — whole vectors along a contiguous line, vectors across
+// The serial kernels' blocks (src/core/scan_plan.cpp and src/core/reduce_plan.cpp, block_layout): each shape
+// below is chosen to take one kind of block — whole vectors along a contiguous line, vectors across
 // neighbouring fibers or outputs, narrow fiber groups, whole short rows — with lines short enough for
 // one pass and long enough to be split into chunks whose partials hold several lanes. Every case runs
 // for every type and is checked element by element against the CPU reference. The kernel family

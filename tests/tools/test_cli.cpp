@@ -1,4 +1,4 @@
-// tests/test_cli.cpp — the vkdml tool run as a subprocess: SPEC §6 cumsum and cumprod examples through
+// tests/tools/test_cli.cpp — the vkdml tool run as a subprocess: SPEC §6 cumsum and cumprod examples through
 // .npy files for every data type (C and Fortran order), --validation (cumulative and reduce runs), `show`
 // output, `info`, and the generic error paths (exit code, a single "vkdml: error: " line, no output file
 // left behind). The reduce, argmax and argmin commands are tested in test_cli_reduce.cpp.

@@ -1,5 +1,5 @@
-// tests/test_npy.cpp — the .npy reader and writer of tools/npy/npy.hpp: round trips, hand-built files checked
-// field by field, every rejection, and the temporary-file-then-rename write.
+// tests/tools/test_npy.cpp — the .npy reader and writer of tools/npy/npy.hpp: round trips, hand-built files
+// checked field by field, every rejection, and the temporary-file-then-rename write.
 
 #include <catch2/catch.hpp>
 #include <cstring>
@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "npy/npy.hpp"
-#include "os_support.hpp"
 #include "npy/platform.hpp"
+#include "os_support.hpp"
 
 namespace fs = std::filesystem;
 using vkdml::ErrorCode;
