@@ -1,5 +1,5 @@
 // Work items, shared by every kernel (src/core/plan.hpp, Pass): a pass's items are (line, chunk) pairs, and a
-// dispatch runs the items [item_begin, item_end) of it, below 2^32. Cooperative kernels (scan_tile,
+// dispatch runs the items [item_begin, item_end) of it, below 2^32. Cooperative kernels (scan_chained,
 // reduce_tree) give a workgroup one item, numbered line-major; serial kernels (scan_serial,
 // reduce_serial) give an invocation one, numbered chunk-major (item = chunk · lines + line), so that
 // neighbouring invocations work on neighbouring lines, whose elements are neighbours in memory when the

@@ -102,7 +102,7 @@ struct PassSpec {
     Storage storage{};
     /// The key's constants and the push words; append_pass adds the chunk and dispatch words below.
     KernelParams params;
-    /// A workgroup per item (scan_tile, reduce_tree), items numbered line-major; else an invocation
+    /// A workgroup per item (scan_chained, reduce_tree), items numbered line-major; else an invocation
     /// per item, chunk-major (neighbouring invocations on neighbouring lines) or, with line_major,
     /// line-major (neighbouring invocations on neighbouring chunks: for lines far apart in memory).
     bool cooperative = false;

@@ -1,5 +1,5 @@
 // The operator table: one row per operator vkdml implements, as kTypeInfo is for data types — its names,
-// family, tensors, types, in-place rule and the functions of its family folder (ops/scan, ops/reduce)
+// family, types, in-place rule and the functions of its family folder (ops/scan, ops/reduce)
 // that validate, keep, give back and plan it. Creating, describing and planning an operator read its row;
 // the tool and the Python module list the operators from it (vkdml::operators()). Adding an operator is a
 // row here and its family's functions (docs/internals.md, "Adding an operator").
@@ -19,7 +19,6 @@ enum class OpFamily : uint8_t { scan, reduce };
 struct OpInfo {
     OperatorInfo names;  ///< its DirectML type and name, the tool's command, the Python function
     OpFamily family;
-    uint32_t inputs, outputs;  ///< tensors (and bindings, SPEC §2 rule 9)
     uint32_t types;            ///< the input data types it takes: bit t for DML_TENSOR_DATA_TYPE t
     bool in_place;             ///< rule 9: its input and output may be bound to one range
     /// Validates `desc` (its DirectML struct) for a device of `caps` and keeps it in `s`, normalized.

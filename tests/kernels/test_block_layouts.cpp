@@ -4,7 +4,7 @@
 // one pass and long enough to be split into chunks whose partials hold several lanes. Every case runs
 // for every type and is checked element by element against the CPU reference. The kernel family
 // chosen on the test device decides which of them are blocked (the serial family on lavapipe); the
-// cooperative family runs them as well (gpu-sg4, gpu-sg16) and must agree.
+// cooperative family runs them as well (gpu-rows-sg16, the GPU rows) and must agree.
 #include <catch2/catch.hpp>
 
 #include "half.hpp"

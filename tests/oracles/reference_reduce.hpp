@@ -55,7 +55,7 @@ std::string to_string(const ReduceSpec& spec);
 bool is_arg_function(DML_REDUCE_FUNCTION function);
 
 /// AVERAGE, L2, LOG_SUM, LOG_SUM_EXP: defined on FLOAT16/32/64 only (SPEC §4). The tests' own reading
-/// of the spec, kept apart from the library's (src/front/reduce_validation.cpp) on purpose: an oracle.
+/// of the spec, kept apart from the library's (src/ops/reduce/reduce_validation.cpp) on purpose: an oracle.
 bool is_float_only_function(DML_REDUCE_FUNCTION f);
 
 /// The spec of a standalone DML_OPERATOR_ARGMAX / DML_OPERATOR_ARGMIN: the REDUCE arg function with
