@@ -8,10 +8,9 @@ namespace vkdml::detail {
 
 namespace {
 
-/// scan_chained: whether each line is one tile of the pass's workgroup (vectors of 2 elements of 8 bytes
-/// or 4 of fewer, storage_types.glsl's VEC_W).
+/// scan_chained: whether each line is one tile of the pass's workgroup (its elements' vector_width).
 bool tile_per_line(const Pass& p, const TileScanParams& t) {
-    const uint64_t width = p.bindings[1].element_bytes == 8 ? 2 : 4;
+    const uint64_t width = vector_width({p.key.storage, p.bindings[1].element_bytes, 0, 0});
     return p.chunks == 1 && p.line_length <= uint64_t(t.scan.workgroup) * t.rounds * width;
 }
 

@@ -19,8 +19,8 @@ enum class OpFamily : uint8_t { scan, reduce };
 struct OpInfo {
     OperatorInfo names;  ///< its DirectML type and name, the tool's command, the Python function
     OpFamily family;
-    uint32_t types;            ///< the input data types it takes: bit t for DML_TENSOR_DATA_TYPE t
-    bool in_place;             ///< rule 9: its input and output may be bound to one range
+    uint32_t types;  ///< the input data types it takes: bit t for DML_TENSOR_DATA_TYPE t
+    bool in_place;   ///< rule 9: its input and output may be bound to one range
     /// Validates `desc` (its DirectML struct) for a device of `caps` and keeps it in `s`, normalized.
     Status (*normalize)(const DeviceCaps& caps, const void* desc, OperatorState& s);
     /// Its DirectML struct, from the normalized description.

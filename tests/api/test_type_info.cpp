@@ -1,5 +1,6 @@
-// tests/api/test_type_info.cpp — vkdml::kTypeInfo, the one data-type table: every row's values pinned, and the
-// functions that read it (element_size, to_string, is_float_type, is_signed_integer_type, all_data_types).
+// tests/api/test_type_info.cpp — vkdml::kTypeInfo, the one data-type table: every row's values pinned, and
+// the functions that read it (element_size, to_string, is_float_type, is_signed_integer_type,
+// all_data_types).
 #include <catch2/catch.hpp>
 
 #include "vkdml/vkdml.hpp"

@@ -1,6 +1,6 @@
-// tests/tools/test_cli_bench.cpp — `vkdml bench` run as a subprocess: a few quick cases with --json and --plot
-// (the JSON's exact layout and values, the SVG), its argument errors, and ([bench-quick], run by the CTest
-// test bench-quick only) the whole quick suite under the validation layer.
+// tests/tools/test_cli_bench.cpp — `vkdml bench` run as a subprocess: a few quick cases with --json and
+// --plot (the JSON's exact layout and values, the SVG), its argument errors, and ([bench-quick], run by the
+// CTest test bench-quick only) the whole quick suite under the validation layer.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>

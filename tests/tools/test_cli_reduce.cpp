@@ -1,5 +1,5 @@
-// tests/tools/test_cli_reduce.cpp — the vkdml tool's reduce, argmax and argmin commands run as a subprocess: the
-// SPEC §6 examples through .npy files for every data type (C and Fortran order), the other reduce
+// tests/tools/test_cli_reduce.cpp — the vkdml tool's reduce, argmax and argmin commands run as a subprocess:
+// the SPEC §6 examples through .npy files for every data type (C and Fortran order), the other reduce
 // functions, '--axes none', the usage text, and their error paths (exit code, a single "vkdml: error: "
 // line, no output file left behind).
 #include <algorithm>

@@ -79,29 +79,23 @@ Reflection reflect(const KernelBinary& k) {
 }
 
 // The constants of scan_common.glsl, then each scan kernel's own (ids may repeat across kernels).
-const std::map<std::string, uint32_t> kSerialScanSpec = {{"OP", SCAN_SPEC_OP},
-                                                         {"REVERSE", SCAN_SPEC_REVERSE},
-                                                         {"EXCLUSIVE", SCAN_SPEC_EXCLUSIVE},
-                                                         {"MODE", SCAN_SPEC_MODE},
-                                                         {"HAS_CARRY", SCAN_SPEC_HAS_CARRY},
-                                                         {"LOCKSTEP", ABI_SPEC_LOCKSTEP},
-                                                         {"OTHER_DIMS", SCAN_SPEC_OTHER_DIMS},
-                                                         {"IN_PLACE", SCAN_SPEC_IN_PLACE},
-                                                         {"LINE_MAJOR", ABI_SPEC_LINE_MAJOR},
-                                                         {"VEC_K", SCAN_SPEC_VEC_K},
-                                                         {"VEC_F", SCAN_SPEC_VEC_F},
-                                                         {"VEC_AXIS_INNER", SCAN_SPEC_VEC_AXIS_INNER}};
-const std::map<std::string, uint32_t> kChainedScanSpec = {{"OP", SCAN_SPEC_OP},
-                                                          {"REVERSE", SCAN_SPEC_REVERSE},
-                                                          {"EXCLUSIVE", SCAN_SPEC_EXCLUSIVE},
-                                                          {"MODE", SCAN_SPEC_MODE},
-                                                          {"HAS_CARRY", SCAN_SPEC_HAS_CARRY},
-                                                          {"LOCKSTEP", ABI_SPEC_LOCKSTEP},
-                                                          {"OTHER_DIMS", SCAN_SPEC_OTHER_DIMS},
-                                                          {"IN_PLACE", SCAN_SPEC_IN_PLACE},
-                                                          {"LINE_MAJOR", ABI_SPEC_LINE_MAJOR},
-                                                          {"ROUNDS_SPEC", SCAN_SPEC_ROUNDS},
-                                                          {"SPIN_LIMIT", SCAN_SPEC_SPIN_LIMIT}};
+std::map<std::string, uint32_t> scan_spec(std::initializer_list<std::pair<const std::string, uint32_t>> own) {
+    std::map<std::string, uint32_t> spec = {{"OP", SCAN_SPEC_OP},
+                                            {"REVERSE", SCAN_SPEC_REVERSE},
+                                            {"EXCLUSIVE", SCAN_SPEC_EXCLUSIVE},
+                                            {"MODE", SCAN_SPEC_MODE},
+                                            {"HAS_CARRY", SCAN_SPEC_HAS_CARRY},
+                                            {"LOCKSTEP", ABI_SPEC_LOCKSTEP},
+                                            {"OTHER_DIMS", SCAN_SPEC_OTHER_DIMS},
+                                            {"IN_PLACE", SCAN_SPEC_IN_PLACE},
+                                            {"LINE_MAJOR", ABI_SPEC_LINE_MAJOR}};
+    spec.insert(own);
+    return spec;
+}
+const std::map<std::string, uint32_t> kSerialScanSpec = scan_spec(
+    {{"VEC_K", SCAN_SPEC_VEC_K}, {"VEC_F", SCAN_SPEC_VEC_F}, {"VEC_AXIS_INNER", SCAN_SPEC_VEC_AXIS_INNER}});
+const std::map<std::string, uint32_t> kChainedScanSpec =
+    scan_spec({{"ROUNDS_SPEC", SCAN_SPEC_ROUNDS}, {"SPIN_LIMIT", SCAN_SPEC_SPIN_LIMIT}});
 const std::map<std::string, uint32_t> kScanWords = {
     {"fibers", SCAN_W_FIBERS},         {"len", SCAN_W_LEN},           {"chunk_len", SCAN_W_CHUNK_LEN},
     {"item_end", SCAN_W_ITEM_END},     {"axis_in", SCAN_W_AXIS_IN},   {"axis_out", SCAN_W_AXIS_OUT},
