@@ -2,7 +2,7 @@
 # tools/gpu_check.sh — everything worth knowing about vkdml on a lent GPU machine, in one command, a few
 # minutes and one report: the GPU test suite with both kernel families (sharded over the CPU cores, each
 # shard with its own time limit), `vkdml bench --passes`, the same cases in PyTorch when torch with CUDA
-# can be imported, and a report of at most 8 files (gpu_check.md first).
+# can be imported, and a report of at most 9 files (gpu_check.md first).
 #
 # Two steps, because the lent machine has no package archive and lacks the Vulkan loader and the glvnd
 # libraries that NVIDIA's Vulkan driver needs:
@@ -16,7 +16,8 @@
 #       $TMPDIR/vkdml-gpu-root with dpkg -x, then runs everything and writes the report.
 # options:
 #   --out DIR            the report (default build/gpu-check): gpu_check.md, gpu_check.json, info.txt,
-#                        test-failures.txt, bench.txt, vkdml-bench.json, torch-bench.json
+#                        test-failures.txt, golden.txt (the determinism corpus's differing cases), bench.txt,
+#                        vkdml-bench.json, torch-bench.json
 #   --work DIR           shard logs and other scratch (default $TMPDIR/vkdml-gpu-check)
 #   --tests FILTER       the Catch2 filter of the test runs (default: [gpu]~[large], the [cli] tests too)
 #   --no-tests           benchmarks only
@@ -28,6 +29,8 @@
 #                        spin limits 1 to 4, in place and not, every direction, exact; random floats bit-identical):
 #                        full (default: fibers of 16k to 64k tiles), short (as ctest's chained-stress) or none
 #   --stress-timeout S   seconds it may run (default 120)
+#   --no-golden          leaves out the determinism corpus (tests/kernels/test_golden.cpp), which otherwise runs
+#                        next, with each kernel family, its differing cases listed in golden.txt
 #   --suite S, --case NAME (repeatable), --repeat N: the bench's
 # Environment: VKDML_GPU_CHECK_UNPACK=all unpacks every .deb of the kit even where the machine has its
 # library (CI proves the unpacking that way on lavapipe). VKDML_DEVICE picks a device as vkdml does.
@@ -38,7 +41,7 @@ cd "$(dirname "$0")/.."
 
 debs=(libvulkan1 libglvnd0 libgl1 libglx0 libegl1 libgles2 libopengl0 vulkan-validationlayers)
 prepare=0 kit="" build="" out=build/gpu-check work="${TMPDIR:-/tmp}/vkdml-gpu-check" suite=default repeat=""
-tests="[gpu]~[large]" run_tests=1 jobs="" shard_timeout=150 tests_budget=270 cases=() stress=full stress_timeout=120
+tests="[gpu]~[large]" run_tests=1 jobs="" shard_timeout=150 tests_budget=270 cases=() stress=full stress_timeout=120 golden=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --prepare) prepare=1; shift ;;
@@ -56,7 +59,8 @@ while [ $# -gt 0 ]; do
     --tests-budget) tests_budget=${2:?--tests-budget expects seconds}; shift 2 ;;
     --stress) stress=${2:?--stress expects full, short or none}; shift 2 ;;
     --stress-timeout) stress_timeout=${2:?--stress-timeout expects seconds}; shift 2 ;;
-    -h | --help) sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --no-golden) golden=0; shift ;;
+    -h | --help) sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "gpu_check: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -172,6 +176,20 @@ if [ $run_tests = 1 ]; then
     [ $stress_rc -eq 0 ] || status=1
     report_args+=(--test "chained scan stress, $stress=$result")
   fi
+  # The determinism corpus (tests/kernels/test_golden.cpp) with each kernel family: every case whose bits
+  # differ from the committed hashes, in golden.txt (a covered case that differs fails the check).
+  [ $golden = 1 ] && : >"$out/golden.txt"
+  for family in $([ $golden = 1 ] && echo cooperative serial); do
+    start=$SECONDS golden_rc=0
+    VKDML_TEST_KERNELS=$family timeout -k 2 120 "$tests_program" "[golden]~[families]" >"$work/golden-$family.log" 2>&1 ||
+      golden_rc=$?
+    { echo "== $family kernels (exit $golden_rc)"; grep -E '^ *golden|mismatch' "$work/golden-$family.log"; } >>"$out/golden.txt"
+    summary=$(grep -E "^golden: this run's device" "$work/golden-$family.log" | sed "s/^golden: this run's device: //")
+    [ $golden_rc -eq 0 ] && result="passed: ${summary:-no summary}" || result="FAILED (exit $golden_rc): ${summary:-see golden.txt}"
+    log "golden corpus, $family kernels: $result in $((SECONDS - start)) s"
+    [ $golden_rc -eq 0 ] || status=1
+    report_args+=(--test "determinism corpus, $family kernels=$result")
+  done
   "$tests_program" "$tests" --list-test-names-only 2>/dev/null | grep -v '^$' >"$work/names.txt"
   count=$(wc -l <"$work/names.txt")
   [ "$count" -gt 0 ] || { log "no test case matches $tests"; exit 1; }

@@ -3,7 +3,8 @@
 # CI) and kept short: --prepare makes the kit (stripped programs and the .debs, downloaded from Debian's
 # archive), then a run from the kit unpacks every .deb (VKDML_GPU_CHECK_UNPACK=all: the loader, glvnd and
 # the validation layer the lent machine lacks) and runs the SPEC examples in shards with each kernel
-# family, the chained scan's stress test (short form), two quick benchmark cases with their pass times, one
+# family, the chained scan's stress test (short form), the determinism corpus's first 12 cases with each
+# family (VKDML_GOLDEN_LIMIT), two quick benchmark cases with their pass times, one
 # timed run; its report is read back.
 # usage: gpu_check_test.sh SOURCE_DIR BUILD_DIR OUT_DIR
 set -euo pipefail
@@ -35,7 +36,7 @@ done
 kit_mib=$(du -sm "$out/kit" | cut -f1)
 [ "$kit_mib" -lt 64 ] || { echo "gpu_check_test: the kit is $kit_mib MiB, more than a lent machine is carried" >&2; exit 1; }
 
-VKDML_GPU_CHECK_UNPACK=all TMPDIR="$out/tmp" bash "$source_dir/tools/gpu_check.sh" --kit "$out/kit" \
+VKDML_GOLDEN_LIMIT=12 VKDML_GPU_CHECK_UNPACK=all TMPDIR="$out/tmp" bash "$source_dir/tools/gpu_check.sh" --kit "$out/kit" \
   --out "$out/report" --work "$out/work" --suite quick --case scan-1d --case reduce-many-tiny --repeat 1 \
   --tests "[spec]" --jobs 2 --shard-timeout 240 --stress short --stress-timeout 240 2>"$out/run.log" || { cat "$out/run.log" >&2; exit 1; }
 grep -q "unpacked into $out/tmp/vkdml-gpu-root: .*libvulkan1.*vulkan-validationlayers" "$out/run.log" ||
@@ -47,13 +48,17 @@ expect() {
 expect '^\| cooperative kernels, \[spec\] \| ([0-9]+) of \1 shards passed \|$'
 expect '^\| serial kernels, \[spec\] \| ([0-9]+) of \1 shards passed \|$'
 expect '^\| chained scan stress, short \| passed \|$'
+expect '^\| determinism corpus, cooperative kernels \| passed: 12 cases, 0 covered mismatches, [0-9]+ differing cases the contract leaves free \|$'
+expect '^\| determinism corpus, serial kernels \| passed: 12 cases, 0 covered mismatches, 0 differing cases the contract leaves free \|$'
+grep -q '^== cooperative kernels (exit 0)$' "$out/report/golden.txt" ||
+  { echo "gpu_check_test: golden.txt has no cooperative section:" >&2; cat "$out/report/golden.txt" >&2; exit 1; }
 expect '^\| scan-1d \| float32 \| 4194304 \| [0-9.]+ \| [0-9.]+ \| – \| – \|$'
 expect '^\| reduce-many-tiny \| float32 \| 65536x3 \| [0-9.]+ \| [0-9.]+ \| – \| – \|$'
 expect '^PyTorch: not run \(.+\)$'
 expect '^- scan-1d: [0-9.]+( [0-9.]+)*$'
-[ "$(grep -c '^| ' "$report")" -eq 7 ] || { echo "gpu_check_test: expected 7 table rows in $report" >&2; exit 1; }
+[ "$(grep -c '^| ' "$report")" -eq 9 ] || { echo "gpu_check_test: expected 9 table rows in $report" >&2; exit 1; }
 files=$(ls "$out/report" | wc -l)
-[ "$files" -le 8 ] || { echo "gpu_check_test: $files report files, more than 8" >&2; exit 1; }
+[ "$files" -le 9 ] || { echo "gpu_check_test: $files report files, more than 9" >&2; exit 1; }
 [ ! -s "$out/report/test-failures.txt" ] || { echo "gpu_check_test: test-failures.txt is not empty" >&2; exit 1; }
 /usr/bin/env python3 - "$out/report/gpu_check.json" <<'PY'
 import json, sys
@@ -62,14 +67,14 @@ assert [c["case"] for c in report["cases"]] == ["scan-1d", "reduce-many-tiny"], 
 assert all(c["vkdml_gbps"] > 0 and c["check"] == "ok" for c in report["cases"]), report["cases"]
 assert all(c["passes_ms"] and all(ms > 0 for ms in c["passes_ms"]) for c in report["cases"]), report["cases"]
 assert report["torch"]["ran"] is False and report["torch"]["skipped"], report["torch"]
-assert len(report["tests"]) == 3 and report["failures"] == [], (report["tests"], report["failures"])
+assert len(report["tests"]) == 5 and report["failures"] == [], (report["tests"], report["failures"])
 assert report["tests"]["chained scan stress, short"] == "passed", report["tests"]
 PY
 
 # A test budget too small to start any shard: every shard reported as not run, and the run fails.
 code=0
 TMPDIR="$out/tmp" bash "$source_dir/tools/gpu_check.sh" --kit "$out/kit" --out "$out/budget" --work "$out/work" \
-  --suite quick --case reduce-many-tiny --repeat 1 --tests "[spec]" --jobs 2 --tests-budget 5 --stress none 2>/dev/null >/dev/null || code=$?
+  --suite quick --case reduce-many-tiny --repeat 1 --tests "[spec]" --jobs 2 --tests-budget 5 --stress none --no-golden 2>/dev/null >/dev/null || code=$?
 [ "$code" -eq 1 ] || { echo "gpu_check_test: a spent test budget gave exit $code" >&2; exit 1; }
 grep -qE '^\| serial kernels, \[spec\] \| 0 of ([0-9]+) shards passed, \1 not run \(the 5 s budget was spent\) \|$' \
   "$out/budget/gpu_check.md" || { echo "gpu_check_test: the spent budget was not reported:" >&2; cat "$out/budget/gpu_check.md" >&2; exit 1; }
