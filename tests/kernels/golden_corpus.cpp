@@ -218,10 +218,17 @@ const std::vector<GoldenCase>& golden_cases() {
     return cases;
 }
 
-bool golden_may_vary(const GoldenCase& c) {
+GoldenClass golden_class(const GoldenCase& c) {
     const bool scan = c.type == DML_OPERATOR_CUMULATIVE_SUMMATION || c.type == DML_OPERATOR_CUMULATIVE_PRODUCT;
-    return (scan && c.input.data_type == F32) ||
-           (c.type == DML_OPERATOR_REDUCE && c.function == DML_REDUCE_FUNCTION_LOG_SUM_EXP);
+    const bool selection = c.type == DML_OPERATOR_ARGMIN || c.type == DML_OPERATOR_ARGMAX ||
+                           (c.type == DML_OPERATOR_REDUCE &&
+                            (c.function == DML_REDUCE_FUNCTION_MIN || c.function == DML_REDUCE_FUNCTION_MAX ||
+                             c.function == DML_REDUCE_FUNCTION_ARGMIN || c.function == DML_REDUCE_FUNCTION_ARGMAX));
+    if (!is_float_type(c.input.data_type) || selection) return GoldenClass::exact;
+    if ((scan && c.input.data_type == F32) ||
+        (c.type == DML_OPERATOR_REDUCE && c.function == DML_REDUCE_FUNCTION_LOG_SUM_EXP))
+        return GoldenClass::free;
+    return GoldenClass::stable;
 }
 
 vkdml::ops::Operation golden_operation(const GoldenCase& c) {
