@@ -21,6 +21,12 @@ const char* device_type_name(VkPhysicalDeviceType type) {
     }
 }
 
+// The determinism guarantee as docs/SPEC.md states it ("Determinism across devices"), in two parts.
+constexpr const char* kExactEverywhere =
+    "the same bits on every device: integer results, MIN, MAX, ARGMIN, ARGMAX";
+constexpr const char* kFloatsRunToRun =
+    "float sums and products: the same bits run to run on this device, last-place differences elsewhere";
+
 const char* yes_no(bool value) {
     return value ? "yes" : "no";
 }
@@ -71,6 +77,8 @@ void print_limits(const DeviceInfo& info) {
         "  shaderInt64 %s, shaderFloat64 %s, storageBuffer8BitAccess %s, storageBuffer16BitAccess %s\n",
         yes_no(info.shader_int64), yes_no(info.shader_float64), yes_no(info.storage_buffer_8bit),
         yes_no(info.storage_buffer_16bit));
+    std::printf("  determinism                  %s;\n%31s%s (docs/SPEC.md)\n", kExactEverywhere, "",
+                kFloatsRunToRun);
 }
 
 void print_type_support(const Device& device) {
@@ -96,7 +104,8 @@ std::string vulkan_version(uint32_t v) {
 Json info_json(const std::vector<PhysicalDeviceInfo>& devices, const Device& device) {
     const DeviceInfo& info = device.info();
     Json doc;
-    doc["vkdml"] = {{"version", VKDML_VERSION_STRING}};
+    doc["vkdml"] = {{"version", VKDML_VERSION_STRING},
+                    {"determinism", {{"exact", kExactEverywhere}, {"floats", kFloatsRunToRun}}}};
     Json& list = doc["devices"] = Json::array();
     for (const PhysicalDeviceInfo& d : devices)
         list.push_back({{"index", d.index},
