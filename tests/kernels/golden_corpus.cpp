@@ -105,7 +105,8 @@ public:
         c.input = std::move(in);
         c.axes = std::move(axes);
         c.data = data;
-        c.name = std::string("reduce ") + function_name(f) + " " + shape_text(c.input) + " axes " + to_string(c.axes);
+        c.name = std::string("reduce ") + function_name(f) + " " + shape_text(c.input) + " axes " +
+                 to_string(c.axes);
         add(std::move(c));
     }
     void arg(DML_OPERATOR_TYPE type, TensorDesc in, std::vector<uint32_t> axes, bool last, GoldenData data) {
@@ -115,8 +116,8 @@ public:
         c.axes = std::move(axes);
         c.reverse = last;
         c.data = data;
-        c.name = std::string(type == DML_OPERATOR_ARGMAX ? "argmax " : "argmin ") + shape_text(c.input) + " axes " +
-                 to_string(c.axes) + (last ? " last" : "");
+        c.name = std::string(type == DML_OPERATOR_ARGMAX ? "argmax " : "argmin ") + shape_text(c.input) +
+                 " axes " + to_string(c.axes) + (last ? " last" : "");
         add(std::move(c));
     }
 
@@ -170,13 +171,13 @@ std::vector<GoldenCase> make_cases() {
 
     // Reductions: every function and float type, a long line, rows along either axis, two axes of three.
     const DML_REDUCE_FUNCTION value_functions[] = {
-        DML_REDUCE_FUNCTION_SUM,        DML_REDUCE_FUNCTION_AVERAGE, DML_REDUCE_FUNCTION_SUM_SQUARE,
-        DML_REDUCE_FUNCTION_L1,         DML_REDUCE_FUNCTION_L2,      DML_REDUCE_FUNCTION_LOG_SUM,
+        DML_REDUCE_FUNCTION_SUM,         DML_REDUCE_FUNCTION_AVERAGE,  DML_REDUCE_FUNCTION_SUM_SQUARE,
+        DML_REDUCE_FUNCTION_L1,          DML_REDUCE_FUNCTION_L2,       DML_REDUCE_FUNCTION_LOG_SUM,
         DML_REDUCE_FUNCTION_LOG_SUM_EXP, DML_REDUCE_FUNCTION_MULTIPLY, DML_REDUCE_FUNCTION_MIN,
-        DML_REDUCE_FUNCTION_MAX,        DML_REDUCE_FUNCTION_ARGMIN,  DML_REDUCE_FUNCTION_ARGMAX};
+        DML_REDUCE_FUNCTION_MAX,         DML_REDUCE_FUNCTION_ARGMIN,   DML_REDUCE_FUNCTION_ARGMAX};
     for (DML_TENSOR_DATA_TYPE t : {F32, F64, F16}) {
         for (DML_REDUCE_FUNCTION f : value_functions) {
-            const D data = f == DML_REDUCE_FUNCTION_MULTIPLY ? D::near_one
+            const D data = f == DML_REDUCE_FUNCTION_MULTIPLY  ? D::near_one
                            : f == DML_REDUCE_FUNCTION_LOG_SUM ? D::positive
                                                               : D::normal;
             const uint32_t line = t == F16 ? 4097u : 100003u;  // float16 sums of squares stay finite
@@ -219,11 +220,13 @@ const std::vector<GoldenCase>& golden_cases() {
 }
 
 GoldenClass golden_class(const GoldenCase& c) {
-    const bool scan = c.type == DML_OPERATOR_CUMULATIVE_SUMMATION || c.type == DML_OPERATOR_CUMULATIVE_PRODUCT;
-    const bool selection = c.type == DML_OPERATOR_ARGMIN || c.type == DML_OPERATOR_ARGMAX ||
-                           (c.type == DML_OPERATOR_REDUCE &&
-                            (c.function == DML_REDUCE_FUNCTION_MIN || c.function == DML_REDUCE_FUNCTION_MAX ||
-                             c.function == DML_REDUCE_FUNCTION_ARGMIN || c.function == DML_REDUCE_FUNCTION_ARGMAX));
+    const bool scan =
+        c.type == DML_OPERATOR_CUMULATIVE_SUMMATION || c.type == DML_OPERATOR_CUMULATIVE_PRODUCT;
+    const bool selection =
+        c.type == DML_OPERATOR_ARGMIN || c.type == DML_OPERATOR_ARGMAX ||
+        (c.type == DML_OPERATOR_REDUCE &&
+         (c.function == DML_REDUCE_FUNCTION_MIN || c.function == DML_REDUCE_FUNCTION_MAX ||
+          c.function == DML_REDUCE_FUNCTION_ARGMIN || c.function == DML_REDUCE_FUNCTION_ARGMAX));
     if (!is_float_type(c.input.data_type) || selection) return GoldenClass::exact;
     if ((scan && c.input.data_type == F32) ||
         (c.type == DML_OPERATOR_REDUCE && c.function == DML_REDUCE_FUNCTION_LOG_SUM_EXP))
@@ -235,7 +238,8 @@ vkdml::ops::Operation golden_operation(const GoldenCase& c) {
     const DML_AXIS_DIRECTION dir = c.reverse ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
     auto op = [&]() -> vkdml::Result<vkdml::ops::Operation> {
         switch (c.type) {
-        case DML_OPERATOR_CUMULATIVE_SUMMATION: return vkdml::ops::cumulative_sum(c.input, c.axes[0], dir, c.exclusive);
+        case DML_OPERATOR_CUMULATIVE_SUMMATION:
+            return vkdml::ops::cumulative_sum(c.input, c.axes[0], dir, c.exclusive);
         case DML_OPERATOR_CUMULATIVE_PRODUCT:
             return vkdml::ops::cumulative_product(c.input, c.axes[0], dir, c.exclusive);
         case DML_OPERATOR_REDUCE: return vkdml::ops::reduce(c.input, c.function, std::span(c.axes));

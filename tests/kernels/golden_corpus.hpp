@@ -18,11 +18,11 @@ namespace vkdml_test {
 
 /// How a case's input values are made (each from the case's seed).
 enum class GoldenData {
-    normal,        ///< roughly N(0, 1): a sum of four uniforms, centred and scaled
-    cancelling,    ///< ±1e4-sized values that cancel, with small N(0, 1) ones between them
-    near_one,      ///< 1 + N(0, 1)·2^-8: long products that stay finite
-    positive,      ///< uniform in (0, 4]: the LOG_SUM and L2 inputs
-    integers,      ///< uniform integers in [-1000, 1000] (unsigned types: [0, 2000])
+    normal,      ///< roughly N(0, 1): a sum of four uniforms, centred and scaled
+    cancelling,  ///< ±1e4-sized values that cancel, with small N(0, 1) ones between them
+    near_one,    ///< 1 + N(0, 1)·2^-8: long products that stay finite
+    positive,    ///< uniform in (0, 4]: the LOG_SUM and L2 inputs
+    integers,    ///< uniform integers in [-1000, 1000] (unsigned types: [0, 2000])
 };
 
 /// One case: an operator built from its parameters, its input layout and its data.
@@ -30,10 +30,10 @@ struct GoldenCase {
     std::string name;  ///< unique; the key of its committed hash
     DML_OPERATOR_TYPE type = DML_OPERATOR_INVALID;
     DML_REDUCE_FUNCTION function = DML_REDUCE_FUNCTION_SUM;  ///< REDUCE only
-    vkdml::ops::TensorDesc input;                             ///< strides empty: packed
-    std::vector<uint32_t> axes;                               ///< the scan axis, or the reduced axes
-    bool reverse = false;                                     ///< scans: DECREASING; arg: the last index
-    bool exclusive = false;                                   ///< scans
+    vkdml::ops::TensorDesc input;                            ///< strides empty: packed
+    std::vector<uint32_t> axes;                              ///< the scan axis, or the reduced axes
+    bool reverse = false;                                    ///< scans: DECREASING; arg: the last index
+    bool exclusive = false;                                  ///< scans
     GoldenData data = GoldenData::normal;
     uint64_t seed = 0;
 };

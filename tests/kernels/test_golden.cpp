@@ -7,15 +7,15 @@
 
 #include <catch2/catch.hpp>
 
-#include <cstdio>
-#include <cstring>
-#include <span>
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <map>
+#include <span>
 #include <sstream>
 
 using namespace vkdml_test;
@@ -50,12 +50,16 @@ Mismatches golden_mismatches(const vkdml::Device& device) {
         const auto it = expected.find(c.name);
         const GoldenClass cls = golden_class(c);
         const bool binding = cls == GoldenClass::exact || (cls == GoldenClass::stable && lavapipe);
-        const char* label = cls == GoldenClass::exact ? "exact" : cls == GoldenClass::stable ? "stable" : "free";
+        const char* label = cls == GoldenClass::exact    ? "exact"
+                            : cls == GoldenClass::stable ? "stable"
+                                                         : "free";
         std::vector<std::string>& lines = binding ? m.failing : m.reported;
         if (it == expected.end())
-            lines.push_back(std::string(label) + " " + c.name + ": no committed hash (computed " + hex(got) + ")");
+            lines.push_back(std::string(label) + " " + c.name + ": no committed hash (computed " + hex(got) +
+                            ")");
         else if (it->second != got)
-            lines.push_back(std::string(label) + " " + c.name + ": " + hex(got) + ", committed " + hex(it->second));
+            lines.push_back(std::string(label) + " " + c.name + ": " + hex(got) + ", committed " +
+                            hex(it->second));
     }
     return m;
 }
@@ -70,7 +74,8 @@ size_t check_corpus(const std::string& config, const vkdml::Device& device) {
     for (const std::string& line : m.failing) text << "golden mismatch (" << config << "): " << line << "\n";
     INFO(text.str());
     CHECK(m.failing.empty());
-    for (const std::string& line : m.reported) std::printf("golden: differs (%s): %s\n", config.c_str(), line.c_str());
+    for (const std::string& line : m.reported)
+        std::printf("golden: differs (%s): %s\n", config.c_str(), line.c_str());
     std::printf("golden: %s: %zu cases, %zu failing, %zu differing where the contract allows it (%.1f s)\n",
                 config.c_str(), m.count, m.failing.size(), m.reported.size(), seconds);
     return m.reported.size();
@@ -131,14 +136,14 @@ TEST_CASE("the golden hash: FNV-1a of the bytes, every NaN as the canonical quie
     // The canonical NaN per width: the same as a float16 or float64 buffer holding it.
     const uint16_t h_nan[] = {0xfe01u};
     const uint16_t h_canonical[] = {0x7e00u};
-    CHECK(golden_hash(DML_TENSOR_DATA_TYPE_FLOAT16, {std::as_bytes(std::span(h_nan)).begin(),
-                                                     std::as_bytes(std::span(h_nan)).end()}) ==
+    CHECK(golden_hash(DML_TENSOR_DATA_TYPE_FLOAT16,
+                      {std::as_bytes(std::span(h_nan)).begin(), std::as_bytes(std::span(h_nan)).end()}) ==
           golden_hash(DML_TENSOR_DATA_TYPE_UINT16, {std::as_bytes(std::span(h_canonical)).begin(),
                                                     std::as_bytes(std::span(h_canonical)).end()}));
     const uint64_t d_nan[] = {0xfff0000000000001ull};
     const uint64_t d_canonical[] = {0x7ff8000000000000ull};
-    CHECK(golden_hash(DML_TENSOR_DATA_TYPE_FLOAT64, {std::as_bytes(std::span(d_nan)).begin(),
-                                                     std::as_bytes(std::span(d_nan)).end()}) ==
+    CHECK(golden_hash(DML_TENSOR_DATA_TYPE_FLOAT64,
+                      {std::as_bytes(std::span(d_nan)).begin(), std::as_bytes(std::span(d_nan)).end()}) ==
           golden_hash(DML_TENSOR_DATA_TYPE_UINT64, {std::as_bytes(std::span(d_canonical)).begin(),
                                                     std::as_bytes(std::span(d_canonical)).end()}));
 }
@@ -158,7 +163,8 @@ TEST_CASE("the golden inputs are fixed bits: the first case's element", "[golden
 TEST_CASE("the golden corpus matches its committed hashes on this run's device", "[gpu][golden]") {
     if (const char* path = std::getenv("VKDML_GOLDEN_WRITE")) {
         std::ofstream out(path, std::ios::binary);
-        out << "// The determinism corpus's output hashes (tests/kernels/golden_corpus.hpp), one per case in\n"
+        out << "// The determinism corpus's output hashes (tests/kernels/golden_corpus.hpp), one per case "
+               "in\n"
                "// corpus order. Written by VKDML_GOLDEN_WRITE=<this file> vkdml_tests \"[golden]\"\n"
                "// (tests/kernels/test_golden.cpp); a change of these values is a change of results.\n";
         for (const GoldenCase& c : golden_cases())
@@ -171,9 +177,10 @@ TEST_CASE("the golden corpus matches its committed hashes on this run's device",
     require_no_validation_messages();
 }
 
-TEST_CASE("the golden corpus matches with the cooperative kernels and in small windows; it sees a change of "
-          "association",
-          "[gpu][golden][families]") {
+TEST_CASE(
+    "the golden corpus matches with the cooperative kernels and in small windows; it sees a change of "
+    "association",
+    "[gpu][golden][families]") {
     using K = vkdml::KernelChoice;
     using P = vkdml::testing::DeviceOverrides::PolicyClass;
     size_t free = 0;
