@@ -362,11 +362,10 @@ TEST_CASE("cumsum through 1 KiB windows and dispatches of at most 8 x 8 workgrou
     sweep_layouts(ScanOp::sum);
     sweep_untouched_padding(ScanOp::sum);
 }
+// Products take cumsum's plans and windows (the operation is a specialization constant): through small
+// windows, the axis lengths, whose chunks and carries start from the product's identity.
 TEST_CASE("cumprod through 1 KiB windows and dispatches of at most 8 x 8 workgroups",
           "[gpu][cumprod][windowed]") {
     UseLimitedDevice limited({1024, 8});
-    sweep_ranks_and_axes(ScanOp::product);
     sweep_axis_lengths(ScanOp::product);
-    sweep_layouts(ScanOp::product);
-    sweep_untouched_padding(ScanOp::product);
 }
