@@ -269,12 +269,12 @@ std::vector<std::byte> golden_input(const GoldenCase& c) {
 uint64_t golden_hash(DML_TENSOR_DATA_TYPE type, std::vector<std::byte> bytes) {
     const uint32_t size = type_size(type);
     if (is_float_type(type)) {
+        const uint32_t mantissa = size == 2 ? 10 : size == 4 ? 23 : 52;
+        const uint64_t exponent = ((uint64_t{1} << (8 * size - 1 - mantissa)) - 1) << mantissa;
+        const uint64_t fraction = (uint64_t{1} << mantissa) - 1;
         for (size_t at = 0; at + size <= bytes.size(); at += size) {
             uint64_t bits = 0;
             std::memcpy(&bits, bytes.data() + at, size);
-            const int mantissa = size == 2 ? 10 : size == 4 ? 23 : 52;
-            const uint64_t exponent = ((uint64_t{1} << (8 * size - 1 - mantissa)) - 1) << mantissa;
-            const uint64_t fraction = (uint64_t{1} << mantissa) - 1;
             if ((bits & exponent) == exponent && (bits & fraction) != 0) {
                 bits = exponent | (uint64_t{1} << (mantissa - 1));  // +qNaN
                 std::memcpy(bytes.data() + at, &bits, size);

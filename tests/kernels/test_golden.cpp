@@ -14,8 +14,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <map>
-#include <span>
 #include <sstream>
 
 using namespace vkdml_test;
@@ -26,6 +26,14 @@ std::string hex(uint64_t h) {
     char text[24];
     std::snprintf(text, sizeof text, "0x%016llx", static_cast<unsigned long long>(h));
     return text;
+}
+
+// golden_hash of a buffer holding `words` (little-endian host, as the kernels write).
+template <class W>
+uint64_t hash_of(DML_TENSOR_DATA_TYPE type, std::initializer_list<W> words) {
+    std::vector<std::byte> bytes(sizeof(W) * words.size());
+    std::memcpy(bytes.data(), std::data(words), bytes.size());
+    return golden_hash(type, std::move(bytes));
 }
 
 // The corpus on one device: one line per case whose hash is not the committed one, by whether it fails
@@ -118,34 +126,20 @@ TEST_CASE("the golden hash: FNV-1a of the bytes, every NaN as the canonical quie
     // FNV-1a of no bytes is its offset basis; of "a", the published 0xaf63dc4c8601ec8c.
     CHECK(golden_hash(DML_TENSOR_DATA_TYPE_UINT8, {}) == 0xcbf29ce484222325ull);
     CHECK(golden_hash(DML_TENSOR_DATA_TYPE_UINT8, {std::byte{'a'}}) == 0xaf63dc4c8601ec8cull);
-    auto f32 = [](std::initializer_list<uint32_t> words) {
-        std::vector<std::byte> b(4 * words.size());
-        size_t at = 0;
-        for (uint32_t w : words) {
-            std::memcpy(b.data() + at, &w, 4);
-            at += 4;
-        }
-        return golden_hash(DML_TENSOR_DATA_TYPE_FLOAT32, b);
-    };
     // NaNs of any sign and payload hash alike; infinities, zeros of either sign and numbers do not.
+    const auto f32 = [](std::initializer_list<uint32_t> words) {
+        return hash_of(DML_TENSOR_DATA_TYPE_FLOAT32, words);
+    };
     CHECK(f32({0x7fc00000u, 1u}) == f32({0xffc00001u, 1u}));
     CHECK(f32({0x7f800001u}) == f32({0x7fc00000u}));
     CHECK(f32({0x7f800000u}) != f32({0xff800000u}));
     CHECK(f32({0x80000000u}) != f32({0x00000000u}));
     CHECK(f32({0x3f800000u}) != f32({0x3f800001u}));
-    // The canonical NaN per width: the same as a float16 or float64 buffer holding it.
-    const uint16_t h_nan[] = {0xfe01u};
-    const uint16_t h_canonical[] = {0x7e00u};
-    CHECK(golden_hash(DML_TENSOR_DATA_TYPE_FLOAT16,
-                      {std::as_bytes(std::span(h_nan)).begin(), std::as_bytes(std::span(h_nan)).end()}) ==
-          golden_hash(DML_TENSOR_DATA_TYPE_UINT16, {std::as_bytes(std::span(h_canonical)).begin(),
-                                                    std::as_bytes(std::span(h_canonical)).end()}));
-    const uint64_t d_nan[] = {0xfff0000000000001ull};
-    const uint64_t d_canonical[] = {0x7ff8000000000000ull};
-    CHECK(golden_hash(DML_TENSOR_DATA_TYPE_FLOAT64,
-                      {std::as_bytes(std::span(d_nan)).begin(), std::as_bytes(std::span(d_nan)).end()}) ==
-          golden_hash(DML_TENSOR_DATA_TYPE_UINT64, {std::as_bytes(std::span(d_canonical)).begin(),
-                                                    std::as_bytes(std::span(d_canonical)).end()}));
+    // The canonical NaN per width: the same as an integer buffer holding its bits.
+    CHECK(hash_of<uint16_t>(DML_TENSOR_DATA_TYPE_FLOAT16, {0xfe01u}) ==
+          hash_of<uint16_t>(DML_TENSOR_DATA_TYPE_UINT16, {0x7e00u}));
+    CHECK(hash_of<uint64_t>(DML_TENSOR_DATA_TYPE_FLOAT64, {0xfff0000000000001ull}) ==
+          hash_of<uint64_t>(DML_TENSOR_DATA_TYPE_UINT64, {0x7ff8000000000000ull}));
 }
 
 TEST_CASE("the golden inputs are fixed bits: the first case's element", "[golden]") {
