@@ -36,6 +36,26 @@ uint64_t hash_of(DML_TENSOR_DATA_TYPE type, std::initializer_list<W> words) {
     return golden_hash(type, std::move(bytes));
 }
 
+// The cases to run: all, or with VKDML_GOLDEN_LIMIT=N the first N (tools/gpu_check.sh's own test runs a
+// few). Anything but a positive whole number fails the test by name.
+size_t golden_case_limit() {
+    const char* limit = std::getenv("VKDML_GOLDEN_LIMIT");
+    if (limit == nullptr) return golden_cases().size();
+    const std::string text = limit;
+    const bool number =
+        !text.empty() && text.size() <= 9 && text.find_first_not_of("0123456789") == std::string::npos;
+    const size_t n = number ? std::stoul(text) : 0;
+    if (n == 0)
+        FAIL("VKDML_GOLDEN_LIMIT is '" << text << "': give a positive whole number of cases (the corpus has "
+                                       << golden_cases().size() << ")");
+    return std::min(n, golden_cases().size());
+}
+
+// The committed file's line for a case and its hash (tests/data/golden_hashes.inc).
+std::string hash_line(const std::string& name, uint64_t hash) {
+    return "{\"" + name + "\", " + hex(hash) + "ull},\n";
+}
+
 // The corpus on one device: one line per case whose hash is not the committed one, by whether it fails
 // the contract there (an exact case anywhere; a stable one on lavapipe, whose results the hashes are).
 struct Mismatches {
@@ -49,9 +69,7 @@ Mismatches golden_mismatches(const vkdml::Device& device) {
     for (const GoldenHash& h : golden_hashes()) expected[h.name] = h.hash;
     const bool lavapipe = device.info().physical.driver_name == "llvmpipe";
     Mismatches m;
-    // VKDML_GOLDEN_LIMIT=N: the first N cases only (tools/gpu_check.sh's own test runs a few).
-    const char* limit = std::getenv("VKDML_GOLDEN_LIMIT");
-    m.count = std::min<size_t>(golden_cases().size(), limit ? std::strtoull(limit, nullptr, 10) : SIZE_MAX);
+    m.count = golden_case_limit();
     for (size_t k = 0; k < m.count; ++k) {
         const GoldenCase& c = golden_cases()[k];
         const uint64_t got = golden_run(device, c);
@@ -161,14 +179,26 @@ TEST_CASE("the golden corpus matches its committed hashes on this run's device",
                "in\n"
                "// corpus order. Written by VKDML_GOLDEN_WRITE=<this file> vkdml_tests \"[golden]\"\n"
                "// (tests/kernels/test_golden.cpp); a change of these values is a change of results.\n";
-        for (const GoldenCase& c : golden_cases())
-            out << "{\"" << c.name << "\", " << hex(golden_run(test_device(), c)) << "ull},\n";
+        for (const GoldenCase& c : golden_cases()) out << hash_line(c.name, golden_run(test_device(), c));
         REQUIRE(out.good());
         WARN("wrote " << path);
         return;
     }
     check_corpus("this run's device", test_device());
     require_no_validation_messages();
+}
+
+TEST_CASE("the golden hash file is what VKDML_GOLDEN_WRITE writes: its first lines, recomputed",
+          "[gpu][golden]") {
+    // The writer's line for each of the first cases, on lavapipe's default configuration (whose results
+    // the file holds), is the compiled-in entry printed the same way.
+    for (size_t k = 0; k < 3; ++k) {
+        const GoldenCase& c = golden_cases()[k];
+        const GoldenHash& h = golden_hashes()[k];
+        CHECK(hash_line(c.name, golden_run(test_device(), c)) == hash_line(h.name, h.hash));
+    }
+    CHECK(hash_line("cumsum FLOAT32 {1} axis 0, normal", 0x1234u) ==
+          "{\"cumsum FLOAT32 {1} axis 0, normal\", 0x0000000000001234ull},\n");
 }
 
 TEST_CASE(

@@ -78,6 +78,14 @@ TMPDIR="$out/tmp" bash "$source_dir/tools/gpu_check.sh" --kit "$out/kit" --out "
 [ "$code" -eq 1 ] || { echo "gpu_check_test: a spent test budget gave exit $code" >&2; exit 1; }
 grep -qE '^\| serial kernels, \[spec\] \| 0 of ([0-9]+) shards passed, \1 not run \(the 5 s budget was spent\) \|$' \
   "$out/budget/gpu_check.md" || { echo "gpu_check_test: the spent budget was not reported:" >&2; cat "$out/budget/gpu_check.md" >&2; exit 1; }
+# --no-golden: no corpus run, no golden.txt.
+[ ! -e "$out/budget/golden.txt" ] && ! grep -q 'determinism corpus' "$out/budget/gpu_check.md" ||
+  { echo "gpu_check_test: --no-golden still ran the corpus" >&2; exit 1; }
+# A limit that is not a positive whole number fails the corpus test by name, rather than run no case.
+code=0
+msg=$(VKDML_GOLDEN_LIMIT=0 "$out/kit/bin/vkdml_tests" "[golden]~[families]" 2>&1) || code=$?
+[ "$code" -ne 0 ] && [[ "$msg" == *"VKDML_GOLDEN_LIMIT is '0': give a positive whole number of cases"* ]] ||
+  { echo "gpu_check_test: VKDML_GOLDEN_LIMIT=0 gave exit $code and: $msg" >&2; exit 1; }
 
 # The report of a failing run: a shard's failing cases named, a timed-out shard reported as such.
 cat >"$out/failures.txt" <<'LOG'
