@@ -99,11 +99,15 @@ void store_partial(uint i, Pair a) {
 // A running combine and one more element, source element i; a pair stored as the element dst[i] (rounded once;
 // pair storage keeps both words). (Narrow elements never pass through a function: an 8- or 16-bit
 // parameter would need the shaderInt8/shaderInt16 arithmetic features.)
+// A leaf of the scan, source element i: a pair (pair storage) or a widened value (LEAF_T), and a
+// running combine and one more leaf.
 #if defined(PAIR_STORAGE)
-Pair combine_element(Pair run, uint i) {
+#define LEAF_T Pair
+Pair source_leaf(uint i) {
     STORE_T x = IN_PLACE ? dst[i] : src[i];
-    return combine_pair(run, Pair(x.x, x.y));
+    return Pair(x.x, x.y);
 }
+Pair combine_leaf(Pair run, Pair x) { return combine_pair(run, x); }
 void store_element(uint i, Pair a) {
     Pair n = pair_normalized(a);
     dst[i] = STORE_T(n.hi, n.lo);
@@ -111,7 +115,9 @@ void store_element(uint i, Pair a) {
 #else
 // Element i of the source, widened (the destination's when IN_PLACE).
 ACC_T source_element(uint i) { return IN_PLACE ? TO_ACC(dst[i]) : TO_ACC(src[i]); }
-Pair combine_element(Pair run, uint i) { return combine_value(run, source_element(i)); }
+#define LEAF_T ACC_T
+ACC_T source_leaf(uint i) { return source_element(i); }
+Pair combine_leaf(Pair run, ACC_T x) { return combine_value(run, x); }
 void store_element(uint i, Pair a) { dst[i] = FROM_ACC(pair_value(a)); }
 #endif
 

@@ -27,6 +27,34 @@ const uint BLOCK_VECS = VEC_K == 0u ? 1u : VEC_K;
 const uint LANES = VEC_K == 0u ? 1u : VEC_F;  // fibers carried per invocation
 const uint STEPS = BLOCK_VECS * VEC_W / LANES;  // axis steps per block
 
+// Float scans walk the canonical association (canonical_walk.glsl): the planner makes a chunk of a
+// line of several chunks 32^n steps, so every node of the tree closes at the end of a position unless
+// a block holds more steps than a node (CLIMB_INSIDE). Integer scans are exact in any order: a plain
+// running combine.
+#if defined(ACC_IS_FLOAT)
+const bool CANONICAL = true;
+#else
+const bool CANONICAL = false;
+#endif
+layout(constant_id = SCAN_SPEC_WALK_TOP) const uint WALK_TOP = 0u;
+#define WALK_LANES LANES
+#include "canonical_walk.glsl"
+const bool CLIMB_INSIDE = WALK_ARITY % STEPS != 0u;
+
+// One leaf of a lane's walk: the running scan and, for floats, the open block's total. Pairs (the
+// carry levels) keep their running prefix normalized, as the canonical prefixes are.
+// Totals are kept where a node closes inside the chunk or the chunk's total is the result.
+const bool KEEP_TOTALS = CANONICAL && (WALK_TOP > 0u || MODE == MODE_REDUCE);
+void walk_leaf(uint lane, LEAF_T x) {
+    if (MODE == MODE_SCAN || !CANONICAL) {
+        w_run[lane] = combine_leaf(w_run[lane], x);
+#if defined(PAIR_STORAGE)
+        w_run[lane] = pair_normalized(w_run[lane]);
+#endif
+    }
+    if (KEEP_TOTALS) w_total[lane][0] = combine_leaf(w_total[lane][0], x);
+}
+
 void main() {
     if (LOCKSTEP && !workgroup_has_items(p.item_begin, p.item_end)) return;  // the whole workgroup
     uint id = serial_item(p.item_begin, p.item_end);
@@ -45,19 +73,19 @@ void main() {
 
     // The running combine starts from the chunk's carry and is compensated (float types): each element's
     // rounding error is kept, so a long chunk onto a large carry loses nothing.
-    Pair run[LANES];
     for (uint lane = 0u; lane < LANES; ++lane)
-        run[lane] = (MODE == MODE_SCAN && HAS_CARRY && chunk > 0u) ? load_partial(p.base_part + slot + lane)
-                                                                   : pair_of(identity());
+        walk_begin(lane, (MODE == MODE_SCAN && HAS_CARRY && chunk > 0u) ? load_partial(p.base_part + slot + lane)
+                                                                        : pair_of(identity()));
     if (VEC_K == 0u) {
         for (uint k = start; k < start + trips; ++k) {
             if (lockstep_barrier(k, start)) barrier();
             if (LOCKSTEP && k >= end) continue;
             uint pos = axis_pos(k);
-            Pair next = combine_element(run[0], base.x + pos * source_axis_stride());
+            Pair before = w_run[0];
+            walk_leaf(0u, source_leaf(base.x + pos * source_axis_stride()));
             if (MODE == MODE_SCAN)
-                store_element(base.y + pos * p.axis_out, EXCLUSIVE ? exclusive_value(run[0], k) : next);
-            run[0] = next;
+                store_element(base.y + pos * p.axis_out, EXCLUSIVE ? exclusive_value(before, k) : w_run[0]);
+            if (WALK_TOP > 0u && ((k - start + 1u) & (WALK_ARITY - 1u)) == 0u) walk_climb(0u, k - start + 1u);
         }
     }
 #if !defined(PAIR_STORAGE)
@@ -80,18 +108,25 @@ void main() {
                 uint lane = VEC_AXIS_INNER ? j / STEPS : j % LANES;
                 uint step = VEC_AXIS_INNER ? j % STEPS : j / LANES;
                 uint s = REVERSE ? STEPS - 1u - step : step;  // steps of this fiber done before
-                Pair next = combine_value(run[lane], TO_ACC(v[j / VEC_W][j % VEC_W]));
+                Pair before = w_run[lane];
+                walk_leaf(lane, TO_ACC(v[j / VEC_W][j % VEC_W]));
                 if (MODE == MODE_SCAN) {
-                    Pair value = EXCLUSIVE ? exclusive_value(run[lane], k * STEPS + s) : next;
+                    Pair value = EXCLUSIVE ? exclusive_value(before, k * STEPS + s) : w_run[lane];
                     y[j / VEC_W][j % VEC_W] = FROM_ACC_WIDE(pair_value(value));
                 }
-                run[lane] = next;
+                uint count = (k - start) * STEPS + s + 1u;
+                if (WALK_TOP > 0u && CLIMB_INSIDE && (count & (WALK_ARITY - 1u)) == 0u) walk_climb(lane, count);
             }
             if (MODE == MODE_SCAN)
                 [[unroll]] for (uint b = 0u; b < BLOCK_VECS; ++b) dstv[at_out + b] = PACK_V(y[b]);
+            uint count = (k - start + 1u) * STEPS;
+            if (WALK_TOP > 0u && !CLIMB_INSIDE && (count & (WALK_ARITY - 1u)) == 0u)
+                [[unroll]] for (uint lane = 0u; lane < LANES; ++lane) walk_climb(lane, count);
         }
     }
 #endif
     if (MODE == MODE_REDUCE && has_item)
-        for (uint lane = 0u; lane < LANES; ++lane) store_partial(p.base_part + slot + lane, run[lane]);
+        for (uint lane = 0u; lane < LANES; ++lane)
+            store_partial(p.base_part + slot + lane,
+                          CANONICAL ? walk_finish(lane, (end - start) * STEPS) : w_run[lane]);
 }

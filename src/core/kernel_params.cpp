@@ -21,6 +21,7 @@ SpecConstants SerialScanParams::to_spec() const {
     s[SCAN_SPEC_VEC_K] = vec_k;
     s[SCAN_SPEC_VEC_F] = vec_f;
     s[SCAN_SPEC_VEC_AXIS_INNER] = vec_axis_inner;
+    s[SCAN_SPEC_WALK_TOP] = walk_top;
     return s;
 }
 

@@ -30,6 +30,7 @@ struct SerialScanParams {
     uint32_t vec_k = 0;           ///< vectors per block (0: elements)
     uint32_t vec_f = 1;           ///< fibers per block
     bool vec_axis_inner = false;  ///< steps along the axis are the inner index of a block
+    uint32_t walk_top = 0;        ///< floats: the node level of a chunk (canonical_walk.glsl), 0 to 3
 
     SpecConstants to_spec() const;
     PushWords to_push() const { return scan.to_push(); }

@@ -41,7 +41,15 @@ struct Shape {
     const Dim& axis() const { return blocks.layout.line[0]; }
     uint32_t block() const { return std::max(blocks.k, 1u); }  ///< kernel indices per position
     uint64_t tile_len() const { return uint64_t(workgroup) * rounds * vector_width(v); }
+    /// Steps along the line per position (scan_serial's STEPS).
+    uint64_t steps() const { return blocks.k == 0 ? 1 : uint64_t(blocks.k) * vector_width(v) / blocks.f; }
+    bool canonical = false;  ///< scan_serial of floats: the canonical walk
 };
+
+/// The canonical association's nodes (canonical_walk.glsl): 32 children, a chunk of at most 32^4 steps.
+constexpr uint64_t kCanonicalArity = 32, kCanonicalMaxSteps = 1u << 20;
+/// Positions a serial chunk walks at most: lavapipe ends a loop after 65,535 trips.
+constexpr uint64_t kMaxSerialTrips = 32768;
 
 /// Bytes of scan_chained's workgroup memory for `workgroup` invocations of `rounds` vectors, values of
 /// `value` bytes (scan_chained.comp): the (round, subgroup) segments twice (the tile's own and a
@@ -103,8 +111,8 @@ struct Planner {
         return true;
     }
 
-    /// The kernel, blocks and chunks of one scan level.
-    Shape choose(const ScanRequest& r) const {
+    /// The kernel, blocks (where `blocks` allows) and chunks of one scan level.
+    Shape choose(const ScanRequest& r, bool blocks = true) const {
         Shape s;
         s.v = r.pairs ? pair_variant(r.type) : storage_variant(r.type);
         // scan_chained needs subgroup arithmetic (integers) or shuffles (floats, compensated); pairs
@@ -125,7 +133,7 @@ struct Planner {
         } else {
             // float16 blocks of one vector: the conversion back from float32, unrolled over larger
             // blocks, runs slower (measured on lavapipe).
-            if (!r.pairs) {
+            if (!r.pairs && blocks) {
                 const bool f16 = r.type == DML_TENSOR_DATA_TYPE_FLOAT16;
                 const BlockRules rules{f16 ? 1u : 4u, f16 ? 1u : policy.row_block_vectors, true, true};
                 s.blocks = block_layout(r.problem, vector_width(s.v), rules);
@@ -135,11 +143,50 @@ struct Planner {
         }
         // No chunk may span more than a window of either tensor.
         const auto data = scan_accesses(r, s.layout(), 1, s.block(), s.blocks.lanes());
+        uint64_t window_len = UINT64_MAX;
         for (int side = 0; side < 2; ++side)
-            s.chunk_len = std::min(s.chunk_len, max_chunk_in_window(data[side].line, element_bytes(s),
-                                                                    s.block(), window_bytes(info)));
+            window_len = std::min(window_len, max_chunk_in_window(data[side].line, element_bytes(s),
+                                                                  s.block(), window_bytes(info)));
+        s.chunk_len = std::min(s.chunk_len, window_len);
+        s.canonical = !s.tiled && is_float_type(r.type);
+        if (s.canonical && s.chunk_len < s.axis().size) {
+            // Several chunks of a float line: chunks of 32^n steps (canonical_walk.glsl), which blocks of a
+            // power of two steps, up to 32, divide; other blocks go.
+            const uint64_t steps = s.steps();
+            if (!std::has_single_bit(steps) || steps > kCanonicalArity) {
+                return choose(r, false);
+            }
+            s.chunk_len = canonical_chunk(s.chunk_len, steps, window_len, s.axis().size);
+        }
         s.chunks = ceil_div(s.axis().size, s.chunk_len);
         return s;
+    }
+
+    /// The chunk length (positions of `steps` steps) of a float line of `positions` positions that
+    /// the policy cuts into chunks of `want`: 32^n steps, at most 32,768 positions (lavapipe's loop
+    /// limit), 32^4 steps (canonical_walk.glsl's levels) and `window`. The longest up to the policy's
+    /// length, or the next longer one where it still leaves half the policy's chunks or more. Where a
+    /// window holds fewer than 32 steps (windows of a few KiB: tests), `want` itself: the results are
+    /// right, their association is the plan's.
+    static uint64_t canonical_chunk(uint64_t want, uint64_t steps, uint64_t window, uint64_t positions) {
+        const uint64_t most = std::min(window, kMaxSerialTrips);
+        auto allowed = [&](uint64_t span) { return span <= kCanonicalMaxSteps && span / steps <= most; };
+        if (!allowed(kCanonicalArity)) return want;
+        uint64_t span = kCanonicalArity;
+        while (span * kCanonicalArity <= want * steps && allowed(span * kCanonicalArity))
+            span *= kCanonicalArity;
+        const uint64_t longer = span * kCanonicalArity;
+        if (allowed(longer) && 2 * ceil_div(positions, longer / steps) >= ceil_div(positions, want))
+            return longer / steps;
+        return span / steps;
+    }
+
+    /// The node level of a chunk of `s`: a chunk (or a whole line) of up to 32^(top + 1) steps.
+    static uint32_t walk_top(const Shape& s) {
+        const uint64_t steps = std::min(s.chunk_len, uint64_t(s.axis().size)) * s.steps();
+        uint32_t top = 0;
+        for (uint64_t span = kCanonicalArity; span < steps; span *= kCanonicalArity) ++top;
+        return top;
     }
 
     static uint32_t element_bytes(const Shape& s) {
@@ -160,7 +207,8 @@ struct Planner {
             const SerialScanParams t{.scan = scan,
                                      .vec_k = s.blocks.k,
                                      .vec_f = s.blocks.f,
-                                     .vec_axis_inner = s.blocks.axis_inner};
+                                     .vec_axis_inner = s.blocks.axis_inner,
+                                     .walk_top = s.canonical ? walk_top(s) : 0};
             p.kernel = Kernel::scan_serial;
             p.params = t;
         }

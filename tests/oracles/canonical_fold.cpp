@@ -56,6 +56,15 @@ Pair<T> combine_pair(CanonicalOp op, Pair<T> a, Pair<T> b) {
     return {p, ((a.lo * b.hi + a.hi * b.lo) + a.lo * b.lo) + two_product_error(a.hi, b.hi, p)};
 }
 
+// The pair as stored between levels (compensated.glsl's pair_normalized): hi + lo rounded once and its
+// exact remainder; (hi, 0) where lo is 0 or not finite.
+template <class T>
+Pair<T> normalized(Pair<T> a) {
+    if (!(a.lo != T(0) && std::fabs(a.lo) < std::numeric_limits<T>::infinity())) return {a.hi, T(0)};
+    const T v = a.hi + a.lo;
+    return {v, a.lo - (v - a.hi)};
+}
+
 template <class T>
 T value_of(Pair<T> a) {
     const T v = a.hi + a.lo;
@@ -83,7 +92,7 @@ std::vector<std::vector<Pair<T> > > node_totals(CanonicalOp op, const std::vecto
         Pair<T> t = identity<T>(op);
         for (size_t i = b * kCanonicalArity; i < x.size() && i < (b + 1) * kCanonicalArity; ++i)
             t = combine_value(op, t, x[i]);
-        totals[0].push_back(t);
+        totals[0].push_back(normalized(t));
     }
     while (totals.back().size() > 1) {
         const std::vector<Pair<T> >& below = totals.back();
@@ -92,7 +101,7 @@ std::vector<std::vector<Pair<T> > > node_totals(CanonicalOp op, const std::vecto
             Pair<T> t = identity<T>(op);
             for (size_t c = j * kCanonicalArity; c < below.size() && c < (j + 1) * kCanonicalArity; ++c)
                 t = combine_pair(op, t, below[c]);
-            level.push_back(t);
+            level.push_back(normalized(t));
         }
         totals.push_back(std::move(level));
     }
@@ -126,8 +135,9 @@ std::vector<T> canonical_scan(CanonicalOp op, const std::vector<T>& x, bool excl
     for (size_t k = totals.size() - 1; k-- > 0;) {
         prefix[k].resize(totals[k].size());
         for (size_t j = 0; j < totals[k].size(); ++j)
-            prefix[k][j] = j % kCanonicalArity == 0 ? prefix[k + 1][j / kCanonicalArity]
-                                                    : combine_pair(op, prefix[k][j - 1], totals[k][j - 1]);
+            prefix[k][j] = j % kCanonicalArity == 0
+                               ? prefix[k + 1][j / kCanonicalArity]
+                               : normalized(combine_pair(op, prefix[k][j - 1], totals[k][j - 1]));
     }
     for (size_t b = 0; b < totals[0].size(); ++b) {
         Pair<T> run = prefix[0][b];
@@ -159,10 +169,10 @@ std::vector<T> canonical_scan_walk(CanonicalOp op, const std::vector<T>& x, bool
         // from that level's prefix folded with the completed total; every node below it is a first child.
         size_t k = 0;
         for (;;) {
-            const Pair<T> done = total[k];
+            const Pair<T> done = normalized(total[k]);
             total[k] = identity<T>(op);
             children[k] = 0;
-            prefix[k] = combine_pair(op, prefix[k], done);
+            prefix[k] = normalized(combine_pair(op, prefix[k], done));
             total[k + 1] = combine_pair(op, total[k + 1], done);
             if (k + 1 >= h || ++children[k + 1] < kCanonicalArity) break;
             ++k;

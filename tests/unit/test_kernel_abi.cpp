@@ -92,8 +92,11 @@ std::map<std::string, uint32_t> scan_spec(std::initializer_list<std::pair<const 
     spec.insert(own);
     return spec;
 }
-const std::map<std::string, uint32_t> kSerialScanSpec = scan_spec(
-    {{"VEC_K", SCAN_SPEC_VEC_K}, {"VEC_F", SCAN_SPEC_VEC_F}, {"VEC_AXIS_INNER", SCAN_SPEC_VEC_AXIS_INNER}});
+const std::map<std::string, uint32_t> kSerialScanSpec =
+    scan_spec({{"VEC_K", SCAN_SPEC_VEC_K},
+               {"VEC_F", SCAN_SPEC_VEC_F},
+               {"VEC_AXIS_INNER", SCAN_SPEC_VEC_AXIS_INNER},
+               {"WALK_TOP", SCAN_SPEC_WALK_TOP}});
 const std::map<std::string, uint32_t> kChainedScanSpec =
     scan_spec({{"ROUNDS_SPEC", SCAN_SPEC_ROUNDS}, {"SPIN_LIMIT", SCAN_SPEC_SPIN_LIMIT}});
 const std::map<std::string, uint32_t> kScanWords = {

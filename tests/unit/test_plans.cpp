@@ -232,15 +232,21 @@ TEST_CASE("scan plans: kernel per shape and device class, reduce-then-scan for l
     REQUIRE(shortp.passes.size() == 1);
     CHECK(shortp.passes[0].key.spec[SCAN_SPEC_VEC_K] == 4);
     CHECK(shortp.temporary_bytes == 0);
-    // One fiber of 2^20 on lavapipe: blocks of 16 elements, 2^16 of them in chunks of 1,024 (the CPU
-    // minimum); the partials are scanned as compensated pairs (f32x2), then the chunks with their carries.
+    // One fiber of 2^20 on lavapipe: blocks of 16 elements, 2^16 of them. The CPU minimum is chunks of
+    // 1,024 (16,384 elements); a float line takes the canonical walk's chunks of 32^n elements instead,
+    // 32,768 (2,048 positions: 32 chunks, half as many). The partials are scanned as compensated pairs
+    // (f32x2), then the chunks with their carries.
     Plan longp = scan_plan(serial_cpu, {1 << 20}, 0);
     CHECK(kernels(longp) ==
           std::vector<std::string>{"scan_serial/f32", "scan_serial/f32x2", "scan_serial/f32"});
     CHECK(longp.passes[0].key.spec[SCAN_SPEC_MODE] == SCAN_MODE_REDUCE);
     CHECK(longp.passes[2].key.spec[SCAN_SPEC_HAS_CARRY] == 1);
-    CHECK(longp.passes[0].chunks == 64);
-    CHECK(longp.temporary_bytes == 64 * 8);
+    CHECK(longp.passes[0].chunk_len == 2048);
+    CHECK(longp.passes[0].chunks == 32);
+    CHECK(longp.temporary_bytes == 32 * 8);
+    CHECK(longp.passes[0].key.spec[SCAN_SPEC_WALK_TOP] == 2);  // 32^3 elements a chunk
+    // Integers keep the policy's chunks (any order is exact).
+    CHECK(scan_plan(serial_cpu, {1 << 20}, 0, DML_TENSOR_DATA_TYPE_INT32).passes[0].chunks == 64);
     // A GPU: long inner-axis fibers take the chained scan with 256 invocations (tiles of 16 KiB: 4
     // vectors of 4 float32 per invocation), after a pass that zeroes its 256 tile states; shorter ones
     // a tile each; outer-axis ones scan_serial.
@@ -288,8 +294,9 @@ TEST_CASE("scan plans: lockstep only for long chunks of neighbouring fibers on C
     const Plan vectors = scan_plan(serial_cpu, {4096, 1028}, 0);
     CHECK(vectors.passes[0].key.spec[SCAN_SPEC_VEC_K] == 1);
     CHECK(lockstep(vectors) == LockstepFlags{1});
-    // Two chunks (8,192 and 1,808 positions): the chunk passes walk in lockstep, the carries' do not.
-    const Plan two = scan_plan(serial_cpu, {10000, 257}, 0);
+    // Two chunks (8,192 and 1,808 positions of int32; a float line of 10,000 is one canonical chunk): the
+    // chunk passes walk in lockstep, the carries' do not.
+    const Plan two = scan_plan(serial_cpu, {10000, 257}, 0, DML_TENSOR_DATA_TYPE_INT32);
     CHECK(two.passes[0].chunk_len == 8192);
     CHECK(lockstep(two) == LockstepFlags{1, 0, 1});
     // Not: chunks under 4,096 positions, fewer items than a workgroup, lines along the inner axis, GPUs.

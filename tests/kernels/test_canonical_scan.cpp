@@ -1,0 +1,122 @@
+// test_canonical_scan.cpp — the serial scans follow the canonical association (canonical_fold.hpp) bit for
+// bit: with the CPU rows, the GPU rows and small windows, whatever the chunks, blocks and carry levels
+// of the plan, a float cumsum or cumprod is the host definition's.
+#include <catch2/catch.hpp>
+
+#include "canonical_fold.hpp"
+#include "gpu_fixture.hpp"
+#include "vkdml/ops.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+
+using namespace vkdml_test;
+
+namespace {
+
+using Overrides = vkdml::testing::DeviceOverrides;
+
+/// A device of the serial family with the `policy` rows and, where given, windows of `window` bytes.
+std::shared_ptr<vkdml::Device> serial_device(Overrides::PolicyClass policy, uint64_t window) {
+    Overrides o;
+    o.kernels = vkdml::KernelChoice::serial;
+    o.policy_class = policy;
+    o.limits.max_storage_buffer_range = window;
+    o.limits.max_workgroup_count = window > 0 ? 64 : 0;
+    return make_test_device(o);
+}
+
+template <class T>
+constexpr DML_TENSOR_DATA_TYPE type_of() {
+    return sizeof(T) == 4 ? DML_TENSOR_DATA_TYPE_FLOAT32 : DML_TENSOR_DATA_TYPE_FLOAT64;
+}
+
+/// `count` values whose rounding shows the association: normal values scaled by 2^-40 to 2^40 for sums
+/// (wider than a compensated pair holds), 1 ± about 2^-7 for products (no underflow over 100,003).
+template <class T>
+std::vector<T> fiber_data(size_t count, CanonicalOp op, uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::normal_distribution<double> normal(0.0, 1.0);
+    std::uniform_int_distribution<int> exponent(-40, 40);
+    std::vector<T> x(count);
+    for (T& v : x)
+        v = static_cast<T>(op == CanonicalOp::product ? 1.0 + normal(rng) * 0x1p-7
+                                                      : std::ldexp(normal(rng), exponent(rng)));
+    return x;
+}
+
+/// The canonical scan of every fiber along `axis` of a row-major [rows, cols] tensor.
+template <class T>
+std::vector<T> expected(const std::vector<T>& x, uint32_t rows, uint32_t cols, uint32_t axis, CanonicalOp op,
+                        bool exclusive, bool reverse) {
+    std::vector<T> y(x.size());
+    const uint32_t fibers = axis == 0 ? cols : rows, len = axis == 0 ? rows : cols;
+    for (uint32_t f = 0; f < fibers; ++f) {
+        auto at = [&](uint32_t i) { return axis == 0 ? size_t(i) * cols + f : size_t(f) * cols + i; };
+        std::vector<T> line(len);
+        for (uint32_t i = 0; i < len; ++i) line[i] = x[at(reverse ? len - 1 - i : i)];
+        const std::vector<T> out = canonical_scan(op, line, exclusive);
+        for (uint32_t i = 0; i < len; ++i) y[at(reverse ? len - 1 - i : i)] = out[i];
+    }
+    return y;
+}
+
+template <class T>
+void check_shape(const vkdml::Device& dev, const std::string& device_name, uint32_t rows, uint32_t cols,
+                 uint32_t axis) {
+    for (CanonicalOp op : {CanonicalOp::sum, CanonicalOp::product}) {
+        for (int variant = 0; variant < 4; ++variant) {
+            const bool exclusive = variant & 1, reverse = variant & 2;
+            const std::vector<T> x = fiber_data<T>(size_t(rows) * cols, op, rows * 31 + cols + variant);
+            const std::vector<T> want = expected(x, rows, cols, axis, op, exclusive, reverse);
+            const vkdml::ops::TensorDesc t{type_of<T>(), {rows, cols}, {}};
+            const auto dir = reverse ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
+            auto o = op == CanonicalOp::sum ? vkdml::ops::cumulative_sum(t, axis, dir, exclusive)
+                                            : vkdml::ops::cumulative_product(t, axis, dir, exclusive);
+            REQUIRE(o);
+            std::vector<T> got(x.size());
+            const std::span<const std::byte> in[] = {std::as_bytes(std::span(x))};
+            const std::span<std::byte> out[] = {std::as_writable_bytes(std::span(got))};
+            const vkdml::Status st = vkdml::execute(dev, o->desc(), in, out);
+            REQUIRE(st);
+            size_t differ = 0, first = 0;
+            for (size_t i = got.size(); i-- > 0;)
+                if (std::memcmp(&got[i], &want[i], sizeof(T)) != 0) ++differ, first = i;
+            INFO(device_name << ": " << (sizeof(T) == 4 ? "float32 " : "float64 ")
+                             << (op == CanonicalOp::sum ? "cumsum" : "cumprod") << " [" << rows << ", "
+                             << cols << "] axis " << axis << (exclusive ? " exclusive" : "")
+                             << (reverse ? " reverse" : "") << ": " << differ
+                             << " positions differ, the first at " << first << " (" << got[first] << " vs "
+                             << want[first] << ")");
+            CHECK(differ == 0);
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("serial float scans follow the canonical association on every policy row and window",
+          "[gpu][canonical]") {
+    using P = Overrides::PolicyClass;
+    const struct {
+        const char* name;
+        std::shared_ptr<vkdml::Device> dev;
+    } devices[] = {{"CPU rows", serial_device(P::cpu, 0)},
+                   {"GPU rows", serial_device(P::gpu, 0)},
+                   {"GPU rows, 64 KiB windows", serial_device(P::gpu, 1u << 16)}};
+    for (const auto& d : devices) {
+        // Around the node boundaries of 32, 1,024 and 32,768 steps along one line, and past the longest
+        // chunk (32,768 or 1,024 steps: a carry level); lines of rows along axis 0 (blocks across 8
+        // fibers on the GPU rows) and along axis 1 (blocks along the line).
+        for (uint32_t n : {1u, 31u, 32u, 33u, 1023u, 1025u, 32769u, 100003u}) {
+            check_shape<float>(*d.dev, d.name, 1, n, 1);
+            check_shape<double>(*d.dev, d.name, 1, n, 1);
+        }
+        check_shape<float>(*d.dev, d.name, 2051, 8, 0);
+        check_shape<float>(*d.dev, d.name, 3, 4096, 1);
+        check_shape<double>(*d.dev, d.name, 1500, 6, 0);
+    }
+    require_no_validation_messages();
+}
