@@ -333,8 +333,8 @@ TEST_CASE("cli: vkdml info lists the types of every operator", "[gpu][cli]") {
     CHECK(outcome.out.find(
               "\n  determinism                  the same bits on every device: integer results, MIN, "
               "MAX, ARGMIN, ARGMAX;\n                               float sums and products: the same "
-              "bits run to run on this device, last-place differences elsewhere (docs/SPEC.md)\n") !=
-          std::string::npos);
+              "bits run to run on this device, and everywhere for cumulative ones on the serial kernels; "
+              "last-place differences elsewhere (docs/SPEC.md)\n") != std::string::npos);
     size_t previous = 0;
     for (const vkdml::OperatorInfo& info : vkdml::operators()) {  // the operator table, in its order
         const DML_OPERATOR_TYPE op = info.type;
@@ -368,9 +368,10 @@ TEST_CASE("cli: vkdml info --json says the same as the library, as one document"
     const json::Value& determinism = doc.at("vkdml").at("determinism");
     CHECK(determinism.at("exact").get<std::string>() ==
           "the same bits on every device: integer results, MIN, MAX, ARGMIN, ARGMAX");
-    CHECK(
-        determinism.at("floats").get<std::string>() ==
-        "float sums and products: the same bits run to run on this device, last-place differences elsewhere");
+    CHECK(determinism.at("floats").get<std::string>() ==
+          "float sums and products: the same bits run to run on this device, and everywhere for cumulative "
+          "ones on "
+          "the serial kernels; last-place differences elsewhere");
     const vkdml::DeviceInfo& info = test_device().info();
     int chosen = 0;
     for (const json::Value& d : doc.at("devices")) {
