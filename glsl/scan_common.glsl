@@ -96,11 +96,10 @@ void store_partial(uint i, Pair a) {
 #endif
 }
 
-// A running combine and one more element, source element i; a pair stored as the element dst[i] (rounded once;
-// pair storage keeps both words). (Narrow elements never pass through a function: an 8- or 16-bit
-// parameter would need the shaderInt8/shaderInt16 arithmetic features.)
-// A leaf of the scan, source element i: a pair (pair storage) or a widened value (LEAF_T), and a
-// running combine and one more leaf.
+// A leaf of the scan, source element i: a pair (pair storage) or a widened value (LEAF_T); a running
+// combine and one more leaf; a pair stored as the element dst[i] (rounded once; pair storage keeps both
+// words). (Narrow elements never pass through a function: an 8- or 16-bit parameter would need the
+// shaderInt8/shaderInt16 arithmetic features.)
 #if defined(PAIR_STORAGE)
 #define LEAF_T Pair
 Pair source_leaf(uint i) {

@@ -41,10 +41,11 @@ layout(constant_id = SCAN_SPEC_WALK_TOP) const uint WALK_TOP = 0u;
 #include "canonical_walk.glsl"
 const bool CLIMB_INSIDE = WALK_ARITY % STEPS != 0u;
 
-// One leaf of a lane's walk: the running scan and, for floats, the open block's total. Pairs (the
-// carry levels) keep their running prefix normalized, as the canonical prefixes are.
 // Totals are kept where a node closes inside the chunk or the chunk's total is the result.
 const bool KEEP_TOTALS = CANONICAL && (WALK_TOP > 0u || MODE == MODE_REDUCE);
+
+// One leaf of a lane's walk: the running scan and, for floats, the open block's total. Pairs (the
+// carry levels) keep their running prefix normalized, as the canonical prefixes are.
 void walk_leaf(uint lane, LEAF_T x) {
     if (MODE == MODE_SCAN || !CANONICAL) {
         w_run[lane] = combine_leaf(w_run[lane], x);

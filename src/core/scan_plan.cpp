@@ -153,9 +153,7 @@ struct Planner {
             // Several chunks of a float line: chunks of 32^n steps (canonical_walk.glsl), which blocks of a
             // power of two steps, up to 32, divide; other blocks go.
             const uint64_t steps = s.steps();
-            if (!std::has_single_bit(steps) || steps > kCanonicalArity) {
-                return choose(r, false);
-            }
+            if (!std::has_single_bit(steps) || steps > kCanonicalArity) return choose(r, false);
             s.chunk_len = canonical_chunk(s.chunk_len, steps, window_len, s.axis().size);
         }
         s.chunks = ceil_div(s.axis().size, s.chunk_len);
