@@ -117,6 +117,11 @@ TEST_CASE("serial float scans follow the canonical association on every policy r
         check_shape<float>(*d.dev, d.name, 2051, 8, 0);
         check_shape<float>(*d.dev, d.name, 3, 4096, 1);
         check_shape<double>(*d.dev, d.name, 1500, 6, 0);
+        // Blocks of 6 steps of 2 fibers side by side, which no node of 32 divides: on a line of one chunk
+        // nodes close inside a block (102; 6,006 on the CPU rows, where a walk without those climbs
+        // fails), and a line of several chunks goes element by element (6,006 on the GPU rows).
+        check_shape<float>(*d.dev, d.name, 102, 2, 0);
+        check_shape<float>(*d.dev, d.name, 6006, 2, 0);
     }
     require_no_validation_messages();
 }
