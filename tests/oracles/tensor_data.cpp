@@ -46,6 +46,15 @@ const std::vector<DML_TENSOR_DATA_TYPE>& all_types() {
     return types;
 }
 
+const std::vector<DML_TENSOR_DATA_TYPE>& width_types() {
+    static const std::vector<DML_TENSOR_DATA_TYPE> types = {
+        DML_TENSOR_DATA_TYPE_INT8,    DML_TENSOR_DATA_TYPE_UINT16, DML_TENSOR_DATA_TYPE_FLOAT16,
+        DML_TENSOR_DATA_TYPE_INT32,   DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_UINT64,
+        DML_TENSOR_DATA_TYPE_FLOAT64,
+    };
+    return types;
+}
+
 uint64_t type_mask(DML_TENSOR_DATA_TYPE type) {
     const uint32_t bits = type_bits(type);
     return bits >= 64 ? ~uint64_t{0} : ((uint64_t{1} << bits) - 1);

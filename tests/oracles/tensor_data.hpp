@@ -34,6 +34,9 @@ using vkdml::is_signed_integer_type;
 const char* type_name(DML_TENSOR_DATA_TYPE type);
 /// The 11 numeric types, in DML_TENSOR_DATA_TYPE order.
 const std::vector<DML_TENSOR_DATA_TYPE>& all_types();
+/// One type per element width and kind (8-, 16-, 32- and 64-bit integers; 16-, 32- and 64-bit floats):
+/// what host code that sees only bytes and partial states (windows, dispatch limits) tells apart.
+const std::vector<DML_TENSOR_DATA_TYPE>& width_types();
 /// Mask of the low type_bits(type) bits.
 uint64_t type_mask(DML_TENSOR_DATA_TYPE type);
 

@@ -43,7 +43,7 @@ TEST_CASE("SPEC §6 REDUCE SUM examples for every data type", "[gpu][reduce][spe
 }
 
 TEST_CASE("SPEC §6 ARGMAX/ARGMIN examples for every input and index type, REDUCE and standalone",
-          "[gpu][argminmax][spec]") {
+          "[gpu][argminmax][spec][each-type]") {
     const std::vector<double> input = {1, 2, 3, 3, 0, 4, 2, 5, 2};
     struct Example {
         bool is_max;
@@ -271,7 +271,7 @@ uint64_t one_integer(DML_REDUCE_FUNCTION f, DML_TENSOR_DATA_TYPE type, uint64_t 
 }  // namespace
 
 TEST_CASE("reduce: AxisCount 0 applies each function to its one element (DirectML 1.15.4); arg gives 0",
-          "[gpu][reduce][argminmax][nan]") {
+          "[gpu][reduce][argminmax][nan][each-type]") {
     // Floats: negative, ±0, NaN, ±inf, 0.5, 2.5 and FLOAT16's largest value, whose square overflows
     // FLOAT16 (SUM_SQUARE: +inf) but not the FLOAT32 accumulator (L2: 65504 again).
     const std::vector<double> floats = {-3, 1, 0, -0.0, kNaN, kInf, -kInf, 0.5, 2.5, 65504};

@@ -129,12 +129,15 @@ std::vector<uint32_t> output_layout(std::mt19937_64& rng, const std::vector<uint
     return strides;
 }
 
-void sweep_ranks_and_axes(uint64_t salt, const std::vector<Variant>& variants, const char* what) {
+// (`only`: the types to keep of each variant's, or every one.)
+void sweep_ranks_and_axes(uint64_t salt, const std::vector<Variant>& variants, const char* what,
+                          const std::vector<DML_TENSOR_DATA_TYPE>& only = {}) {
     std::mt19937_64 rng = sweep_rng(0x4ed0 + salt);
     SweepStats stats;
     size_t k = 0;
     for (const Variant& v : variants) {
         for (DML_TENSOR_DATA_TYPE type : variant_types(v)) {
+            if (!only.empty() && std::find(only.begin(), only.end(), type) == only.end()) continue;
             for (uint32_t rank = 1; rank <= 8; ++rank, ++k) {
                 const int kind = static_cast<int>((k + rank) % 5);
                 std::vector<uint32_t> axes = axis_subset(rng, rank, kind);
@@ -458,10 +461,11 @@ TEST_CASE("reduce and argmin/argmax through 1 KiB windows and dispatches of at m
          {DML_REDUCE_FUNCTION_SUM, DML_REDUCE_FUNCTION_AVERAGE, DML_REDUCE_FUNCTION_MULTIPLY,
           DML_REDUCE_FUNCTION_MAX, DML_REDUCE_FUNCTION_LOG_SUM_EXP})
         reduce.push_back(reduce_variant(f));
-    sweep_ranks_and_axes(0, reduce, "REDUCE");
+    // Windows see bytes and partial states: one type per element width and kind (width_types).
+    sweep_ranks_and_axes(0, reduce, "REDUCE", width_types());
     sweep_ranks_and_axes(1,
                          {arg_variant(DML_OPERATOR_ARGMIN, INC), arg_variant(DML_OPERATOR_ARGMIN, DEC),
                           arg_variant(DML_OPERATOR_ARGMAX, INC), arg_variant(DML_OPERATOR_ARGMAX, DEC)},
-                         "ARGMIN/ARGMAX");
+                         "ARGMIN/ARGMAX", width_types());
     sweep_reduced_extents();
 }

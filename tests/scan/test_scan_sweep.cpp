@@ -44,10 +44,10 @@ uint64_t salt(ScanOp op, uint64_t sweep) {
     return op == ScanOp::sum ? sweep : 0x100 + sweep;
 }
 
-void sweep_ranks_and_axes(ScanOp op) {
+void sweep_ranks_and_axes(ScanOp op, const std::vector<DML_TENSOR_DATA_TYPE>& types = all_types()) {
     std::mt19937_64 rng = sweep_rng(salt(op, 1));
     SweepStats stats;
-    for (DML_TENSOR_DATA_TYPE type : all_types()) {
+    for (DML_TENSOR_DATA_TYPE type : types) {
         for (uint32_t rank = 1; rank <= 8; ++rank) {
             for (uint32_t axis = 0; axis < rank; ++axis) {
                 for (int combo = 0; combo < 4; ++combo) {
@@ -83,10 +83,10 @@ void sweep_ranks_and_axes(ScanOp op) {
                        << stats.unsupported << " unsupported-type cases");
 }
 
-void sweep_axis_lengths(ScanOp op) {
+void sweep_axis_lengths(ScanOp op, const std::vector<DML_TENSOR_DATA_TYPE>& types = all_types()) {
     std::mt19937_64 rng = sweep_rng(salt(op, 2));
     SweepStats stats;
-    for (DML_TENSOR_DATA_TYPE type : all_types()) {
+    for (DML_TENSOR_DATA_TYPE type : types) {
         for (size_t li = 0; li < kLengths.size(); ++li) {
             const uint32_t L = kLengths[li];
             const uint32_t rows = std::clamp<uint32_t>(4096 / L, 2, 300);
@@ -162,7 +162,7 @@ void sweep_long_axes(ScanOp op) {
                        << "long-axis cases: " << stats.cases << " cases, " << stats.elements << " elements");
 }
 
-void sweep_layouts(ScanOp op) {
+void sweep_layouts(ScanOp op, const std::vector<DML_TENSOR_DATA_TYPE>& types = all_types()) {
     std::mt19937_64 rng = sweep_rng(salt(op, 4));
     SweepStats stats;
     const std::vector<uint32_t> sizes = {5, 33, 7};
@@ -189,7 +189,7 @@ void sweep_layouts(ScanOp op) {
         {"in place padded", padded, {}},
         {"in place fortran padded", fortran_padded, {}},
     };
-    for (DML_TENSOR_DATA_TYPE type : all_types()) {
+    for (DML_TENSOR_DATA_TYPE type : types) {
         for (uint32_t axis = 0; axis < 3; ++axis) {
             for (size_t pi = 0; pi < pairings.size(); ++pi) {
                 ScanCase c;
@@ -207,7 +207,7 @@ void sweep_layouts(ScanOp op) {
         }
     }
     // Broadcast along the scanned axis itself: y[k] = (k + 1) * x (or k * x exclusive).
-    for (DML_TENSOR_DATA_TYPE type : all_types()) {
+    for (DML_TENSOR_DATA_TYPE type : types) {
         for (uint32_t axis = 0; axis < 3; ++axis) {
             ScanCase c;
             c.type = type;
@@ -224,12 +224,12 @@ void sweep_layouts(ScanOp op) {
                        << "layout cases: " << stats.cases);
 }
 
-void sweep_untouched_padding(ScanOp op) {
+void sweep_untouched_padding(ScanOp op, const std::vector<DML_TENSOR_DATA_TYPE>& types = all_types()) {
     // run_scan_case checks every byte of the output buffer that belongs to no element (gaps between
     // elements and rows, the rounding to 4 bytes, extra tail bytes) against its uploaded value.
     std::mt19937_64 rng = sweep_rng(salt(op, 5));
     SweepStats stats;
-    for (DML_TENSOR_DATA_TYPE type : all_types()) {
+    for (DML_TENSOR_DATA_TYPE type : types) {
         const std::vector<uint32_t> sizes = {3, 17, 9};
         for (uint32_t axis = 0; axis < 3; ++axis) {
             ScanCase c;
@@ -353,19 +353,20 @@ TEST_CASE("cumprod: float results are bit-identical from run to run", "[gpu][cum
 // The paths of tensors bigger than the device's limits, at small sizes: a device planning with
 // 1 KiB storage-buffer windows and at most 8 x 8 workgroups per dispatch runs the same sweeps, so
 // every binding is seen through many windows, long axes are cut into chunks a window holds, and
-// every pass is many dispatches.
+// every pass is many dispatches. Windows see bytes and partial states: one type per element width and
+// kind (width_types) runs every path they have.
 TEST_CASE("cumsum through 1 KiB windows and dispatches of at most 8 x 8 workgroups",
           "[gpu][cumsum][windowed]") {
     UseLimitedDevice limited({1024, 8});
-    sweep_ranks_and_axes(ScanOp::sum);
-    sweep_axis_lengths(ScanOp::sum);
-    sweep_layouts(ScanOp::sum);
-    sweep_untouched_padding(ScanOp::sum);
+    sweep_ranks_and_axes(ScanOp::sum, width_types());
+    sweep_axis_lengths(ScanOp::sum, width_types());
+    sweep_layouts(ScanOp::sum, width_types());
+    sweep_untouched_padding(ScanOp::sum, width_types());
 }
 // Products take cumsum's plans and windows (the operation is a specialization constant): through small
 // windows, the axis lengths, whose chunks and carries start from the product's identity.
 TEST_CASE("cumprod through 1 KiB windows and dispatches of at most 8 x 8 workgroups",
           "[gpu][cumprod][windowed]") {
     UseLimitedDevice limited({1024, 8});
-    sweep_axis_lengths(ScanOp::product);
+    sweep_axis_lengths(ScanOp::product, width_types());
 }

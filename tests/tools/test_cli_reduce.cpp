@@ -190,7 +190,7 @@ std::vector<double> host_reduce(const std::vector<uint32_t>& sizes, const std::v
 }  // namespace
 
 TEST_CASE("cli: vkdml reduce, argmax and argmin reproduce the SPEC §6 examples for every data type",
-          "[gpu][cli]") {
+          "[gpu][cli][each-type]") {
     TempDir dir;
     const auto& types = all_types();
     for (size_t t = 0; t < types.size(); ++t) {
