@@ -1,12 +1,13 @@
 // Canonical association walk (docs/internals.md, "Determinism"): a float scan or fold whose rounding
 // depends on element indices alone. Leaves (elements, or the totals of a lower level) fold left from
 // the empty pair in nodes of 32; a node's total, normalized, folds into its parent's total and into the
-// exclusive prefix of the next sibling; a scan's output at a leaf folds left from its node's prefix. A
-// chunk is one node (32^(top + 1) leaves) or a whole line, so the passes of a plan make the same tree
-// as one walk (tests/oracles/canonical_fold.cpp is the definition). One walk per lane: `run` is the
-// scan's running value, total[k] and prefix[k] those of the open node at level k + 1. Include after
-// the combine operation (scan_common.glsl); define WALK_LANES and WALK_TOP (the chunk's node level: a
-// constant, so that a line of one block keeps no totals and the climbs unroll) first.
+// exclusive prefix of the next sibling. A scan's output at an element is its block's exclusive prefix
+// combined with the block's running total (both pairs); at a carry level (leaves that are chunk totals)
+// it is the running prefix itself. A chunk is one node (32^(top + 1) leaves) or a whole line, so the
+// passes of a plan make the same tree as one walk (tests/oracles/canonical_fold.cpp is the definition).
+// One walk per lane: `run` is the scan's value at the last leaf, total[k] and prefix[k] those of the
+// open node at level k + 1. Include after the combine operation (scan_common.glsl); define WALK_LANES
+// and WALK_TOP (the chunk's node level: a constant, so that the climbs unroll) first.
 #ifndef CANONICAL_WALK_GLSL
 #define CANONICAL_WALK_GLSL
 

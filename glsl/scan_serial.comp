@@ -38,22 +38,103 @@ const bool CANONICAL = false;
 #endif
 layout(constant_id = SCAN_SPEC_WALK_TOP) const uint WALK_TOP = 0u;
 #define WALK_LANES LANES
+// Prefixes make outputs; the top node's total is the chunk's result (a scan's top node never closes).
+#define WALK_PREFIXES (MODE == MODE_SCAN)
+#define WALK_TOP_TOTAL (MODE == MODE_REDUCE)
 #include "canonical_walk.glsl"
 const bool CLIMB_INSIDE = WALK_ARITY % STEPS != 0u;
 
-// Totals are kept where a node closes inside the chunk or the chunk's total is the result.
-const bool KEEP_TOTALS = CANONICAL && (WALK_TOP > 0u || MODE == MODE_REDUCE);
+// Carry levels (PAIR_STORAGE: chunk totals as leaves) keep a block's total where a node closes inside the
+// chunk or the chunk's total is the result.
+// (Spelled without CANONICAL: glslang 11 emits an invalid initializer for `false && <specialization
+// constant>`.)
+const bool KEEP_TOTALS = WALK_TOP > 0u || MODE == MODE_REDUCE;
+// A chunk of one block that starts from no carry: its prefix is the identity, and the prefix folded
+// with the block's running total is that total's value.
+const bool PREFIX_IS_IDENTITY = !HAS_CARRY && WALK_TOP == 0u;
 
-// One leaf of a lane's walk: the running scan and, for floats, the open block's total. Pairs (the
-// carry levels) keep their running prefix normalized, as the canonical prefixes are.
+// One leaf of a lane's walk. Float leaves fold into the open block's total, and the scan at the leaf is
+// the block's exclusive prefix combined with that total; integers keep a plain running combine. Pairs
+// (carry levels) fold into a running prefix normalized at every step, as the tree's prefixes are.
 void walk_leaf(uint lane, LEAF_T x) {
-    if (MODE == MODE_SCAN || !CANONICAL) {
-        w_run[lane] = combine_leaf(w_run[lane], x);
 #if defined(PAIR_STORAGE)
-        w_run[lane] = pair_normalized(w_run[lane]);
-#endif
-    }
+    if (MODE == MODE_SCAN) w_run[lane] = pair_normalized(combine_leaf(w_run[lane], x));
     if (KEEP_TOTALS) w_total[lane][0] = combine_leaf(w_total[lane][0], x);
+#elif defined(ACC_IS_FLOAT)
+    w_total[lane][0] = combine_leaf(w_total[lane][0], x);
+    if (MODE == MODE_SCAN) {
+        if (PREFIX_IS_IDENTITY)
+            w_run[lane] = w_total[lane][0];
+        else
+            w_run[lane] = combine_pair(w_prefix[lane][0], w_total[lane][0]);
+    }
+#else
+    w_run[lane] = combine_leaf(w_run[lane], x);
+#endif
+}
+
+// Steps per position: one element, or a block's.
+const uint POS_STEPS = VEC_K == 0u ? 1u : STEPS;
+// Positions between climbs where every node closes at the end of a position: the position loop runs in
+// groups of them and climbs after each (lavapipe runs the body of every if, taken or not, so a climb
+// tested at every position would cost as much as one taken there); 0: no climbs between positions.
+#if defined(ACC_IS_FLOAT)
+const uint CLIMB_GROUP = (WALK_TOP > 0u && !CLIMB_INSIDE) ? WALK_ARITY / POS_STEPS : 0u;
+#else
+const uint CLIMB_GROUP = 0u;
+#endif
+
+// Position k of a chunk, element by element (VEC_K = 0).
+void scan_element(uint k, uvec2 base) {
+    uint pos = axis_pos(k);
+    Pair before = w_run[0];
+    walk_leaf(0u, source_leaf(base.x + pos * source_axis_stride()));
+    if (MODE == MODE_SCAN)
+        store_element(base.y + pos * p.axis_out, EXCLUSIVE ? exclusive_value(before, k) : w_run[0]);
+}
+
+#if !defined(PAIR_STORAGE)
+// Position k of a chunk starting at `start`, a block (VEC_K > 0).
+void scan_block(uint k, uint start, uvec2 base) {
+    uint pos = axis_pos(k);
+    uint at_in = base.x + pos * source_axis_stride();
+    uint at_out = base.y + pos * p.axis_out;
+    WIDE_V v[BLOCK_VECS];
+    WIDE_V y[BLOCK_VECS];
+    [[unroll]] for (uint b = 0u; b < BLOCK_VECS; ++b) v[b] = UNPACK_V(source_vector(at_in + b));
+    // One flat loop over the block's elements, backwards when REVERSE, so each fiber's steps come in
+    // scan order (fully unrolled, [[unroll]]: every index below is then a constant, and lavapipe, which
+    // ends a loop after 65,535 trips counted over nested loops too, sees only the position loops).
+    [[unroll]] for (uint t = 0u; t < BLOCK_VECS * VEC_W; ++t) {
+        uint j = REVERSE ? BLOCK_VECS * VEC_W - 1u - t : t;
+        uint lane = VEC_AXIS_INNER ? j / STEPS : j % LANES;
+        uint step = VEC_AXIS_INNER ? j % STEPS : j / LANES;
+        uint s = REVERSE ? STEPS - 1u - step : step;  // steps of this fiber done before
+        Pair before = w_run[lane];
+        walk_leaf(lane, TO_ACC(v[j / VEC_W][j % VEC_W]));
+        if (MODE == MODE_SCAN) {
+            Pair value = EXCLUSIVE ? exclusive_value(before, k * STEPS + s) : w_run[lane];
+            y[j / VEC_W][j % VEC_W] = FROM_ACC_WIDE(pair_value(value));
+        }
+        uint count = (k - start) * STEPS + s + 1u;
+        if (WALK_TOP > 0u && CLIMB_INSIDE && (count & (WALK_ARITY - 1u)) == 0u) walk_climb(lane, count);
+    }
+    if (MODE == MODE_SCAN)
+        [[unroll]] for (uint b = 0u; b < BLOCK_VECS; ++b) dstv[at_out + b] = PACK_V(y[b]);
+}
+#endif
+
+// Trip k of the position loop: in lockstep, the workgroup's barrier every SYNC_STEPS trips, and nothing
+// past the chunk's end.
+void scan_trip(uint k, uint start, uint end, uvec2 base) {
+    if (lockstep_barrier(k, start)) barrier();
+    if (LOCKSTEP && k >= end) return;
+#if defined(PAIR_STORAGE)
+    scan_element(k, base);
+#else
+    if (VEC_K == 0u) scan_element(k, base);
+    else scan_block(k, start, base);
+#endif
 }
 
 void main() {
@@ -70,64 +151,26 @@ void main() {
     uint slot = (p.chunk_len >= p.len ? fiber : fiber * chunk_count() + chunk) * LANES;
     uvec2 base = fiber_base(fiber);
     // Trips of the position loop: the chunk's positions, or in lockstep the longest chunk's.
-    uint trips = LOCKSTEP ? p.chunk_len : end - start;
+    uint stop = start + (LOCKSTEP ? p.chunk_len : end - start);
 
     // The running combine starts from the chunk's carry and is compensated (float types): each element's
     // rounding error is kept, so a long chunk onto a large carry loses nothing.
     for (uint lane = 0u; lane < LANES; ++lane)
         walk_begin(lane, (MODE == MODE_SCAN && HAS_CARRY && chunk > 0u) ? load_partial(p.base_part + slot + lane)
                                                                         : pair_of(identity()));
-    if (VEC_K == 0u) {
-        for (uint k = start; k < start + trips; ++k) {
-            if (lockstep_barrier(k, start)) barrier();
-            if (LOCKSTEP && k >= end) continue;
-            uint pos = axis_pos(k);
-            Pair before = w_run[0];
-            walk_leaf(0u, source_leaf(base.x + pos * source_axis_stride()));
-            if (MODE == MODE_SCAN)
-                store_element(base.y + pos * p.axis_out, EXCLUSIVE ? exclusive_value(before, k) : w_run[0]);
-            if (WALK_TOP > 0u && ((k - start + 1u) & (WALK_ARITY - 1u)) == 0u) walk_climb(0u, k - start + 1u);
-        }
-    }
-#if !defined(PAIR_STORAGE)
-    else {
-        for (uint k = start; k < start + trips; ++k) {
-            if (lockstep_barrier(k, start)) barrier();
-            if (LOCKSTEP && k >= end) continue;
-            uint pos = axis_pos(k);
-            uint at_in = base.x + pos * source_axis_stride();
-            uint at_out = base.y + pos * p.axis_out;
-            WIDE_V v[BLOCK_VECS];
-            WIDE_V y[BLOCK_VECS];
-            [[unroll]] for (uint b = 0u; b < BLOCK_VECS; ++b) v[b] = UNPACK_V(source_vector(at_in + b));
-            // One flat loop over the block's elements, backwards when REVERSE, so each fiber's steps
-            // come in scan order (fully unrolled, [[unroll]]: every index below is then a constant, and
-            // lavapipe, which ends a loop after 65,535 trips counted over nested loops too, sees only
-            // the outer loop).
-            [[unroll]] for (uint t = 0u; t < BLOCK_VECS * VEC_W; ++t) {
-                uint j = REVERSE ? BLOCK_VECS * VEC_W - 1u - t : t;
-                uint lane = VEC_AXIS_INNER ? j / STEPS : j % LANES;
-                uint step = VEC_AXIS_INNER ? j % STEPS : j / LANES;
-                uint s = REVERSE ? STEPS - 1u - step : step;  // steps of this fiber done before
-                Pair before = w_run[lane];
-                walk_leaf(lane, TO_ACC(v[j / VEC_W][j % VEC_W]));
-                if (MODE == MODE_SCAN) {
-                    Pair value = EXCLUSIVE ? exclusive_value(before, k * STEPS + s) : w_run[lane];
-                    y[j / VEC_W][j % VEC_W] = FROM_ACC_WIDE(pair_value(value));
-                }
-                uint count = (k - start) * STEPS + s + 1u;
-                if (WALK_TOP > 0u && CLIMB_INSIDE && (count & (WALK_ARITY - 1u)) == 0u) walk_climb(lane, count);
-            }
-            if (MODE == MODE_SCAN)
-                [[unroll]] for (uint b = 0u; b < BLOCK_VECS; ++b) dstv[at_out + b] = PACK_V(y[b]);
-            uint count = (k - start + 1u) * STEPS;
-            if (WALK_TOP > 0u && !CLIMB_INSIDE && (count & (WALK_ARITY - 1u)) == 0u)
+    if (CLIMB_GROUP == 0u) {
+        for (uint k = start; k < stop; ++k) scan_trip(k, start, end, base);
+    } else {
+        for (uint g = start; g < stop; g += CLIMB_GROUP) {
+            uint group_end = min(g + CLIMB_GROUP, stop);
+            for (uint k = g; k < group_end; ++k) scan_trip(k, start, end, base);
+            uint count = (group_end - start) * POS_STEPS;
+            if ((count & (WALK_ARITY - 1u)) == 0u && group_end <= end)
                 [[unroll]] for (uint lane = 0u; lane < LANES; ++lane) walk_climb(lane, count);
         }
     }
-#endif
     if (MODE == MODE_REDUCE && has_item)
         for (uint lane = 0u; lane < LANES; ++lane)
             store_partial(p.base_part + slot + lane,
-                          CANONICAL ? walk_finish(lane, (end - start) * STEPS) : w_run[lane]);
+                          CANONICAL ? walk_finish(lane, (end - start) * POS_STEPS) : w_run[lane]);
 }

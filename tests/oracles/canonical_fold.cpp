@@ -139,10 +139,13 @@ std::vector<T> canonical_scan(CanonicalOp op, const std::vector<T>& x, bool excl
                                ? prefix[k + 1][j / kCanonicalArity]
                                : normalized(combine_pair(op, prefix[k][j - 1], totals[k][j - 1]));
     }
+    // At an element: its block's prefix combined with the block's elements so far (folded from the
+    // identity); exclusive, the value at the element before (the prefix itself at a block's first).
     for (size_t b = 0; b < totals[0].size(); ++b) {
-        Pair<T> run = prefix[0][b];
+        Pair<T> run = prefix[0][b], block = identity<T>(op);
         for (size_t i = b * kCanonicalArity; i < x.size() && i < (b + 1) * kCanonicalArity; ++i) {
-            const Pair<T> next = combine_value(op, run, x[i]);
+            block = combine_value(op, block, x[i]);
+            const Pair<T> next = combine_pair(op, prefix[0][b], block);
             y[i] = exclusive ? (i == 0 ? exclusive_first<T>(op) : value_of(run)) : value_of(next);
             run = next;
         }
@@ -160,10 +163,10 @@ std::vector<T> canonical_scan_walk(CanonicalOp op, const std::vector<T>& x, bool
     std::vector<size_t> children(h + 1, 0);
     Pair<T> run = identity<T>(op);
     for (size_t i = 0; i < x.size(); ++i) {
-        const Pair<T> next = combine_value(op, run, x[i]);
+        total[0] = combine_value(op, total[0], x[i]);
+        const Pair<T> next = combine_pair(op, prefix[0], total[0]);
         y[i] = exclusive ? (i == 0 ? exclusive_first<T>(op) : value_of(run)) : value_of(next);
         run = next;
-        total[0] = combine_value(op, total[0], x[i]);
         if (++children[0] < kCanonicalArity) continue;
         // Block complete: climb while nodes complete. The next node at the top completed level starts
         // from that level's prefix folded with the completed total; every node below it is a first child.

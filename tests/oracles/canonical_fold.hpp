@@ -5,9 +5,10 @@
 // Veltkamp-split TwoProduct for products), in float or double. The association is a function of element
 // indices alone: blocks of kCanonicalArity elements fold left from the empty pair; a level-k node folds
 // its (up to) kCanonicalArity level-(k−1) children left from the empty pair; a reduction is the root. A
-// scan's output at i folds left from the exclusive prefix of i's block over the block's elements to i
-// (exclusive: to i − 1), where a node's exclusive prefix is its parent's, folded left with the totals of
-// its earlier siblings. Every node total and every prefix is normalized when made (pair_normalized: the
+// scan's output at i is the exclusive prefix of i's block combined (pair with pair) with the left fold of
+// the block's elements to i from the empty pair (exclusive: the output at i − 1, the prefix itself at a
+// block's first element), where a node's exclusive prefix is its parent's, folded left with the totals
+// of its earlier siblings. Every node total and every prefix is normalized when made (pair_normalized: the
 // form in which a kernel stores it between passes), so a chunk boundary changes nothing. Two
 // implementations: the definition over whole levels (canonical_*), and a
 // walker in one pass with one running pair per level (CanonicalWalker), as a serial kernel will run it.
