@@ -98,12 +98,13 @@ void scan_block(uint k, uint start, uvec2 base) {
     uint at_out = base.y + pos * p.axis_out;
     WIDE_V v[BLOCK_VECS];
     WIDE_V y[BLOCK_VECS];
-    [[unroll]] for (uint b = 0u; b < BLOCK_VECS; ++b) v[b] = UNPACK_V(source_vector(at_in + b));
     // One flat loop over the block's elements, backwards when REVERSE, so each fiber's steps come in
     // scan order (fully unrolled, [[unroll]]: every index below is then a constant, and lavapipe, which
-    // ends a loop after 65,535 trips counted over nested loops too, sees only the position loops).
+    // ends a loop after 65,535 trips counted over nested loops too, sees only the position loops). Each
+    // vector is loaded at its first element and stored after its last, so that few are live at once.
     [[unroll]] for (uint t = 0u; t < BLOCK_VECS * VEC_W; ++t) {
         uint j = REVERSE ? BLOCK_VECS * VEC_W - 1u - t : t;
+        if (t % VEC_W == 0u) v[j / VEC_W] = UNPACK_V(source_vector(at_in + j / VEC_W));
         uint lane = VEC_AXIS_INNER ? j / STEPS : j % LANES;
         uint step = VEC_AXIS_INNER ? j % STEPS : j / LANES;
         uint s = REVERSE ? STEPS - 1u - step : step;  // steps of this fiber done before
@@ -115,9 +116,8 @@ void scan_block(uint k, uint start, uvec2 base) {
         }
         uint count = (k - start) * STEPS + s + 1u;
         if (WALK_TOP > 0u && CLIMB_INSIDE && (count & (WALK_ARITY - 1u)) == 0u) walk_climb(lane, count);
+        if (MODE == MODE_SCAN && t % VEC_W == VEC_W - 1u) dstv[at_out + j / VEC_W] = PACK_V(y[j / VEC_W]);
     }
-    if (MODE == MODE_SCAN)
-        [[unroll]] for (uint b = 0u; b < BLOCK_VECS; ++b) dstv[at_out + b] = PACK_V(y[b]);
 }
 #endif
 
