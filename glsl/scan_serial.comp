@@ -99,27 +99,26 @@ void scan_block(uint k, uint start, uvec2 base) {
     uint pos = axis_pos(k);
     uint at_in = base.x + pos * source_axis_stride();
     uint at_out = base.y + pos * p.axis_out;
-    WIDE_V v[BLOCK_VECS];
-    WIDE_V y[BLOCK_VECS];
+    WIDE_V v, y;  // the block's vector in use: its elements in, its outputs
     // One flat loop over the block's elements, backwards when REVERSE, so each fiber's steps come in
     // scan order (fully unrolled, [[unroll]]: every index below is then a constant, and lavapipe, which
     // ends a loop after 65,535 trips counted over nested loops too, sees only the position loops). Each
     // vector is loaded at its first element and stored after its last, so that few are live at once.
     [[unroll]] for (uint t = 0u; t < BLOCK_VECS * VEC_W; ++t) {
         uint j = REVERSE ? BLOCK_VECS * VEC_W - 1u - t : t;
-        if (t % VEC_W == 0u) v[j / VEC_W] = UNPACK_V(source_vector(at_in + j / VEC_W));
+        if (t % VEC_W == 0u) v = UNPACK_V(source_vector(at_in + j / VEC_W));
         uint lane = VEC_AXIS_INNER ? j / STEPS : j % LANES;
         uint step = VEC_AXIS_INNER ? j % STEPS : j / LANES;
         uint s = REVERSE ? STEPS - 1u - step : step;  // steps of this fiber done before
         Pair before = w_run[lane];
-        walk_leaf(lane, TO_ACC(v[j / VEC_W][j % VEC_W]));
+        walk_leaf(lane, TO_ACC(v[j % VEC_W]));
         if (MODE == MODE_SCAN) {
             Pair value = EXCLUSIVE ? exclusive_value(before, k * STEPS + s) : w_run[lane];
-            y[j / VEC_W][j % VEC_W] = FROM_ACC_WIDE(pair_value(value));
+            y[j % VEC_W] = FROM_ACC_WIDE(pair_value(value));
         }
         uint count = (k - start) * STEPS + s + 1u;
         if (WALK_TOP > 0u && CLIMB_INSIDE && (count & (WALK_ARITY - 1u)) == 0u) walk_climb(lane, count);
-        if (MODE == MODE_SCAN && t % VEC_W == VEC_W - 1u) dstv[at_out + j / VEC_W] = PACK_V(y[j / VEC_W]);
+        if (MODE == MODE_SCAN && t % VEC_W == VEC_W - 1u) dstv[at_out + j / VEC_W] = PACK_V(y);
     }
 }
 #endif
