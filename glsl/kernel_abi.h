@@ -9,7 +9,7 @@
 // ---- every kernel ----------------------------------------------------------------------------------
 #define ABI_BINDINGS 3         // storage buffers 0 (source), 1 (destination), 2 (partials)
 #define ABI_PUSH_WORDS 32      // 128 bytes: the minimum maxPushConstantsSize
-#define ABI_SPEC_COUNT 14      // constant ids 0..13
+#define ABI_SPEC_COUNT 15      // constant ids 0..14
 #define ABI_SPEC_WORKGROUP 0   // local_size_x_id
 #define ABI_SPEC_LINE_MAJOR 9  // serial kernels: items numbered line-major, else chunk-major (work_items)
 #define ABI_SPEC_LOCKSTEP 10   // serial kernels: the workgroup walks its chunks together (barriers)
@@ -85,6 +85,7 @@
 #define REDUCE_SPEC_KEPT_DIMS 11    // kept dimensions (push words dim[0 .. 3·KEPT_DIMS))
 #define REDUCE_SPEC_LINE_DIMS 12    // reduced dimensions (the 2·LINE_DIMS words after them)
 #define REDUCE_SPEC_NAN_IGNORE 13   // MIN, MAX, arg functions: NaN elements are skipped (NanMode::ignore)
+#define REDUCE_SPEC_WALK_TOP 14     // float sums and products: a chunk's node level (32^(top+1) leaves)
 
 // DML_REDUCE_FUNCTION's values.
 #define REDUCE_F_ARGMAX 0

@@ -57,6 +57,15 @@ const bool COMPENSATED = REDUCE_IS_COMPENSATED(FUNCTION);
 const bool COMPENSATED = false;
 #endif
 const uint NO_INDEX = 0xFFFFFFFFu;  // an empty arg state (indices are < 2^32 - 1)
+// The compensated functions fold in the canonical association (canonical_walk.glsl: blocks of 32 leaves
+// folded left, 32-ary nodes above them, WALK_TOP the chunk's node level), so their float results depend
+// on element indices alone; the others are exact in any order and fold as the kernel finds fastest.
+layout(constant_id = REDUCE_SPEC_WALK_TOP) const uint WALK_TOP = 0u;
+#if defined(ACC_IS_FLOAT)
+const bool CANONICAL = COMPENSATED;
+#else
+const bool CANONICAL = false;
+#endif
 
 // Word offsets from kernel_abi.h (128 bytes, the minimum every device allows).
 layout(push_constant, std430) uniform Params {
@@ -369,14 +378,21 @@ ACC_T acc_from_words(uint w) {
 #endif
 }
 
-void write_state(uint slot, State st) {
-    uint w = p.base_out + slot * STATE_WORDS;
-    if (COMPENSATED) {  // normalized: hi the rounded value, lo what is left
+// The state with its compensated pair normalized (hi the rounded value, lo what is left): the form a
+// state is stored in between passes, and a canonical node total's.
+State state_normalized(State st) {
+    if (COMPENSATED) {
         Pair n = pair_normalized(IS_LSE ? Pair(st.s, st.c) : Pair(st.v, st.c));
         if (IS_LSE) st.s = n.hi;
         else st.v = n.hi;
         st.c = n.lo;
     }
+    return st;
+}
+
+void write_state(uint slot, State st) {
+    uint w = p.base_out + slot * STATE_WORDS;
+    st = state_normalized(st);
     acc_to_words(st.v, w);
     if (IS_LSE) acc_to_words(st.s, w + ACC_WORDS);
     if (COMPENSATED) acc_to_words(st.c, w + (IS_LSE ? 2u : 1u) * ACC_WORDS);

@@ -22,6 +22,73 @@ const uint STEPS = BLOCK_VECS * VEC_W / LANES;     // reduced elements per outpu
 const uint SPLIT = (LANES == 1u && FUNCTION != F_MULTIPLY) ? (STEPS < 4u ? STEPS : 4u) : 1u;
 const uint STATES = LANES * SPLIT;
 
+// The compensated functions (CANONICAL) walk the canonical association instead, one walk per output lane:
+// the planner makes a chunk of a line of several chunks 32^n leaves and, where a line holds more than
+// one block of 32, positions of a power of two leaves up to 32, so that every block closes at the end of
+// a position.
+#define WALK_LANES LANES
+#define WALK_T State
+#define WALK_EMPTY() empty_state()
+#define WALK_COMBINE(a, b) combine(a, b)
+#define WALK_NORMALIZED(a) state_normalized(a)
+#define WALK_NO_PREFIXES
+#include "canonical_walk.glsl"
+const uint POS_STEPS = VEC_K == 0u ? 1u : STEPS;  // leaves per output and position
+// Positions per block of 32 leaves: the position loop climbs after each group of them (lavapipe runs the
+// body of every if, taken or not, so a climb tested at every position would cost as much as one taken
+// there); 0: the chunk is one block, no climbs.
+const uint CLIMB_GROUP = WALK_TOP > 0u ? (POS_STEPS < WALK_ARITY ? WALK_ARITY / POS_STEPS : 1u) : 0u;
+
+// Folds position q (a leaf, or a block of POS_STEPS leaves per lane) into the walks' open blocks; base_x
+// is output o's first input element (output_base).
+void walk_position(uint o, uint base_x, uint stride, bool one_dim, uint q) {
+    if (VEC_K == 0u) {
+        w_total[0][0] = one_dim ? fold_element(w_total[0][0], load_element(p.base_in + base_x + q * stride), q)
+                                : fold_at(w_total[0][0], o, base_x, q);
+        return;
+    }
+    uint at = p.base_in + base_x + (one_dim ? q * stride : reduced_offset(q));
+    WIDE_V v[BLOCK_VECS];
+    [[unroll]] for (uint b = 0u; b < BLOCK_VECS; ++b) v[b] = UNPACK_V(srcv[at + b]);
+    [[unroll]] for (uint j = 0u; j < BLOCK_VECS * VEC_W; ++j) {
+        uint lane = j / STEPS, s = j % STEPS;
+        w_total[lane][0] = fold_element(w_total[lane][0], element_value(v[j / VEC_W][j % VEC_W]), q * STEPS + s);
+    }
+}
+
+// The canonical fold of the chunk [start, end) (trips positions in lockstep), its state per lane stored.
+void walk_chunk(bool has_item, uint o, uint chunk, uint start, uint end, uint trips, uvec2 base, uint stride,
+                bool one_dim) {
+    [[unroll]] for (uint lane = 0u; lane < LANES; ++lane) walk_begin(lane, empty_state());
+    uint stop = start + trips;
+    if (CLIMB_GROUP == 0u) {
+        uint q = start;
+        do {
+            if (lockstep_barrier(q, start)) barrier();
+            if (LOCKSTEP && q >= end) continue;
+            walk_position(o, base.x, stride, one_dim, q);
+        } while (++q < stop);
+    } else {
+        for (uint g = start; g < stop; g += CLIMB_GROUP) {
+            uint group_end = min(g + CLIMB_GROUP, stop);
+            for (uint q = g; q < group_end; ++q) {
+                if (lockstep_barrier(q, start)) barrier();
+                if (LOCKSTEP && q >= end) continue;
+                walk_position(o, base.x, stride, one_dim, q);
+            }
+            uint count = (group_end - start) * POS_STEPS;
+            if ((count & (WALK_ARITY - 1u)) == 0u && group_end <= end)
+                [[unroll]] for (uint lane = 0u; lane < LANES; ++lane) walk_climb(lane, count);
+        }
+    }
+    if (!has_item) return;
+    [[unroll]] for (uint lane = 0u; lane < LANES; ++lane) {
+        State st = walk_finish(lane, (end - start) * POS_STEPS);
+        if (DST_PARTIALS) write_state((o * LANES + lane) * chunk_count() + chunk, st);
+        else store_state(o, chunk, base.y + lane, st);
+    }
+}
+
 // Folds the block at `at` (reduced position q) into st (output lane's states: lane · SPLIT + s % SPLIT).
 void fold_block(inout State st[STATES], uint at, uint q) {
     WIDE_V v[BLOCK_VECS];
@@ -54,6 +121,10 @@ void main() {
     // re-reads its push word every trip (lavapipe: reduce-1d 19.7 -> 21.5 ms, reduce-outer 10.9 -> 11.8).
     const bool one_dim = !SRC_PARTIALS && reduced_dims() == 1u;
     uint stride = one_dim ? p.dim[REDUCE_D_LINE_STRIDE_IN(kept_dims(), 0u)] : 0u;
+    if (CANONICAL) {
+        walk_chunk(has_item, o, chunk, start, end, trips, base, stride, one_dim);
+        return;
+    }
     uint in_base = p.base_in + base.x;
     if (VEC_K == 0u) {
         State st = empty_state();

@@ -77,6 +77,97 @@ State fold_contiguous(uint in_base, uint start, uint len, uint t) {
     return st;
 }
 
+// ---- the canonical fold (CANONICAL: float sums and products) -----------------------------------------
+// A chunk of up to 32^3 leaves (WALK_TOP up to 2) in rounds of ROUND blocks of 32 leaves: each invocation
+// folds whole blocks left from the empty state, vector loads where the chunk is contiguous and aligned,
+// into shared memory; ROUND / 32 invocations then fold them in nodes of 32 (level 1), and invocation 0
+// folds the level-1 totals (level 2). Every total normalized where made: the tree of canonical_walk.glsl,
+// never a subgroup operation, whose order would depend on the subgroup size.
+const uint ARITY = 32u;
+const uint ROUND = gl_WorkGroupSize.x > ARITY ? gl_WorkGroupSize.x : ARITY;  // blocks per round
+const uint NODES = CANONICAL ? ROUND : 1u;
+const uint UPPER = CANONICAL ? ARITY : 1u;  // level-1 nodes of a chunk
+shared ACC_T node_v[NODES];
+shared ACC_T node_s[IS_LSE ? NODES : 1u];
+shared ACC_T node_c[NODES];
+shared ACC_T upper_v[UPPER];
+shared ACC_T upper_s[IS_LSE ? UPPER : 1u];
+shared ACC_T upper_c[UPPER];
+
+void put_node(uint i, State st) {
+    node_v[i] = st.v;
+    if (IS_LSE) node_s[i] = st.s;
+    node_c[i] = st.c;
+}
+State get_node(uint i) {
+    State st = empty_state();
+    st.v = node_v[i];
+    if (IS_LSE) st.s = node_s[i];
+    st.c = node_c[i];
+    return st;
+}
+void put_upper(uint i, State st) {
+    upper_v[i] = st.v;
+    if (IS_LSE) upper_s[i] = st.s;
+    upper_c[i] = st.c;
+}
+State get_upper(uint i) {
+    State st = empty_state();
+    st.v = upper_v[i];
+    if (IS_LSE) st.s = upper_s[i];
+    st.c = upper_c[i];
+    return st;
+}
+
+// Block b of the chunk of `len` leaves at `start` of output o (base_x: output_base(o).x), folded left from
+// the empty state and normalized. `vec`: the chunk is contiguous and its first element aligned.
+State fold_canonical_block(uint o, uint base_x, uint start, uint len, uint b, bool vec) {
+    State st = empty_state();
+    uint first = b * ARITY;
+    if (vec && first + ARITY <= len) {
+        const uint VECS = ARITY / VEC_W;
+        uint v0 = (p.base_in + base_x + start + first) / VEC_W;
+        WIDE_V w[VECS];
+        for (uint j = 0u; j < VECS; ++j) w[j] = UNPACK_V(srcv[v0 + j]);
+        for (uint j = 0u; j < VECS; ++j)
+            for (uint k = 0u; k < VEC_W; ++k)
+                st = fold_element(st, element_value(w[j][k]), start + first + j * VEC_W + k);
+    } else {
+        uint n = min(ARITY, len - first);
+        for (uint k = 0u; k < n; ++k) st = fold_at(st, o, base_x, start + first + k);
+    }
+    return state_normalized(st);
+}
+
+// The chunk's total (in invocation 0). Whole workgroup.
+State fold_canonical_chunk(uint o, uint base_x, uint start, uint len, uint t) {
+    bool vec = contiguous_line() && (p.base_in + base_x + start) % VEC_W == 0u;
+    if (WALK_TOP == 0u) return t == 0u ? fold_canonical_block(o, base_x, start, len, 0u, vec) : empty_state();
+    uint blocks = (len - 1u) / ARITY + 1u;
+    uint rounds = (blocks - 1u) / ROUND + 1u;
+    for (uint r = 0u; r < rounds; ++r) {  // uniform
+        for (uint i = t; i < ROUND; i += gl_WorkGroupSize.x) {
+            uint b = r * ROUND + i;
+            if (b < blocks) put_node(i, fold_canonical_block(o, base_x, start, len, b, vec));
+        }
+        barrier();
+        uint first = r * ROUND + t * ARITY;  // this invocation's level-1 node's first block
+        if (t < ROUND / ARITY && first < blocks) {
+            State st = empty_state();
+            uint n = min(ARITY, blocks - first);
+            for (uint c = 0u; c < n; ++c) st = combine(st, get_node(t * ARITY + c));
+            put_upper(r * (ROUND / ARITY) + t, state_normalized(st));
+        }
+        barrier();
+    }
+    if (t != 0u) return empty_state();
+    if (WALK_TOP == 1u) return get_upper(0u);
+    State st = empty_state();
+    uint n = (blocks - 1u) / ARITY + 1u;
+    for (uint c = 0u; c < n; ++c) st = combine(st, get_upper(c));
+    return state_normalized(st);
+}
+
 void main() {
     uint id = workgroup_item(p.item_begin, p.item_end);
     if (id == NO_ITEM) return;
@@ -88,6 +179,11 @@ void main() {
     uvec2 base = output_base(o);
     uint t = gl_LocalInvocationIndex;
 
+    if (CANONICAL) {
+        State root = fold_canonical_chunk(o, base.x, start, len, t);
+        if (t == 0u) store_state(o, chunk, base.y, root);
+        return;
+    }
     State st = empty_state();
     if (contiguous_line()) {
         st = fold_contiguous(base.x, start, len, t);

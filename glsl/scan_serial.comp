@@ -38,9 +38,6 @@ const bool CANONICAL = false;
 #endif
 layout(constant_id = SCAN_SPEC_WALK_TOP) const uint WALK_TOP = 0u;
 #define WALK_LANES LANES
-// Prefixes make outputs; the top node's total is the chunk's result (a scan's top node never closes).
-#define WALK_PREFIXES (MODE == MODE_SCAN)
-#define WALK_TOP_TOTAL (MODE == MODE_REDUCE)
 #include "canonical_walk.glsl"
 const bool CLIMB_INSIDE = WALK_ARITY % STEPS != 0u;
 

@@ -60,6 +60,7 @@ SpecConstants ReduceParams::to_spec() const {
     s[REDUCE_SPEC_KEPT_DIMS] = static_cast<uint32_t>(layout.kept.size());
     s[REDUCE_SPEC_LINE_DIMS] = static_cast<uint32_t>(layout.line.size());
     s[REDUCE_SPEC_NAN_IGNORE] = nan_ignore;
+    s[REDUCE_SPEC_WALK_TOP] = walk_top;
     return s;
 }
 

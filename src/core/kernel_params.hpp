@@ -58,6 +58,7 @@ struct ReduceParams {
     bool nan_ignore = false;           ///< MIN, MAX, arg functions: NaN elements are skipped
     uint32_t vec_k = 0;                ///< reduce_serial blocks: vectors per block (0: elements)
     uint32_t vec_f = 1;                ///< reduce_serial blocks: outputs per block
+    uint32_t walk_top = 0;             ///< float sums and products: a chunk's node level, 0 to 3
     Problem layout;                    ///< what the kernel indexes: its outputs and reduced dimensions
     uint64_t n = 0;                    ///< positions per output (elements, blocks or states)
     uint64_t n_total = 0;              ///< elements per output over all passes (AVERAGE's N)

@@ -10,6 +10,7 @@
 #include "core/reduce_plan.hpp"
 
 #include "core/blocks.hpp"
+#include "core/canonical.hpp"
 #include "core/kernel_params.hpp"
 #include "core/window.hpp"
 
@@ -46,7 +47,13 @@ struct Shape {
     uint32_t element_bytes = 0;  ///< of the source, per kernel index
     uint64_t chunk_len = 0, chunks = 0;
     const Problem& layout() const { return blocks.layout; }
+    /// Leaves (reduced elements or states) per output and position.
+    uint64_t steps(uint32_t width) const { return blocks.k == 0 ? 1 : uint64_t(blocks.k) * width / blocks.f; }
 };
+
+/// reduce_tree's canonical chunks hold at most 32^3 leaves (its three levels: blocks in registers, two in
+/// shared memory).
+constexpr uint64_t kTreeMaxLeaves = kCanonicalArity * kCanonicalArity * kCanonicalArity;
 
 struct Planner {
     const PlanTarget& target;
@@ -55,6 +62,9 @@ struct Planner {
     Plan& plan;
     StorageVariant v;
     uint32_t state_words;  ///< words of a fold state between passes
+    /// Float sums and products: the canonical association (canonical.hpp), so that the result depends on
+    /// element indices alone.
+    bool canonical = is_float_type(r.type) && is_compensated(r.function);
 
     /// Which elements each item (output, chunk) of a pass folding n elements (or states) reads; `l` is the
     /// layout the pass indexes.
@@ -88,6 +98,15 @@ struct Planner {
         return a;
     }
 
+    /// reduce_tree's workgroup for about `invocations` invocations: a power of two, at least the policy's
+    /// least and a subgroup, at most the policy's most and the device's.
+    uint32_t tree_workgroup(uint64_t invocations) const {
+        const uint32_t cap = std::min(policy.tree_max_workgroup, cooperative_workgroup_limit(target.info));
+        const uint32_t floor = std::max(policy.tree_min_workgroup, target.info.subgroup_size);
+        return static_cast<uint32_t>(std::clamp<uint64_t>(std::bit_ceil(std::max<uint64_t>(invocations, 1)),
+                                                          std::min(floor, cap), cap));
+    }
+
     /// reduce_tree where the source is contiguous per output and long: a workgroup of about n/8
     /// invocations (a power of two, at least a subgroup), as long as a chunk of a workgroup's length fits
     /// a window.
@@ -98,10 +117,11 @@ struct Planner {
                  src.n >= policy.tree_min_length && contiguous;
         s.workgroup = policy.serial_workgroup;
         if (!s.tree) return;
-        const uint32_t cap = std::min(policy.tree_max_workgroup, cooperative_workgroup_limit(info));
-        const uint32_t floor = std::max(policy.tree_min_workgroup, info.subgroup_size);
-        const uint32_t wg =
-            std::clamp(static_cast<uint32_t>(std::bit_ceil(ceil_div(src.n, 8))), std::min(floor, cap), cap);
+        // (Canonical: an invocation per block of 32 leaves of a chunk of up to 32^3; chunked() fits it to
+        // the chunk.)
+        const uint32_t wg = canonical
+                                ? tree_workgroup(ceil_div(std::min(src.n, kTreeMaxLeaves), kCanonicalArity))
+                                : tree_workgroup(ceil_div(src.n, 8));
         const Access source = source_access(r.problem, src.partials, src.n);
         s.tree = max_chunk_in_window(source.line, src.binding.element_bytes, source.extent,
                                      window_bytes(info)) >= wg;
@@ -115,17 +135,34 @@ struct Planner {
         s.positions = blocks.k > 0 ? l.line_length() : src.n;
         s.element_bytes = src.binding.element_bytes * (blocks.k > 0 ? vector_width(v) : 1);
         ChunkPolicy c = policy.serial;
+        // (A canonical tree's invocation folds whole blocks of 32: a chunk of at least one each.)
+        const uint64_t tree_min = uint64_t(s.workgroup) * (canonical ? kCanonicalArity : 1);
         if (s.tree)
             c = {.target_items = src.partials ? policy.tree_partials_target_items : policy.tree_target_items,
-                 .min_len = s.workgroup,
-                 .max_len = uint64_t(s.workgroup) * policy.tree_max_items,
+                 .min_len = tree_min,
+                 .max_len = std::max(tree_min, uint64_t(s.workgroup) * policy.tree_max_items),
                  .quantum = s.workgroup};
         const Access source = source_access(l, src.partials, s.positions);
         const uint64_t window_cap = max_chunk_in_window(
             source.line, s.element_bytes, std::max(source.extent, blocks.k), window_bytes(target.info));
         s.chunk_len = std::min(chunk_length(c, s.positions, l.lines()), window_cap);
+        const uint64_t steps = s.steps(vector_width(v));
+        const uint64_t max_leaves = s.tree ? kTreeMaxLeaves : kCanonicalMaxLeaves;
+        if (canonical && (s.chunk_len < s.positions || s.positions * steps > max_leaves))
+            s.chunk_len = canonical_chunk(s.chunk_len, steps,
+                                          s.tree ? window_cap : std::min(window_cap, kMaxSerialTrips),
+                                          max_leaves, s.positions, ChunkRounding::nearest);
+        if (canonical && s.tree)  // no more invocations than the chunk has blocks
+            s.workgroup = std::min(
+                s.workgroup, tree_workgroup(ceil_div(std::min(s.chunk_len, s.positions), kCanonicalArity)));
         s.chunks = ceil_div(s.positions, s.chunk_len);
         return s;
+    }
+
+    /// Whether blocks of `steps` leaves suit the canonical walk of a line of `leaves`: every block of 32
+    /// closes at the end of a position (or the line is one block).
+    static bool walkable(uint64_t steps, uint64_t leaves) {
+        return leaves <= kCanonicalArity || (std::has_single_bit(steps) && steps <= kCanonicalArity);
     }
 
     /// The kernel, blocks and chunks of one fold.
@@ -136,6 +173,8 @@ struct Planner {
         if (s.tree || src.partials) return chunked(src, s, plain);
         const BlockRules rules{4, policy.row_block_vectors, false, false};
         Shape blocked = chunked(src, s, block_layout(r.problem, vector_width(v), rules));
+        if (canonical && !walkable(blocked.steps(vector_width(v)), r.problem.line_length()))
+            return chunked(src, s, plain);
         // Blocks across outputs write their states `chunks` slots apart: all of them must fit a window.
         const uint32_t lanes = blocked.blocks.lanes();
         if (lanes > 1 && blocked.chunks > 1 &&
@@ -148,21 +187,24 @@ struct Planner {
         const bool arg = is_arg_function(r.function);
         const bool sign_matters =
             arg || r.function == REDUCE_F_MIN || r.function == REDUCE_F_MAX || r.function == REDUCE_F_L1;
-        const ReduceParams params{.workgroup = s.workgroup,
-                                  .function = r.function,
-                                  .src_partials = src.partials,
-                                  .dst_partials = dst_partials,
-                                  .tie_last = arg && r.tie_last,
-                                  .is_signed = sign_matters && is_signed_integer_type(r.type),
-                                  .index64 = arg && !dst_partials && element_size(r.output_type) == 8,
-                                  // (Only where the data can hold a NaN: integer pipelines stay shared
-                                  // with propagate.)
-                                  .nan_ignore = r.nan_ignore && is_float_type(r.type),
-                                  .vec_k = s.blocks.k,
-                                  .vec_f = s.blocks.f,
-                                  .layout = s.layout(),
-                                  .n = s.positions,
-                                  .n_total = r.problem.line_length()};
+        const ReduceParams params{
+            .workgroup = s.workgroup,
+            .function = r.function,
+            .src_partials = src.partials,
+            .dst_partials = dst_partials,
+            .tie_last = arg && r.tie_last,
+            .is_signed = sign_matters && is_signed_integer_type(r.type),
+            .index64 = arg && !dst_partials && element_size(r.output_type) == 8,
+            // (Only where the data can hold a NaN: integer pipelines stay shared
+            // with propagate.)
+            .nan_ignore = r.nan_ignore && is_float_type(r.type),
+            .vec_k = s.blocks.k,
+            .vec_f = s.blocks.f,
+            .walk_top =
+                canonical ? canonical_top(std::min(s.chunk_len, s.positions) * s.steps(vector_width(v))) : 0,
+            .layout = s.layout(),
+            .n = s.positions,
+            .n_total = r.problem.line_length()};
         PassSpec p;
         p.kernel = s.tree ? Kernel::reduce_tree : Kernel::reduce_serial;
         p.storage = v.storage;

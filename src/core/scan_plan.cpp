@@ -13,6 +13,7 @@
 #include "core/scan_plan.hpp"
 
 #include "core/blocks.hpp"
+#include "core/canonical.hpp"
 #include "core/kernel_params.hpp"
 #include "core/window.hpp"
 
@@ -45,11 +46,6 @@ struct Shape {
     uint64_t steps() const { return blocks.k == 0 ? 1 : uint64_t(blocks.k) * vector_width(v) / blocks.f; }
     bool canonical = false;  ///< scan_serial of floats: the canonical walk
 };
-
-/// The canonical association's nodes (canonical_walk.glsl): 32 children, a chunk of at most 32^4 steps.
-constexpr uint64_t kCanonicalArity = 32, kCanonicalMaxSteps = 1u << 20;
-/// Positions a serial chunk walks at most: lavapipe ends a loop after 65,535 trips.
-constexpr uint64_t kMaxSerialTrips = 32768;
 
 /// Bytes of scan_chained's workgroup memory for `workgroup` invocations of `rounds` vectors, values of
 /// `value` bytes (scan_chained.comp): the (round, subgroup) segments twice (the tile's own and a
@@ -154,37 +150,16 @@ struct Planner {
             // power of two steps, up to 32, divide; other blocks go.
             const uint64_t steps = s.steps();
             if (!std::has_single_bit(steps) || steps > kCanonicalArity) return choose(r, false);
-            s.chunk_len = canonical_chunk(s.chunk_len, steps, window_len, s.axis().size);
+            s.chunk_len = canonical_chunk(s.chunk_len, steps, std::min(window_len, kMaxSerialTrips),
+                                          kCanonicalMaxLeaves, s.axis().size, ChunkRounding::half_the_chunks);
         }
         s.chunks = ceil_div(s.axis().size, s.chunk_len);
         return s;
     }
 
-    /// The chunk length (positions of `steps` steps) of a float line of `positions` positions that
-    /// the policy cuts into chunks of `want`: 32^n steps, at most 32,768 positions (lavapipe's loop
-    /// limit), 32^4 steps (canonical_walk.glsl's levels) and `window`. The longest up to the policy's
-    /// length, or the next longer one where it still leaves half the policy's chunks or more. Where a
-    /// window holds fewer than 32 steps (windows of a few KiB: tests), `want` itself: the results are
-    /// right, their association is the plan's.
-    static uint64_t canonical_chunk(uint64_t want, uint64_t steps, uint64_t window, uint64_t positions) {
-        const uint64_t most = std::min(window, kMaxSerialTrips);
-        auto allowed = [&](uint64_t span) { return span <= kCanonicalMaxSteps && span / steps <= most; };
-        if (!allowed(kCanonicalArity)) return want;
-        uint64_t span = kCanonicalArity;
-        while (span * kCanonicalArity <= want * steps && allowed(span * kCanonicalArity))
-            span *= kCanonicalArity;
-        const uint64_t longer = span * kCanonicalArity;
-        if (allowed(longer) && 2 * ceil_div(positions, longer / steps) >= ceil_div(positions, want))
-            return longer / steps;
-        return span / steps;
-    }
-
-    /// The node level of a chunk of `s`: a chunk (or a whole line) of up to 32^(top + 1) steps.
+    /// The node level of a chunk of `s` (or of its whole line).
     static uint32_t walk_top(const Shape& s) {
-        const uint64_t steps = std::min(s.chunk_len, uint64_t(s.axis().size)) * s.steps();
-        uint32_t top = 0;
-        for (uint64_t span = kCanonicalArity; span < steps; span *= kCanonicalArity) ++top;
-        return top;
+        return canonical_top(std::min(s.chunk_len, uint64_t(s.axis().size)) * s.steps());
     }
 
     static uint32_t element_bytes(const Shape& s) {

@@ -69,7 +69,8 @@ TEST_CASE("reduce plans: one pass for short folds, chunk-state passes for long o
     CHECK(vkdml::pass_count(big) >= 2);
     CHECK(big.binding_properties().TemporaryResourceSize >= 1024 * 4);
     // A float SUM's state is (sum, rounding error), LOG_SUM_EXP's (maximum, sum, error): 3/2 of SUM's
-    // scratch; an arg state is (value, index), as large as SUM's; an integer SUM's (sum) half of it.
+    // scratch (both cut into the canonical association's chunks); an arg state is (value, index), an
+    // integer SUM's (sum) half of it (both cut as the policy likes).
     auto lse = compile(R, DML_REDUCE_FUNCTION_LOG_SUM_EXP, {1u << 24}, {0});
     auto arg = compile(R, DML_REDUCE_FUNCTION_ARGMAX, {1u << 24}, {0}, DML_TENSOR_DATA_TYPE_FLOAT32,
                        DML_TENSOR_DATA_TYPE_INT64);
@@ -77,8 +78,9 @@ TEST_CASE("reduce plans: one pass for short folds, chunk-state passes for long o
     CHECK(vkdml::pass_count(lse) == vkdml::pass_count(big));
     const uint64_t sum_bytes = big.binding_properties().TemporaryResourceSize;
     CHECK(lse.binding_properties().TemporaryResourceSize >= sum_bytes * 3 / 2 - 64);
-    CHECK(arg.binding_properties().TemporaryResourceSize == sum_bytes);
-    CHECK(integer.binding_properties().TemporaryResourceSize <= sum_bytes / 2 + 64);
+    const uint64_t arg_bytes = arg.binding_properties().TemporaryResourceSize;
+    CHECK(arg_bytes >= 1024 * 8);
+    CHECK(integer.binding_properties().TemporaryResourceSize <= arg_bytes / 2 + 64);
 }
 
 TEST_CASE("reduce plans: REDUCE's arg functions and ARGMIN/ARGMAX share pipelines", "[gpu][reduce]") {

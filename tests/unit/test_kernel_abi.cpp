@@ -117,6 +117,7 @@ const std::map<std::string, uint32_t> kReduceSpec = {{"FUNCTION", REDUCE_SPEC_FU
                                                      {"KEPT_DIMS", REDUCE_SPEC_KEPT_DIMS},
                                                      {"LINE_DIMS", REDUCE_SPEC_LINE_DIMS},
                                                      {"NAN_IGNORE", REDUCE_SPEC_NAN_IGNORE},
+                                                     {"WALK_TOP", REDUCE_SPEC_WALK_TOP},
                                                      {"LINE_MAJOR", ABI_SPEC_LINE_MAJOR}};
 const std::map<std::string, uint32_t> kReduceWords = {{"n", REDUCE_W_N},
                                                       {"chunk_len", REDUCE_W_CHUNK_LEN},

@@ -59,7 +59,8 @@ void check_no_aliasing(const Pass& pass) {
 
 /// What record() relies on, for every pass: dispatches cover the items in order, each within the
 /// device's workgroup counts, each binding's window within maxStorageBufferRange; and no invocation
-/// loops more than 8,192 positions (serial) or 16 tiles of 16 rounds (scan_chained).
+/// loops more than 32,768 positions (serial: lavapipe's loop limit; the policies' chunks are up to 8,192,
+/// the canonical association's up to 32,768) or 16 tiles of 16 rounds (scan_chained).
 void check_plan(const Plan& plan, const vkdml::DeviceInfo& info) {
     for (const Pass& pass : plan.passes) {
         INFO(name(pass.key.kernel) << " " << name(pass.key.storage));
@@ -84,7 +85,7 @@ void check_plan(const Plan& plan, const vkdml::DeviceInfo& info) {
                   uint64_t(16) * pass.key.spec[ABI_SPEC_WORKGROUP] * pass.key.spec[SCAN_SPEC_ROUNDS] * 4);
         }
         if (pass.key.kernel == Kernel::scan_serial || pass.key.kernel == Kernel::reduce_serial)
-            CHECK(pass.chunk_len <= 8192);
+            CHECK(pass.chunk_len <= 32768);
     }
 }
 
@@ -214,14 +215,26 @@ TEST_CASE("GPU reduction grids from the multiprocessor count: 8 workgroups each,
     CHECK(select_policy({gpu_info()}).reduce.tree_target_items == 2048);  // not stated: 2,048
     CHECK(select_policy({h100, kAuto, vkdml::detail::PolicyRows::cpu}).reduce.tree_target_items ==
           8);  // the CPU rows ignore it
-    // 2^26 float32: 1,053 even shares of 63,744 elements (at most 256 per invocation), then the 1,053
-    // states in one workgroup.
-    const Plan plan = reduce_plan({h100}, {1u << 26}, 0, REDUCE_F_SUM);
+    // ARGMAX of 2^26 float32: 1,053 even shares of 63,744 elements (at most 256 per invocation), then the
+    // 1,053 states in one workgroup.
+    const Plan plan = reduce_plan({h100}, {1u << 26}, 0, REDUCE_F_ARGMAX);
     REQUIRE(kernels(plan) == std::vector<std::string>{"reduce_tree/f32", "reduce_tree/f32"});
     CHECK(plan.passes[0].chunks == 1053);
     CHECK(plan.passes[0].chunk_len == 63744);
     CHECK(plan.passes[1].chunks == 1);
     CHECK(plan.passes[1].key.spec[REDUCE_SPEC_SRC_PARTIALS] == 1);
+    // A float SUM: chunks of the canonical association, 32^3 elements (the tree's most; the nearest power
+    // of 32 to the policy's 63,744), 2,048 of them in 256 invocations of 4 blocks of 32 each, then their
+    // states in one chunk of 2,048 (64 invocations, one per block).
+    const Plan sum = reduce_plan({h100}, {1u << 26}, 0, REDUCE_F_SUM);
+    REQUIRE(kernels(sum) == std::vector<std::string>{"reduce_tree/f32", "reduce_tree/f32"});
+    CHECK(sum.passes[0].chunks == 2048);
+    CHECK(sum.passes[0].chunk_len == 32768);
+    CHECK(sum.passes[0].key.spec[ABI_SPEC_WORKGROUP] == 256);
+    CHECK(sum.passes[0].key.spec[REDUCE_SPEC_WALK_TOP] == 2);
+    CHECK(sum.passes[1].chunks == 1);
+    CHECK(sum.passes[1].key.spec[ABI_SPEC_WORKGROUP] == 64);
+    CHECK(sum.passes[1].key.spec[REDUCE_SPEC_WALK_TOP] == 2);
 }
 
 TEST_CASE("scan plans: kernel per shape and device class, reduce-then-scan for long fibers", "[unit]") {
@@ -320,7 +333,8 @@ TEST_CASE("reduce plans: lockstep only for long chunks of neighbouring outputs o
     CHECK(lockstep(reduce_plan(coop_cpu, {4096, 4096}, 0)) == LockstepFlags{1, 0});
     // Element by element (259 outputs), and vectors across 4 outputs (257 items): a chunk of 1,024 rows
     // and a shorter one.
-    const Plan elements = reduce_plan(serial_cpu, {1100, 259}, 0);
+    // (MAX: a float SUM cuts 1,100 rows into chunks of 32^n, here one of 32,768.)
+    const Plan elements = reduce_plan(serial_cpu, {1100, 259}, 0, REDUCE_F_MAX);
     CHECK(elements.passes[0].key.spec[REDUCE_SPEC_VEC_K] == 0);
     CHECK(lockstep(elements) == LockstepFlags{1, 0});
     const Plan vectors = reduce_plan(serial_cpu, {2000, 1028}, 0, REDUCE_F_ARGMAX);
@@ -341,10 +355,15 @@ TEST_CASE("reduce plans: tree workgroups by length and subgroup size, state pass
         INFO("subgroup " << subgroup);
         const auto gpu = gpu_info(subgroup);
         const PlanTarget coop{gpu, kCoop};
-        // About n/8 invocations per output, a power of two, at least 32 and a subgroup, at most 256.
-        const Plan mid = reduce_plan(coop, {10, 1000}, 1);
+        // About n/8 invocations per output, a power of two, at least 32 and a subgroup, at most 256; a
+        // float sum one per block of 32.
+        const Plan mid = reduce_plan(coop, {10, 1000}, 1, REDUCE_F_ARGMAX);
         CHECK(mid.passes[0].key.kernel == Kernel::reduce_tree);
         CHECK(mid.passes[0].key.spec[ABI_SPEC_WORKGROUP] == std::max(128u, subgroup));
+        const Plan mid_sum = reduce_plan(coop, {10, 1000}, 1);
+        CHECK(mid_sum.passes[0].key.kernel == Kernel::reduce_tree);
+        CHECK(mid_sum.passes[0].key.spec[ABI_SPEC_WORKGROUP] == std::max(32u, subgroup));
+        CHECK(mid_sum.passes[0].key.spec[REDUCE_SPEC_WALK_TOP] == 1);
         const Plan small = reduce_plan(coop, {10, 100}, 1);
         CHECK(small.passes[0].key.spec[ABI_SPEC_WORKGROUP] == std::max(32u, subgroup));
         const Plan big = reduce_plan(coop, {1u << 24}, 0);
@@ -353,21 +372,26 @@ TEST_CASE("reduce plans: tree workgroups by length and subgroup size, state pass
         CHECK(big.passes[0].key.spec[REDUCE_SPEC_DST_PARTIALS] == 1);
         CHECK(big.passes.back().key.spec[REDUCE_SPEC_SRC_PARTIALS] == 1);
     }
-    // Serial reductions of 2^24 elements on lavapipe: blocks of 16 (float64: 8), chunks of 1,024 blocks,
-    // so 1,024 (2,048) chunk states. A float SUM's state is (sum, error), LOG_SUM_EXP's (max, sum,
-    // error), an arg function's (value, index), an integer sum's (sum); float64 words count twice.
+    // Serial reductions of 2^24 elements on lavapipe: blocks of 16 (float64: 8). The policy's chunks of
+    // 1,024 blocks give an arg function and an integer sum 1,024 chunk states; a float sum or product
+    // takes the nearest power of 32 elements instead, 32,768 (2,048 blocks of 16, 4,096 of 8): 512
+    // states. A float SUM's state is (sum, error), LOG_SUM_EXP's (max, sum, error), an arg function's
+    // (value, index), an integer sum's (sum); float64 words count twice.
     const auto cpu = cpu_info();
     const PlanTarget serial{cpu, kSerial};
-    const uint64_t sum = reduce_plan(serial, {1u << 24}, 0).temporary_bytes;
-    CHECK(sum == 1024 * 2 * 4);
-    CHECK(reduce_plan(serial, {1u << 24}, 0, REDUCE_F_LOG_SUM_EXP).temporary_bytes == 1024 * 3 * 4);
+    const Plan sum = reduce_plan(serial, {1u << 24}, 0);
+    CHECK(sum.passes[0].chunk_len == 2048);
+    CHECK(sum.passes[0].key.spec[REDUCE_SPEC_WALK_TOP] == 2);
+    CHECK(sum.temporary_bytes == 512 * 2 * 4);
+    CHECK(reduce_plan(serial, {1u << 24}, 0, REDUCE_F_LOG_SUM_EXP).temporary_bytes == 512 * 3 * 4);
     CHECK(reduce_plan(serial, {1u << 24}, 0, REDUCE_F_ARGMAX).temporary_bytes == 1024 * 2 * 4);
     CHECK(reduce_plan(serial, {1u << 24}, 0, REDUCE_F_SUM, DML_TENSOR_DATA_TYPE_INT32).temporary_bytes ==
           1024 * 4);
-    // float64: its 2,048 states take two chunks of 1,024 again, two more states (a third pass).
+    // float64: 512 states of 4 words, folded in one more pass.
     const Plan f64 = reduce_plan(serial, {1u << 24}, 0, REDUCE_F_SUM, DML_TENSOR_DATA_TYPE_FLOAT64);
-    CHECK(f64.passes.size() == 3);
-    CHECK(f64.temporary_bytes == 2048 * 4 * 4 + 2 * 4 * 4);
+    CHECK(f64.passes.size() == 2);
+    CHECK(f64.passes[0].chunk_len == 4096);
+    CHECK(f64.temporary_bytes == 512 * 4 * 4);
     // Outer-axis reductions: blocks across 16 outputs.
     const Plan outer = reduce_plan(serial, {1000, 64}, 0);
     CHECK(outer.passes[0].key.spec[REDUCE_SPEC_VEC_F] == 16);
@@ -568,12 +592,14 @@ TEST_CASE("a required subgroup size of 4 plans cooperative workgroups of 128 whe
     const PlanTarget t{info, vkdml::KernelChoice::cooperative};
     const Plan scan = scan_plan(t, {1 << 20}, 0);
     REQUIRE(scan.passes.back().key.kernel == Kernel::scan_chained);
+    const Plan arg = reduce_plan(t, {1 << 20}, 0, REDUCE_F_ARGMAX);
+    REQUIRE(arg.passes.front().key.kernel == Kernel::reduce_tree);
     const Plan sum = reduce_plan(t, {1 << 20}, 0);
     REQUIRE(sum.passes.front().key.kernel == Kernel::reduce_tree);
-    for (const Plan* plan : {&scan, &sum})
+    for (const Plan* plan : {&scan, &arg, &sum})
         for (const Pass& p : plan->passes) CHECK(p.key.spec[ABI_SPEC_WORKGROUP] <= 128);
     CHECK(scan.passes.back().key.spec[ABI_SPEC_WORKGROUP] == 128);
-    CHECK(sum.passes.front().key.spec[ABI_SPEC_WORKGROUP] == 128);
+    CHECK(arg.passes.front().key.spec[ABI_SPEC_WORKGROUP] == 128);
 }
 
 TEST_CASE("scan_chained's tiles fit the workgroup memory: float64 pairs take fewer rounds in 16 KiB",

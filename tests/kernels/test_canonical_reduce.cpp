@@ -1,0 +1,182 @@
+// test_canonical_reduce.cpp — float reductions follow the canonical association (canonical_fold.hpp) bit
+// for bit: with the CPU rows, the GPU rows of both kernel families and small windows, whatever the
+// chunks, blocks and partial passes of the plan, a float SUM, MULTIPLY, L1 or SUM_SQUARE is the host
+// definition's (the tree over its leaves: the elements, |x| or x·x).
+#include <catch2/catch.hpp>
+
+#include "canonical_fold.hpp"
+#include "gpu_fixture.hpp"
+#include "vkdml/ops.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace vkdml_test;
+
+namespace {
+
+using Overrides = vkdml::testing::DeviceOverrides;
+
+/// A device of `kernels` with the `policy` rows and, where given, windows of `window` bytes.
+std::shared_ptr<vkdml::Device> device_of(vkdml::KernelChoice kernels, Overrides::PolicyClass policy,
+                                         uint64_t window) {
+    Overrides o;
+    o.kernels = kernels;
+    o.policy_class = policy;
+    o.limits.max_storage_buffer_range = window;
+    o.limits.max_workgroup_count = window > 0 ? 64 : 0;
+    return make_test_device(o);
+}
+
+template <class T>
+constexpr DML_TENSOR_DATA_TYPE type_of() {
+    return sizeof(T) == 4 ? DML_TENSOR_DATA_TYPE_FLOAT32 : DML_TENSOR_DATA_TYPE_FLOAT64;
+}
+
+struct Function {
+    DML_REDUCE_FUNCTION dml;
+    CanonicalOp op;
+    const char* name;
+};
+constexpr Function kFunctions[] = {{DML_REDUCE_FUNCTION_SUM, CanonicalOp::sum, "SUM"},
+                                   {DML_REDUCE_FUNCTION_L1, CanonicalOp::sum, "L1"},
+                                   {DML_REDUCE_FUNCTION_SUM_SQUARE, CanonicalOp::sum, "SUM_SQUARE"},
+                                   {DML_REDUCE_FUNCTION_MULTIPLY, CanonicalOp::product, "MULTIPLY"}};
+
+/// The input offsets of each output's leaves, row-major over the reduced axes, of a row-major tensor of
+/// `sizes` reduced over `axes`.
+std::vector<std::vector<size_t>> output_lines(const std::vector<uint32_t>& sizes,
+                                              const std::vector<uint32_t>& axes) {
+    const size_t rank = sizes.size();
+    std::vector<bool> reduced(rank, false);
+    for (uint32_t a : axes) reduced[a] = true;
+    std::vector<size_t> stride(rank, 1);
+    for (size_t d = rank - 1; d-- > 0;) stride[d] = stride[d + 1] * sizes[d + 1];
+    size_t outputs = 1, leaves = 1;
+    for (size_t d = 0; d < rank; ++d) (reduced[d] ? leaves : outputs) *= sizes[d];
+    std::vector<std::vector<size_t>> lines(outputs, std::vector<size_t>(leaves));
+    for (size_t o = 0; o < outputs; ++o) {
+        size_t base = 0, rest = o;
+        for (size_t d = rank; d-- > 0;)
+            if (!reduced[d]) base += (rest % sizes[d]) * stride[d], rest /= sizes[d];
+        for (size_t r = 0; r < leaves; ++r) {
+            size_t at = base, left = r;
+            for (size_t d = rank; d-- > 0;)
+                if (reduced[d]) at += (left % sizes[d]) * stride[d], left /= sizes[d];
+            lines[o][r] = at;
+        }
+    }
+    return lines;
+}
+
+/// One output's elements, chosen so that the rounding shows the association. SUM: pairs of large values
+/// (about 2^30 for float32, 2^60 for float64) that cancel exactly, at random places, among normal values:
+/// the result is small, the partial sums large, and the compensated pairs' lost bits show in it (every
+/// association rounds differently). L1 and SUM_SQUARE: normal values scaled by 2^-20 to 2^20.
+/// MULTIPLY: 1 ± about 2^-7.
+template <class T>
+std::vector<T> line_data(size_t count, DML_REDUCE_FUNCTION f, std::mt19937_64& rng) {
+    std::normal_distribution<double> normal(0.0, 1.0);
+    std::uniform_int_distribution<int> exponent(-20, 20);
+    std::vector<T> x(count);
+    for (T& v : x)
+        v = static_cast<T>(f == DML_REDUCE_FUNCTION_MULTIPLY ? 1.0 + normal(rng) * 0x1p-7
+                           : f == DML_REDUCE_FUNCTION_SUM    ? normal(rng)
+                                                             : std::ldexp(normal(rng), exponent(rng)));
+    if (f == DML_REDUCE_FUNCTION_SUM) {
+        const double big = sizeof(T) == 4 ? 0x1p30 : 0x1p60;
+        for (size_t i = 0; i + 1 < count / 2; i += 2) {
+            const T b = static_cast<T>(normal(rng) * big);
+            x[i] = b;
+            x[i + 1] = -b;
+        }
+        std::shuffle(x.begin(), x.end(), rng);
+    }
+    return x;
+}
+
+/// The leaf a function folds for element x.
+template <class T>
+T leaf(DML_REDUCE_FUNCTION f, T x) {
+    if (f == DML_REDUCE_FUNCTION_L1) return std::fabs(x);
+    if (f == DML_REDUCE_FUNCTION_SUM_SQUARE) return x * x;
+    return x;
+}
+
+template <class T>
+void check_shape(const vkdml::Device& dev, const std::string& device_name, const std::vector<uint32_t>& sizes,
+                 const std::vector<uint32_t>& axes) {
+    size_t count = 1;
+    for (uint32_t s : sizes) count *= s;
+    const auto lines = output_lines(sizes, axes);
+    for (const Function& f : kFunctions) {
+        std::mt19937_64 rng(count * 7 + axes.size() + f.dml);
+        std::vector<T> x(count), want(lines.size());
+        for (size_t o = 0; o < lines.size(); ++o) {
+            const std::vector<T> line = line_data<T>(lines[o].size(), f.dml, rng);
+            std::vector<T> leaves(line.size());
+            for (size_t r = 0; r < line.size(); ++r) {
+                x[lines[o][r]] = line[r];
+                leaves[r] = leaf(f.dml, line[r]);
+            }
+            want[o] = canonical_reduce(f.op, leaves);
+        }
+        const vkdml::ops::TensorDesc t{type_of<T>(), sizes, {}};
+        auto o = vkdml::ops::reduce(t, f.dml, std::span<const uint32_t>(axes));
+        REQUIRE(o);
+        std::vector<T> got(want.size());
+        const std::span<const std::byte> in[] = {std::as_bytes(std::span(x))};
+        const std::span<std::byte> out[] = {std::as_writable_bytes(std::span(got))};
+        const vkdml::Status st = vkdml::execute(dev, o->desc(), in, out);
+        REQUIRE(st);
+        size_t differ = 0, first = 0;
+        for (size_t i = got.size(); i-- > 0;)
+            if (std::memcmp(&got[i], &want[i], sizeof(T)) != 0) ++differ, first = i;
+        std::string shape;
+        for (uint32_t s : sizes) shape += (shape.empty() ? "" : ", ") + std::to_string(s);
+        std::string over;
+        for (uint32_t a : axes) over += (over.empty() ? "" : ", ") + std::to_string(a);
+        INFO(device_name << ": " << (sizeof(T) == 4 ? "float32 " : "float64 ") << f.name << " of [" << shape
+                         << "] over {" << over << "}: " << differ << " of " << got.size()
+                         << " outputs differ, the first at " << first << " (" << got[first] << " vs "
+                         << want[first] << ")");
+        CHECK(differ == 0);
+    }
+}
+
+}  // namespace
+
+TEST_CASE(
+    "float sums and products of reductions follow the canonical association on every row, family and window",
+    "[gpu][canonical]") {
+    using P = Overrides::PolicyClass;
+    using K = vkdml::KernelChoice;
+    const struct {
+        const char* name;
+        std::shared_ptr<vkdml::Device> dev;
+    } devices[] = {{"CPU rows", device_of(K::serial, P::cpu, 0)},
+                   {"GPU rows, serial", device_of(K::serial, P::gpu, 0)},
+                   {"GPU rows, cooperative", device_of(K::cooperative, P::gpu, 0)},
+                   {"GPU rows, cooperative, 64 KiB windows", device_of(K::cooperative, P::gpu, 1u << 16)}};
+    for (const auto& d : devices) {
+        // Around the node boundaries of 32, 1,024 and 32,768 leaves and past the longest chunks (partial
+        // passes); rows along the line (blocks along it, whole short rows, rows of 48, whose blocks no node
+        // of 32 divides), rows across the line (blocks across outputs), and two reduced axes.
+        for (uint32_t n : {1u, 31u, 32u, 33u, 1023u, 1025u, 32769u, 100003u}) {
+            check_shape<float>(*d.dev, d.name, {n}, {0});
+            check_shape<double>(*d.dev, d.name, {n}, {0});
+        }
+        check_shape<float>(*d.dev, d.name, {3, 4096}, {1});
+        check_shape<float>(*d.dev, d.name, {5000, 3}, {1});
+        check_shape<float>(*d.dev, d.name, {300, 48}, {1});
+        check_shape<float>(*d.dev, d.name, {2051, 8}, {0});
+        check_shape<double>(*d.dev, d.name, {1500, 6}, {0});
+        check_shape<float>(*d.dev, d.name, {40000, 2}, {0});
+        check_shape<float>(*d.dev, d.name, {64, 7, 100}, {0, 2});
+    }
+    require_no_validation_messages();
+}
