@@ -18,6 +18,8 @@
 #include "compensated.glsl"
 #if defined(STORAGE_F64)
 #include "float64_math.glsl"
+#elif defined(ACC_IS_FLOAT)
+#include "rounded_math.glsl"
 #endif
 
 layout(local_size_x_id = ABI_SPEC_WORKGROUP) in;
@@ -339,8 +341,14 @@ State fold_element(State st, ACC_T x, uint index) {
 ACC_T finish(State st) {
 #if defined(ACC_IS_FLOAT)
     ACC_T v = IS_LSE ? st.v : pair_value(Pair(st.v, st.c));  // the compensated fold, rounded once
+#if defined(STORAGE_F64)
     if (FUNCTION == F_AVERAGE) return v / ACC_T(p.n_total);
     if (FUNCTION == F_L2) return sqrt(v);
+#else
+    // (Correctly rounded: the same bits on every device.)
+    if (FUNCTION == F_AVERAGE) return div_rn(v, ACC_T(p.n_total));
+    if (FUNCTION == F_L2) return sqrt_rn(v);
+#endif
     if (FUNCTION == F_LOG_SUM) return acc_log(v);
     if (IS_LSE) return (isinf(st.v) || acc_isnan(st.v)) ? st.v : st.v + acc_log(pair_value(Pair(st.s, st.c)));
     return v;

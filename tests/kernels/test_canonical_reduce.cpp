@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -107,6 +108,51 @@ T leaf(DML_REDUCE_FUNCTION f, T x) {
     return x;
 }
 
+/// Runs REDUCE `f` of `x` (float32, `sizes`) over `axes` on `dev`.
+std::vector<float> run_reduce(const vkdml::Device& dev, DML_REDUCE_FUNCTION f, const std::vector<float>& x,
+                              const std::vector<uint32_t>& sizes, const std::vector<uint32_t>& axes,
+                              size_t outputs) {
+    const vkdml::ops::TensorDesc t{DML_TENSOR_DATA_TYPE_FLOAT32, sizes, {}};
+    auto o = vkdml::ops::reduce(t, f, std::span<const uint32_t>(axes));
+    REQUIRE(o);
+    std::vector<float> got(outputs);
+    const std::span<const std::byte> in[] = {std::as_bytes(std::span(x))};
+    const std::span<std::byte> out[] = {std::as_writable_bytes(std::span(got))};
+    REQUIRE(vkdml::execute(dev, o->desc(), in, out));
+    return got;
+}
+
+/// float32 AVERAGE and L2: the canonical sum (of squares) divided by N, or its square root, correctly
+/// rounded (the host's IEEE division and square root), whatever the device's own.
+void check_rounded(const vkdml::Device& dev, const std::string& device_name,
+                   const std::vector<uint32_t>& sizes, const std::vector<uint32_t>& axes,
+                   const std::vector<std::vector<size_t>>& lines) {
+    size_t count = 1;
+    for (uint32_t s : sizes) count *= s;
+    std::mt19937_64 rng(count * 13 + axes.size());
+    std::vector<float> x(count);
+    for (const auto& line : lines) {
+        const std::vector<float> values = line_data<float>(line.size(), DML_REDUCE_FUNCTION_L1, rng);
+        for (size_t r = 0; r < line.size(); ++r) x[line[r]] = values[r];
+    }
+    for (DML_REDUCE_FUNCTION f : {DML_REDUCE_FUNCTION_AVERAGE, DML_REDUCE_FUNCTION_L2}) {
+        const std::vector<float> got = run_reduce(dev, f, x, sizes, axes, lines.size());
+        size_t differ = 0;
+        for (size_t o = 0; o < lines.size(); ++o) {
+            std::vector<float> leaves(lines[o].size());
+            for (size_t r = 0; r < leaves.size(); ++r)
+                leaves[r] = f == DML_REDUCE_FUNCTION_L2 ? x[lines[o][r]] * x[lines[o][r]] : x[lines[o][r]];
+            const float sum = canonical_reduce(CanonicalOp::sum, leaves);
+            const float want =
+                f == DML_REDUCE_FUNCTION_L2 ? std::sqrt(sum) : sum / static_cast<float>(leaves.size());
+            if (std::memcmp(&got[o], &want, 4) != 0) ++differ;
+        }
+        INFO(device_name << ": float32 " << (f == DML_REDUCE_FUNCTION_L2 ? "L2" : "AVERAGE") << ": " << differ
+                         << " of " << lines.size() << " outputs differ");
+        CHECK(differ == 0);
+    }
+}
+
 template <class T>
 void check_shape(const vkdml::Device& dev, const std::string& device_name, const std::vector<uint32_t>& sizes,
                  const std::vector<uint32_t>& axes) {
@@ -146,6 +192,7 @@ void check_shape(const vkdml::Device& dev, const std::string& device_name, const
                          << want[first] << ")");
         CHECK(differ == 0);
     }
+    if constexpr (sizeof(T) == 4) check_rounded(dev, device_name, sizes, axes, lines);
 }
 
 }  // namespace
@@ -178,5 +225,71 @@ TEST_CASE(
         check_shape<float>(*d.dev, d.name, {40000, 2}, {0});
         check_shape<float>(*d.dev, d.name, {64, 7, 100}, {0, 2});
     }
+    require_no_validation_messages();
+}
+
+TEST_CASE("float32 AVERAGE and L2 are correctly rounded: ties, subnormals, overflow", "[gpu][canonical]") {
+    const float tiny = std::ldexp(1.0f, -149);  // the least subnormal
+    const float big = 3e38f;
+    struct Case {
+        DML_REDUCE_FUNCTION f;
+        std::vector<float> x;
+        float want;  // the exact result rounded to nearest even
+    };
+    const Case cases[] = {
+        // 3 and 5 least subnormals halved: 1.5 and 2.5 of them, ties to the even 2 and 2.
+        {DML_REDUCE_FUNCTION_AVERAGE, {3 * tiny, 0.0f}, 2 * tiny},
+        {DML_REDUCE_FUNCTION_AVERAGE, {5 * tiny, 0.0f}, 2 * tiny},
+        {DML_REDUCE_FUNCTION_AVERAGE, {7 * tiny, 0.0f}, 4 * tiny},
+        // A subnormal sum over 3, and one over 7 that rounds to the least normal's neighbourhood.
+        {DML_REDUCE_FUNCTION_AVERAGE, {1e-39f, 2e-39f, 4e-39f}, 7e-39f / 3.0f},
+        {DML_REDUCE_FUNCTION_AVERAGE,
+         {1e-38f, 1e-38f, 1e-38f, 1e-38f, 1e-38f, 1e-38f, 1e-38f},
+         7e-38f / 7.0f},
+        // A sum that overflows (inf / 3), one that does not, a negative one, zeros of both signs.
+        {DML_REDUCE_FUNCTION_AVERAGE, {big, big, big}, std::numeric_limits<float>::infinity()},
+        {DML_REDUCE_FUNCTION_AVERAGE, {big, -big, big}, big / 3.0f},
+        {DML_REDUCE_FUNCTION_AVERAGE, {-1.0f, -2.0f, -4.0f}, -7.0f / 3.0f},
+        {DML_REDUCE_FUNCTION_AVERAGE, {-0.0f, -0.0f, -0.0f}, -0.0f},
+        {DML_REDUCE_FUNCTION_AVERAGE,
+         {1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f, 9.0f, 10.0f, 11.0f},
+         66.0f / 11.0f},
+        // Square roots of subnormal sums, of 2 (irrational), of a perfect square, of huge sums and of 0.
+        {DML_REDUCE_FUNCTION_L2, {3e-20f, 4e-20f}, std::sqrt(3e-20f * 3e-20f + 4e-20f * 4e-20f)},
+        {DML_REDUCE_FUNCTION_L2, {tiny, 0.0f}, 0.0f},
+        {DML_REDUCE_FUNCTION_L2, {1.0f, 1.0f}, std::sqrt(2.0f)},
+        {DML_REDUCE_FUNCTION_L2, {3.0f, 4.0f}, 5.0f},
+        {DML_REDUCE_FUNCTION_L2, {1e19f, 1e19f}, std::sqrt(1e19f * 1e19f + 1e19f * 1e19f)},
+        {DML_REDUCE_FUNCTION_L2, {1e20f, 1e20f}, std::numeric_limits<float>::infinity()},
+        {DML_REDUCE_FUNCTION_L2, {-0.0f, 0.0f}, 0.0f},
+    };
+    auto dev = make_test_device(vkdml::KernelChoice::serial);
+    for (const Case& c : cases) {
+        const std::vector<float> got =
+            run_reduce(*dev, c.f, c.x, {static_cast<uint32_t>(c.x.size())}, {0}, 1);
+        INFO((c.f == DML_REDUCE_FUNCTION_L2 ? "L2" : "AVERAGE")
+             << " of " << c.x.size() << " elements: got " << got[0] << ", want " << c.want);
+        CHECK(std::memcmp(&got[0], &c.want, 4) == 0);
+    }
+    // The same quotients of every float32 sum of a line of 3 against IEEE division: 2,000 random bit
+    // patterns over every exponent (NaN and infinity aside), subnormals included.
+    std::mt19937 rng(7);
+    std::vector<float> x(3 * 2000);
+    std::vector<float> want(2000);
+    for (size_t i = 0; i < want.size(); ++i) {
+        float v = 0;
+        do {
+            const uint32_t bits = static_cast<uint32_t>(rng());
+            std::memcpy(&v, &bits, 4);
+        } while (!std::isfinite(v) || std::fabs(v) > 1e38f);
+        x[3 * i] = v;
+        x[3 * i + 1] = 0.0f;
+        x[3 * i + 2] = 0.0f;
+        want[i] = v / 3.0f;
+    }
+    const std::vector<float> got = run_reduce(*dev, DML_REDUCE_FUNCTION_AVERAGE, x, {2000, 3}, {1}, 2000);
+    size_t differ = 0;
+    for (size_t i = 0; i < want.size(); ++i) differ += std::memcmp(&got[i], &want[i], 4) != 0;
+    CHECK(differ == 0);
     require_no_validation_messages();
 }

@@ -25,10 +25,10 @@ const char* device_type_name(VkPhysicalDeviceType type) {
 constexpr const char* kExactEverywhere =
     "the same bits on every device: integer results, MIN, MAX, ARGMIN, ARGMAX";
 constexpr const char* kFloatsRunToRun =
-    "float sums and products: the same bits everywhere for REDUCE SUM, L1, SUM_SQUARE, MULTIPLY and "
-    "cumulative ones on the serial kernels; AVERAGE, L2, LOG_SUM, LOG_SUM_EXP the same on every "
-    "configuration of this device; cumulative ones on scan_chained the same run to run, last-place "
-    "differences elsewhere";
+    "float sums and products: the same bits everywhere for REDUCE SUM, L1, SUM_SQUARE, MULTIPLY, AVERAGE and "
+    "L2 (FLOAT64's AVERAGE and L2 aside) and cumulative ones on the serial kernels; the other REDUCE "
+    "functions the same on every configuration of this device; cumulative ones on scan_chained the same run "
+    "to run, last-place differences elsewhere";
 
 const char* yes_no(bool value) {
     return value ? "yes" : "no";
