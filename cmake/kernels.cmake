@@ -8,9 +8,18 @@ find_program(GLSLANG_VALIDATOR glslangValidator REQUIRED DOC "glslang-tools")
 set(VKDML_KERNEL_DIR ${PROJECT_BINARY_DIR}/generated/kernels)
 file(MAKE_DIRECTORY ${VKDML_KERNEL_DIR})
 
-# vkdml_kernel(<name> TYPES <t>...) — compile glsl/<name>.comp for each storage type t (f16 f32 f64 u8 ...).
+# vkdml_kernel(<name> [SOURCE <file>] [DEFINES <d>...] TYPES <t>...) — compile glsl/<file>.comp (default:
+# <name>) for each storage type t (f16 f32 f64 u8 ...), with the macros <d> defined: a kernel is a source
+# and its defines, so that code a kernel never runs is not in its SPIR-V (pipelines compile faster).
 function(vkdml_kernel name)
-  cmake_parse_arguments(K "" "" "TYPES" ${ARGN})
+  cmake_parse_arguments(K "" "SOURCE" "TYPES;DEFINES" ${ARGN})
+  if(NOT K_SOURCE)
+    set(K_SOURCE ${name})
+  endif()
+  set(defines "")
+  foreach(d IN LISTS K_DEFINES)
+    list(APPEND defines -D${d}=1)
+  endforeach()
   file(GLOB includes CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/glsl/*.glsl ${PROJECT_SOURCE_DIR}/glsl/*.h)
   foreach(t IN LISTS K_TYPES)
     string(TOUPPER ${t} T)
@@ -18,10 +27,10 @@ function(vkdml_kernel name)
     set(out ${VKDML_KERNEL_DIR}/${var}.h)
     add_custom_command(
       OUTPUT ${out}
-      COMMAND ${GLSLANG_VALIDATOR} --quiet -V --target-env vulkan1.2 -DSTORAGE_${T}=1
-              -I${PROJECT_SOURCE_DIR}/glsl --vn ${var} -o ${out} ${PROJECT_SOURCE_DIR}/glsl/${name}.comp
-      DEPENDS ${PROJECT_SOURCE_DIR}/glsl/${name}.comp ${includes}
-      COMMENT "glslangValidator ${name}.comp (${t})"
+      COMMAND ${GLSLANG_VALIDATOR} --quiet -V --target-env vulkan1.2 -DSTORAGE_${T}=1 ${defines}
+              -I${PROJECT_SOURCE_DIR}/glsl --vn ${var} -o ${out} ${PROJECT_SOURCE_DIR}/glsl/${K_SOURCE}.comp
+      DEPENDS ${PROJECT_SOURCE_DIR}/glsl/${K_SOURCE}.comp ${includes}
+      COMMENT "glslangValidator ${K_SOURCE}.comp (${name}, ${t})"
       VERBATIM)
     set_property(GLOBAL APPEND PROPERTY VKDML_KERNEL_HEADERS ${out})
     set_property(GLOBAL APPEND PROPERTY VKDML_KERNEL_ENTRIES "${name}|${t}|${var}")
@@ -54,7 +63,7 @@ function(vkdml_kernel_registry out_var)
   string(APPEND ids "// variants they are compiled for, named in code by these enums and nowhere by a string.\n")
   string(APPEND ids "#pragma once\n\n#include <cstddef>\n#include <cstdint>\n#include <string_view>\n\n")
   string(APPEND ids "namespace vkdml::detail {\n\n")
-  string(APPEND ids "/// A kernel: glsl/<name>.comp.\nenum class Kernel : uint8_t { ${kernel_enum} };\n")
+  string(APPEND ids "/// A kernel: a glsl/*.comp source and its defines (src/CMakeLists.txt).\nenum class Kernel : uint8_t { ${kernel_enum} };\n")
   string(APPEND ids "inline constexpr size_t kKernelCount = ${kernel_count};\n\n")
   string(APPEND ids "/// A storage variant (storage_types.glsl's STORAGE_<NAME>): how a kernel holds its elements.\n")
   string(APPEND ids "enum class Storage : uint8_t { ${storage_enum} };\n")

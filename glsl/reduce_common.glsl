@@ -18,7 +18,7 @@
 #include "compensated.glsl"
 #if defined(STORAGE_F64)
 #include "float64_math.glsl"
-#elif defined(ACC_IS_FLOAT)
+#elif defined(CANONICAL_FOLD)
 #include "rounded_math.glsl"
 #endif
 
@@ -50,24 +50,25 @@ const uint F_ARGMAX = REDUCE_F_ARGMAX, F_ARGMIN = REDUCE_F_ARGMIN, F_AVERAGE = R
 const bool IS_ARG = REDUCE_IS_ARG(FUNCTION);
 // NanMode::ignore (MIN, MAX and the arg functions): a NaN element leaves the state as it was.
 layout(constant_id = REDUCE_SPEC_NAN_IGNORE) const bool NAN_IGNORE = false;
-const bool IS_LSE = FUNCTION == F_LOG_SUM_EXP;
-// Float sums and products (and LOG_SUM_EXP's scaled sum) are compensated: the State carries their
-// rounding error (compensated.glsl).
-#if defined(ACC_IS_FLOAT)
+// Float sums and products (and LOG_SUM_EXP's scaled sum) are compensated (the State carries their
+// rounding error, compensated.glsl) and fold in the canonical association (canonical_walk.glsl: blocks of
+// 32 leaves folded left, 32-ary nodes above them, WALK_TOP the chunk's node level), so that their results
+// depend on element indices alone. They run in the kernels compiled with CANONICAL_FOLD (*_canonical),
+// which run nothing else; the other functions are exact in any order and fold as a kernel finds fastest.
+#if defined(CANONICAL_FOLD)
+#if !defined(ACC_IS_FLOAT)
+#error "CANONICAL_FOLD: float storage only"
+#endif
 const bool COMPENSATED = REDUCE_IS_COMPENSATED(FUNCTION);
+const bool CANONICAL = true;
+const bool IS_LSE = FUNCTION == F_LOG_SUM_EXP;
+layout(constant_id = REDUCE_SPEC_WALK_TOP) const uint WALK_TOP = 0u;
 #else
 const bool COMPENSATED = false;
+const bool CANONICAL = false;
+const bool IS_LSE = false;
 #endif
 const uint NO_INDEX = 0xFFFFFFFFu;  // an empty arg state (indices are < 2^32 - 1)
-// The compensated functions fold in the canonical association (canonical_walk.glsl: blocks of 32 leaves
-// folded left, 32-ary nodes above them, WALK_TOP the chunk's node level), so their float results depend
-// on element indices alone; the others are exact in any order and fold as the kernel finds fastest.
-layout(constant_id = REDUCE_SPEC_WALK_TOP) const uint WALK_TOP = 0u;
-#if defined(ACC_IS_FLOAT)
-const bool CANONICAL = COMPENSATED;
-#else
-const bool CANONICAL = false;
-#endif
 
 // Word offsets from kernel_abi.h (128 bytes, the minimum every device allows).
 layout(push_constant, std430) uniform Params {
@@ -341,13 +342,13 @@ State fold_element(State st, ACC_T x, uint index) {
 ACC_T finish(State st) {
 #if defined(ACC_IS_FLOAT)
     ACC_T v = IS_LSE ? st.v : pair_value(Pair(st.v, st.c));  // the compensated fold, rounded once
-#if defined(STORAGE_F64)
-    if (FUNCTION == F_AVERAGE) return v / ACC_T(p.n_total);
-    if (FUNCTION == F_L2) return sqrt(v);
-#else
+#if defined(CANONICAL_FOLD) && !defined(STORAGE_F64)
     // (Correctly rounded: the same bits on every device.)
     if (FUNCTION == F_AVERAGE) return div_rn(v, ACC_T(p.n_total));
     if (FUNCTION == F_L2) return sqrt_rn(v);
+#else
+    if (FUNCTION == F_AVERAGE) return v / ACC_T(p.n_total);
+    if (FUNCTION == F_L2) return sqrt(v);
 #endif
     if (FUNCTION == F_LOG_SUM) return acc_log(v);
     if (IS_LSE) return (isinf(st.v) || acc_isnan(st.v)) ? st.v : st.v + acc_log(pair_value(Pair(st.s, st.c)));

@@ -5,6 +5,8 @@
 // reductions (many tiny outputs), and every shape on CPU devices, run best this way too. With blocks
 // (VEC_K > 0, reduce_common.glsl) each position loads VEC_K whole vectors and folds their elements, each
 // output's in index order (split into SPLIT interleaved chains where the block holds one output).
+// Compiled with CANONICAL_FOLD (reduce_serial_canonical), float sums and products walk the canonical
+// association instead (walk_chunk).
 #extension GL_EXT_control_flow_attributes : require
 #extension GL_GOOGLE_include_directive : require
 #include "reduce_common.glsl"
@@ -22,7 +24,8 @@ const uint STEPS = BLOCK_VECS * VEC_W / LANES;     // reduced elements per outpu
 const uint SPLIT = (LANES == 1u && FUNCTION != F_MULTIPLY) ? (STEPS < 4u ? STEPS : 4u) : 1u;
 const uint STATES = LANES * SPLIT;
 
-// The compensated functions (CANONICAL) walk the canonical association instead, one walk per output lane:
+#if defined(CANONICAL_FOLD)
+// The canonical kernel (CANONICAL_FOLD) walks the canonical association instead, one walk per output lane:
 // the planner makes a chunk of a line of several chunks 32^n leaves and, where a line holds more than
 // one block of 32, positions of a power of two leaves up to 32, so that every block closes at the end of
 // a position.
@@ -88,6 +91,7 @@ void walk_chunk(bool has_item, uint o, uint chunk, uint start, uint end, uint tr
         else store_state(o, chunk, base.y + lane, st);
     }
 }
+#endif
 
 // Folds the block at `at` (reduced position q) into st (output lane's states: lane · SPLIT + s % SPLIT).
 void fold_block(inout State st[STATES], uint at, uint q) {
@@ -121,10 +125,9 @@ void main() {
     // re-reads its push word every trip (lavapipe: reduce-1d 19.7 -> 21.5 ms, reduce-outer 10.9 -> 11.8).
     const bool one_dim = !SRC_PARTIALS && reduced_dims() == 1u;
     uint stride = one_dim ? p.dim[REDUCE_D_LINE_STRIDE_IN(kept_dims(), 0u)] : 0u;
-    if (CANONICAL) {
-        walk_chunk(has_item, o, chunk, start, end, trips, base, stride, one_dim);
-        return;
-    }
+#if defined(CANONICAL_FOLD)
+    walk_chunk(has_item, o, chunk, start, end, trips, base, stride, one_dim);
+#else
     uint in_base = p.base_in + base.x;
     if (VEC_K == 0u) {
         State st = empty_state();
@@ -157,4 +160,5 @@ void main() {
         if (DST_PARTIALS) write_state((o * LANES + lane) * chunk_count() + chunk, st[lane * SPLIT]);
         else store_state(o, chunk, base.y + lane, st[lane * SPLIT]);
     }
+#endif
 }

@@ -5,15 +5,23 @@
 // narrow types as packed words; fold_contiguous); elsewhere elements start + t, start + t +
 // WG_SIZE, ... one at a time. Each subgroup then folds its invocations' states by a
 // butterfly of shuffles (every lane takes part: full subgroups, see subgroup_scan.glsl) and invocation 0
-// folds the subgroup states from shared memory in subgroup order. The
-// order is fixed, so float results are bit-identical run to run; float sums and products fold
-// compensated states (value and rounding error, compensated.glsl) at every step.
+// folds the subgroup states from shared memory in subgroup order (MIN, MAX, the arg functions and
+// integer folds: exact in any order). Compiled with CANONICAL_FOLD (reduce_tree_canonical) it runs the
+// float sums and products instead: compensated states (value and rounding error, compensated.glsl)
+// folded in the canonical association, with no subgroup operation (below).
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 
 #extension GL_GOOGLE_include_directive : require
 #include "reduce_common.glsl"
 
+// Whether output o's elements are contiguous in memory: one reduced dimension of stride 1, read from
+// the input (uniform).
+bool contiguous_line() {
+    return !SRC_PARTIALS && LINE_DIMS == 1u && p.dim[REDUCE_D_LINE_STRIDE_IN(KEPT_DIMS, 0u)] == 1u;
+}
+
+#if !defined(CANONICAL_FOLD)
 // One slot per subgroup: sized for subgroups of a single lane.
 shared ACC_T folded_v[gl_WorkGroupSize.x];
 shared ACC_T folded_s[IS_LSE ? gl_WorkGroupSize.x : 1u];
@@ -35,12 +43,6 @@ State subgroup_fold(State st) {
 // Independent fold states per invocation on contiguous lines: each takes every LANES-th vector, so
 // LANES vector loads are in flight at once and no fold waits on the one before it.
 const uint LANES = 4u;
-
-// Whether output o's elements are contiguous in memory: one reduced dimension of stride 1, read from
-// the input (uniform).
-bool contiguous_line() {
-    return !SRC_PARTIALS && LINE_DIMS == 1u && p.dim[REDUCE_D_LINE_STRIDE_IN(KEPT_DIMS, 0u)] == 1u;
-}
 
 // Folds a contiguous chunk: the elements before the first whole vector and after the last one singly,
 // the vectors in between by LANES vector loads at a time (neighbouring invocations on neighbouring
@@ -77,7 +79,8 @@ State fold_contiguous(uint in_base, uint start, uint len, uint t) {
     return st;
 }
 
-// ---- the canonical fold (CANONICAL: float sums and products) -----------------------------------------
+#else
+// ---- the canonical fold (CANONICAL_FOLD: float sums and products) ------------------------------------
 // A chunk of up to 32^3 leaves (WALK_TOP up to 2) in rounds of ROUND blocks of 32 leaves: each invocation
 // folds whole blocks left from the empty state, vector loads where the chunk is contiguous and aligned,
 // into shared memory; ROUND / 32 invocations then fold them in nodes of 32 (level 1), and invocation 0
@@ -85,8 +88,8 @@ State fold_contiguous(uint in_base, uint start, uint len, uint t) {
 // never a subgroup operation, whose order would depend on the subgroup size.
 const uint ARITY = 32u;
 const uint ROUND = gl_WorkGroupSize.x > ARITY ? gl_WorkGroupSize.x : ARITY;  // blocks per round
-const uint NODES = CANONICAL ? ROUND : 1u;
-const uint UPPER = CANONICAL ? ARITY : 1u;  // level-1 nodes of a chunk
+const uint NODES = ROUND;
+const uint UPPER = ARITY;  // level-1 nodes of a chunk
 shared ACC_T node_v[NODES];
 shared ACC_T node_s[IS_LSE ? NODES : 1u];
 shared ACC_T node_c[NODES];
@@ -168,6 +171,8 @@ State fold_canonical_chunk(uint o, uint base_x, uint start, uint len, uint t) {
     return state_normalized(st);
 }
 
+#endif
+
 void main() {
     uint id = workgroup_item(p.item_begin, p.item_end);
     if (id == NO_ITEM) return;
@@ -179,11 +184,10 @@ void main() {
     uvec2 base = output_base(o);
     uint t = gl_LocalInvocationIndex;
 
-    if (CANONICAL) {
-        State root = fold_canonical_chunk(o, base.x, start, len, t);
-        if (t == 0u) store_state(o, chunk, base.y, root);
-        return;
-    }
+#if defined(CANONICAL_FOLD)
+    State root = fold_canonical_chunk(o, base.x, start, len, t);
+    if (t == 0u) store_state(o, chunk, base.y, root);
+#else
     State st = empty_state();
     if (contiguous_line()) {
         st = fold_contiguous(base.x, start, len, t);
@@ -215,4 +219,5 @@ void main() {
         }
         store_state(o, chunk, base.y, st);
     }
+#endif
 }

@@ -44,7 +44,9 @@ float div_rn(float a, float b) {
     uint ua = floatBitsToUint(a), ub = floatBitsToUint(b);
     uint sign = (ua ^ ub) & 0x80000000u;
     if (isnan(a) || isnan(b)) return uintBitsToFloat(0x7fc00000u);
-    bool a_inf = isinf(a), b_inf = isinf(b), a_zero = a == 0.0, b_zero = b == 0.0;
+    // (Zeros by their bits: a device that flushes subnormals would take one for a zero.)
+    bool a_inf = isinf(a), b_inf = isinf(b);
+    bool a_zero = (ua & 0x7fffffffu) == 0u, b_zero = (ub & 0x7fffffffu) == 0u;
     if ((a_inf && b_inf) || (a_zero && b_zero)) return uintBitsToFloat(0x7fc00000u);
     if (a_inf || b_zero) return uintBitsToFloat(sign | 0x7f800000u);
     if (a_zero || b_inf) return uintBitsToFloat(sign);
@@ -72,8 +74,9 @@ float div_rn(float a, float b) {
 
 float sqrt_rn(float a) {
     uint ua = floatBitsToUint(a);
-    if (isnan(a) || (a < 0.0)) return uintBitsToFloat(0x7fc00000u);
-    if (a == 0.0 || isinf(a)) return a;
+    bool zero = (ua & 0x7fffffffu) == 0u;  // (by the bits, as in div_rn)
+    if (isnan(a) || (!zero && (ua & 0x80000000u) != 0u)) return uintBitsToFloat(0x7fc00000u);
+    if (zero || isinf(a)) return a;
     uint m;
     int e;
     rn_unpack(ua, m, e);

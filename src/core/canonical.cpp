@@ -1,6 +1,8 @@
 // Canonical chunks (canonical.hpp).
 #include "core/canonical.hpp"
 
+#include <algorithm>
+
 namespace vkdml::detail {
 
 uint64_t canonical_chunk(uint64_t want, uint64_t steps, uint64_t most, uint64_t max_leaves,
@@ -18,6 +20,11 @@ uint64_t canonical_chunk(uint64_t want, uint64_t steps, uint64_t most, uint64_t 
                   double(span) * double(longer)  // want/span > longer/want
             : 2 * ((positions + longer / steps - 1) / (longer / steps)) >= (positions + want - 1) / want;
     return (take_longer ? longer : span) / steps;
+}
+
+uint64_t canonical_serial_positions(uint64_t steps) {
+    const uint64_t group = std::max<uint64_t>(1, kCanonicalArity / std::max<uint64_t>(steps, 1));
+    return std::min(kMaxSerialTrips, 65535 * group / (group + 2));
 }
 
 uint32_t canonical_top(uint64_t leaves) {

@@ -28,6 +28,12 @@ enum class ChunkRounding { half_the_chunks, nearest };
 uint64_t canonical_chunk(uint64_t want, uint64_t steps, uint64_t most, uint64_t max_leaves,
                          uint64_t positions, ChunkRounding rounding);
 
+/// Positions a serial canonical walk (reduce_serial_canonical) takes per chunk at most, with positions of
+/// `steps` leaves: lavapipe ends a loop after 65,535 trips, its nested loops' counted together, and the
+/// walk makes, per group of max(1, 32 / steps) positions (a block of 32 leaves, after which it climbs),
+/// a trip per position, one to leave the inner loop and one of the outer loop.
+uint64_t canonical_serial_positions(uint64_t steps);
+
 /// The node level of a chunk of `leaves` leaves: the least top with 32^(top + 1) >= leaves.
 uint32_t canonical_top(uint64_t leaves);
 

@@ -101,7 +101,8 @@ struct Planner {
     /// reduce_tree's workgroup for about `invocations` invocations: a power of two, at least the policy's
     /// least and a subgroup, at most the policy's most and the device's.
     uint32_t tree_workgroup(uint64_t invocations) const {
-        const uint32_t cap = std::min(policy.tree_max_workgroup, cooperative_workgroup_limit(target.info));
+        const uint32_t cap =
+            std::bit_floor(std::min(policy.tree_max_workgroup, cooperative_workgroup_limit(target.info)));
         const uint32_t floor = std::max(policy.tree_min_workgroup, target.info.subgroup_size);
         return static_cast<uint32_t>(std::clamp<uint64_t>(std::bit_ceil(std::max<uint64_t>(invocations, 1)),
                                                           std::min(floor, cap), cap));
@@ -149,9 +150,10 @@ struct Planner {
         const uint64_t steps = s.steps(vector_width(v));
         const uint64_t max_leaves = s.tree ? kTreeMaxLeaves : kCanonicalMaxLeaves;
         if (canonical && (s.chunk_len < s.positions || s.positions * steps > max_leaves))
-            s.chunk_len = canonical_chunk(s.chunk_len, steps,
-                                          s.tree ? window_cap : std::min(window_cap, kMaxSerialTrips),
-                                          max_leaves, s.positions, ChunkRounding::nearest);
+            s.chunk_len =
+                canonical_chunk(s.chunk_len, steps,
+                                s.tree ? window_cap : std::min(window_cap, canonical_serial_positions(steps)),
+                                max_leaves, s.positions, ChunkRounding::nearest);
         if (canonical && s.tree)  // no more invocations than the chunk has blocks
             s.workgroup = std::min(
                 s.workgroup, tree_workgroup(ceil_div(std::min(s.chunk_len, s.positions), kCanonicalArity)));
@@ -206,7 +208,8 @@ struct Planner {
             .n = s.positions,
             .n_total = r.problem.line_length()};
         PassSpec p;
-        p.kernel = s.tree ? Kernel::reduce_tree : Kernel::reduce_serial;
+        p.kernel = canonical ? (s.tree ? Kernel::reduce_tree_canonical : Kernel::reduce_serial_canonical)
+                             : (s.tree ? Kernel::reduce_tree : Kernel::reduce_serial);
         p.storage = v.storage;
         p.params = params;
         p.cooperative = s.tree;

@@ -110,11 +110,15 @@ TEST_CASE("describe_plan: cooperative tiles at subgroup 64, float pairs, reducti
     CHECK(
         *reduce ==
         "REDUCE FLOAT32 {4096,4096}: serial-cpu rows, subgroup size 8, 2 passes\n"
-        "pass 1: reduce_serial/f32 fold to partials | blocks of 4 vectors, 16 lines, lockstep | 256 lines x "
+        "pass 1: reduce_serial_canonical/f32 fold to partials | blocks of 4 vectors, 16 lines, lockstep | "
+        "256 "
+        "lines x "
         "4 "
         "chunks of 1024 | 1024 items, workgroup 64, 16 workgroups in 1 dispatch | src input 67108864 B, dst "
         "scratch@0 131072 B, partials -\n"
-        "pass 2: reduce_serial/f32 fold partials to the output | elements | 4096 lines x 1 chunk of 4 | 4096 "
+        "pass 2: reduce_serial_canonical/f32 fold partials to the output | elements | 4096 lines x 1 chunk "
+        "of 4 "
+        "| 4096 "
         "items, workgroup 64, 64 workgroups in 1 dispatch | src scratch@0 131072 B, dst output 16384 B, "
         "partials -\n"
         "temporary 131072 bytes\n");

@@ -177,7 +177,8 @@ TEST_CASE("every kernel's specialization constants and push block match kernel_a
         // The serial kernels size their items by the workgroup (work_items.glsl): the specialised size
         // must be what they read. (GLSL read before the local_size declaration sees (1, 1, 1), a
         // constant, and the serial kernels then skipped most items of large dispatches.)
-        if (k.kernel == Kernel::scan_serial || k.kernel == Kernel::reduce_serial) {
+        if (k.kernel == Kernel::scan_serial || k.kernel == Kernel::reduce_serial ||
+            k.kernel == Kernel::reduce_serial_canonical) {
             REQUIRE(r.workgroup_size != 0);
             CHECK(r.workgroup_size_reads > 0);
         }

@@ -84,8 +84,18 @@ void check_plan(const Plan& plan, const vkdml::DeviceInfo& info) {
             CHECK(pass.chunk_len <=
                   uint64_t(16) * pass.key.spec[ABI_SPEC_WORKGROUP] * pass.key.spec[SCAN_SPEC_ROUNDS] * 4);
         }
-        if (pass.key.kernel == Kernel::scan_serial || pass.key.kernel == Kernel::reduce_serial)
+        if (pass.key.kernel == Kernel::scan_serial || pass.key.kernel == Kernel::reduce_serial ||
+            pass.key.kernel == Kernel::reduce_serial_canonical)
             CHECK(pass.chunk_len <= 32768);
+        if (pass.key.kernel == Kernel::reduce_serial_canonical) {
+            // Its loops' trips: a position each, and two per block of 32 leaves (canonical_serial_positions).
+            const uint64_t vec_k = pass.key.spec[REDUCE_SPEC_VEC_K];
+            const uint64_t steps = vec_k == 0 ? 1
+                                              : vec_k * (pass.key.storage == Storage::f64 ? 2 : 4) /
+                                                    pass.key.spec[REDUCE_SPEC_VEC_F];
+            const uint64_t group = std::max<uint64_t>(1, 32 / steps);
+            CHECK(pass.chunk_len + 2 * ((pass.chunk_len + group - 1) / group) <= 65535);
+        }
     }
 }
 
@@ -227,7 +237,8 @@ TEST_CASE("GPU reduction grids from the multiprocessor count: 8 workgroups each,
     // of 32 to the policy's 63,744), 2,048 of them in 256 invocations of 4 blocks of 32 each, then their
     // states in one chunk of 2,048 (64 invocations, one per block).
     const Plan sum = reduce_plan({h100}, {1u << 26}, 0, REDUCE_F_SUM);
-    REQUIRE(kernels(sum) == std::vector<std::string>{"reduce_tree/f32", "reduce_tree/f32"});
+    REQUIRE(kernels(sum) ==
+            std::vector<std::string>{"reduce_tree_canonical/f32", "reduce_tree_canonical/f32"});
     CHECK(sum.passes[0].chunks == 2048);
     CHECK(sum.passes[0].chunk_len == 32768);
     CHECK(sum.passes[0].key.spec[ABI_SPEC_WORKGROUP] == 256);
@@ -361,7 +372,7 @@ TEST_CASE("reduce plans: tree workgroups by length and subgroup size, state pass
         CHECK(mid.passes[0].key.kernel == Kernel::reduce_tree);
         CHECK(mid.passes[0].key.spec[ABI_SPEC_WORKGROUP] == std::max(128u, subgroup));
         const Plan mid_sum = reduce_plan(coop, {10, 1000}, 1);
-        CHECK(mid_sum.passes[0].key.kernel == Kernel::reduce_tree);
+        CHECK(mid_sum.passes[0].key.kernel == Kernel::reduce_tree_canonical);
         CHECK(mid_sum.passes[0].key.spec[ABI_SPEC_WORKGROUP] == std::max(32u, subgroup));
         CHECK(mid_sum.passes[0].key.spec[REDUCE_SPEC_WALK_TOP] == 1);
         const Plan small = reduce_plan(coop, {10, 100}, 1);
@@ -595,7 +606,7 @@ TEST_CASE("a required subgroup size of 4 plans cooperative workgroups of 128 whe
     const Plan arg = reduce_plan(t, {1 << 20}, 0, REDUCE_F_ARGMAX);
     REQUIRE(arg.passes.front().key.kernel == Kernel::reduce_tree);
     const Plan sum = reduce_plan(t, {1 << 20}, 0);
-    REQUIRE(sum.passes.front().key.kernel == Kernel::reduce_tree);
+    REQUIRE(sum.passes.front().key.kernel == Kernel::reduce_tree_canonical);
     for (const Plan* plan : {&scan, &arg, &sum})
         for (const Pass& p : plan->passes) CHECK(p.key.spec[ABI_SPEC_WORKGROUP] <= 128);
     CHECK(scan.passes.back().key.spec[ABI_SPEC_WORKGROUP] == 128);
