@@ -9,6 +9,7 @@
 // integer folds: exact in any order). Compiled with CANONICAL_FOLD (reduce_tree_canonical) it runs the
 // float sums and products instead: compensated states (value and rounding error, compensated.glsl)
 // folded in the canonical association, with no subgroup operation (below).
+#extension GL_EXT_control_flow_attributes : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 

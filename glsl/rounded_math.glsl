@@ -61,7 +61,7 @@ float div_rn(float a, float b) {
         exponent -= 1;
     }
     uint q = 0u;  // floor(r / mb · 2^25): 26 bits
-    for (uint i = 0u; i < 26u; ++i) {
+    [[dont_unroll]] for (uint i = 0u; i < 26u; ++i) {
         q <<= 1;
         if (r >= mb) {
             r -= mb;
@@ -90,7 +90,7 @@ float sqrt_rn(float a) {
     // root = floor(sqrt(m2 · 2^28)) (26 or 27 bits), digit by digit: two bits of m2 · 2^28 a step, from
     // the top of its 54.
     uint root = 0u, rem = 0u;
-    for (int i = 26; i >= 0; --i) {
+    [[dont_unroll]] for (int i = 26; i >= 0; --i) {
         int low = 2 * i - 28;  // the pair's lower bit in m2
         uint pair = low >= 0 ? (m2 >> uint(low)) & 3u : (low == -1 ? (m2 << 1) & 2u : 0u);
         rem = (rem << 2) | pair;

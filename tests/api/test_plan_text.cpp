@@ -178,9 +178,10 @@ TEST_CASE("cli: vkdml plan prints describe_plan's text and refuses bad options b
                                        "cpu", "--subgroup", "8"});
     CHECK(arg.exit_code == 0);
     CHECK_THAT(arg.out, Contains("ARGMAX FLOAT32 {5,7}: serial-cpu rows, subgroup size 8, 1 pass\n"));
-    // --compute-units sizes a GPU's reduction grid: 8 workgroups per multiprocessor, an even share each.
+    // --compute-units sizes a GPU's reduction grid: 8 workgroups per multiprocessor, an even share each
+    // (an ARGMAX: a float sum's chunks are the canonical association's, 32^3 elements).
     const Outcome units = run_tool(
-        dir, {"plan", "--op", "reduce", "--shape", "67108864", "--axes", "all", "--compute-units", "132"});
+        dir, {"plan", "--op", "argmax", "--shape", "67108864", "--axes", "all", "--compute-units", "132"});
     CHECK(units.exit_code == 0);
     CHECK_THAT(units.out,
                Contains("reduce_tree/f32 fold to partials | elements | 1 lines x 1053 chunks of 63744"));
