@@ -64,26 +64,23 @@ void walk_chunk(bool has_item, uint o, uint chunk, uint start, uint end, uint tr
                 bool one_dim) {
     [[unroll]] for (uint lane = 0u; lane < LANES; ++lane) walk_begin(lane, empty_state());
     uint stop = start + trips;
-    if (CLIMB_GROUP == 0u) {
-        uint q = start;
+    // (One loop nest, so that walk_position is inlined once: lavapipe compiles every copy before it
+    // drops the ones specialization leaves dead.)
+    const uint group = CLIMB_GROUP == 0u ? 0xFFFFFFFFu : CLIMB_GROUP;
+    uint g = start;
+    do {
+        uint group_end = stop - g > group ? g + group : stop;
+        uint q = g;
         do {
             if (lockstep_barrier(q, start)) barrier();
             if (LOCKSTEP && q >= end) continue;
             walk_position(o, base.x, stride, one_dim, q);
-        } while (++q < stop);
-    } else {
-        for (uint g = start; g < stop; g += CLIMB_GROUP) {
-            uint group_end = min(g + CLIMB_GROUP, stop);
-            for (uint q = g; q < group_end; ++q) {
-                if (lockstep_barrier(q, start)) barrier();
-                if (LOCKSTEP && q >= end) continue;
-                walk_position(o, base.x, stride, one_dim, q);
-            }
-            uint count = (group_end - start) * POS_STEPS;
-            if ((count & (WALK_ARITY - 1u)) == 0u && group_end <= end)
-                [[unroll]] for (uint lane = 0u; lane < LANES; ++lane) walk_climb(lane, count);
-        }
-    }
+        } while (++q < group_end);
+        uint count = (group_end - start) * POS_STEPS;
+        if (CLIMB_GROUP != 0u && (count & (WALK_ARITY - 1u)) == 0u && group_end <= end)
+            [[unroll]] for (uint lane = 0u; lane < LANES; ++lane) walk_climb(lane, count);
+        g = group_end;
+    } while (g < stop);
     if (!has_item) return;
     [[unroll]] for (uint lane = 0u; lane < LANES; ++lane) {
         State st = walk_finish(lane, (end - start) * POS_STEPS);

@@ -146,7 +146,8 @@ State fold_canonical_block(uint o, uint base_x, uint start, uint len, uint b, bo
 // The chunk's total (in invocation 0). Whole workgroup.
 State fold_canonical_chunk(uint o, uint base_x, uint start, uint len, uint t) {
     bool vec = contiguous_line() && (p.base_in + base_x + start) % VEC_W == 0u;
-    if (WALK_TOP == 0u) return t == 0u ? fold_canonical_block(o, base_x, start, len, 0u, vec) : empty_state();
+    // (A chunk of one block too: a node's total of one child is that child, bit for bit, and
+    // fold_canonical_block keeps one call site, so that lavapipe compiles one copy of it.)
     uint blocks = (len - 1u) / ARITY + 1u;
     uint rounds = (blocks - 1u) / ROUND + 1u;
     for (uint r = 0u; r < rounds; ++r) {  // uniform
@@ -165,7 +166,7 @@ State fold_canonical_chunk(uint o, uint base_x, uint start, uint len, uint t) {
         barrier();
     }
     if (t != 0u) return empty_state();
-    if (WALK_TOP == 1u) return get_upper(0u);
+    if (WALK_TOP <= 1u) return get_upper(0u);
     State st = empty_state();
     uint n = (blocks - 1u) / ARITY + 1u;
     for (uint c = 0u; c < n; ++c) st = combine(st, get_upper(c));

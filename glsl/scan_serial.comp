@@ -154,16 +154,16 @@ void main() {
     for (uint lane = 0u; lane < LANES; ++lane)
         walk_begin(lane, (MODE == MODE_SCAN && HAS_CARRY && chunk > 0u) ? load_partial(p.base_part + slot + lane)
                                                                         : pair_of(identity()));
-    if (CLIMB_GROUP == 0u) {
-        for (uint k = start; k < stop; ++k) scan_trip(k, start, end, base);
-    } else {
-        for (uint g = start; g < stop; g += CLIMB_GROUP) {
-            uint group_end = min(g + CLIMB_GROUP, stop);
-            for (uint k = g; k < group_end; ++k) scan_trip(k, start, end, base);
-            uint count = (group_end - start) * POS_STEPS;
-            if ((count & (WALK_ARITY - 1u)) == 0u && group_end <= end)
-                [[unroll]] for (uint lane = 0u; lane < LANES; ++lane) walk_climb(lane, count);
-        }
+    // One loop nest (a single group where there are no climbs between positions), so that scan_trip is
+    // inlined once: lavapipe compiles every copy before it drops the ones specialization leaves dead.
+    const uint group = CLIMB_GROUP == 0u ? 0xFFFFFFFFu : CLIMB_GROUP;
+    for (uint g = start; g < stop;) {
+        uint group_end = stop - g > group ? g + group : stop;
+        for (uint k = g; k < group_end; ++k) scan_trip(k, start, end, base);
+        uint count = (group_end - start) * POS_STEPS;
+        if (CLIMB_GROUP != 0u && (count & (WALK_ARITY - 1u)) == 0u && group_end <= end)
+            [[unroll]] for (uint lane = 0u; lane < LANES; ++lane) walk_climb(lane, count);
+        g = group_end;
     }
     if (MODE == MODE_REDUCE && has_item)
         for (uint lane = 0u; lane < LANES; ++lane)
