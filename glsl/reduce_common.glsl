@@ -18,7 +18,8 @@
 #include "compensated.glsl"
 #if defined(STORAGE_F64)
 #include "float64_math.glsl"
-#elif defined(CANONICAL_FOLD)
+#endif
+#if defined(CANONICAL_FOLD)
 #include "rounded_math.glsl"
 #endif
 
@@ -342,7 +343,7 @@ State fold_element(State st, ACC_T x, uint index) {
 ACC_T finish(State st) {
 #if defined(ACC_IS_FLOAT)
     ACC_T v = IS_LSE ? st.v : pair_value(Pair(st.v, st.c));  // the compensated fold, rounded once
-#if defined(CANONICAL_FOLD) && !defined(STORAGE_F64)
+#if defined(CANONICAL_FOLD)
     // (Correctly rounded: the same bits on every device.)
     if (FUNCTION == F_AVERAGE) return div_rn(v, ACC_T(p.n_total));
     if (FUNCTION == F_L2) return sqrt_rn(v);

@@ -229,13 +229,12 @@ GoldenClass golden_class(const GoldenCase& c) {
           c.function == DML_REDUCE_FUNCTION_ARGMIN || c.function == DML_REDUCE_FUNCTION_ARGMAX));
     if (!is_float_type(c.input.data_type) || selection) return GoldenClass::exact;
     // The functions whose result is the compensated pair rounded once, or then divided or square-rooted
-    // correctly rounded (FLOAT16, FLOAT32), with no device function after it.
+    // correctly rounded, with no device function after it.
     const bool pair_only =
         c.type == DML_OPERATOR_REDUCE &&
         (c.function == DML_REDUCE_FUNCTION_SUM || c.function == DML_REDUCE_FUNCTION_L1 ||
          c.function == DML_REDUCE_FUNCTION_SUM_SQUARE || c.function == DML_REDUCE_FUNCTION_MULTIPLY ||
-         ((c.function == DML_REDUCE_FUNCTION_AVERAGE || c.function == DML_REDUCE_FUNCTION_L2) &&
-          c.input.data_type != DML_TENSOR_DATA_TYPE_FLOAT64));
+         c.function == DML_REDUCE_FUNCTION_AVERAGE || c.function == DML_REDUCE_FUNCTION_L2);
     if (pair_only) return GoldenClass::canonical;
     if (scan && c.input.data_type == F32) return GoldenClass::free;
     return GoldenClass::stable;

@@ -109,13 +109,14 @@ T leaf(DML_REDUCE_FUNCTION f, T x) {
 }
 
 /// Runs REDUCE `f` of `x` (float32, `sizes`) over `axes` on `dev`.
-std::vector<float> run_reduce(const vkdml::Device& dev, DML_REDUCE_FUNCTION f, const std::vector<float>& x,
-                              const std::vector<uint32_t>& sizes, const std::vector<uint32_t>& axes,
-                              size_t outputs) {
-    const vkdml::ops::TensorDesc t{DML_TENSOR_DATA_TYPE_FLOAT32, sizes, {}};
+template <class T>
+std::vector<T> run_reduce(const vkdml::Device& dev, DML_REDUCE_FUNCTION f, const std::vector<T>& x,
+                          const std::vector<uint32_t>& sizes, const std::vector<uint32_t>& axes,
+                          size_t outputs) {
+    const vkdml::ops::TensorDesc t{type_of<T>(), sizes, {}};
     auto o = vkdml::ops::reduce(t, f, std::span<const uint32_t>(axes));
     REQUIRE(o);
-    std::vector<float> got(outputs);
+    std::vector<T> got(outputs);
     const std::span<const std::byte> in[] = {std::as_bytes(std::span(x))};
     const std::span<std::byte> out[] = {std::as_writable_bytes(std::span(got))};
     REQUIRE(vkdml::execute(dev, o->desc(), in, out));
@@ -136,7 +137,7 @@ void check_rounded(const vkdml::Device& dev, const std::string& device_name,
         for (size_t r = 0; r < line.size(); ++r) x[line[r]] = values[r];
     }
     for (DML_REDUCE_FUNCTION f : {DML_REDUCE_FUNCTION_AVERAGE, DML_REDUCE_FUNCTION_L2}) {
-        const std::vector<float> got = run_reduce(dev, f, x, sizes, axes, lines.size());
+        const std::vector<float> got = run_reduce<float>(dev, f, x, sizes, axes, lines.size());
         size_t differ = 0;
         for (size_t o = 0; o < lines.size(); ++o) {
             std::vector<float> leaves(lines[o].size());
@@ -268,7 +269,7 @@ TEST_CASE("float32 AVERAGE and L2 are correctly rounded: ties, subnormals, overf
     auto dev = make_test_device(vkdml::KernelChoice::serial);
     for (const Case& c : cases) {
         const std::vector<float> got =
-            run_reduce(*dev, c.f, c.x, {static_cast<uint32_t>(c.x.size())}, {0}, 1);
+            run_reduce<float>(*dev, c.f, c.x, {static_cast<uint32_t>(c.x.size())}, {0}, 1);
         INFO((c.f == DML_REDUCE_FUNCTION_L2 ? "L2" : "AVERAGE")
              << " of " << c.x.size() << " elements: got " << got[0] << ", want " << c.want);
         CHECK(std::memcmp(&got[0], &c.want, 4) == 0);
@@ -289,9 +290,85 @@ TEST_CASE("float32 AVERAGE and L2 are correctly rounded: ties, subnormals, overf
         x[3 * i + 2] = 0.0f;
         want[i] = v / 3.0f;
     }
-    const std::vector<float> got = run_reduce(*dev, DML_REDUCE_FUNCTION_AVERAGE, x, {2000, 3}, {1}, 2000);
+    const std::vector<float> got =
+        run_reduce<float>(*dev, DML_REDUCE_FUNCTION_AVERAGE, x, {2000, 3}, {1}, 2000);
     size_t differ = 0;
     for (size_t i = 0; i < want.size(); ++i) differ += std::memcmp(&got[i], &want[i], 4) != 0;
+    CHECK(differ == 0);
+    require_no_validation_messages();
+}
+
+TEST_CASE("float64 AVERAGE and L2 are correctly rounded: ties, subnormals, overflow, random bits",
+          "[gpu][canonical]") {
+    const double tiny = std::ldexp(1.0, -1074);  // the least subnormal
+    const double big = 1.5e308;
+    const double inf = std::numeric_limits<double>::infinity();
+    struct Case {
+        DML_REDUCE_FUNCTION f;
+        std::vector<double> x;
+        double want;  // the exact result rounded to nearest even
+    };
+    const Case cases[] = {
+        // 1.5, 2.5 and 3.5 least subnormals: ties to the even 2, 2 and 4.
+        {DML_REDUCE_FUNCTION_AVERAGE, {3 * tiny, 0.0}, 2 * tiny},
+        {DML_REDUCE_FUNCTION_AVERAGE, {5 * tiny, 0.0}, 2 * tiny},
+        {DML_REDUCE_FUNCTION_AVERAGE, {7 * tiny, 0.0}, 4 * tiny},
+        // Subnormal quotients, one next to the least normal, an overflowing sum, a negative one, -0.
+        {DML_REDUCE_FUNCTION_AVERAGE, {1e-310, 2e-310, 4e-310}, 7e-310 / 3.0},
+        {DML_REDUCE_FUNCTION_AVERAGE, {2.2e-308, 2.2e-308, 2.2e-308, 0.0, 0.0, 0.0, 0.0}, 6.6e-308 / 7.0},
+        {DML_REDUCE_FUNCTION_AVERAGE, {big, big, big}, inf},
+        {DML_REDUCE_FUNCTION_AVERAGE, {big, -big, big}, big / 3.0},
+        {DML_REDUCE_FUNCTION_AVERAGE, {-1.0, -2.0, -4.0}, -7.0 / 3.0},
+        {DML_REDUCE_FUNCTION_AVERAGE, {-0.0, -0.0, -0.0}, -0.0},
+        // Square roots: of a subnormal's square (0), of 2, of a perfect square, of huge and tiny sums.
+        {DML_REDUCE_FUNCTION_L2, {tiny, 0.0}, 0.0},
+        {DML_REDUCE_FUNCTION_L2, {1.0, 1.0}, std::sqrt(2.0)},
+        {DML_REDUCE_FUNCTION_L2, {3.0, 4.0}, 5.0},
+        {DML_REDUCE_FUNCTION_L2, {1e154, 1e154}, std::sqrt(1e154 * 1e154 + 1e154 * 1e154)},
+        {DML_REDUCE_FUNCTION_L2, {1e155, 1e155}, inf},
+        {DML_REDUCE_FUNCTION_L2, {3e-160, 4e-160}, std::sqrt(3e-160 * 3e-160 + 4e-160 * 4e-160)},
+        {DML_REDUCE_FUNCTION_L2, {-0.0, 0.0}, 0.0},
+    };
+    auto dev = make_test_device(vkdml::KernelChoice::serial);
+    for (const Case& c : cases) {
+        const std::vector<double> got =
+            run_reduce<double>(*dev, c.f, c.x, {static_cast<uint32_t>(c.x.size())}, {0}, 1);
+        INFO((c.f == DML_REDUCE_FUNCTION_L2 ? "L2" : "AVERAGE")
+             << " of " << c.x.size() << " elements: got " << got[0] << ", want " << c.want);
+        CHECK(std::memcmp(&got[0], &c.want, 8) == 0);
+    }
+    // 2,000 random bit patterns over every exponent (subnormals included): each divided by 3 and by 7
+    // (lines of 3 and 7, the rest zeros), and the square root of its square (a line of one: L2).
+    std::mt19937_64 rng(11);
+    const size_t n = 2000;
+    std::vector<double> v(n);
+    for (double& e : v) {
+        do {
+            const uint64_t bits = rng();
+            std::memcpy(&e, &bits, 8);
+        } while (!std::isfinite(e) || std::fabs(e) > 1e307);
+    }
+    for (uint32_t len : {3u, 7u}) {
+        std::vector<double> x(n * len, 0.0);
+        for (size_t i = 0; i < n; ++i) x[i * len] = v[i];
+        const std::vector<double> got =
+            run_reduce<double>(*dev, DML_REDUCE_FUNCTION_AVERAGE, x, {uint32_t(n), len}, {1}, n);
+        size_t differ = 0;
+        for (size_t i = 0; i < n; ++i) {
+            const double want = v[i] / double(len);
+            differ += std::memcmp(&got[i], &want, 8) != 0;
+        }
+        INFO("AVERAGE over lines of " << len << ": " << differ << " of " << n << " differ");
+        CHECK(differ == 0);
+    }
+    const std::vector<double> roots =
+        run_reduce<double>(*dev, DML_REDUCE_FUNCTION_L2, v, {uint32_t(n), 1}, {1}, n);
+    size_t differ = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const double want = std::sqrt(v[i] * v[i]);
+        differ += std::memcmp(&roots[i], &want, 8) != 0;
+    }
+    INFO("L2 of single elements: " << differ << " of " << n << " differ");
     CHECK(differ == 0);
     require_no_validation_messages();
 }

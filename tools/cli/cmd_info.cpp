@@ -26,7 +26,7 @@ constexpr const char* kExactEverywhere =
     "the same bits on every device: integer results, MIN, MAX, ARGMIN, ARGMAX";
 constexpr const char* kFloatsRunToRun =
     "float sums and products: the same bits everywhere for REDUCE SUM, L1, SUM_SQUARE, MULTIPLY, AVERAGE and "
-    "L2 (FLOAT64's AVERAGE and L2 aside) and cumulative ones on the serial kernels; the other REDUCE "
+    "L2 and cumulative ones on the serial kernels; the other REDUCE "
     "functions the same on every configuration of this device; cumulative ones on scan_chained the same run "
     "to run, last-place differences elsewhere";
 
