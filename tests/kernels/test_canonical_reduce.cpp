@@ -22,22 +22,6 @@ namespace {
 
 using Overrides = vkdml::testing::DeviceOverrides;
 
-/// A device of `kernels` with the `policy` rows and, where given, windows of `window` bytes.
-std::shared_ptr<vkdml::Device> device_of(vkdml::KernelChoice kernels, Overrides::PolicyClass policy,
-                                         uint64_t window) {
-    Overrides o;
-    o.kernels = kernels;
-    o.policy_class = policy;
-    o.limits.max_storage_buffer_range = window;
-    o.limits.max_workgroup_count = window > 0 ? 64 : 0;
-    return make_test_device(o);
-}
-
-template <class T>
-constexpr DML_TENSOR_DATA_TYPE type_of() {
-    return sizeof(T) == 4 ? DML_TENSOR_DATA_TYPE_FLOAT32 : DML_TENSOR_DATA_TYPE_FLOAT64;
-}
-
 struct Function {
     DML_REDUCE_FUNCTION dml;
     CanonicalOp op;
@@ -113,7 +97,7 @@ template <class T>
 std::vector<T> run_reduce(const vkdml::Device& dev, DML_REDUCE_FUNCTION f, const std::vector<T>& x,
                           const std::vector<uint32_t>& sizes, const std::vector<uint32_t>& axes,
                           size_t outputs) {
-    const vkdml::ops::TensorDesc t{type_of<T>(), sizes, {}};
+    const vkdml::ops::TensorDesc t{float_type_of<T>(), sizes, {}};
     auto o = vkdml::ops::reduce(t, f, std::span<const uint32_t>(axes));
     REQUIRE(o);
     std::vector<T> got(outputs);
@@ -121,6 +105,25 @@ std::vector<T> run_reduce(const vkdml::Device& dev, DML_REDUCE_FUNCTION f, const
     const std::span<std::byte> out[] = {std::as_writable_bytes(std::span(got))};
     REQUIRE(vkdml::execute(dev, o->desc(), in, out));
     return got;
+}
+
+/// An AVERAGE or L2 of one line and its exact result rounded to nearest even.
+template <class T>
+struct RoundedCase {
+    DML_REDUCE_FUNCTION f;
+    std::vector<T> x;
+    T want;
+};
+
+/// Each case's one output, bit for bit.
+template <class T>
+void check_rounded_cases(const vkdml::Device& dev, const std::vector<RoundedCase<T>>& cases) {
+    for (const RoundedCase<T>& c : cases) {
+        const std::vector<T> got = run_reduce<T>(dev, c.f, c.x, {static_cast<uint32_t>(c.x.size())}, {0}, 1);
+        INFO((c.f == DML_REDUCE_FUNCTION_L2 ? "L2" : "AVERAGE")
+             << " of " << c.x.size() << " elements: got " << got[0] << ", want " << c.want);
+        CHECK(std::memcmp(&got[0], &c.want, sizeof(T)) == 0);
+    }
 }
 
 /// float32 AVERAGE and L2: the canonical sum (of squares) divided by N, or its square root, correctly
@@ -173,7 +176,7 @@ void check_shape(const vkdml::Device& dev, const std::string& device_name, const
             }
             want[o] = canonical_reduce(f.op, leaves);
         }
-        const vkdml::ops::TensorDesc t{type_of<T>(), sizes, {}};
+        const vkdml::ops::TensorDesc t{float_type_of<T>(), sizes, {}};
         auto o = vkdml::ops::reduce(t, f.dml, std::span<const uint32_t>(axes));
         REQUIRE(o);
         std::vector<T> got(want.size());
@@ -208,10 +211,11 @@ TEST_CASE(
     const struct {
         const char* name;
         std::shared_ptr<vkdml::Device> dev;
-    } devices[] = {{"CPU rows", device_of(K::serial, P::cpu, 0)},
-                   {"GPU rows, serial", device_of(K::serial, P::gpu, 0)},
-                   {"GPU rows, cooperative", device_of(K::cooperative, P::gpu, 0)},
-                   {"GPU rows, cooperative, 64 KiB windows", device_of(K::cooperative, P::gpu, 1u << 16)}};
+    } devices[] = {{"CPU rows", make_windowed_test_device(K::serial, P::cpu, 0)},
+                   {"GPU rows, serial", make_windowed_test_device(K::serial, P::gpu, 0)},
+                   {"GPU rows, cooperative", make_windowed_test_device(K::cooperative, P::gpu, 0)},
+                   {"GPU rows, cooperative, 64 KiB windows",
+                    make_windowed_test_device(K::cooperative, P::gpu, 1u << 16)}};
     for (const auto& d : devices) {
         // Around the node boundaries of 32, 1,024 and 32,768 leaves and past the longest chunks (partial
         // passes); rows along the line (blocks along it, whole short rows, rows of 48, whose blocks no node
@@ -234,12 +238,7 @@ TEST_CASE(
 TEST_CASE("float32 AVERAGE and L2 are correctly rounded: ties, subnormals, overflow", "[gpu][canonical]") {
     const float tiny = std::ldexp(1.0f, -149);  // the least subnormal
     const float big = 3e38f;
-    struct Case {
-        DML_REDUCE_FUNCTION f;
-        std::vector<float> x;
-        float want;  // the exact result rounded to nearest even
-    };
-    const Case cases[] = {
+    const std::vector<RoundedCase<float>> cases = {
         // 3 and 5 least subnormals halved: 1.5 and 2.5 of them, ties to the even 2 and 2.
         {DML_REDUCE_FUNCTION_AVERAGE, {3 * tiny, 0.0f}, 2 * tiny},
         {DML_REDUCE_FUNCTION_AVERAGE, {5 * tiny, 0.0f}, 2 * tiny},
@@ -267,13 +266,7 @@ TEST_CASE("float32 AVERAGE and L2 are correctly rounded: ties, subnormals, overf
         {DML_REDUCE_FUNCTION_L2, {-0.0f, 0.0f}, 0.0f},
     };
     auto dev = make_test_device(vkdml::KernelChoice::serial);
-    for (const Case& c : cases) {
-        const std::vector<float> got =
-            run_reduce<float>(*dev, c.f, c.x, {static_cast<uint32_t>(c.x.size())}, {0}, 1);
-        INFO((c.f == DML_REDUCE_FUNCTION_L2 ? "L2" : "AVERAGE")
-             << " of " << c.x.size() << " elements: got " << got[0] << ", want " << c.want);
-        CHECK(std::memcmp(&got[0], &c.want, 4) == 0);
-    }
+    check_rounded_cases(*dev, cases);
     // The same quotients of every float32 sum of a line of 3 against IEEE division: 2,000 random bit
     // patterns over every exponent (NaN and infinity aside), subnormals included.
     std::mt19937 rng(7);
@@ -303,12 +296,7 @@ TEST_CASE("float64 AVERAGE and L2 are correctly rounded: ties, subnormals, overf
     const double tiny = std::ldexp(1.0, -1074);  // the least subnormal
     const double big = 1.5e308;
     const double inf = std::numeric_limits<double>::infinity();
-    struct Case {
-        DML_REDUCE_FUNCTION f;
-        std::vector<double> x;
-        double want;  // the exact result rounded to nearest even
-    };
-    const Case cases[] = {
+    const std::vector<RoundedCase<double>> cases = {
         // 1.5, 2.5 and 3.5 least subnormals: ties to the even 2, 2 and 4.
         {DML_REDUCE_FUNCTION_AVERAGE, {3 * tiny, 0.0}, 2 * tiny},
         {DML_REDUCE_FUNCTION_AVERAGE, {5 * tiny, 0.0}, 2 * tiny},
@@ -330,13 +318,7 @@ TEST_CASE("float64 AVERAGE and L2 are correctly rounded: ties, subnormals, overf
         {DML_REDUCE_FUNCTION_L2, {-0.0, 0.0}, 0.0},
     };
     auto dev = make_test_device(vkdml::KernelChoice::serial);
-    for (const Case& c : cases) {
-        const std::vector<double> got =
-            run_reduce<double>(*dev, c.f, c.x, {static_cast<uint32_t>(c.x.size())}, {0}, 1);
-        INFO((c.f == DML_REDUCE_FUNCTION_L2 ? "L2" : "AVERAGE")
-             << " of " << c.x.size() << " elements: got " << got[0] << ", want " << c.want);
-        CHECK(std::memcmp(&got[0], &c.want, 8) == 0);
-    }
+    check_rounded_cases(*dev, cases);
     // 2,000 random bit patterns over every exponent (subnormals included): each divided by 3 and by 7
     // (lines of 3 and 7, the rest zeros), and the square root of its square (a line of one: L2).
     std::mt19937_64 rng(11);

@@ -18,21 +18,6 @@ namespace {
 
 using Overrides = vkdml::testing::DeviceOverrides;
 
-/// A device of the serial family with the `policy` rows and, where given, windows of `window` bytes.
-std::shared_ptr<vkdml::Device> serial_device(Overrides::PolicyClass policy, uint64_t window) {
-    Overrides o;
-    o.kernels = vkdml::KernelChoice::serial;
-    o.policy_class = policy;
-    o.limits.max_storage_buffer_range = window;
-    o.limits.max_workgroup_count = window > 0 ? 64 : 0;
-    return make_test_device(o);
-}
-
-template <class T>
-constexpr DML_TENSOR_DATA_TYPE type_of() {
-    return sizeof(T) == 4 ? DML_TENSOR_DATA_TYPE_FLOAT32 : DML_TENSOR_DATA_TYPE_FLOAT64;
-}
-
 /// `count` values whose rounding shows the association: normal values scaled by 2^-40 to 2^40 for sums
 /// (wider than a compensated pair holds), 1 ± about 2^-7 for products (no underflow over 100,003).
 template <class T>
@@ -71,7 +56,7 @@ void check_shape(const vkdml::Device& dev, const std::string& device_name, uint3
             const bool exclusive = variant & 1, reverse = variant & 2;
             const std::vector<T> x = fiber_data<T>(size_t(rows) * cols, op, rows * 31 + cols + variant);
             const std::vector<T> want = expected(x, rows, cols, axis, op, exclusive, reverse);
-            const vkdml::ops::TensorDesc t{type_of<T>(), {rows, cols}, {}};
+            const vkdml::ops::TensorDesc t{float_type_of<T>(), {rows, cols}, {}};
             const auto dir = reverse ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
             auto o = op == CanonicalOp::sum ? vkdml::ops::cumulative_sum(t, axis, dir, exclusive)
                                             : vkdml::ops::cumulative_product(t, axis, dir, exclusive);
@@ -103,9 +88,10 @@ TEST_CASE("serial float scans follow the canonical association on every policy r
     const struct {
         const char* name;
         std::shared_ptr<vkdml::Device> dev;
-    } devices[] = {{"CPU rows", serial_device(P::cpu, 0)},
-                   {"GPU rows", serial_device(P::gpu, 0)},
-                   {"GPU rows, 64 KiB windows", serial_device(P::gpu, 1u << 16)}};
+    } devices[] = {{"CPU rows", make_windowed_test_device(vkdml::KernelChoice::serial, P::cpu, 0)},
+                   {"GPU rows", make_windowed_test_device(vkdml::KernelChoice::serial, P::gpu, 0)},
+                   {"GPU rows, 64 KiB windows",
+                    make_windowed_test_device(vkdml::KernelChoice::serial, P::gpu, 1u << 16)}};
     for (const auto& d : devices) {
         // Around the node boundaries of 32, 1,024 and 32,768 steps along one line, and past the longest
         // chunk (32,768 or 1,024 steps: a carry level); lines of rows along axis 0 (blocks across 8

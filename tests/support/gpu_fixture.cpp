@@ -135,6 +135,17 @@ std::shared_ptr<vkdml::Device> make_test_device(const vkdml::testing::DeviceOver
     return std::move(created.value());
 }
 
+std::shared_ptr<vkdml::Device> make_windowed_test_device(vkdml::KernelChoice kernels,
+                                                         vkdml::testing::DeviceOverrides::PolicyClass policy,
+                                                         uint64_t window) {
+    vkdml::testing::DeviceOverrides o;
+    o.kernels = kernels;
+    o.policy_class = policy;
+    o.limits.max_storage_buffer_range = window;
+    o.limits.max_workgroup_count = window > 0 ? 64 : 0;
+    return make_test_device(o);
+}
+
 UseLimitedDevice::UseLimitedDevice(const vkdml::testing::DeviceOverrides::Limits& limits) {
     DeviceSlot& slot = device_slot();
     std::lock_guard<std::mutex> lock(slot.mutex);

@@ -40,6 +40,18 @@ std::shared_ptr<vkdml::Device> make_test_device(vkdml::KernelChoice kernels,
 /// asks for. FAILs the test if it cannot be created.
 std::shared_ptr<vkdml::Device> make_test_device(const vkdml::testing::DeviceOverrides& overrides);
 
+/// make_test_device(kernels, policy) whose buffers are bound through windows of `window` bytes and whose
+/// dispatches have at most 64 workgroups per dimension; `window` 0: the device's own limits.
+std::shared_ptr<vkdml::Device> make_windowed_test_device(vkdml::KernelChoice kernels,
+                                                         vkdml::testing::DeviceOverrides::PolicyClass policy,
+                                                         uint64_t window);
+
+/// The DirectML float type of T (float or double).
+template <class T>
+constexpr DML_TENSOR_DATA_TYPE float_type_of() {
+    return sizeof(T) == 4 ? DML_TENSOR_DATA_TYPE_FLOAT32 : DML_TENSOR_DATA_TYPE_FLOAT64;
+}
+
 /// The plan `dev` compiles for `desc` (vkdml::describe), its pipelines created; REQUIREs that it compiles.
 std::string compiled_plan(const vkdml::Device& dev, const DML_OPERATOR_DESC& desc);
 
