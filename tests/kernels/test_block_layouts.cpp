@@ -3,8 +3,8 @@
 // neighbouring fibers or outputs, narrow fiber groups, whole short rows — with lines short enough for
 // one pass and long enough to be split into chunks whose partials hold several lanes. Every case runs
 // for every type and is checked element by element against the CPU reference. The kernel family
-// chosen on the test device decides which of them are blocked (the serial family on lavapipe); the
-// cooperative family runs them as well (gpu-rows-sg16, the GPU rows) and must agree.
+// chosen on the test device decides which of them are blocked (the serial family on lavapipe); the GPU
+// rows plan them too, with the serial kernels whatever the family (gpu-rows-sg8), and must agree.
 #include <catch2/catch.hpp>
 
 #include "half.hpp"
