@@ -32,6 +32,7 @@
 #include "scan_sweep.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -83,7 +84,17 @@ void sweep_ranks_and_axes(ScanOp op, const std::vector<DML_TENSOR_DATA_TYPE>& ty
                        << stats.unsupported << " unsupported-type cases");
 }
 
-void sweep_axis_lengths(ScanOp op, const std::vector<DML_TENSOR_DATA_TYPE>& types = all_types()) {
+// VKDML_TEST_SWEEP_TYPES=widths: one type of each element width and kind (the runs that repeat the
+// per-type kernels in another configuration: gpu-rows-sg4, tests/CMakeLists.txt); unset: every type.
+const std::vector<DML_TENSOR_DATA_TYPE>& sweep_types() {
+    const char* env = std::getenv("VKDML_TEST_SWEEP_TYPES");
+    if (!env || !*env) return all_types();
+    if (std::string(env) != "widths")
+        FAIL("VKDML_TEST_SWEEP_TYPES is '" << env << "': expected widths or nothing");
+    return width_types();
+}
+
+void sweep_axis_lengths(ScanOp op, const std::vector<DML_TENSOR_DATA_TYPE>& types) {
     std::mt19937_64 rng = sweep_rng(salt(op, 2));
     SweepStats stats;
     for (DML_TENSOR_DATA_TYPE type : types) {
@@ -316,10 +327,10 @@ TEST_CASE("cumprod sweep: every rank, axis, direction and exclusivity for every 
 
 TEST_CASE("cumsum sweep: axis lengths in four shapes for every type",
           "[gpu][cumsum][sweep][rows][subgroup-sizes]") {
-    sweep_axis_lengths(ScanOp::sum);
+    sweep_axis_lengths(ScanOp::sum, sweep_types());
 }
 TEST_CASE("cumprod sweep: axis lengths in four shapes for every type", "[gpu][cumprod][sweep][rows]") {
-    sweep_axis_lengths(ScanOp::product);
+    sweep_axis_lengths(ScanOp::product, sweep_types());
 }
 
 TEST_CASE("cumsum: axes longer than 65535 elements", "[gpu][cumsum][long]") {
