@@ -85,11 +85,11 @@ Mismatches golden_mismatches(const vkdml::Device& device, bool free_only) {
     Mismatches m;
     for (size_t k = 0; k < golden_case_limit(); ++k) {
         const GoldenCase& c = golden_cases()[k];
-        if (free_only && golden_class(c) != GoldenClass::free) continue;
+        const GoldenClass cls = golden_class(c);
+        if (free_only && cls != GoldenClass::free) continue;
         ++m.count;
         const uint64_t got = golden_run(device, c);
         const auto it = expected.find(c.name);
-        const GoldenClass cls = golden_class(c);
         const bool canonical = canonical_on(device, c);
         const bool binding =
             cls == GoldenClass::exact || canonical || (cls == GoldenClass::stable && lavapipe);
