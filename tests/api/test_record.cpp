@@ -462,7 +462,8 @@ TEST_CASE("Device::vulkan gives the adopted handles, and record writes a timesta
             CHECK(lock.owns_lock());
         }
 
-        // A float32 cumsum of 2 x 300000 along axis 1: several passes (partials, their scan, the scan).
+        // A float32 cumsum of 2 x 300000 along axis 1: several passes (the CPU rows: partials, their scan,
+        // the scan; the GPU rows: the tile states zeroed, then one chained pass).
         uint32_t sizes[] = {2, 300000};
         DML_BUFFER_TENSOR_DESC b{
             DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 2, sizes, nullptr, 2400000, 0};
@@ -471,7 +472,7 @@ TEST_CASE("Device::vulkan gives the adopted handles, and record writes a timesta
         auto op = dev->compile_operator(*dev->create_operator({DML_OPERATOR_CUMULATIVE_SUMMATION, &sum}));
         REQUIRE(op);
         const uint32_t passes = vkdml::pass_count(*op);
-        REQUIRE(passes >= 3);
+        REQUIRE(passes >= 2);
         App::Buffer data = app.buffer(2 * 2400000);
         App::Buffer scratch = app.buffer(op->binding_properties().TemporaryResourceSize);
         auto* x = static_cast<float*>(data.data);
