@@ -335,6 +335,11 @@ py::dict info_dict(const vkdml::DeviceInfo& i) {
     d["int64"] = i.shader_int64;
     d["int8"] = i.storage_buffer_8bit;
     d["float16"] = i.storage_buffer_16bit;
+    py::dict kept;  // float widths whose subnormals every kernel keeps (DeviceInfo::denorm_preserve_*)
+    kept["float16"] = i.denorm_preserve_float16;
+    kept["float32"] = i.denorm_preserve_float32;
+    kept["float64"] = i.denorm_preserve_float64;
+    d["subnormals_kept"] = kept;
     return d;
 }
 

@@ -236,6 +236,13 @@ struct DeviceInfo {
     bool shader_int64 = false, shader_float64 = false;
     bool storage_buffer_8bit = false, storage_buffer_16bit = false;  ///< see shader_int64
     bool subgroup_extended_types = false;                            ///< see shader_int64
+    /// Float widths whose subnormal values every kernel keeps: vkdml adds SPIR-V's DenormPreserve execution
+    /// mode to its kernels for them (shaderDenormPreserveFloat16/32/64 of
+    /// VkPhysicalDeviceFloatControlsProperties, within its denormBehaviorIndependence). Where one is false,
+    /// the device may flush subnormal operands and results of that width to zero, and float results that
+    /// pass through subnormals may differ from other devices' (docs/SPEC.md, "The same bits").
+    bool denorm_preserve_float16 = false, denorm_preserve_float32 = false;
+    bool denorm_preserve_float64 = false;  ///< see denorm_preserve_float16
 };
 
 /// Answer of the feature query (Device::supports): is a data type usable for an operator on this device,

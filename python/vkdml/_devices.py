@@ -88,7 +88,8 @@ def devices():
     """The Vulkan devices, as dicts: index, name, type ('discrete', 'integrated', 'virtual', 'cpu',
     'other'), api_version, driver, driver_info; for those vkdml can use, also subgroup_size (with
     min_subgroup_size, max_subgroup_size and full_subgroups: see DeviceInfo), the
-    limits and the optional type features (else 'error': why not). Devices not in use are opened
+    limits, the optional type features and subnormals_kept (float16/float32/float64: whether the
+    kernels keep subnormals of that width, DeviceInfo's denorm_preserve_*) (else 'error': why not). Devices not in use are opened
     only to be asked, and closed again. No Vulkan loader or driver: an empty list (Device() then raises
     vkdml.NoDevice saying what to install)."""
     result = []

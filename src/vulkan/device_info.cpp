@@ -2,6 +2,7 @@
 #include "vulkan/device_info.hpp"
 
 #include "core/errors.hpp"
+#include "core/float_controls.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -143,8 +144,10 @@ DeviceInfo query_device_info(VkPhysicalDevice physical_device, uint32_t index) {
     VkPhysicalDeviceMaintenance4Properties m4{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES};
     m4.maxBufferSize = UINT64_MAX;  // before Vulkan 1.3: no stated limit
     const bool has_m4 = info.physical.api_version >= VK_API_VERSION_1_3;
+    VkPhysicalDeviceFloatControlsProperties float_controls{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES, has_m4 ? &m4 : nullptr};
     VkPhysicalDeviceVulkan11Properties p11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES,
-                                           has_m4 ? &m4 : nullptr};
+                                           &float_controls};
     VkPhysicalDeviceMaintenance3Properties m3{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES,
                                               &p11};
     VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &m3};
@@ -170,6 +173,10 @@ DeviceInfo query_device_info(VkPhysicalDevice physical_device, uint32_t index) {
         if (memory.memoryTypes[i].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)
             info.host_visible_heap =
                 std::max(info.host_visible_heap, memory.memoryHeaps[memory.memoryTypes[i].heapIndex].size);
+    const FloatWidths kept = denorm_preserve_widths(float_controls);
+    info.denorm_preserve_float16 = kept.f16;
+    info.denorm_preserve_float32 = kept.f32;
+    info.denorm_preserve_float64 = kept.f64;
     info.timestamps = limits.timestampComputeAndGraphics == VK_TRUE;
     info.timestamp_period_ns = limits.timestampPeriod;
 

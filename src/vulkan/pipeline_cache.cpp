@@ -2,6 +2,7 @@
 #include "vulkan/pipeline_cache.hpp"
 
 #include "core/errors.hpp"
+#include "core/float_controls.hpp"
 #include "core/kernel_abi.hpp"
 #include "core/kernel_registry.hpp"
 #include "core/subgroup_request.hpp"
@@ -52,9 +53,15 @@ Result<VkShaderModule> PipelineCache::module_for(Kernel kernel, Storage storage)
     if (!bin)
         return make_error(ErrorCode::vulkan_error, "internal: kernel ", name(kernel), " has no ",
                           name(storage), " variant");
+    // Subnormals kept at the widths the device can keep them (core/float_controls.hpp).
+    const std::vector<uint32_t> words =
+        with_denorm_preserve({bin->words, bin->bytes / 4}, denorm_preserve_widths(d_.caps.info));
+    if (words.empty())
+        return make_error(ErrorCode::vulkan_error, "internal: kernel ", name(kernel), " (", name(storage),
+                          ") is not a well-formed SPIR-V module");
     VkShaderModuleCreateInfo ci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    ci.codeSize = bin->bytes;
-    ci.pCode = bin->words;
+    ci.codeSize = words.size() * 4;
+    ci.pCode = words.data();
     VkShaderModule m = VK_NULL_HANDLE;
     VKDML_VK_TRY_ON(d_, create_shader_module, d_.vk.vkCreateShaderModule(d_.device, &ci, nullptr, &m));
     modules_.emplace(std::make_pair(kernel, storage), m);

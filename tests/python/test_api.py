@@ -24,6 +24,10 @@ def test_devices_lists_the_device_the_calls_use():
     assert all(d["min_subgroup_size"] <= d["subgroup_size"] <= d["max_subgroup_size"] for d in usable)
     assert all(d["full_subgroups"] and d["min_subgroup_size"] == d["max_subgroup_size"]
                for d in usable if d["driver"] == "llvmpipe")
+    # Subnormals kept, per float width: Mesa 22.3's lavapipe states no DenormPreserve.
+    assert all(set(d["subnormals_kept"]) == {"float16", "float32", "float64"} for d in usable)
+    assert all(not any(d["subnormals_kept"].values()) for d in usable
+               if d["driver"] == "llvmpipe" and d["driver_info"].startswith("Mesa 22."))
     dev = vkdml.Device(usable[0]["index"])
     assert dev.info["name"] == usable[0]["name"] and dev.name in repr(dev)
     assert vkdml.Device(usable[0]["name"].upper()[:6]).name == dev.name  # a case-insensitive substring

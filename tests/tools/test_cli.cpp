@@ -398,6 +398,12 @@ TEST_CASE("cli: vkdml info --json says the same as the library, as one document"
     CHECK(c.at("host_visible_heap").get<uint64_t>() == info.host_visible_heap);
     CHECK(c.at("max_workgroup_count").at(2).get<uint32_t>() == info.max_workgroup_count[2]);
     CHECK(c.at("shader_float64").get<bool>() == info.shader_float64);
+    CHECK(c.at("denorm_preserve_float16").get<bool>() == info.denorm_preserve_float16);
+    CHECK(c.at("denorm_preserve_float32").get<bool>() == info.denorm_preserve_float32);
+    CHECK(c.at("denorm_preserve_float64").get<bool>() == info.denorm_preserve_float64);
+    // Mesa 22.3's lavapipe states no DenormPreserve (it keeps subnormals without saying so).
+    if (info.physical.driver_name == "llvmpipe" && info.physical.driver_info.starts_with("Mesa 22."))
+        CHECK_FALSE(info.denorm_preserve_float32);
     const json::Value& support = doc.at("support");
     CHECK(support.size() == 5);
     for (DML_OPERATOR_TYPE op : {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT,

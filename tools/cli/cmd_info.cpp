@@ -80,6 +80,9 @@ void print_limits(const DeviceInfo& info) {
         "  shaderInt64 %s, shaderFloat64 %s, storageBuffer8BitAccess %s, storageBuffer16BitAccess %s\n",
         yes_no(info.shader_int64), yes_no(info.shader_float64), yes_no(info.storage_buffer_8bit),
         yes_no(info.storage_buffer_16bit));
+    std::printf("  subnormals kept              float16 %s, float32 %s, float64 %s (DenormPreserve)\n",
+                yes_no(info.denorm_preserve_float16), yes_no(info.denorm_preserve_float32),
+                yes_no(info.denorm_preserve_float64));
     std::printf("  determinism                  %s;\n%31s%s (docs/SPEC.md)\n", kExactEverywhere, "",
                 kFloatsRunToRun);
 }
@@ -148,6 +151,9 @@ Json info_json(const std::vector<PhysicalDeviceInfo>& devices, const Device& dev
         {"shader_float64", info.shader_float64},
         {"storage_buffer_8bit", info.storage_buffer_8bit},
         {"storage_buffer_16bit", info.storage_buffer_16bit},
+        {"denorm_preserve_float16", info.denorm_preserve_float16},
+        {"denorm_preserve_float32", info.denorm_preserve_float32},
+        {"denorm_preserve_float64", info.denorm_preserve_float64},
     };
     Json& support = doc["support"] = Json::object();
     for (const OperatorInfo& op_info : operators())
