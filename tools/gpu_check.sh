@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tools/gpu_check.sh — everything worth knowing about vkdml on a lent GPU machine, in one command, a few
-# minutes and one report: the GPU test suite with both kernel families (sharded over the CPU cores, each
-# shard with its own time limit), `vkdml bench --passes`, the same cases in PyTorch when torch with CUDA
+# minutes and one report: the GPU test suite with both kernel families (one shard per test case and family,
+# the long ones first, over the CPU cores, each with its own time limit), `vkdml bench --passes`, the same cases in PyTorch when torch with CUDA
 # can be imported, and a report of at most 9 files (gpu_check.md first).
 #
 # Two steps, because the lent machine has no package archive and lacks the Vulkan loader and the glvnd
@@ -15,22 +15,26 @@
 #       there: unpacks the .debs whose libraries the machine lacks (the validation layer always) into
 #       $TMPDIR/vkdml-gpu-root with dpkg -x, then runs everything and writes the report.
 # options:
-#   --out DIR            the report (default build/gpu-check): gpu_check.md, gpu_check.json, info.txt,
-#                        test-failures.txt, golden.txt (the determinism corpus's differing cases), bench.txt,
-#                        vkdml-bench.json, torch-bench.json
+#   --out DIR            the report (default build/gpu-check), 8 files (as many as a lent machine's run
+#                        returns): gpu_check.md, gpu_check.json, info.txt, test-failures.txt, golden.txt (the
+#                        determinism corpus's differing cases), vkdml-bench.json, torch-bench.json and
+#                        logs.tar.gz (every shard's log with its exit status, the stress and corpus logs, and
+#                        bench.txt, the benchmarks' output)
 #   --work DIR           shard logs and other scratch (default $TMPDIR/vkdml-gpu-check)
 #   --tests FILTER       the Catch2 filter of the test runs (default: [gpu]~[large], the [cli] tests too)
 #   --no-tests           benchmarks only
 #   --jobs N             test processes at once (default: the CPU count)
-#   --shard-timeout S    seconds each shard may run before it is killed and reported (default 150)
-#   --tests-budget S     seconds for all the shards (default 270): a shard starts only with 10 s of it
+#   --shard-timeout S    seconds each shard may run before it is killed and reported (default 240)
+#   --tests-budget S     seconds for all the shards (default 330): a shard starts only with 8 s of it
 #                        left and is killed when it is spent; the shards left out are reported as not run
 #   --stress FORM        the chained scan's stress test first, alone on the device (tests/scan/test_chained_stress.cpp:
 #                        spin limits 1 to 4, in place and not, every direction, exact; random floats bit-identical):
-#                        full (default: fibers of 16k to 64k tiles), short (as ctest's chained-stress) or none
+#                        full (fibers of 16k to 64k tiles: about 270 s on an H200), short (default; as ctest's
+#                        chained-stress, 20 s on an H200) or none
 #   --stress-timeout S   seconds it may run (default 120)
 #   --no-golden          leaves out the determinism corpus (tests/kernels/test_golden.cpp), which otherwise runs
-#                        next, with each kernel family, its differing cases listed in golden.txt
+#                        next, both kernel families at once, its differing cases listed in golden.txt (and
+#                        its test cases left out of the shards)
 #   --suite S, --case NAME (repeatable), --repeat N: the bench's
 # Environment: VKDML_GPU_CHECK_UNPACK=all unpacks every .deb of the kit even where the machine has its
 # library (CI proves the unpacking that way on lavapipe). VKDML_DEVICE picks a device as vkdml does.
@@ -41,7 +45,7 @@ cd "$(dirname "$0")/.."
 
 debs=(libvulkan1 libglvnd0 libgl1 libglx0 libegl1 libgles2 libopengl0 vulkan-validationlayers)
 prepare=0 kit="" build="" out=build/gpu-check work="${TMPDIR:-/tmp}/vkdml-gpu-check" suite=default repeat=""
-tests="[gpu]~[large]" run_tests=1 jobs="" shard_timeout=150 tests_budget=270 cases=() stress=full stress_timeout=120 golden=1
+tests="[gpu]~[large]" run_tests=1 jobs="" shard_timeout=240 tests_budget=330 cases=() stress=short stress_timeout=120 golden=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --prepare) prepare=1; shift ;;
@@ -114,7 +118,7 @@ fi
 tool=$(realpath "$tool") tests_program=$(realpath "$tests_program")
 mkdir -p "$out" "$work" || exit 1
 out=$(realpath "$out") work=$(realpath "$work")
-rm -f "$out"/gpu_check.md "$out"/gpu_check.json "$out"/test-failures.txt "$out"/*-bench.json "$out"/bench.txt
+rm -f "$out"/gpu_check.md "$out"/gpu_check.json "$out"/test-failures.txt "$out"/*-bench.json "$out"/logs.tar.gz
 python=$(command -v python3 || true)
 [ -n "$python" ] || { log "python3 is needed for the report"; exit 1; }
 
@@ -178,36 +182,53 @@ if [ $run_tests = 1 ]; then
   fi
   # The determinism corpus (tests/kernels/test_golden.cpp) with each kernel family: every case whose bits
   # differ from the committed hashes, in golden.txt (a covered case that differs fails the check).
-  [ $golden = 1 ] && : >"$out/golden.txt"
-  for family in $([ $golden = 1 ] && echo cooperative serial); do
-    start=$SECONDS golden_rc=0
-    VKDML_TEST_KERNELS=$family timeout -k 2 120 "$tests_program" "[golden]~[families]" >"$work/golden-$family.log" 2>&1 ||
-      golden_rc=$?
-    { echo "== $family kernels (exit $golden_rc)"; grep -E '^ *golden|mismatch' "$work/golden-$family.log"; } >>"$out/golden.txt"
-    summary=$(grep -E "^golden: this run's device" "$work/golden-$family.log" | sed "s/^golden: this run's device: //")
-    [ $golden_rc -eq 0 ] && result="passed: ${summary:-no summary}" || result="FAILED (exit $golden_rc): ${summary:-see golden.txt}"
-    log "golden corpus, $family kernels: $result in $((SECONDS - start)) s"
-    [ $golden_rc -eq 0 ] || status=1
-    report_args+=(--test "determinism corpus, $family kernels=$result")
-  done
+  # Both families at once, each in a process of its own.
+  if [ $golden = 1 ]; then
+    : >"$out/golden.txt"
+    start=$SECONDS
+    for family in cooperative serial; do
+      (VKDML_TEST_KERNELS=$family timeout -k 2 "$shard_timeout" "$tests_program" "[golden]~[families]" \
+        >"$work/golden-$family.log" 2>&1; echo $? >"$work/golden-$family.rc") &
+    done
+    wait
+    for family in cooperative serial; do
+      golden_rc=$(cat "$work/golden-$family.rc")
+      { echo "== $family kernels (exit $golden_rc)"; grep -E '^ *golden|mismatch' "$work/golden-$family.log"; } >>"$out/golden.txt"
+      summary=$(grep -E "^golden: this run's device" "$work/golden-$family.log" | sed "s/^golden: this run's device: //")
+      [ "$golden_rc" -eq 0 ] && result="passed: ${summary:-no summary}" || result="FAILED (exit $golden_rc): ${summary:-see golden.txt}"
+      log "golden corpus, $family kernels: $result in $((SECONDS - start)) s"
+      [ "$golden_rc" -eq 0 ] || status=1
+      report_args+=(--test "determinism corpus, $family kernels=$result")
+    done
+  fi
+  # The corpus's own run above is left out of the shards.
   "$tests_program" "$tests" --list-test-names-only 2>/dev/null | grep -v '^$' >"$work/names.txt"
+  if [ $golden = 1 ]; then
+    "$tests_program" "[golden]~[families]" --list-test-names-only 2>/dev/null | grep -v '^$' >"$work/golden-names.txt"
+    grep -vxF -f "$work/golden-names.txt" "$work/names.txt" >"$work/names-left.txt"
+    mv "$work/names-left.txt" "$work/names.txt"
+  fi
   count=$(wc -l <"$work/names.txt")
   [ "$count" -gt 0 ] || { log "no test case matches $tests"; exit 1; }
-  # Two shards per process slot per family (round robin), so a slow shard does not hold up the rest
-  # (each process makes its own device and pipelines, so more shards cost more); Catch2 reads the names
-  # from a file (-f), commas escaped.
-  per_family=$(( jobs * 2 < count ? jobs * 2 : count ))
-  for family in cooperative serial; do
-    awk -v n="$per_family" -v dir="$work/shards" -v f="$family" \
-      '{ gsub(/,/, "\\,"); print > (dir "/" f "-" (NR - 1) % n ".names") }' "$work/names.txt"
-  done
-  log "tests: $count test cases of $tests x 2 kernel families in $((2 * per_family)) shards, $jobs at a time, ${shard_timeout} s each and ${tests_budget} s in all at most"
+  # One shard per test case and family, the long ones first (the sweeps, block and window tests, the corpus
+  # in windows, the tool's per-type tests: minutes each on a GPU under the validation layer), so each has the
+  # whole shard limit and the cores stay busy to the end. Catch2 reads the name from a file (-f), commas
+  # escaped.
+  long='sweep|blocks|windows|golden|cli:|SPEC §6|canonical|every type'
+  { grep -E "$long" "$work/names.txt"; grep -vE "$long" "$work/names.txt"; } |
+    awk -v dir="$work/shards" '{ gsub(/,/, "\\,")
+      for (f = 0; f < 2; ++f) {
+        file = dir "/" (f ? "serial" : "cooperative") "-" sprintf("%03d", NR - 1) ".names"
+        print > file; close(file)
+      } }'
+  per_family=$count
+  log "tests: $count test cases of $tests x 2 kernel families, one shard each, $jobs at a time, ${shard_timeout} s each and ${tests_budget} s in all at most"
   start=$SECONDS
   deadline=$(( $(date +%s) + tests_budget ))
   export tests_program shard_timeout tool deadline
   # The two families' shards alternate, so both run at once and a spent budget skips some of each.
   for ((i = 0; i < per_family; ++i)); do
-    printf '%s\0' "$work/shards/cooperative-$i.names" "$work/shards/serial-$i.names"
+    printf '%s\0' "$work/shards/cooperative-$(printf %03d $i).names" "$work/shards/serial-$(printf %03d $i).names"
   done | xargs -0 -P "$jobs" -n 1 bash -c '
     shard=${1%.names} family=$(basename "$1" | cut -d- -f1)
     left=$(( deadline - $(date +%s) - 2 ))
@@ -253,8 +274,8 @@ fi
 bench_args=(bench --suite "$suite" "${cases[@]}" --passes --json "$out/vkdml-bench.json")
 [ -n "$repeat" ] && bench_args+=(--repeat "$repeat")
 log "vkdml ${bench_args[*]}"
-if ! "$tool" "${bench_args[@]}" >"$out/bench.txt" 2>&1; then
-  cat "$out/bench.txt" >&2
+if ! "$tool" "${bench_args[@]}" >"$work/bench.txt" 2>&1; then
+  cat "$work/bench.txt" >&2
   log "vkdml bench failed"
   exit 1
 fi
@@ -262,10 +283,10 @@ torch_args=(--suite "$suite" "${cases[@]}" --json "$out/torch-bench.json")
 [ -n "$repeat" ] && torch_args+=(--repeat "$repeat")
 if why=$("$python" -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else "torch has no CUDA device")' 2>&1); then
   log "tools/bench_torch.py ${torch_args[*]}"
-  if "$python" tools/bench_torch.py "${torch_args[@]}" >>"$out/bench.txt" 2>&1; then
+  if "$python" tools/bench_torch.py "${torch_args[@]}" >>"$work/bench.txt" 2>&1; then
     report_args+=(--torch "$out/torch-bench.json")
   else
-    report_args+=(--torch-skipped "tools/bench_torch.py failed (see bench.txt)")
+    report_args+=(--torch-skipped "tools/bench_torch.py failed (see bench.txt in logs.tar.gz)")
   fi
 else
   why=$(printf '%s\n' "$why" | tail -n 1)
@@ -276,5 +297,7 @@ fi
 "$python" tools/gpu_report.py --vkdml "$out/vkdml-bench.json" "${report_args[@]}" \
   --json "$out/gpu_check.json" --markdown "$out/gpu_check.md" || exit 1
 cat "$out/gpu_check.md"
+(cd "$work" && tar -czf "$out/logs.tar.gz" --ignore-failed-read bench.txt $(ls stress.log golden-*.log 2>/dev/null) \
+  $([ -d shards ] && echo shards)) || log "could not write logs.tar.gz"
 log "report in $out ($(ls "$out" | wc -l) files)"
 exit $status
