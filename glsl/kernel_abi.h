@@ -53,7 +53,8 @@
 
 // scan_chained: a tile is ROUNDS vectors of VEC_W elements per invocation. In MODE_CHAINED, its tile
 // states in the partials, in 32-bit words from base_part, for `items` tiles of `slot` words per value:
-// the tile counter, one flag per tile, then three value slots per tile: the aggregate its owner
+// the tile counter, the count of fallbacks (predecessor tiles reduced by a later tile from their input:
+// vkdml::chained_scan_stats), one flag per tile, then three value slots per tile: the aggregate its owner
 // publishes, the aggregate a fallback publishes (each slot has a single writer), and the inclusive
 // prefix (published by the last tile of each block of SCAN_CHAINED_BLOCK_TILES tiles only).
 #define SCAN_CHAINED_MIN_SUBGROUP 4u  // the smallest subgroup its shared arrays are sized for
@@ -61,11 +62,12 @@
 // Tiles per look-back window for a workgroup of `wg`: as many as invocations, whole blocks, one at least.
 #define SCAN_CHAINED_WINDOW_TILES(wg) \
     (((wg) >= SCAN_CHAINED_BLOCK_TILES ? (wg) / SCAN_CHAINED_BLOCK_TILES : 1u) * SCAN_CHAINED_BLOCK_TILES)
-#define SCAN_CHAINED_FLAG_WORD(item) (1u + (item))
-#define SCAN_CHAINED_OWNER_WORD(items, slot, item) (1u + (items) + (slot) * (item))
-#define SCAN_CHAINED_FALLBACK_WORD(items, slot, item) (1u + (items) + (slot) * ((items) + (item)))
-#define SCAN_CHAINED_INCLUSIVE_WORD(items, slot, item) (1u + (items) + (slot) * (2u * (items) + (item)))
-#define SCAN_CHAINED_STATE_WORDS(items, slot) (1u + (items) + 3u * (slot) * (items))
+#define SCAN_CHAINED_FALLBACKS_WORD 1u
+#define SCAN_CHAINED_FLAG_WORD(item) (2u + (item))
+#define SCAN_CHAINED_OWNER_WORD(items, slot, item) (2u + (items) + (slot) * (item))
+#define SCAN_CHAINED_FALLBACK_WORD(items, slot, item) (2u + (items) + (slot) * ((items) + (item)))
+#define SCAN_CHAINED_INCLUSIVE_WORD(items, slot, item) (2u + (items) + (slot) * (2u * (items) + (item)))
+#define SCAN_CHAINED_STATE_WORDS(items, slot) (2u + (items) + 3u * (slot) * (items))
 // Flag bits (they only rise, set by atomicOr): the owner's aggregate is published, the inclusive prefix
 // is published, a fallback has claimed its slot, the fallback's aggregate is published.
 #define SCAN_CHAINED_OWNER_AGGREGATE 1u

@@ -20,7 +20,7 @@
 // publishes its aggregate; finds the combine of every tile before it in its fiber by looking back at
 // their states, a window of as many tiles as it has invocations at a time; publishes its inclusive
 // prefix if it ends a block; writes its outputs. The elements are read once and written once. MODE_CLEAR
-// (a pass before it) zeroes the counter and the flags.
+// (a pass before it) zeroes the counters and the flags.
 //
 // The chained association is fixed by tile indices alone (a two-level left fold): tiles form blocks of
 // BLOCK (32); B(m) is the left fold of block m's aggregates, X(g) = B(0) + ... + B(g-1) folded left, and
@@ -374,6 +374,7 @@ void gather_window(uvec2 base, uint first, uint chunk, uint top, uint used, bool
     }
     barrier();
     uint count = missing_count;
+    if (t == 0u && count > 0u) atomicAdd(states[state_word(SCAN_CHAINED_FALLBACKS_WORD)], count);
     for (uint i = 0u; i < count; ++i) {  // uniform; rare but for tests that force it
         uint e = missing[i];
         uint j = entry_tile(top, e);

@@ -6,6 +6,7 @@
 
 #include "vkdml/vkdml.hpp"
 
+#include <span>
 #include <string>
 
 namespace vkdml {
@@ -41,6 +42,28 @@ VKDML_API std::string describe(const CompiledOperator& compiled);
 /// (see PassTimestamps). The same errors.
 VKDML_API Status record(const CompiledOperator& compiled, VkCommandBuffer command_buffer,
                         const Bindings& bindings, const PassTimestamps& timestamps);
+
+/// What the chained scan's look-back did in one execution (`vkdml bench --passes` prints it), summed over
+/// the operator's chained-scan passes: their tiles, and the predecessor tiles a tile reduced from their
+/// input itself because they had published no aggregate within the spin limit (the fallback; a
+/// predecessor reduced by several tiles counts once per tile). Many fallbacks mean tiles waited on
+/// predecessors that had not run yet.
+struct ChainedScanStats {
+    uint64_t tiles = 0;      ///< tiles of the chained passes (0: the plan has none)
+    uint64_t fallbacks = 0;  ///< predecessor tiles reduced by a later tile
+};
+
+/// The look-back's work in the last execution of `compiled`, read from the temporary buffer's bytes as
+/// that execution left them (a host copy of all binding_properties().TemporaryResourceSize bytes; the
+/// states are cleared by each execution's first pass). Both fields 0 for a plan without a chained scan.
+/// Errors: invalid_argument (a moved-from CompiledOperator, or `temporary` shorter than the temporary
+/// size).
+VKDML_API Result<ChainedScanStats> chained_scan_stats(const CompiledOperator& compiled,
+                                                      std::span<const std::byte> temporary);
+
+/// The same for the last run() of `execution` (its temporary buffer is host-visible). Errors:
+/// invalid_argument for a moved-from HostExecution.
+VKDML_API Result<ChainedScanStats> chained_scan_stats(const HostExecution& execution);
 
 /// A device to plan for without one: its class and the limits that shape a plan. The planner is pure,
 /// so a GPU's plans can be read on any machine (`vkdml plan`).

@@ -593,6 +593,7 @@ public:
     VKDML_API Status run();
 
 private:
+    friend struct detail::ApiAccess;
     /// The buffers, command buffer and fence (defined in the library's sources).
     struct State;
     /// Takes over a recorded state; applications get HostExecutions from create().

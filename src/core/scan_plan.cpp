@@ -253,7 +253,7 @@ struct Planner {
         if (words > 0xFFFFFFFFull) return false;
         PassBinding states{Slot::temporary, 0, allocate_scratch(target.info, plan, words * 4),
                            words * 4,       4, SCAN_W_BASE_PART};
-        // Pass 1: zero the counter and the flags (words [0, clear_words)).
+        // Pass 1: zero the counters and the flags (words [0, clear_words)).
         PassSpec clear;
         ScanParams cp{.workgroup = s.workgroup, .op = r.op, .mode = SCAN_MODE_CLEAR};
         cp.layout.line = {{static_cast<uint32_t>(clear_words), 1, 1}};

@@ -27,6 +27,10 @@ struct ApiAccess {
     static Operator make_operator(std::shared_ptr<const OperatorState> state) {
         return Operator(std::move(state));
     }
+    /// The state behind a HostExecution (null once moved from).
+    static const HostExecution::State* state(const HostExecution& execution) noexcept {
+        return execution.s_.get();
+    }
     /// A CompiledOperator over a plan with its pipelines (Device::compile_operator).
     static CompiledOperator make_compiled(std::shared_ptr<const CompiledState> state) {
         return CompiledOperator(std::move(state));

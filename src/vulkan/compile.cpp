@@ -7,6 +7,8 @@
 #include "ops/op_table.hpp"
 #include "vulkan/pipeline_cache.hpp"
 
+#include <cstring>
+
 namespace vkdml {
 
 Result<CompiledOperator> Device::compile_operator(const Operator& op, DML_EXECUTION_FLAGS flags) const {
@@ -39,6 +41,30 @@ DML_BINDING_PROPERTIES CompiledOperator::binding_properties() const noexcept {
 uint32_t pass_count(const CompiledOperator& compiled) noexcept {
     const auto& s = detail::ApiAccess::state(compiled);
     return s ? static_cast<uint32_t>(s->plan.passes.size()) : 0;
+}
+
+Result<ChainedScanStats> chained_scan_stats(const CompiledOperator& compiled,
+                                            std::span<const std::byte> temporary) {
+    const auto& s = detail::ApiAccess::state(compiled);
+    if (!s)
+        return detail::make_error(ErrorCode::invalid_argument,
+                                  "chained_scan_stats: a moved-from CompiledOperator");
+    if (temporary.size() < s->plan.temporary_bytes)
+        return detail::make_error(ErrorCode::invalid_argument, "chained_scan_stats: the temporary bytes are ",
+                                  temporary.size(), ", the operator's temporary buffer ",
+                                  s->plan.temporary_bytes);
+    ChainedScanStats stats;
+    for (const detail::Pass& pass : s->plan.passes) {
+        const auto* tile = std::get_if<detail::TileScanParams>(&pass.params);
+        if (!tile || tile->scan.mode != SCAN_MODE_CHAINED) continue;
+        // The fallback count is a word of the pass's tile states (kernel_abi.h).
+        uint32_t fallbacks = 0;
+        std::memcpy(&fallbacks, temporary.data() + pass.bindings[2].offset + 4 * SCAN_CHAINED_FALLBACKS_WORD,
+                    4);
+        stats.tiles += pass.groups * pass.chunks;
+        stats.fallbacks += fallbacks;
+    }
+    return stats;
 }
 
 }  // namespace vkdml

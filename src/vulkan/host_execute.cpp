@@ -2,6 +2,7 @@
 // (the same with a copy from and to the caller's arrays).
 #include "core/errors.hpp"
 #include "front/operator_state.hpp"
+#include "vkdml/profiling.hpp"
 #include "vulkan/host_buffer.hpp"
 
 #include <cstring>
@@ -198,6 +199,16 @@ struct HostExecution::State {
         return commands->end();
     }
 };
+
+Result<ChainedScanStats> chained_scan_stats(const HostExecution& execution) {
+    const auto* s = detail::ApiAccess::state(execution);
+    if (!s)
+        return detail::make_error(ErrorCode::invalid_argument,
+                                  "chained_scan_stats: a moved-from HostExecution");
+    if (!s->temporary) return chained_scan_stats(s->compiled, {});
+    return chained_scan_stats(s->compiled,
+                              {static_cast<const std::byte*>(s->temporary->data()), s->temporary->size()});
+}
 
 HostExecution::HostExecution(std::unique_ptr<State> s) : s_(std::move(s)) {}
 HostExecution::HostExecution(HostExecution&&) noexcept = default;

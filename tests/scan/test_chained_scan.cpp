@@ -155,6 +155,85 @@ TEST_CASE("the chained scan: float sums and products bit-identical run to run, a
     }
 }
 
+TEST_CASE("chained_scan_stats: the look-back's tiles and fallbacks, exact where every tile falls back",
+          "[gpu][chained]") {
+    using P = vkdml::testing::DeviceOverrides::PolicyClass;
+    const bool fallback = GENERATE(false, true);
+    auto dev = make_test_device(vkdml::KernelChoice::cooperative, P::gpu, fallback);
+    if (!dev->info().subgroup_arithmetic || !dev->info().subgroup_shuffle) {
+        WARN("skipped: the device has no subgroup arithmetic and shuffles, so no chained scan");
+        return;
+    }
+    INFO((fallback ? "every tile falls back" : "the policy's spin limit"));
+    // 3 fibers of 70,001 int32 along axis 1: several tiles each, one chained pass.
+    uint32_t sizes[] = {3, 70001};
+    const uint64_t bytes = DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE_INT32, 2, sizes, nullptr);
+    DML_BUFFER_TENSOR_DESC b{DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_FLAG_NONE, 2, sizes, nullptr, bytes, 0};
+    DML_TENSOR_DESC t{DML_TENSOR_TYPE_BUFFER, &b};
+    const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC sum{&t, &t, 1, DML_AXIS_DIRECTION_INCREASING, 0};
+    auto run = vkdml::HostExecution::create(*dev, {DML_OPERATOR_CUMULATIVE_SUMMATION, &sum});
+    REQUIRE(run);
+    for (int repeat = 0; repeat < 2; ++repeat) {  // each run clears the states first
+        REQUIRE(run->run());
+        auto stats = vkdml::chained_scan_stats(*run);
+        REQUIRE(stats);
+        const uint64_t per_fiber = stats->tiles / 3;
+        CHECK(stats->tiles == 3 * per_fiber);
+        CHECK(per_fiber >= 2);
+        // Forced, each tile reduces every tile before it in its fiber; otherwise at most that.
+        const uint64_t every = 3 * per_fiber * (per_fiber - 1) / 2;
+        if (fallback)
+            CHECK(stats->fallbacks == every);
+        else
+            CHECK(stats->fallbacks <= every);
+        // The output: 1, 2, 3, ... along each fiber of ones.
+        if (repeat == 0) {
+            auto* x = reinterpret_cast<int32_t*>(run->input(0).data());
+            for (uint64_t i = 0; i < 3 * 70001; ++i) x[i] = 1;
+        } else {
+            const auto* y = reinterpret_cast<const int32_t*>(run->output(0).data());
+            CHECK(y[70000] == 70001);
+            CHECK(y[3 * 70001 - 1] == 70001);
+        }
+    }
+    // The same through a compiled operator and a copy of its temporary bytes: one byte short is refused.
+    auto op = dev->create_operator({DML_OPERATOR_CUMULATIVE_SUMMATION, &sum});
+    REQUIRE(op);
+    auto compiled = dev->compile_operator(*op);
+    REQUIRE(compiled);
+    const uint64_t temporary = compiled->binding_properties().TemporaryResourceSize;
+    const std::vector<std::byte> zeros(temporary);
+    auto none = vkdml::chained_scan_stats(*compiled, zeros);
+    REQUIRE(none);
+    CHECK(none->fallbacks == 0);
+    CHECK(none->tiles > 0);
+    auto short_by_one = vkdml::chained_scan_stats(*compiled, std::span(zeros).first(temporary - 1));
+    REQUIRE_FALSE(short_by_one);
+    CHECK(short_by_one.error().code == vkdml::ErrorCode::invalid_argument);
+    CHECK(short_by_one.error().message ==
+          "chained_scan_stats: the temporary bytes are " + std::to_string(temporary - 1) +
+              ", the operator's temporary buffer " + std::to_string(temporary));
+    // A plan without a chained pass (a line of one tile): nothing to count.
+    uint32_t short_sizes[] = {3, 100};
+    DML_BUFFER_TENSOR_DESC bs{DML_TENSOR_DATA_TYPE_INT32,
+                              DML_TENSOR_FLAG_NONE,
+                              2,
+                              short_sizes,
+                              nullptr,
+                              DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE_INT32, 2, short_sizes, nullptr),
+                              0};
+    DML_TENSOR_DESC ts{DML_TENSOR_TYPE_BUFFER, &bs};
+    const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC short_sum{&ts, &ts, 1, DML_AXIS_DIRECTION_INCREASING, 0};
+    auto short_run = vkdml::HostExecution::create(*dev, {DML_OPERATOR_CUMULATIVE_SUMMATION, &short_sum});
+    REQUIRE(short_run);
+    REQUIRE(short_run->run());
+    auto short_stats = vkdml::chained_scan_stats(*short_run);
+    REQUIRE(short_stats);
+    CHECK(short_stats->tiles == 0);
+    CHECK(short_stats->fallbacks == 0);
+    require_no_validation_messages();
+}
+
 TEST_CASE("the cooperative scan's chunks of several tiles: a pass per line, or reduce-then-scan from carries",
           "[gpu][chained]") {
     // The CPU rows with the cooperative family: no chained pass, chunks of up to 16 tiles (of 16 KiB:

@@ -111,8 +111,17 @@ with messages:
   slow test
 0.125 s: quick test
 LOG
-/usr/bin/env python3 "$source_dir/tools/gpu_report.py" --vkdml "$out/report/vkdml-bench.json" \
+# (and a case whose chained scan fell back: its look-back figures beside its pass times)
+/usr/bin/env python3 - "$out/report/vkdml-bench.json" "$out/chained.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["results"][0]["chained_scan"] = {"tiles": 1024, "fallbacks": 3}
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+/usr/bin/env python3 "$source_dir/tools/gpu_report.py" --vkdml "$out/chained.json" \
   --torch-skipped "not here" --failures "$out/failures.txt" --json "$out/f.json" --markdown "$out/f.md"
+grep -qE -- "^- scan-1d: [0-9.]+( [0-9.]+)* \(look-back fallbacks 3 over 1024 tiles\)$" "$out/f.md" ||
+  { echo "gpu_check_test: the look-back figures were not reported:" >&2; cat "$out/f.md" >&2; exit 1; }
 grep -qx -- "- cumsum sweep: every rank, axis, direction and exclusivity for every type \[serial-3\]: case: UINT32 sizes {40, 16} sum axis 0 INCREASING exclusive" "$out/f.md" &&
   grep -qx -- "- the test case after 'quick test' \[cooperative-1\]: timed out" "$out/f.md" ||
   { echo "gpu_check_test: the failures were not reported as expected:" >&2; cat "$out/f.md" >&2; exit 1; }

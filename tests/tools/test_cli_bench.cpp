@@ -6,12 +6,14 @@
 #include <cmath>
 #include <filesystem>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli_support.hpp"
 #include "json_check.hpp"
 #include "npy/platform.hpp"
+#include "os_support.hpp"
 #include "vkdml/version.hpp"
 
 namespace fs = std::filesystem;
@@ -186,6 +188,44 @@ TEST_CASE("cli: vkdml bench --passes lists a time per pass", "[gpu][cli]") {
         for (double ms : numbers(r.at("passes"))) CHECK(ms >= 0);
     }
     CHECK(run.out.find("reduce-many-tiny passes (ms):") != std::string::npos);
+}
+
+TEST_CASE("cli: vkdml bench --passes gives the chained scan's look-back fallbacks and tiles", "[gpu][cli]") {
+    // The GPU rows (VKDML_TOOL_POLICY, a knob of test builds) plan scan-1d as one chained pass.
+    TempDir dir;
+    const std::string json_path = dir / "bench.json";
+    vkdml_test::set_environment("VKDML_TOOL_POLICY", "gpu");
+    const Outcome run = run_tool(dir, {"bench", "--suite", "quick", "--case", "scan-1d", "--case",
+                                       "reduce-1d", "--repeat", "1", "--passes", "--json", json_path});
+    vkdml_test::set_environment("VKDML_TOOL_POLICY", nullptr);
+    INFO("stdout: " << run.out << "\nstderr: " << run.err);
+    REQUIRE(run.exit_code == 0);
+    const json::Value doc = json::parse(read_text(json_path));
+    REQUIRE(doc.at("results").size() == 2);
+    const json::Value& scan = doc.at("results")[0];
+    REQUIRE(scan.at("timing").get<std::string>() == "gpu");
+    const json::Value& chained = scan.at("chained_scan");
+    CHECK(json::keys(chained) == Keys{"tiles", "fallbacks"});
+    // 4,194,304 elements in tiles of a power of two: at most one tile per 256 elements, at least two.
+    const double tiles = chained.at("tiles").get<double>(), fallbacks = chained.at("fallbacks").get<double>();
+    CHECK(tiles >= 2);
+    CHECK(tiles <= 4194304 / 256);
+    CHECK(fallbacks <= tiles * (tiles - 1) / 2);
+    CHECK(run.out.find("scan-1d passes (ms): ") != std::string::npos);
+    std::ostringstream line;
+    line << "; look-back fallbacks " << uint64_t(fallbacks) << " over " << uint64_t(tiles) << " tiles\n";
+    CHECK(run.out.find(line.str()) != std::string::npos);
+    // A reduction has no chained scan: no such field or note.
+    CHECK_FALSE(doc.at("results")[1].contains("chained_scan"));
+    CHECK(run.out.find("reduce-1d passes (ms):") != std::string::npos);
+    CHECK(run.out.find("look-back fallbacks", run.out.find("reduce-1d passes (ms):")) == std::string::npos);
+    // A value the knob does not know is refused by name.
+    vkdml_test::set_environment("VKDML_TOOL_POLICY", "tpu");
+    const Outcome bad =
+        run_tool(dir, {"bench", "--suite", "quick", "--case", "reduce-many-tiny", "--repeat", "1"});
+    vkdml_test::set_environment("VKDML_TOOL_POLICY", nullptr);
+    CHECK(bad.exit_code == 1);
+    CHECK(bad.err.find("VKDML_TOOL_POLICY is 'tpu': expected gpu or cpu") != std::string::npos);
 }
 
 TEST_CASE("cli: vkdml bench argument errors", "[cli]") {

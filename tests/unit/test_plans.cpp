@@ -277,14 +277,14 @@ TEST_CASE("scan plans: kernel per shape and device class, reduce-then-scan for l
     Plan tile = scan_plan(coop_gpu, {1 << 20}, 0);
     REQUIRE(kernels(tile) == std::vector<std::string>{"scan_chained/f32", "scan_chained/f32"});
     CHECK(tile.passes[0].key.spec[SCAN_SPEC_MODE] == SCAN_MODE_CLEAR);
-    CHECK(tile.passes[0].line_length == 257);  // the tile counter and 256 flags
+    CHECK(tile.passes[0].line_length == 258);  // the tile and fallback counters and 256 flags
     CHECK(tile.passes[1].key.spec[ABI_SPEC_WORKGROUP] == 256);
     CHECK(tile.passes[1].key.spec[SCAN_SPEC_ROUNDS] == 4);
     CHECK(tile.passes[1].key.spec[SCAN_SPEC_MODE] == SCAN_MODE_CHAINED);
     CHECK(tile.passes[1].chunk_len == 4096);
     CHECK(tile.passes[1].chunks == 256);
-    // The counter, 256 flags, and three slots (owner, fallback, inclusive) of a float pair per tile.
-    CHECK(tile.temporary_bytes == 4 * (1 + 256 + 3 * 2 * 256));
+    // The two counters, 256 flags, and three slots (owner, fallback, inclusive) of a float pair per tile.
+    CHECK(tile.temporary_bytes == 4 * (2 + 256 + 3 * 2 * 256));
     // One tile per line (1,000 elements: 250 vectors, a workgroup of 256): one pass, no tile states.
     Plan one = scan_plan(coop_gpu, {1000}, 0);
     REQUIRE(kernels(one) == std::vector<std::string>{"scan_chained/f32"});

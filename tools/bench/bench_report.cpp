@@ -80,6 +80,8 @@ Json result_json(const Result& r) {
     if (r.has_passes) {
         Json& passes = o["passes"] = Json::array();
         for (double ms : r.passes) passes.push_back(number(ms));
+        if (r.chained_tiles > 0)
+            o["chained_scan"] = Json{{"tiles", r.chained_tiles}, {"fallbacks", r.chained_fallbacks}};
     }
     return o;
 }
@@ -150,6 +152,9 @@ std::string table(const Report& report) {
         if (r.has_passes) {
             notes += "  " + r.c.name + " passes (ms):";
             for (double ms : r.passes) notes += " " + format("%.3f", ms);
+            if (r.chained_tiles > 0)
+                notes += "; look-back fallbacks " + std::to_string(r.chained_fallbacks) + " over " +
+                         std::to_string(r.chained_tiles) + " tiles";
             notes += "\n";
         }
     }

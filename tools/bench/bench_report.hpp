@@ -25,6 +25,9 @@ struct Result {
     bool gpu_timing = false;
     bool has_passes = false;
     std::vector<double> passes;  ///< median ms per pass (with --passes)
+    /// With --passes, where the plan has a chained scan: its look-back in the last timed run
+    /// (vkdml::chained_scan_stats; tiles 0 otherwise).
+    uint64_t chained_tiles = 0, chained_fallbacks = 0;
     bool check_ok = true;
     std::string check_detail;  ///< the first mismatching element
     double max_rel_err = NAN;  ///< float outputs: the largest relative error over the checked elements

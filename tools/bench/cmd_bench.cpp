@@ -193,6 +193,14 @@ void run_gpu_case(Result& r, const Device& device, Gpu& gpu, std::span<const std
     r.has_passes = s.passes;
     r.passes = timing.pass_medians;
     r.ratio = gbps(r.bytes, r.median_ms) / r.baseline_gbps;
+    if (s.passes && temp_bytes > 0 &&
+        temp_bytes <= UINT32_MAX) {  // the chained scan's look-back in the last run, from its tile states
+        const uint64_t whole[] = {0};
+        const std::vector<std::byte> states = gpu.download(temp, whole, static_cast<uint32_t>(temp_bytes));
+        const ChainedScanStats stats = take(chained_scan_stats(compiled, states));
+        r.chained_tiles = stats.tiles;
+        r.chained_fallbacks = stats.fallbacks;
+    }
 
     const std::vector<Sample> samples = reference_samples(r.c, input);
     std::vector<uint64_t> indices;

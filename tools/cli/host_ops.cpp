@@ -2,9 +2,13 @@
 // commands.
 #include "cli/host_ops.hpp"
 
+#include <cstdlib>
 #include <iostream>
 
 #include "npy/npy.hpp"
+#ifdef VKDML_TESTING_HOOKS
+#include "vkdml/testing.hpp"
+#endif
 
 namespace vkdml::cli {
 
@@ -29,6 +33,19 @@ DeviceOptions device_options(const Args& args) {
 }
 
 std::shared_ptr<Device> open_device(const Args& args) {
+#ifdef VKDML_TESTING_HOOKS
+    // Builds with the test bench only: VKDML_TOOL_POLICY=gpu or cpu plans with that device class's rows,
+    // so the tests see on lavapipe what only a GPU's plans do (the chained scan in `bench --passes`).
+    if (const char* rows = std::getenv("VKDML_TOOL_POLICY")) {
+        using Policy = testing::DeviceOverrides::PolicyClass;
+        const std::string value = rows;
+        if (value != "gpu" && value != "cpu")
+            fail("VKDML_TOOL_POLICY is '" + value + "': expected gpu or cpu");
+        testing::DeviceOverrides overrides;
+        overrides.policy_class = value == "gpu" ? Policy::gpu : Policy::cpu;
+        return take(testing::create_device(device_options(args), overrides));
+    }
+#endif
     return take(Device::create(device_options(args)));
 }
 
