@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # tools/gpu_check.sh — everything worth knowing about vkdml on a lent GPU machine, in one command, a few
 # minutes and one report: the GPU test suite with both kernel families (one shard per test case and family,
-# the long ones first, over the CPU cores, each with its own time limit), `vkdml bench --passes`, the same cases in PyTorch when torch with CUDA
-# can be imported, and a report of at most 9 files (gpu_check.md first).
+# the long ones first, over the CPU cores, each with its own time limit), `vkdml bench --passes`, the same
+# cases in PyTorch when torch with CUDA can be imported, and a report of 8 files (gpu_check.md first).
 #
 # Two steps, because the lent machine has no package archive and lacks the Vulkan loader and the glvnd
 # libraries that NVIDIA's Vulkan driver needs:
@@ -118,7 +118,10 @@ fi
 tool=$(realpath "$tool") tests_program=$(realpath "$tests_program")
 mkdir -p "$out" "$work" || exit 1
 out=$(realpath "$out") work=$(realpath "$work")
-rm -f "$out"/gpu_check.md "$out"/gpu_check.json "$out"/test-failures.txt "$out"/*-bench.json "$out"/logs.tar.gz
+# Nothing of an earlier run into this one's report or logs.
+rm -f "$out"/gpu_check.md "$out"/gpu_check.json "$out"/test-failures.txt "$out"/golden.txt "$out"/*-bench.json \
+  "$out"/logs.tar.gz "$out"/bench.txt
+rm -rf "$work"/shards "$work"/stress.log "$work"/golden-* "$work"/bench.txt
 python=$(command -v python3 || true)
 [ -n "$python" ] || { log "python3 is needed for the report"; exit 1; }
 
@@ -192,7 +195,7 @@ if [ $run_tests = 1 ]; then
     done
     wait
     for family in cooperative serial; do
-      golden_rc=$(cat "$work/golden-$family.rc")
+      golden_rc=$(cat "$work/golden-$family.rc" 2>/dev/null || echo 1)  # no status: the job did not finish
       { echo "== $family kernels (exit $golden_rc)"; grep -E '^ *golden|mismatch' "$work/golden-$family.log"; } >>"$out/golden.txt"
       summary=$(grep -E "^golden: this run's device" "$work/golden-$family.log" | sed "s/^golden: this run's device: //")
       [ "$golden_rc" -eq 0 ] && result="passed: ${summary:-no summary}" || result="FAILED (exit $golden_rc): ${summary:-see golden.txt}"
@@ -209,7 +212,7 @@ if [ $run_tests = 1 ]; then
     mv "$work/names-left.txt" "$work/names.txt"
   fi
   count=$(wc -l <"$work/names.txt")
-  [ "$count" -gt 0 ] || { log "no test case matches $tests"; exit 1; }
+  [ "$count" -gt 0 ] || { log "no test case matches $tests$([ $golden = 1 ] && echo " beside the corpus's")"; exit 1; }
   # One shard per test case and family, the long ones first (the sweeps, block and window tests, the corpus
   # in windows, the tool's per-type tests: minutes each on a GPU under the validation layer), so each has the
   # whole shard limit and the cores stay busy to the end. Catch2 reads the name from a file (-f), commas

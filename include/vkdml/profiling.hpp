@@ -61,8 +61,8 @@ struct ChainedScanStats {
 VKDML_API Result<ChainedScanStats> chained_scan_stats(const CompiledOperator& compiled,
                                                       std::span<const std::byte> temporary);
 
-/// The same for the last run() of `execution` (its temporary buffer is host-visible). Errors:
-/// invalid_argument for a moved-from HostExecution.
+/// The same for the last run() of `execution` (its temporary buffer is host-visible; before the first
+/// run, no fallbacks). Errors: invalid_argument for a moved-from HostExecution.
 VKDML_API Result<ChainedScanStats> chained_scan_stats(const HostExecution& execution);
 
 /// A device to plan for without one: its class and the limits that shape a plan. The planner is pure,

@@ -46,9 +46,10 @@ struct DeviceOverrides {
     enum class PolicyClass { automatic, cpu, gpu };
     PolicyClass policy_class = PolicyClass::automatic;  ///< see PolicyClass
 
-    /// The chained scan (the GPU rows' single pass for long inner-axis lines) reads no predecessor's flag
-    /// before reducing that predecessor's tile itself: its fallback, otherwise taken only when a
-    /// predecessor is slow, runs for every tile, so a test can check it. Results are the same.
+    /// The chained scan (the GPU rows' single pass for long inner-axis lines) reads no flag of its first
+    /// look-back window before reducing those predecessors' tiles itself: its fallback, otherwise taken
+    /// only when a predecessor is slow, runs for every tile of that window (for a fiber of at most one
+    /// window, every predecessor of every tile), so a test can check it. Results are the same.
     bool chained_scan_always_falls_back = false;
 
     /// The chained scan reads a silent predecessor's flag this many times before reducing its tile itself

@@ -173,6 +173,7 @@ struct HostExecution::State {
             auto b = HostBuffer::create(d, temp_bytes);
             if (!b) return b.error();
             temporary.emplace(std::move(*b));
+            std::memset(temporary->data(), 0, temp_bytes);  // chained_scan_stats before a run: nothing
         }
         return {};
     }

@@ -74,21 +74,21 @@ TEST_CASE("describe_plan: cooperative tiles at subgroup 64, float pairs, reducti
           "[unit][plan]") {
     vkdml::PlanDevice gpu64;
     gpu64.subgroup_size = 64;
-    // The chained scan: a pass zeroing the counter and 256 flags (1,028 bytes), then one pass over the
-    // data in tiles of 4,096 (256 invocations, 4 vectors of 4 each); the tile states hold the counter,
-    // the flags and three float pairs per tile: the owner's aggregate, a fallback's, the inclusive prefix
-    // (7,172 bytes).
+    // The chained scan: a pass zeroing the two counters (tiles taken, fallbacks) and 256 flags (1,032
+    // bytes), then one pass over the data in tiles of 4,096 (256 invocations, 4 vectors of 4 each); the
+    // tile states hold the counters, the flags and three float pairs per tile: the owner's aggregate, a
+    // fallback's, the inclusive prefix (7,176 bytes).
     CHECK(
         scan_plan(DML_TENSOR_DATA_TYPE_FLOAT32, {1 << 20}, 0, gpu64) ==
         "CUMULATIVE_SUMMATION FLOAT32 {1048576}: cooperative-gpu rows, subgroup size 64, 2 passes\n"
         "pass 1: scan_chained/f32 clear tile states | words | 1 lines x 2 chunks of 256 | 2 items, workgroup "
-        "256, 2 workgroups in 1 dispatch | src -, dst -, partials scratch@0 1028 B\n"
+        "256, 2 workgroups in 1 dispatch | src -, dst -, partials scratch@0 1032 B\n"
         "pass 2: scan_chained/f32 chained scan (look-back over windows of 256 tiles, blocks of 32) | tiles "
         "of 4 "
         "vectors per invocation | "
         "1 lines x 256 chunks of 4096 | 256 items, workgroup 256, 256 workgroups in 1 dispatch | src input "
-        "4194304 B, dst output 4194304 B, partials scratch@0 7172 B\n"
-        "temporary 7172 bytes\n");
+        "4194304 B, dst output 4194304 B, partials scratch@0 7176 B\n"
+        "temporary 7176 bytes\n");
     // Windows of 1 MiB: the chained pass needs the whole fiber in one; reduce-then-scan instead, with the
     // same kernel's tiles (chunks of 2 tiles of 4,096) and the partials scanned serially as pairs.
     vkdml::PlanDevice windows = gpu64;

@@ -173,6 +173,10 @@ TEST_CASE("chained_scan_stats: the look-back's tiles and fallbacks, exact where 
     const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC sum{&t, &t, 1, DML_AXIS_DIRECTION_INCREASING, 0};
     auto run = vkdml::HostExecution::create(*dev, {DML_OPERATOR_CUMULATIVE_SUMMATION, &sum});
     REQUIRE(run);
+    auto before = vkdml::chained_scan_stats(*run);  // no run yet: the tiles, no fallbacks
+    REQUIRE(before);
+    CHECK(before->tiles > 0);
+    CHECK(before->fallbacks == 0);
     for (int repeat = 0; repeat < 2; ++repeat) {  // each run clears the states first
         REQUIRE(run->run());
         auto stats = vkdml::chained_scan_stats(*run);
@@ -180,7 +184,9 @@ TEST_CASE("chained_scan_stats: the look-back's tiles and fallbacks, exact where 
         const uint64_t per_fiber = stats->tiles / 3;
         CHECK(stats->tiles == 3 * per_fiber);
         CHECK(per_fiber >= 2);
-        // Forced, each tile reduces every tile before it in its fiber; otherwise at most that.
+        // Forced, each tile reduces every tile of its first look-back window (at least 32 tiles) itself;
+        // a fiber within one window: every tile before it in the fiber. Otherwise at most that.
+        REQUIRE(per_fiber <= 32);
         const uint64_t every = 3 * per_fiber * (per_fiber - 1) / 2;
         if (fallback)
             CHECK(stats->fallbacks == every);

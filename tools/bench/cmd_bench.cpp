@@ -193,8 +193,9 @@ void run_gpu_case(Result& r, const Device& device, Gpu& gpu, std::span<const std
     r.has_passes = s.passes;
     r.passes = timing.pass_medians;
     r.ratio = gbps(r.bytes, r.median_ms) / r.baseline_gbps;
-    if (s.passes && temp_bytes > 0 &&
-        temp_bytes <= UINT32_MAX) {  // the chained scan's look-back in the last run, from its tile states
+    // The chained scan's look-back in the last run, from its tile states (the temporary buffer).
+    const bool chained = describe(compiled).find("chained scan") != std::string::npos;
+    if (s.passes && chained && temp_bytes <= UINT32_MAX) {
         const uint64_t whole[] = {0};
         const std::vector<std::byte> states = gpu.download(temp, whole, static_cast<uint32_t>(temp_bytes));
         const ChainedScanStats stats = take(chained_scan_stats(compiled, states));
