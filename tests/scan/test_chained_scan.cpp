@@ -166,11 +166,10 @@ TEST_CASE("chained_scan_stats: the look-back's tiles and fallbacks, exact where 
     }
     INFO((fallback ? "every tile falls back" : "the policy's spin limit"));
     // 3 fibers of 70,001 int32 along axis 1: several tiles each, one chained pass.
-    uint32_t sizes[] = {3, 70001};
-    const uint64_t bytes = DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE_INT32, 2, sizes, nullptr);
-    DML_BUFFER_TENSOR_DESC b{DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_FLAG_NONE, 2, sizes, nullptr, bytes, 0};
-    DML_TENSOR_DESC t{DML_TENSOR_TYPE_BUFFER, &b};
-    const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC sum{&t, &t, 1, DML_AXIS_DIRECTION_INCREASING, 0};
+    const TestTensor t = make_packed(DML_TENSOR_DATA_TYPE_INT32, {3, 70001});
+    const TensorDescView view(t);
+    const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC sum{view.get(), view.get(), 1, DML_AXIS_DIRECTION_INCREASING,
+                                                     0};
     auto run = vkdml::HostExecution::create(*dev, {DML_OPERATOR_CUMULATIVE_SUMMATION, &sum});
     REQUIRE(run);
     auto before = vkdml::chained_scan_stats(*run);  // no run yet: the tiles, no fallbacks
@@ -220,16 +219,10 @@ TEST_CASE("chained_scan_stats: the look-back's tiles and fallbacks, exact where 
           "chained_scan_stats: the temporary bytes are " + std::to_string(temporary - 1) +
               ", the operator's temporary buffer " + std::to_string(temporary));
     // A plan without a chained pass (a line of one tile): nothing to count.
-    uint32_t short_sizes[] = {3, 100};
-    DML_BUFFER_TENSOR_DESC bs{DML_TENSOR_DATA_TYPE_INT32,
-                              DML_TENSOR_FLAG_NONE,
-                              2,
-                              short_sizes,
-                              nullptr,
-                              DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE_INT32, 2, short_sizes, nullptr),
-                              0};
-    DML_TENSOR_DESC ts{DML_TENSOR_TYPE_BUFFER, &bs};
-    const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC short_sum{&ts, &ts, 1, DML_AXIS_DIRECTION_INCREASING, 0};
+    const TestTensor short_t = make_packed(DML_TENSOR_DATA_TYPE_INT32, {3, 100});
+    const TensorDescView short_view(short_t);
+    const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC short_sum{short_view.get(), short_view.get(), 1,
+                                                           DML_AXIS_DIRECTION_INCREASING, 0};
     auto short_run = vkdml::HostExecution::create(*dev, {DML_OPERATOR_CUMULATIVE_SUMMATION, &short_sum});
     REQUIRE(short_run);
     REQUIRE(short_run->run());
