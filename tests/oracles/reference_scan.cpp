@@ -98,6 +98,7 @@ struct Fold {
         any_nonzero = true;
         const OddSplit s = split_odd(x);
         if (s.exponent < min_exponent) min_exponent = s.exponent;
+        if (op == ScanOp::sum) return;  // the rest bounds products
         odd_product *= static_cast<long double>(s.odd);
         const long double log_x = std::log(ax);
         max_ending = std::max(max_ending + log_x, log_x);
@@ -111,7 +112,8 @@ struct Fold {
 
     // True when every partial result of the folded inputs, in any order or grouping, is exactly
     // representable in the accumulator of the type (so no rounding can happen before the output).
-    bool exact() const {
+    // `up` and `low` are upper() and lower(), each an exp of long doubles that emit computes once.
+    bool exact(long double up, long double low) const {
         if (!is_float_type(type) || !finite) return false;
         if (terms == 0) return true;
         const int p = accumulator_precision(type);
@@ -122,22 +124,21 @@ struct Fold {
                    magnitude <= static_cast<long double>(accumulator_max(type));
         }
         // With a zero among the inputs every grouping ends at ±0, as long as nothing overflows first.
-        if (has_zero) return upper() <= static_cast<long double>(accumulator_max(type));
+        if (has_zero) return up <= static_cast<long double>(accumulator_max(type));
         // A partial product is (Π of some odd parts) * 2^(Σ of their exponents).
-        return odd_product <= std::ldexp(1.0L, p) &&
-               upper() <= static_cast<long double>(accumulator_max(type)) &&
-               lower() >= static_cast<long double>(accumulator_min_normal(type));
+        return odd_product <= std::ldexp(1.0L, p) && up <= static_cast<long double>(accumulator_max(type)) &&
+               low >= static_cast<long double>(accumulator_min_normal(type));
     }
 
     // True when the float product depends on the grouping beyond rounding: a partial product can
     // leave the accumulator's normal range and a later factor could bring it back (or meet it as
     // 0 x inf). Products whose partials only grow (every |x| >= 1) or only shrink (every |x| <= 1)
     // overflow or underflow alike in every grouping, so they are not ambiguous.
-    bool ambiguous() const {
-        if (op != ScanOp::product || !is_float_type(type) || exact()) return false;
+    bool ambiguous(bool is_exact, long double up, long double low) const {
+        if (op != ScanOp::product || !is_float_type(type) || is_exact) return false;
         if (value != value) return false;  // a NaN input, or 0 x inf: NaN in every grouping
-        const bool may_overflow = upper() > static_cast<long double>(accumulator_max(type));
-        const bool may_underflow = lower() < static_cast<long double>(accumulator_min_normal(type));
+        const bool may_overflow = up > static_cast<long double>(accumulator_max(type));
+        const bool may_underflow = low < static_cast<long double>(accumulator_min_normal(type));
         if (has_inf) return may_underflow;  // an underflow to 0 meets the inf: NaN instead of inf
         if (has_zero) return may_overflow;  // an overflow to inf meets the 0: NaN instead of 0
         const bool monotonic = max_run == 0 || min_run == 0;
@@ -146,11 +147,14 @@ struct Fold {
 
     ScanElement emit(uint32_t length) const {
         ScanElement e;
-        e.ambiguous = ambiguous();
+        // Sums never use the bounds (their runs stay 0); float products compute each once.
+        const bool float_product = op == ScanOp::product && is_float_type(type);
+        const long double up = float_product ? upper() : 1, low = float_product ? lower() : 1;
+        e.exact = exact(up, low);
+        e.ambiguous = ambiguous(e.exact, up, low);
         e.bits = bits;
         e.value = static_cast<double>(value);
         e.magnitude = static_cast<double>(magnitude);
-        e.exact = exact();
         e.terms = terms;
         e.length = length;
         return e;
