@@ -106,6 +106,26 @@ class CMakeBuild(build_ext):
         self.spawn(command)
 
 
+def require_bdist_wheel():
+    """pip's --no-build-isolation builds with this interpreter's own setuptools, whose bdist_wheel command
+    comes from the 'wheel' package (setuptools 70.1 and later have their own). A pyenv or conda Python
+    without it would fail with setuptools' bare "invalid command 'bdist_wheel'": name what is missing."""
+    if "bdist_wheel" not in sys.argv[1:]:
+        return
+    for module in ("setuptools.command.bdist_wheel", "wheel.bdist_wheel"):
+        try:
+            __import__(module)
+            return
+        except ImportError:
+            pass
+    sys.exit(
+        f"setup.py: building a wheel needs the 'wheel' package in {sys.executable} (Python "
+        f"{sys.version.split()[0]}), which lacks it: install it there ({sys.executable} -m pip install wheel; "
+        "Debian's python3-wheel for /usr/bin/python3), or let pip fetch it (leave out --no-build-isolation)"
+    )
+
+
+require_bdist_wheel()
 (ROOT / BUILD_BASE).mkdir(parents=True, exist_ok=True)  # egg_info writes vkdml.egg-info there
 setup(
     version=project_version(),

@@ -58,8 +58,17 @@ void check_array(const vkdml::npy::Array& array, std::span<const std::byte> inpu
     require(array.data_bytes() == count * vkdml::element_size(array.type));
     require(array.data.size() == array.data_bytes());
     require(array.data_offset <= input.size() && input.size() - array.data_offset == array.data.size());
-    require(array.data.empty() ||
-            std::memcmp(array.data.data(), input.data() + array.data_offset, array.data.size()) == 0);
+    // The file's bytes, each element's reversed where the file is big-endian.
+    const uint32_t size = vkdml::element_size(array.type);
+    require(!array.big_endian || size > 1);
+    for (size_t at = 0; at < array.data.size(); ++at) {
+        const size_t in_element = at % size, element = at - in_element;
+        const size_t from = array.big_endian ? element + (size - 1 - in_element) : at;
+        const std::byte stored = input[array.data_offset + from];
+        // A bool array's bytes are 0 or 1, any non-zero byte read as 1.
+        require(array.data[at] == (array.boolean ? static_cast<std::byte>(stored != std::byte{0}) : stored));
+    }
+    require(!array.boolean || array.type == DML_TENSOR_DATA_TYPE_UINT8);
     const std::vector<uint32_t> strides = array.strides();
     require(strides.size() == array.shape.size());
     // A packed layout (C or Fortran): the last element is at offset count - 1.
@@ -78,7 +87,8 @@ std::vector<std::byte> file_bytes(const std::string& path) {
 
 bool same_array(const vkdml::npy::Array& a, const vkdml::npy::Array& b) {
     return a.type == b.type && a.shape == b.shape && a.fortran_order == b.fortran_order &&
-           a.data_offset == b.data_offset && a.data == b.data;
+           a.big_endian == b.big_endian && a.boolean == b.boolean && a.data_offset == b.data_offset &&
+           a.data == b.data;
 }
 
 // npy::read of the input as a file answers as npy::parse did.
@@ -101,7 +111,8 @@ void check_round_trip(const vkdml::npy::Array& array) {
     require(vkdml::npy::write(kOutput, array.type, array.shape, array.data).ok());
     auto reread = vkdml::npy::read(kOutput);
     require(reread.has_value());
-    require(reread->type == array.type && reread->shape == array.shape && !reread->fortran_order);
+    require(reread->type == array.type && reread->shape == array.shape && !reread->fortran_order &&
+            !reread->big_endian);
     require(reread->data == array.data);
     auto reparsed = vkdml::npy::parse(file_bytes(kOutput), kName);
     require(reparsed.has_value());

@@ -24,6 +24,14 @@ stage_release() {
     return 1
   fi
   [ ! -e "$prefix/include/vkdml/testing.hpp" ] || { echo "release: testing.hpp was installed" >&2; return 1; }
+  # The README's list of the installed headers (its line "That installs `include/vkdml/` (...;") is the list.
+  local listed installed
+  listed=$(grep -o '^That installs `include/vkdml/` ([^;]*;' README.md | grep -o '`[a-z_]*\.hp*`' | tr -d '`' | sort | xargs)
+  installed=$(cd "$prefix/include/vkdml" && ls | sort | xargs)
+  if [ -z "$listed" ] || [ "$listed" != "$installed" ]; then
+    echo "release: README.md lists the installed headers as '$listed'; the install has '$installed'" >&2
+    return 1
+  fi
   cmake -S examples -B build/release-examples -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$PWD/$prefix" >/dev/null
   cmake --build build/release-examples -j2
   build/release-examples/host_cumsum

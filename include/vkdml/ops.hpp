@@ -8,6 +8,7 @@
 #include <initializer_list>
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace vkdml::ops {
@@ -16,6 +17,17 @@ namespace vkdml::ops {
 /// count elements; empty strides mean packed row-major order (the last dimension fastest). Flags are
 /// always DML_TENSOR_FLAG_NONE.
 struct TensorDesc {
+    /// An UNKNOWN tensor with no sizes, to fill in field by field.
+    TensorDesc() = default;
+    /// `{type, sizes}`, `{type, sizes, strides}` or all four fields: constructors rather than aggregate
+    /// initialization, so that the short forms compile cleanly under -Wextra's missing-initializer check.
+    TensorDesc(DML_TENSOR_DATA_TYPE type, std::vector<uint32_t> tensor_sizes,
+               std::vector<uint32_t> tensor_strides = {}, uint32_t base_offset_alignment = 0)
+        : data_type(type),
+          sizes(std::move(tensor_sizes)),
+          strides(std::move(tensor_strides)),
+          guaranteed_base_offset_alignment(base_offset_alignment) {}
+
     DML_TENSOR_DATA_TYPE data_type = DML_TENSOR_DATA_TYPE_UNKNOWN;  ///< the element type
     std::vector<uint32_t> sizes;                                    ///< outermost first
     std::vector<uint32_t> strides;                  ///< in elements, one per size; empty: packed row-major
@@ -35,7 +47,8 @@ struct TensorDesc {
 
 /// The output type an operator infers from its input and function: pass it where a builder takes an
 /// `output_type` to let it choose (the input's type for the cumulative operators and REDUCE's value
-/// functions; UINT32 for the arg functions, as DirectMLX chooses).
+/// functions; INT64 for the arg functions, as the vkdml tool, Python, NumPy and PyTorch give indices —
+/// DirectMLX's builders choose UINT32, which `output_type` still asks for).
 inline constexpr DML_TENSOR_DATA_TYPE kAutoType = DML_TENSOR_DATA_TYPE_UNKNOWN;
 
 /// The sizes of a reduction's output: the input's `sizes` with size 1 on every axis in `axes` (the
@@ -85,7 +98,7 @@ private:
 /// DML_OPERATOR_REDUCE of `input` with `function` over `axes` (any order, each at most once; none
 /// reduces nothing and applies the function to each element alone). The output has the input's rank:
 /// size 1 on each reduced axis, the input's size elsewhere. `output_type`: kAutoType gives the input's
-/// type, or UINT32 for ARGMAX and ARGMIN; a value function (SUM to SUM_SQUARE) takes only the input's
+/// type, or INT64 for ARGMAX and ARGMIN; a value function (SUM to SUM_SQUARE) takes only the input's
 /// type, the arg functions INT32, INT64, UINT32 or UINT64.
 /// Errors: invalid_argument for a function out of range, an axis not below the rank, or an axis named
 /// twice; unsupported_type for an output type the function does not write; and the input's own errors
@@ -103,7 +116,7 @@ inline Result<Operation> reduce(const TensorDesc& input, DML_REDUCE_FUNCTION fun
 
 /// DML_OPERATOR_ARGMIN of `input` over `axes`: the index of the smallest element, counted row-major over
 /// the reduced axes. `direction`: INCREASING gives the first index among ties, DECREASING the last.
-/// Output shape and errors as reduce(); `output_type`: kAutoType (UINT32), INT32, INT64, UINT32 or
+/// Output shape and errors as reduce(); `output_type`: kAutoType (INT64), INT32, INT64, UINT32 or
 /// UINT64; an invalid direction is invalid_argument.
 VKDML_API Result<Operation> argmin(const TensorDesc& input, std::span<const uint32_t> axes,
                                    DML_AXIS_DIRECTION direction = DML_AXIS_DIRECTION_INCREASING,

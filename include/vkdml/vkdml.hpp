@@ -277,6 +277,12 @@ struct DeviceOptions {
     /// them (info() then reports both as unsupported). A workaround for a driver whose subgroup
     /// operations are suspect; results are exact either way, floats differ only by summation order.
     bool subgroup_operations = true;
+    /// The bytes of an earlier run's Device::pipeline_cache_data(), to seed the device's VkPipelineCache:
+    /// its pipelines are then built from the driver's cached binaries instead of compiled again. Bytes
+    /// that are not a cache of this device and driver (VkPipelineCacheHeaderVersionOne's vendor, device
+    /// and pipelineCacheUUID differ, or no such header) are ignored, as a driver update makes them; then
+    /// Device::pipeline_cache_seeded() is false. Empty: an empty cache.
+    std::vector<std::byte> pipeline_cache_data;
 };
 
 class Operator;
@@ -370,9 +376,10 @@ public:
     /// them. The queue is used only by the host path
     /// (HostExecution::run, execute), under lock_queue().
     /// Errors: invalid_argument (a null handle or get_instance_proc_addr, a queue family that does not
-    /// exist or lacks compute); unsupported_device (device below Vulkan 1.2, VK_KHR_push_descriptor not
-    /// enabled); out_of_memory, device_lost or vulkan_error (creating the pipeline layout and cache
-    /// failed). Thread-safe (serialised on a process-wide lock).
+    /// exist or lacks compute); unsupported_device (device below Vulkan 1.2, an instance created for
+    /// Vulkan 1.1 or lower — VkApplicationInfo::apiVersion, seen as vkGetDeviceProcAddr giving no 1.2
+    /// command —, VK_KHR_push_descriptor not enabled); out_of_memory, device_lost or vulkan_error (creating
+    /// the pipeline layout and cache failed). Thread-safe (serialised on a process-wide lock).
     VKDML_API static Result<std::shared_ptr<Device> > adopt(
         VkInstance instance, VkPhysicalDevice physical_device, VkDevice device, uint32_t queue_family_index,
         VkQueue queue, PFN_vkGetInstanceProcAddr get_instance_proc_addr,
@@ -431,6 +438,15 @@ public:
 
     /// The Vulkan handles of this device (see VulkanHandles for their ownership). Thread-safe.
     VKDML_API VulkanHandles vulkan() const noexcept;
+
+    /// The device's VkPipelineCache as bytes (vkGetPipelineCacheData): every pipeline compiled so far, for
+    /// DeviceOptions::pipeline_cache_data of a later run (save it to a file; it starts with
+    /// VkPipelineCacheHeaderVersionOne). Errors: out_of_memory, device_lost or vulkan_error (the query
+    /// failed). Thread-safe.
+    VKDML_API Result<std::vector<std::byte> > pipeline_cache_data() const;
+    /// Whether DeviceOptions::pipeline_cache_data seeded this device's cache (false when it was empty,
+    /// ignored as another device's or driver's, or the device was adopted).
+    VKDML_API bool pipeline_cache_seeded() const noexcept;
 
     /// The lock vkdml holds while it submits to the queue (HostExecution::run, execute). An application
     /// submitting to vulkan().queue (or calling vkQueueWaitIdle on it) from another thread at the same

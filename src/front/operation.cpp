@@ -56,7 +56,7 @@ Result<std::shared_ptr<Parts>> make_parts(const char* op, const TensorDesc& inpu
 }
 
 Result<DML_TENSOR_DATA_TYPE> index_output_type(const char* op, DML_TENSOR_DATA_TYPE requested) {
-    if (requested == kAutoType) return DML_TENSOR_DATA_TYPE_UINT32;
+    if (requested == kAutoType) return DML_TENSOR_DATA_TYPE_INT64;
     if (!is_index_type(requested))
         return make_error(ErrorCode::unsupported_type, op, ": output type ", to_string(requested), " (",
                           static_cast<int>(requested),

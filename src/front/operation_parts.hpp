@@ -48,7 +48,7 @@ void set_typed(Parts& p, DML_OPERATOR_TYPE type, const OpDesc& typed) {
     p.typed = std::move(kept);
 }
 
-/// The output type of an arg function: UINT32 for kAutoType, else one of the four index types.
+/// The output type of an arg function: INT64 for kAutoType, else one of the four index types.
 Result<DML_TENSOR_DATA_TYPE> index_output_type(const char* op, DML_TENSOR_DATA_TYPE requested);
 
 /// The output type of an operator that keeps its input's type: the input's for kAutoType or that type.

@@ -142,6 +142,15 @@ VulkanHandles Device::vulkan() const noexcept {
             s_->queue_family, s_->queue,           s_->get_instance_proc_addr};
 }
 
+Result<std::vector<std::byte>> Device::pipeline_cache_data() const {
+    if (auto st = detail::check_not_lost(*s_); !st) return st.error();
+    return s_->pipelines->data();
+}
+
+bool Device::pipeline_cache_seeded() const noexcept {
+    return s_->cache_seeded;
+}
+
 std::unique_lock<std::mutex> Device::lock_queue() const {
     return std::unique_lock(s_->queue_mutex);
 }
@@ -165,8 +174,23 @@ Result<std::shared_ptr<Device>> Device::adopt(VkInstance instance, VkPhysicalDev
     s->queue_family = queue_family_index;
     s->queue = queue;
     if (auto st = check_adopted_queue_family(physical_device, queue_family_index); !st) return st.error();
+    // The device's version first (a 1.0 query), then the instance's, before any 1.1/1.2 structure is used.
+    VkPhysicalDeviceProperties properties{};
+    vkGetPhysicalDeviceProperties(physical_device, &properties);
+    PhysicalDeviceInfo named;
+    named.name = properties.deviceName;
+    named.api_version = properties.apiVersion;
+    if (auto st = detail::check_api_version(named); !st) return st.error();
+    // The instance's own version (VkApplicationInfo::apiVersion) has no query; its device commands show it:
+    // vkGetDeviceProcAddr gives a core command only of a version the application requested.
+    if (!vkGetDeviceProcAddr(device, "vkGetSemaphoreCounterValue"))
+        return make_error(
+            ErrorCode::unsupported_device,
+            "Device::adopt: the device offers no Vulkan 1.2 command (vkGetDeviceProcAddr gives none "
+            "for vkGetSemaphoreCounterValue): the application's instance was created for Vulkan "
+            "1.1 or lower (VkApplicationInfo::apiVersion); vkdml needs VK_API_VERSION_1_2 or "
+            "later there");
     s->caps.info = detail::query_device_info(physical_device, 0);
-    if (auto st = detail::check_api_version(s->caps.info.physical); !st) return st.error();
     if (enabled_features) s->caps.features = read_enabled_features(*enabled_features);
     // Full subgroups only where the application enabled what requiring them takes.
     s->caps.info.full_subgroups &=

@@ -2,6 +2,7 @@
 #include "core/errors.hpp"
 #include "vulkan/device_info.hpp"
 #include "vulkan/device_setup.hpp"
+#include "vulkan/pipeline_cache.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -299,6 +300,10 @@ Result<std::shared_ptr<Device>> create_device(const DeviceOptions& options,
     if (auto st = vkdml::create_instance(*s, options.validation); !st) return st.error();
     if (auto st = vkdml::pick_physical_device(*s, options.selector); !st) return st.error();
     if (auto st = vkdml::apply_options(*s, options, overrides); !st) return st.error();
+    VkPhysicalDeviceProperties properties{};
+    vkGetPhysicalDeviceProperties(s->physical_device, &properties);
+    if (detail::cache_data_fits(options.pipeline_cache_data, properties))
+        s->initial_cache_data = options.pipeline_cache_data;
     if (auto st = vkdml::pick_queue_family(*s); !st) return st.error();
     if (auto st = vkdml::create_logical_device(*s); !st) return st.error();
     if (auto st = detail::finish_setup(*s); !st) return st.error();

@@ -40,6 +40,10 @@ struct DeviceState {
     detail::DeviceCaps caps;
     VkPhysicalDeviceMemoryProperties memory_properties{};
 
+    /// DeviceOptions::pipeline_cache_data where it is this device's (create_device checks its header);
+    /// PipelineCache::create seeds the VkPipelineCache with it and releases it.
+    std::vector<std::byte> initial_cache_data;
+    bool cache_seeded = false;
     std::unique_ptr<detail::PipelineCache> pipelines;
     std::mutex queue_mutex;  ///< serialises vkQueueSubmit of the host path
     /// Set when a call returned VK_ERROR_DEVICE_LOST: every later entry point fails with device_lost.

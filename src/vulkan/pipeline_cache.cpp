@@ -7,6 +7,8 @@
 #include "core/kernel_registry.hpp"
 #include "core/subgroup_request.hpp"
 
+#include <cstring>
+
 namespace vkdml::detail {
 
 Result<std::unique_ptr<PipelineCache>> PipelineCache::create(DeviceState& device) {
@@ -28,8 +30,32 @@ Result<std::unique_ptr<PipelineCache>> PipelineCache::create(DeviceState& device
     lci.pPushConstantRanges = &range;
     VKDML_VK_TRY(vk.vkCreatePipelineLayout(device.device, &lci, nullptr, &c->layout_));
     VkPipelineCacheCreateInfo cci{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+    cci.initialDataSize = device.initial_cache_data.size();
+    cci.pInitialData = device.initial_cache_data.empty() ? nullptr : device.initial_cache_data.data();
     VKDML_VK_TRY(vk.vkCreatePipelineCache(device.device, &cci, nullptr, &c->vk_cache_));
+    device.cache_seeded = !device.initial_cache_data.empty();
+    device.initial_cache_data = {};
     return c;
+}
+
+Result<std::vector<std::byte>> PipelineCache::data() const {
+    std::lock_guard lock(mutex_);
+    size_t size = 0;
+    VKDML_VK_TRY(d_.vk.vkGetPipelineCacheData(d_.device, vk_cache_, &size, nullptr));
+    std::vector<std::byte> bytes(size);
+    VKDML_VK_TRY(d_.vk.vkGetPipelineCacheData(d_.device, vk_cache_, &size, bytes.data()));
+    bytes.resize(size);
+    return bytes;
+}
+
+bool cache_data_fits(std::span<const std::byte> data, const VkPhysicalDeviceProperties& device) {
+    VkPipelineCacheHeaderVersionOne header{};
+    if (data.size() < sizeof header) return false;
+    std::memcpy(&header, data.data(), sizeof header);
+    return header.headerSize >= sizeof header && header.headerSize <= data.size() &&
+           header.headerVersion == VK_PIPELINE_CACHE_HEADER_VERSION_ONE &&
+           header.vendorID == device.vendorID && header.deviceID == device.deviceID &&
+           std::memcmp(header.pipelineCacheUUID, device.pipelineCacheUUID, VK_UUID_SIZE) == 0;
 }
 
 PipelineCache::~PipelineCache() {

@@ -7,7 +7,9 @@
 #include "core/plan.hpp"
 #include "vulkan/device_state.hpp"
 
+#include <cstddef>
 #include <map>
+#include <span>
 #include <vector>
 
 namespace vkdml::detail {
@@ -25,6 +27,8 @@ public:
     Result<std::vector<VkPipeline>> materialize(const Plan& plan);
     VkPipelineLayout layout() const noexcept { return layout_; }
     size_t size() const;
+    /// vkGetPipelineCacheData of the device's VkPipelineCache (Device::pipeline_cache_data).
+    Result<std::vector<std::byte>> data() const;
 
 private:
     explicit PipelineCache(DeviceState& device) : d_(device) {}
@@ -38,5 +42,9 @@ private:
     std::map<std::pair<Kernel, Storage>, VkShaderModule> modules_;
     std::map<PipelineKey, VkPipeline> pipelines_;
 };
+
+/// Whether `data` starts with a VkPipelineCacheHeaderVersionOne of `device` (its vendor, device ID and
+/// pipelineCacheUUID): what DeviceOptions::pipeline_cache_data must be to seed its cache.
+bool cache_data_fits(std::span<const std::byte> data, const VkPhysicalDeviceProperties& device);
 
 }  // namespace vkdml::detail

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 using Catch::Matchers::Contains;
 
@@ -161,6 +162,51 @@ TEST_CASE("pipelines are created once per key and shared by operators", "[gpu][d
     CHECK(vkdml::testing::pipeline_count(*(*dev)) == 2 * after_long);
     compile(2, 200000, DML_OPERATOR_CUMULATIVE_PRODUCT);
     CHECK(vkdml::testing::pipeline_count(*(*dev)) == 2 * after_long);
+}
+
+TEST_CASE("pipeline cache data: one device's seeds the next; foreign bytes are ignored", "[gpu][device]") {
+    // Compiles a cumsum on `dev`; returns the cache bytes after it.
+    const auto compile_cumsum = [](const vkdml::Device& dev) {
+        vkdml::PackedTensorDesc t(DML_TENSOR_DATA_TYPE_FLOAT32, {4, 300});
+        const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC sum{t.desc(), t.desc(), 1, DML_AXIS_DIRECTION_INCREASING,
+                                                         0};
+        auto op = dev.create_operator({DML_OPERATOR_CUMULATIVE_SUMMATION, &sum});
+        REQUIRE(op);
+        REQUIRE(dev.compile_operator(*op));
+        auto data = dev.pipeline_cache_data();
+        REQUIRE(data);
+        return *data;
+    };
+    auto first = vkdml_test::make_test_device(vkdml::DeviceOptions{});
+    CHECK_FALSE(first->pipeline_cache_seeded());
+    const std::vector<std::byte> saved = compile_cumsum(*first);
+    // VkPipelineCacheHeaderVersionOne of this device: its length and version first.
+    REQUIRE(saved.size() >= 32);
+    uint32_t header[2];
+    std::memcpy(header, saved.data(), sizeof header);
+    CHECK(header[0] >= 32);
+    CHECK(header[1] == VK_PIPELINE_CACHE_HEADER_VERSION_ONE);
+
+    vkdml::DeviceOptions seeded;
+    seeded.pipeline_cache_data = saved;
+    auto second = vkdml_test::make_test_device(seeded);
+    CHECK(second->pipeline_cache_seeded());
+    CHECK(compile_cumsum(*second).size() >= 32);
+
+    // Another device's or driver's cache (here: its UUID changed), a header alone cut short, and bytes
+    // of no cache at all are ignored: an empty cache, and the device works.
+    for (size_t variant = 0; variant < 3; ++variant) {
+        INFO("variant " << variant);
+        vkdml::DeviceOptions foreign;
+        foreign.pipeline_cache_data = saved;
+        if (variant == 0) foreign.pipeline_cache_data[16] ^= std::byte{0xff};  // pipelineCacheUUID[0]
+        if (variant == 1) foreign.pipeline_cache_data.resize(31);
+        if (variant == 2) foreign.pipeline_cache_data.assign(64, std::byte{0x5a});
+        auto other = vkdml_test::make_test_device(foreign);
+        CHECK_FALSE(other->pipeline_cache_seeded());
+        CHECK(compile_cumsum(*other).size() >= 32);
+    }
+    vkdml_test::require_no_validation_messages();
 }
 
 TEST_CASE("compile_operator checks its flags and device", "[gpu][device]") {

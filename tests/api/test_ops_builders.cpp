@@ -154,9 +154,9 @@ TEST_CASE("ops::reduce, argmin, argmax: the inferred output for a table of shape
          {1},
          DML_REDUCE_FUNCTION_ARGMAX,
          kAuto,
-         DML_TENSOR_DATA_TYPE_UINT32,
+         DML_TENSOR_DATA_TYPE_INT64,
          {4, 1},
-         16},
+         32},
         {DML_TENSOR_DATA_TYPE_UINT16,
          {4, 6},
          {0, 1},
@@ -209,7 +209,11 @@ TEST_CASE("ops::reduce, argmin, argmax: the inferred output for a table of shape
     CHECK(readme->output_bytes() == 8);
     // The braced-list overloads.
     CHECK(vkdml::ops::argmin(strided, {0, 1})->output().sizes == Sizes{1, 1});
-    CHECK(vkdml::ops::argmax(strided, {0})->output().data_type == DML_TENSOR_DATA_TYPE_UINT32);
+    // The arg functions' indices: INT64 unless asked otherwise (as the tool and Python give them).
+    CHECK(vkdml::ops::argmax(strided, {0})->output().data_type == DML_TENSOR_DATA_TYPE_INT64);
+    CHECK(vkdml::ops::argmax(strided, {0}, DML_AXIS_DIRECTION_INCREASING, DML_TENSOR_DATA_TYPE_UINT32)
+              ->output()
+              .data_type == DML_TENSOR_DATA_TYPE_UINT32);
 }
 
 TEST_CASE("ops::cumulative_sum and cumulative_product: the input's sizes and type, packed", "[host][ops]") {

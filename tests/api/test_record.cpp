@@ -370,6 +370,24 @@ TEST_CASE("adopt refuses a device without VK_KHR_push_descriptor enabled or a ba
     CHECK(app.messages.empty());
 }
 
+TEST_CASE("adopt refuses an instance created for Vulkan 1.1", "[gpu][record]") {
+    // The physical device has 1.2 (lavapipe: 1.3); the application asked for 1.1 (VkApplicationInfo), so the
+    // 1.2 commands and structures vkdml uses are not available on its handles.
+    App app(false, true, VK_API_VERSION_1_1);
+    {
+        auto r = vkdml::Device::adopt(app.instance, app.physical, app.device, app.family, app.queue,
+                                      vkGetInstanceProcAddr, &app.features);
+        REQUIRE_FALSE(r);
+        CHECK(r.error().code == vkdml::ErrorCode::unsupported_device);
+        CHECK(r.error().message ==
+              "Device::adopt: the device offers no Vulkan 1.2 command (vkGetDeviceProcAddr gives none for "
+              "vkGetSemaphoreCounterValue): the application's instance was created for Vulkan 1.1 or lower "
+              "(VkApplicationInfo::apiVersion); vkdml needs VK_API_VERSION_1_2 or later there");
+    }
+    for (const auto& m : app.messages) UNSCOPED_INFO(m);
+    CHECK(app.messages.empty());
+}
+
 TEST_CASE("a binding larger than maxStorageBufferRange is fine for a small tensor", "[gpu][record]") {
     App app(true);
     {

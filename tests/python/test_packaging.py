@@ -8,6 +8,7 @@ import importlib.util
 import itertools
 import pathlib
 import platform
+import subprocess
 import sys
 
 import pytest
@@ -128,3 +129,23 @@ def test_default_folder_is_the_package():
     with pytest.raises(ImportError) as raised:
         _load.load_native(name="vkdml_no_such_package._native")
     assert f"{ROOT / 'python' / 'vkdml'} h" in str(raised.value)  # has no / holds (an in-place build)
+
+
+def test_setup_names_the_missing_wheel_package(tmp_path):
+    """A wheel build on an interpreter without the 'wheel' package (and a setuptools older than 70.1, which
+    has no bdist_wheel of its own) stops with one line naming the package and the interpreter."""
+    code = (
+        "import runpy, sys\n"
+        "for name in ('wheel', 'wheel.bdist_wheel', 'setuptools.command.bdist_wheel'):\n"
+        "    sys.modules[name] = None\n"
+        "sys.argv = ['setup.py', 'bdist_wheel']\n"
+        f"runpy.run_path({str(ROOT / 'setup.py')!r}, run_name='__main__')\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    assert run.returncode == 1
+    version = sys.version.split()[0]
+    assert run.stderr == (
+        f"setup.py: building a wheel needs the 'wheel' package in {sys.executable} (Python {version}), which "
+        f"lacks it: install it there ({sys.executable} -m pip install wheel; Debian's python3-wheel for "
+        "/usr/bin/python3), or let pip fetch it (leave out --no-build-isolation)\n"
+    )

@@ -127,7 +127,11 @@ std::shared_ptr<vkdml::Device> make_test_device(vkdml::KernelChoice kernels,
 }
 
 std::shared_ptr<vkdml::Device> make_test_device(const vkdml::testing::DeviceOverrides& overrides) {
-    vkdml::DeviceOptions options;
+    return make_test_device(vkdml::DeviceOptions{}, overrides);
+}
+
+std::shared_ptr<vkdml::Device> make_test_device(vkdml::DeviceOptions options,
+                                                const vkdml::testing::DeviceOverrides& overrides) {
     options.validation = !validation_layer_waived();
     options.on_validation_message = log_message;
     auto created = vkdml::testing::create_device(options, overrides);

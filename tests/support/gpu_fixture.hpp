@@ -39,6 +39,9 @@ std::shared_ptr<vkdml::Device> make_test_device(vkdml::KernelChoice kernels,
 /// A second validated device (messages in the same log) with these overrides, whatever the environment
 /// asks for. FAILs the test if it cannot be created.
 std::shared_ptr<vkdml::Device> make_test_device(const vkdml::testing::DeviceOverrides& overrides);
+/// The same with `options` (their validation fields replaced by the test bench's).
+std::shared_ptr<vkdml::Device> make_test_device(vkdml::DeviceOptions options,
+                                                const vkdml::testing::DeviceOverrides& overrides = {});
 
 /// make_test_device(kernels, policy) whose buffers are bound through windows of `window` bytes and whose
 /// dispatches have at most 64 workgroups per dimension; `window` 0: the device's own limits.

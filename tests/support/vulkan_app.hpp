@@ -44,9 +44,11 @@ struct App {
         return VK_FALSE;
     }
 
-    explicit App(bool rich_features, bool push_descriptor = true) {
+    /// `api_version`: VkApplicationInfo's; below 1.2 the device gets no Vulkan 1.1/1.2 feature structs.
+    explicit App(bool rich_features, bool push_descriptor = true, uint32_t api_version = VK_API_VERSION_1_2) {
         VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
-        app.apiVersion = VK_API_VERSION_1_2;
+        app.apiVersion = api_version;
+        if (api_version < VK_API_VERSION_1_2) features.pNext = nullptr;
         const char* layer = "VK_LAYER_KHRONOS_validation";
         const char* ext = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
         VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli_support.hpp"
+#include "gpu_fixture.hpp"
 #include "json_check.hpp"
 #include "npy/platform.hpp"
 #include "os_support.hpp"
@@ -187,7 +188,59 @@ TEST_CASE("cli: vkdml bench --passes lists a time per pass", "[gpu][cli]") {
         CHECK_FALSE(r.at("passes").empty());
         for (double ms : numbers(r.at("passes"))) CHECK(ms >= 0);
     }
-    CHECK(run.out.find("reduce-many-tiny passes (ms):") != std::string::npos);
+    // Each pass named by its kernel and job, as `vkdml plan` and describe() name it.
+    std::vector<std::string> names;
+    for (const json::Value& name : r.at("pass_names")) names.push_back(name.get<std::string>());
+    CHECK(names.size() == r.at("passes").size());
+    CHECK(run.out.find("reduce-many-tiny passes (ms): ") != std::string::npos);
+    if (vkdml_test::test_device().info().physical.type == VK_PHYSICAL_DEVICE_TYPE_CPU) {  // the CPU rows' one pass
+        CHECK(names == std::vector<std::string>{"reduce_serial_canonical/f32 fold to the output"});
+        CHECK(run.out.find(" reduce_serial_canonical/f32 fold to the output\n") != std::string::npos);
+    }
+    for (const std::string& name : names) CHECK(run.out.find(" " + name) != std::string::npos);
+}
+
+TEST_CASE("cli: vkdml bench --json - writes the JSON alone to standard output, the text to standard error",
+          "[gpu][cli]") {
+    TempDir dir;
+    const Outcome run = run_tool(
+        dir, {"bench", "--suite", "quick", "--case", "reduce-many-tiny", "--repeat", "1", "--json", "-"});
+    INFO("stdout: " << run.out << "\nstderr: " << run.err);
+    REQUIRE(run.exit_code == 0);
+    const json::Value doc = json::parse(run.out);  // nothing but the document
+    check_device(doc);
+    REQUIRE(doc.at("results").size() == 1);
+    CHECK(doc.at("results")[0].at("case").get<std::string>() == "reduce-many-tiny");
+    CHECK(run.err.find("reduce-many-tiny") != std::string::npos);  // the progress line and the table
+    CHECK(run.err.find("GB/s") != std::string::npos);
+    CHECK(dir.entries().empty());  // no file named '-'
+}
+
+TEST_CASE("cli: vkdml bench --op, --shape, --dtype and --axis time a case of one's own", "[gpu][cli]") {
+    TempDir dir;
+    const Outcome run = run_tool(dir, {"bench", "--op", "cumprod", "--shape", "1000,7", "--dtype", "int16",
+                                       "--axis", "-2", "--repeat", "1", "--json", "-"});
+    INFO("stdout: " << run.out << "\nstderr: " << run.err);
+    REQUIRE(run.exit_code == 0);
+    const json::Value doc = json::parse(run.out);
+    REQUIRE(doc.at("results").size() == 1);
+    const json::Value& r = doc.at("results")[0];
+    CHECK(r.at("case").get<std::string>() == "cumprod-i16-1000x7-axis0");
+    CHECK(r.at("op").get<std::string>() == "cumprod");
+    CHECK(r.at("dtype").get<std::string>() == "int16");
+    CHECK(numbers(r.at("shape")) == std::vector<double>{1000, 7});
+    CHECK(numbers(r.at("axes")) == std::vector<double>{0});
+    CHECK(r.at("bytes").get<double>() == 2.0 * 1000 * 7 * 2);  // read and written
+    CHECK(r.at("check").get<std::string>() == "ok");
+    // The default type and axis: float32 along the last.
+    const Outcome last =
+        run_tool(dir, {"bench", "--op", "argmax", "--shape", "5,300", "--repeat", "1", "--json", "-"});
+    INFO("stdout: " << last.out << "\nstderr: " << last.err);
+    REQUIRE(last.exit_code == 0);
+    const json::Value last_doc = json::parse(last.out);
+    const json::Value& a = last_doc.at("results")[0];
+    CHECK(a.at("case").get<std::string>() == "argmax-f32-5x300-axis1");
+    CHECK(a.at("check").get<std::string>() == "ok");
 }
 
 TEST_CASE("cli: vkdml bench --passes gives the chained scan's look-back fallbacks and tiles", "[gpu][cli]") {
@@ -212,8 +265,14 @@ TEST_CASE("cli: vkdml bench --passes gives the chained scan's look-back fallback
     CHECK(tiles <= 4194304 / 256);
     CHECK(fallbacks <= tiles * (tiles - 1) / 2);
     CHECK(run.out.find("scan-1d passes (ms): ") != std::string::npos);
+    std::vector<std::string> names;
+    for (const json::Value& name : scan.at("pass_names")) names.push_back(name.get<std::string>());
+    CHECK(names ==
+          std::vector<std::string>{"scan_chained/f32 clear tile states", "scan_chained/f32 chained scan"});
+    CHECK(run.out.find(" scan_chained/f32 clear tile states, ") != std::string::npos);
     std::ostringstream line;
-    line << "; look-back fallbacks " << uint64_t(fallbacks) << " over " << uint64_t(tiles) << " tiles\n";
+    line << " scan_chained/f32 chained scan; look-back fallbacks " << uint64_t(fallbacks) << " over "
+         << uint64_t(tiles) << " tiles\n";
     CHECK(run.out.find(line.str()) != std::string::npos);
     // A reduction has no chained scan: no such field or note.
     CHECK_FALSE(doc.at("results")[1].contains("chained_scan"));
@@ -247,6 +306,24 @@ TEST_CASE("cli: vkdml bench argument errors", "[cli]") {
     check_error(dir, {"bench", "--repeat", "2", "--repeat", "3"}, 2, "option '--repeat' is given twice");
     check_error(dir, {"bench", "--passes=yes"}, 2, "option '--passes' takes no value");
     check_error(dir, {"bench", "extra"}, 2, "'vkdml bench' takes 0 operand(s), got 1");
+    // A case of one's own: --op with --shape, and --dtype and --axis only with --op.
+    check_error(dir, {"bench", "--op", "cumsum"}, 2, "--op needs --shape N[,N...]");
+    check_error(
+        dir, {"bench", "--op", "cumsun", "--shape", "8"}, 2,
+        "unknown --op 'cumsun' (did you mean 'cumsum'?) (one of: cumsum, cumprod, reduce-sum, argmax, "
+        "logsumexp)");
+    check_error(dir, {"bench", "--op", "cumsum", "--shape", "8", "--case", "scan-1d"}, 2,
+                "--op describes a case of its own; give it or --case, not both");
+    check_error(dir, {"bench", "--shape", "8"}, 2, "--shape describes the case of --op, which is missing");
+    check_error(dir, {"bench", "--axis", "0"}, 2, "--axis describes the case of --op, which is missing");
+    check_error(dir, {"bench", "--op", "cumsum", "--shape", "8,0"}, 2,
+                "option '--shape' expects comma-separated sizes of 1 or more, got '8,0'");
+    check_error(dir, {"bench", "--op", "argmax", "--shape", "8,3", "--axis", "2"}, 2,
+                "--axis 2 is outside the --shape's 2 axes (-2 to 1)");
+    check_error(dir, {"bench", "--op", "logsumexp", "--shape", "8", "--dtype", "int32"}, 2,
+                "--op logsumexp needs a float --dtype (float16, float32 or float64), got 'int32'");
+    check_error(dir, {"bench", "--op", "cumsum", "--shape", "8", "--dtype", "float31"}, 2,
+                "unknown --dtype 'float31' (did you mean 'float32'?)");
     check_error(dir, {"bench", "--plot", dir / "chart.png"}, 2,
                 "--plot writes SVG only and needs a file name ending in .svg, got '" + dir / "chart.png" +
                     "' (PNG is not supported)");

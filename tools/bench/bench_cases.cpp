@@ -152,7 +152,7 @@ ops::Operation operation(const Case& c) {
     case Op::logsumexp: return take(ops::reduce(input, DML_REDUCE_FUNCTION_LOG_SUM_EXP, axes));
     case Op::argmax: break;
     }
-    return take(ops::argmax(input, axes));
+    return take(ops::argmax(input, axes, DML_AXIS_DIRECTION_INCREASING, DML_TENSOR_DATA_TYPE_UINT32));
 }
 
 DML_TENSOR_DATA_TYPE output_type(const Case& c) {

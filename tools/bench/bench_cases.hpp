@@ -57,7 +57,7 @@ const char* baseline_name(Baseline baseline);
 /// Elements of the input.
 uint64_t element_count(const Case& c);
 /// The case's operator, built by vkdml::ops: its description and its output (for argmax UINT32 indices,
-/// the builder's choice; the input's type otherwise).
+/// asked for: the bench's figures have always counted them; the input's type otherwise).
 ops::Operation operation(const Case& c);
 /// Type of the output: operation(c).output().data_type.
 DML_TENSOR_DATA_TYPE output_type(const Case& c);

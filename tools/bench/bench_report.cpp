@@ -80,6 +80,7 @@ Json result_json(const Result& r) {
     if (r.has_passes) {
         Json& passes = o["passes"] = Json::array();
         for (double ms : r.passes) passes.push_back(number(ms));
+        o["pass_names"] = r.pass_names;
         if (r.chained_tiles > 0)
             o["chained_scan"] = Json{{"tiles", r.chained_tiles}, {"fallbacks", r.chained_fallbacks}};
     }
@@ -151,7 +152,9 @@ std::string table(const Report& report) {
         if (!r.check_ok) notes += "  " + r.c.name + ": check mismatch: " + r.check_detail + "\n";
         if (r.has_passes) {
             notes += "  " + r.c.name + " passes (ms):";
-            for (double ms : r.passes) notes += " " + format("%.3f", ms);
+            for (size_t p = 0; p < r.passes.size(); ++p)
+                notes += std::string(p ? ", " : " ") + format("%.3f", r.passes[p]) +
+                         (p < r.pass_names.size() ? " " + r.pass_names[p] : std::string());
             if (r.chained_tiles > 0)
                 notes += "; look-back fallbacks " + std::to_string(r.chained_fallbacks) + " over " +
                          std::to_string(r.chained_tiles) + " tiles";

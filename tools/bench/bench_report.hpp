@@ -25,6 +25,8 @@ struct Result {
     bool gpu_timing = false;
     bool has_passes = false;
     std::vector<double> passes;  ///< median ms per pass (with --passes)
+    /// Each pass's kernel and job, as vkdml::describe names them ("scan_chained/f32 chained scan")
+    std::vector<std::string> pass_names;
     /// With --passes, where the plan has a chained scan: its look-back in the last timed run
     /// (vkdml::chained_scan_stats; tiles 0 otherwise).
     uint64_t chained_tiles = 0, chained_fallbacks = 0;

@@ -38,6 +38,31 @@ std::string joined_names(const std::vector<std::string>& names) {
     return text;
 }
 
+// The case of --op, --shape, --dtype and --axis: one of the bench's operators on any shape and type.
+Case custom_case(const Args& args) {
+    const std::vector<Op> kinds = {Op::cumsum, Op::cumprod, Op::reduce_sum, Op::argmax, Op::logsumexp};
+    std::vector<std::string> names;
+    for (Op op : kinds) names.push_back(op_name(op));
+    Case c;
+    c.op = kinds[choose("--op", *args.value("--op"), names)];
+    if (!args.has("--shape")) usage_error("--op needs --shape N[,N...]");
+    c.shape = parse_shape(*args.value("--shape"));
+    c.type = parse_dtype(args.value("--dtype").value_or("float32"));
+    if (c.op == Op::logsumexp && !is_float_type(c.type))
+        usage_error("--op logsumexp needs a float --dtype (float16, float32 or float64), got '" +
+                    *args.value("--dtype") + "'");
+    const auto rank = static_cast<int64_t>(c.shape.size());
+    const int64_t axis = args.integer("--axis").value_or(-1);
+    if (axis < -rank || axis >= rank)
+        usage_error("--axis " + std::to_string(axis) + " is outside the --shape's " + std::to_string(rank) +
+                    " axes (-" + std::to_string(rank) + " to " + std::to_string(rank - 1) + ")");
+    c.axis = static_cast<uint32_t>(axis < 0 ? axis + rank : axis);
+    c.name = std::string(op_name(c.op)) + "-" + type_name(c.type) + "-";
+    for (size_t d = 0; d < c.shape.size(); ++d) c.name += (d ? "x" : "") + std::to_string(c.shape[d]);
+    c.name += "-axis" + std::to_string(c.axis);
+    return c;
+}
+
 Settings parse_settings(const Args& args) {
     Settings s;
     s.suite = args.value("--suite").value_or("default");
@@ -49,6 +74,14 @@ Settings parse_settings(const Args& args) {
                     " (use quick, default or full)");
     }
     const std::vector<std::string> names = args.values("--case");
+    if (args.has("--op")) {
+        if (!names.empty()) usage_error("--op describes a case of its own; give it or --case, not both");
+        s.cases = {custom_case(args)};
+    } else {
+        for (const char* option : {"--shape", "--dtype", "--axis"})
+            if (args.has(option))
+                usage_error(std::string(option) + " describes the case of --op, which is missing");
+    }
     if (!names.empty()) {
         // Any case of the full table, at the suite's scale, in command-line order.
         std::vector<Case> table = suite_cases(s.suite == "quick" ? "quick" : "full");
@@ -82,7 +115,7 @@ Settings parse_settings(const Args& args) {
                         "' (PNG is not supported)");
     }
     // Unwritable outputs are found before any GPU work.
-    if (s.json_path) check_output(*s.json_path);
+    if (s.json_path && *s.json_path != "-") check_output(*s.json_path);
     if (s.plot_path) check_output(*s.plot_path);
     return s;
 }
@@ -119,6 +152,21 @@ std::string today() {
 
 double gbps(uint64_t bytes, double ms) {
     return static_cast<double>(bytes) / (ms * 1e-3) / 1e9;
+}
+
+// "scan_chained/f32 chained scan" for describe()'s "pass 2: scan_chained/f32 chained scan (look-back ...) |
+// ...": each pass's kernel and job, without the details.
+std::vector<std::string> pass_names(const CompiledOperator& compiled) {
+    std::vector<std::string> names;
+    const std::string plan = describe(compiled);
+    for (size_t at = plan.find("pass "); at != std::string::npos; at = plan.find("\npass ", at + 1)) {
+        const size_t start = plan.find(": ", at);
+        const size_t end =
+            std::min({plan.find(" | ", start), plan.find(" (", start), plan.find('\n', start)});
+        if (start == std::string::npos || end == std::string::npos) break;
+        names.push_back(plan.substr(start + 2, end - start - 2));
+    }
+    return names;
 }
 
 void check_result(Result& r, const std::vector<Sample>& samples, std::span<const std::byte> got) {
@@ -192,6 +240,7 @@ void run_gpu_case(Result& r, const Device& device, Gpu& gpu, std::span<const std
     r.gpu_timing = timing.gpu;
     r.has_passes = s.passes;
     r.passes = timing.pass_medians;
+    if (s.passes) r.pass_names = pass_names(compiled);
     r.ratio = gbps(r.bytes, r.median_ms) / r.baseline_gbps;
     // The chained scan's look-back in the last run, from its tile states (the temporary buffer).
     const bool chained = describe(compiled).find("chained scan") != std::string::npos;
@@ -215,8 +264,11 @@ void run_bench(const Args& args) {
     const std::shared_ptr<Device> device = open_device(args);
     Gpu gpu(*device);
     Report report{summarize(device->info()), s.suite, s.repeat, today(), {}};
-    std::fputs(device_line(report).c_str(), stdout);
-    std::fflush(stdout);
+    // --json -: the JSON alone on standard output, the text on standard error.
+    const bool json_to_stdout = s.json_path && *s.json_path == "-";
+    std::FILE* text_out = json_to_stdout ? stderr : stdout;
+    std::fputs(device_line(report).c_str(), text_out);
+    std::fflush(text_out);
 
     std::map<std::pair<Baseline, uint64_t>, double> baselines;
     for (size_t n = 0; n < s.cases.size(); ++n) {
@@ -244,12 +296,18 @@ void run_bench(const Args& args) {
         report.results.push_back(std::move(r));
     }
 
-    std::fputs(table(report).c_str(), stdout);
+    std::fputs(table(report).c_str(), text_out);
     const auto write = [](const std::string& path, const std::string& text) {
         const std::span<const std::byte> parts[] = {std::as_bytes(std::span(text))};
         if (auto failure = platform::write_file_atomically(path, parts)) fail(path + ": " + *failure);
     };
-    if (s.json_path) write(*s.json_path, json(report));
+    if (json_to_stdout) {
+        const std::string doc = json(report);
+        if (std::fwrite(doc.data(), 1, doc.size(), stdout) != doc.size() || std::fflush(stdout) != 0)
+            fail("cannot write the JSON to standard output");
+    } else if (s.json_path) {
+        write(*s.json_path, json(report));
+    }
     if (s.plot_path) write(*s.plot_path, svg(report));
 }
 
@@ -257,7 +315,14 @@ void define_bench(CLI::App& app) {
     add_value(app, "--suite", "S",
               "quick (1/16 of the elements), default or full (more types); default: default");
     add_repeatable(app, "--case", "NAME", "run only this case (repeatable; any case of the full suite)");
-    add_value(app, "--json", "FILE", "also write the results as JSON");
+    add_value(app, "--op", "OP",
+              "run one case of your own instead: cumsum, cumprod, reduce-sum, argmax or logsumexp");
+    add_value(app, "--shape", "N[,N...]", "--op's input sizes, 1 to 8 of them, e.g. 4096,1000");
+    add_value(app, "--dtype", "T",
+              "--op's input type (default float32): float16, float32, float64, int8 ... uint64");
+    add_integer(app, "--axis", "N", "--op's one axis, negative from the last (default -1: the last)");
+    add_value(app, "--json", "FILE",
+              "also write the results as JSON (-: to standard output, the text to standard error)");
     add_value(app, "--plot", "FILE.svg", "also write an SVG chart of GB/s against the baselines");
     add_integer(app, "--repeat", "N", "timed runs per case, after 2 warm-up runs (default 10; quick: 5)")
         ->check(integer_check([](int64_t n) { return n >= 1 && n <= 100000; },

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <string>
+#include <vector>
 
 namespace vkdml::cli {
 
@@ -43,6 +45,38 @@ std::string did_you_mean(std::string_view word, std::span<const std::string> can
         }
     }
     return best ? " (did you mean '" + *best + "'?)" : "";
+}
+
+size_t choose(const std::string& option, const std::string& value, const std::vector<std::string>& names) {
+    for (size_t i = 0; i < names.size(); ++i)
+        if (names[i] == value) return i;
+    std::string list;
+    for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+    usage_error("unknown " + option + " '" + value + "'" + did_you_mean(value, names) + " (one of: " + list +
+                ")");
+}
+
+std::vector<uint32_t> parse_shape(const std::string& text) {
+    std::vector<uint32_t> sizes;
+    for (size_t start = 0; start <= text.size();) {
+        const size_t comma = std::min(text.find(',', start), text.size());
+        uint32_t n = 0;
+        const auto [stop, error] = std::from_chars(text.data() + start, text.data() + comma, n);
+        if (start == comma || error != std::errc() || stop != text.data() + comma || n == 0)
+            usage_error("option '--shape' expects comma-separated sizes of 1 or more, got '" + text + "'");
+        sizes.push_back(n);
+        start = comma + 1;
+    }
+    if (sizes.size() > 8)
+        usage_error("option '--shape' has " + std::to_string(sizes.size()) + " sizes, at most 8");
+    return sizes;
+}
+
+DML_TENSOR_DATA_TYPE parse_dtype(const std::string& name) {
+    std::vector<std::string> names;  // DML_TENSOR_DATA_TYPE 1 (FLOAT32) to 11 (INT64), as numpy names them
+    for (int t = DML_TENSOR_DATA_TYPE_FLOAT32; t <= DML_TENSOR_DATA_TYPE_INT64; ++t)
+        names.push_back(type_info(static_cast<DML_TENSOR_DATA_TYPE>(t))->numpy_name);
+    return static_cast<DML_TENSOR_DATA_TYPE>(DML_TENSOR_DATA_TYPE_FLOAT32 + choose("--dtype", name, names));
 }
 
 void fail(const std::string& message) {

@@ -35,6 +35,14 @@ std::string did_you_mean(std::string_view word, std::span<const std::string> can
 /// Throws a CliError with exit code 1 (the command could not do its job).
 [[noreturn]] void fail(const std::string& message);
 
+/// The index of `value` among `names` (compared exactly); otherwise the usage error
+/// "unknown OPTION 'VALUE' (did you mean ...?) (one of: NAMES)".
+size_t choose(const std::string& option, const std::string& value, const std::vector<std::string>& names);
+/// The sizes of an option '--shape' such as "40,16": 1 to 8 of them, each 1 or more; else a usage error.
+std::vector<uint32_t> parse_shape(const std::string& text);
+/// The type an option '--dtype' names as numpy does ("float32", "uint8", ...); else a usage error.
+DML_TENSOR_DATA_TYPE parse_dtype(const std::string& name);
+
 /// The value of a library result, or fail() with its message.
 template <class T>
 T take(Result<T> result) {

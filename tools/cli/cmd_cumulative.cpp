@@ -22,7 +22,7 @@ constexpr std::string_view kInOut[] = {"IN.npy", "OUT.npy"};
 template <bool kProduct>
 void run_cumulative(const Args& args) {
     const std::string& in_path = args.operands()[0];
-    const InputFile file = open_input(in_path);
+    const InputFile file = open_input(in_path, DML_TENSOR_DATA_TYPE_INT64);  // bools counted as NumPy does
     const uint32_t axis = resolve_axis(*args.integer("--axis"), file.tensor.sizes.size(), in_path);
     const DML_AXIS_DIRECTION direction =
         args.has("--reverse") ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;

@@ -1,8 +1,12 @@
 // tools/cli/cmd_info.cpp — `vkdml info`: the Vulkan devices, the chosen one's limits, and which data types
 // each operator supports on it, as text or (--json) as one JSON document.
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cli/commands.hpp"
 #include "cli/host_ops.hpp"
@@ -87,16 +91,38 @@ void print_limits(const DeviceInfo& info) {
                 kFloatsRunToRun);
 }
 
+// A type's column heading: numpy's letter and bits (f32 is FLOAT32, u8 UINT8, i64 INT64).
+std::string short_type_name(DML_TENSOR_DATA_TYPE type) {
+    const TypeInfo* t = type_info(type);
+    return t ? t->numpy_kind + std::to_string(8 * t->size) : std::string("?");
+}
+
+// One row per operator and one column per type, "yes" or "no"; the reason for each "no" under the table,
+// once per reason with the cells it explains.
 void print_type_support(const Device& device) {
-    for (const OperatorInfo& info : operators()) {  // the operator table's, in its order
-        const DML_OPERATOR_TYPE op = info.type;
-        std::printf("\n%s\n", to_string(op));
-        for (DML_TENSOR_DATA_TYPE type : all_data_types()) {
-            const TypeSupport support = device.supports(op, type);
-            std::printf("  %-8s %s%s\n", to_string(type),
-                        support.supported ? "yes" : "no: ", support.reason.c_str());
+    const std::span<const DML_TENSOR_DATA_TYPE> types = all_data_types();
+    std::printf("\ntypes%21s", "");
+    for (size_t i = 0; i < types.size(); ++i)
+        std::printf(i + 1 < types.size() ? "%-4s" : "%s\n", short_type_name(types[i]).c_str());
+    std::vector<std::pair<std::string, std::string>> reasons;  // (reason, the cells it explains)
+    for (const OperatorInfo& info : operators()) {             // the operator table's, in its order
+        std::printf("  %-24s", to_string(info.type));
+        for (size_t i = 0; i < types.size(); ++i) {
+            const TypeSupport support = device.supports(info.type, types[i]);
+            std::printf(i + 1 < types.size() ? "%-4s" : "%s", support.supported ? "yes" : "no");
+            if (support.supported) continue;
+            const std::string cell = short_type_name(types[i]) + " " + to_string(info.type);
+            auto it = std::find_if(reasons.begin(), reasons.end(),
+                                   [&](const auto& r) { return r.first == support.reason; });
+            if (it == reasons.end())
+                reasons.emplace_back(support.reason, cell);
+            else
+                it->second += ", " + cell;
         }
+        std::printf("\n");
     }
+    std::printf("  (f: float, i: signed, u: unsigned integer; then its bits)\n");
+    for (const auto& [reason, cells] : reasons) std::printf("  no (%s): %s\n", cells.c_str(), reason.c_str());
 }
 
 using Json = nlohmann::ordered_json;

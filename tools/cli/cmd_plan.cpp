@@ -51,43 +51,12 @@ std::string lower(std::string s) {
     return s;
 }
 
-// The value of `option` among `names` (lower-case), as its index; a usage error naming them otherwise.
-size_t choose(const std::string& option, const std::string& value, const std::vector<std::string>& names) {
-    for (size_t i = 0; i < names.size(); ++i)
-        if (names[i] == value) return i;
-    std::string list;
-    for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
-    usage_error("unknown " + option + " '" + value + "'" + did_you_mean(value, names) + " (one of: " + list +
-                ")");
-}
-
-std::vector<uint32_t> parse_shape(const std::string& text) {
-    std::vector<uint32_t> sizes;
-    for (size_t start = 0; start <= text.size();) {
-        const size_t comma = std::min(text.find(',', start), text.size());
-        uint32_t n = 0;
-        const auto [stop, error] = std::from_chars(text.data() + start, text.data() + comma, n);
-        if (start == comma || error != std::errc() || stop != text.data() + comma || n == 0)
-            usage_error("option '--shape' expects comma-separated sizes of 1 or more, got '" + text + "'");
-        sizes.push_back(n);
-        start = comma + 1;
-    }
-    if (sizes.size() > 8)
-        usage_error("option '--shape' has " + std::to_string(sizes.size()) + " sizes, at most 8");
-    return sizes;
-}
-
 void run_plan(const Args& args) {
     std::vector<std::string> op_names;  // the operator table's commands
     for (const OperatorInfo& info : operators()) op_names.push_back(info.command);
     const DML_OPERATOR_TYPE op = operators()[choose("--op", args.value("--op").value_or(""), op_names)].type;
     const bool scan = op == DML_OPERATOR_CUMULATIVE_SUMMATION || op == DML_OPERATOR_CUMULATIVE_PRODUCT;
-    std::vector<std::string> type_names;  // DML_TENSOR_DATA_TYPE 1 (FLOAT32) to 11 (INT64)
-    for (int t = DML_TENSOR_DATA_TYPE_FLOAT32; t <= DML_TENSOR_DATA_TYPE_INT64; ++t)
-        type_names.push_back(lower(to_string(static_cast<DML_TENSOR_DATA_TYPE>(t))));
-    const auto type = static_cast<DML_TENSOR_DATA_TYPE>(
-        DML_TENSOR_DATA_TYPE_FLOAT32 +
-        choose("--dtype", args.value("--dtype").value_or("float32"), type_names));
+    const DML_TENSOR_DATA_TYPE type = parse_dtype(args.value("--dtype").value_or("float32"));
     const std::vector<uint32_t> sizes = parse_shape(*args.value("--shape"));
     const std::string shape_name = "the --shape";
     if (scan && !args.has("--axis")) usage_error("--op " + *args.value("--op") + " needs --axis N");

@@ -192,10 +192,12 @@ DML_TENSOR_DATA_TYPE index_type(const Args& args) {
 
 // Reads IN.npy, resolves the axes against its rank, builds the operator (`build`: vkdml::ops, from the
 // input tensor and the axes), runs it and writes OUT.npy.
+// A bool input is computed as `bool_as` (host_ops.hpp, open_input); `bool_output`: OUT.npy is bool again.
 template <class Build>
-void reduce_file(const Args& args, const WrittenAxes& written, const OperatorOptions& options, Build build) {
+void reduce_file(const Args& args, const WrittenAxes& written, const OperatorOptions& options, Build build,
+                 DML_TENSOR_DATA_TYPE bool_as = DML_TENSOR_DATA_TYPE_UINT8, bool bool_output = false) {
     const std::string& in_path = args.operands()[0];
-    const InputFile file = open_input(in_path);
+    const InputFile file = open_input(in_path, bool_as);
     const std::vector<uint32_t> axes = resolve_axes(written, file.tensor.sizes.size(), in_path);
     const ops::Operation op = take(build(file.tensor, std::span<const uint32_t>(axes)));
     // The shape OUT.npy gets: the output's, or without the reduced axes (--keepdims false).
@@ -206,7 +208,7 @@ void reduce_file(const Args& args, const WrittenAxes& written, const OperatorOpt
             file_shape.push_back(op.output().sizes[d]);
     check_output(args.operands()[1]);
     const auto device = open_device(args);
-    run_one(*device, op, file, args.operands()[1], file_shape, options);
+    run_one(*device, op, file, args.operands()[1], file_shape, options, bool_output && file.header.boolean);
 }
 
 void run_reduce(const Args& args) {
@@ -220,9 +222,19 @@ void run_reduce(const Args& args) {
     const OperatorOptions options = nan_options(args, selects, "--function " + function_name);
     const auto written = written_axes(args);
     const DML_TENSOR_DATA_TYPE output_type = is_arg ? index_type(args) : ops::kAutoType;
-    reduce_file(args, written, options, [&](const ops::TensorDesc& input, std::span<const uint32_t> axes) {
-        return ops::reduce(input, function, axes, output_type);
-    });
+    // A bool input: compared as UINT8 (max and min give bool again), summed and multiplied as INT64 (NumPy's
+    // type for them), and in FLOAT32 for the float functions.
+    const bool real = function == DML_REDUCE_FUNCTION_AVERAGE || function == DML_REDUCE_FUNCTION_L2 ||
+                      function == DML_REDUCE_FUNCTION_LOG_SUM || function == DML_REDUCE_FUNCTION_LOG_SUM_EXP;
+    const DML_TENSOR_DATA_TYPE bool_as = selects ? DML_TENSOR_DATA_TYPE_UINT8
+                                         : real  ? DML_TENSOR_DATA_TYPE_FLOAT32
+                                                 : DML_TENSOR_DATA_TYPE_INT64;
+    reduce_file(
+        args, written, options,
+        [&](const ops::TensorDesc& input, std::span<const uint32_t> axes) {
+            return ops::reduce(input, function, axes, output_type);
+        },
+        bool_as, selects && !is_arg);
 }
 
 // ARGMAX (kMax) or ARGMIN.

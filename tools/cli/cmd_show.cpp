@@ -176,7 +176,7 @@ void run_show(const Args& args) {
         summarized ? std::optional<uint64_t>(static_cast<uint64_t>(given.value_or(kDefaultLimit)))
                    : std::nullopt;
 
-    std::string text = to_string(array.type);
+    std::string text = array.boolean ? "BOOL" : to_string(array.type);  // a bool array's values: 0 and 1
     text += " [";
     for (size_t i = 0; i < array.shape.size(); ++i) text += (i ? "," : "") + std::to_string(array.shape[i]);
     text += "]\n";

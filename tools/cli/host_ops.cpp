@@ -3,7 +3,10 @@
 #include "cli/host_ops.hpp"
 
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
+#include <span>
+#include <vector>
 
 #include "npy/npy.hpp"
 #ifdef VKDML_TESTING_HOOKS
@@ -49,9 +52,9 @@ std::shared_ptr<Device> open_device(const Args& args) {
     return take(Device::create(device_options(args)));
 }
 
-InputFile open_input(const std::string& path) {
+InputFile open_input(const std::string& path, DML_TENSOR_DATA_TYPE bool_as) {
     npy::Header header = take(npy::read_header(path));
-    ops::TensorDesc tensor{header.type, header.shape, header.strides(), 0};
+    ops::TensorDesc tensor{header.boolean ? bool_as : header.type, header.shape, header.strides(), 0};
     return {path, std::move(header), std::move(tensor)};
 }
 
@@ -70,13 +73,29 @@ uint32_t resolve_axis(int64_t axis, size_t rank, const std::string& path) {
 
 void run_one(const Device& device, const ops::Operation& op, const InputFile& input,
              const std::string& out_path, std::optional<std::vector<uint32_t>> out_shape,
-             const OperatorOptions& options) {
+             const OperatorOptions& options, bool bool_output) {
     const ops::TensorDesc& output = op.output();
     HostExecution run = take(HostExecution::create(device, op.desc(), DML_EXECUTION_FLAG_NONE, options));
-    check(npy::read_data(input.path, input.header, run.input(0).first(input.header.data_bytes())));
+    const DML_TENSOR_DATA_TYPE type = input.tensor.data_type;
+    if (type == input.header.type) {
+        check(npy::read_data(input.path, input.header, run.input(0).first(input.header.data_bytes())));
+    } else {  // a bool file computed as INT64 or FLOAT32: its 0s and 1s converted
+        std::vector<std::byte> bools(input.header.data_bytes());
+        check(npy::read_data(input.path, input.header, bools));
+        const uint32_t size = element_size(type);
+        std::span<std::byte> to = run.input(0);
+        for (size_t i = 0; i < bools.size(); ++i) {
+            const bool one = bools[i] != std::byte{0};
+            const int64_t integer = one;
+            const float real = one ? 1.0f : 0.0f;
+            std::memcpy(to.data() + i * size,
+                        type == DML_TENSOR_DATA_TYPE_FLOAT32 ? static_cast<const void*>(&real) : &integer,
+                        size);
+        }
+    }
     check(run.run());
     check(npy::write(out_path, output.data_type, out_shape.value_or(output.sizes),
-                     run.output(0).first(output.elements() * element_size(output.data_type))));
+                     run.output(0).first(output.elements() * element_size(output.data_type)), bool_output));
 }
 
 }  // namespace vkdml::cli

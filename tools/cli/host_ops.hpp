@@ -35,8 +35,10 @@ struct InputFile {
     ops::TensorDesc tensor;
 };
 
-/// Reads and checks an input file's header.
-InputFile open_input(const std::string& path);
+/// Reads and checks an input file's header. A bool file's tensor is computed as `bool_as` (DirectML has no
+/// bool: UINT8 for the functions that compare, INT64 for sums and products as NumPy's, FLOAT32 for the
+/// float functions); run_one converts its 0s and 1s.
+InputFile open_input(const std::string& path, DML_TENSOR_DATA_TYPE bool_as = DML_TENSOR_DATA_TYPE_UINT8);
 /// Fails unless the output file can be written (npy::check_writable): called before the device is opened,
 /// so an unwritable output costs no GPU work.
 void check_output(const std::string& path);
@@ -58,10 +60,11 @@ std::vector<uint32_t> resolve_axes(const WrittenAxes& written, size_t rank, cons
 /// Runs one built operator (its input the file's tensor) through vkdml::HostExecution: the input file's
 /// data is read straight into the mapped device buffer and the output written straight from it to
 /// `out_path` (C order; "-": standard output), so a tensor is copied once each way. `out_shape` is the
-/// shape the file gets (the output tensor's when absent; the same elements). Fails with the library's or
-/// the file's message.
+/// shape the file gets (the output tensor's when absent; the same elements). A bool input computed in
+/// another type is converted on the way in (a copy); `bool_output` writes a UINT8 output of 0s and 1s as a
+/// bool array. Fails with the library's or the file's message.
 void run_one(const Device& device, const ops::Operation& op, const InputFile& input,
              const std::string& out_path, std::optional<std::vector<uint32_t>> out_shape = std::nullopt,
-             const OperatorOptions& options = {});
+             const OperatorOptions& options = {}, bool bool_output = false);
 
 }  // namespace vkdml::cli

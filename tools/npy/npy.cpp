@@ -60,8 +60,14 @@ std::string shape_text(std::span<const Int> shape) {
     return out + (shape.size() == 1 ? ",)" : ")");
 }
 
-const Dtype* dtype_from_descr(std::string_view descr) {
-    if (descr.size() != 3 || std::string_view("<=|").find(descr[0]) == std::string_view::npos) return nullptr;
+// The type of a descr such as '<f4', '|u1' or '>i8' ('>': big-endian, which `big_endian` reports); a bool
+// ('|b1') is UINT8, which `boolean` reports.
+const Dtype* dtype_from_descr(std::string_view descr, bool& big_endian, bool& boolean) {
+    if (descr.size() != 3 || std::string_view("<=|>").find(descr[0]) == std::string_view::npos)
+        return nullptr;
+    big_endian = descr[0] == '>' && descr[2] != '1';  // one byte has no order
+    boolean = descr.substr(1) == "b1";
+    if (boolean) return type_info(DML_TENSOR_DATA_TYPE_UINT8);
     for (const Dtype& d : kTypeInfo)
         if (descr[1] == d.numpy_kind && descr[2] == static_cast<char>('0' + d.size)) return &d;
     return nullptr;
@@ -81,7 +87,6 @@ std::string descr_of(const Dtype& dtype) {
 
 // Why a descr that dtype_from_descr refused is unusable.
 std::string bad_descr_problem(std::string_view descr) {
-    if (descr.starts_with('>')) return "big-endian dtype " + printable(descr) + " is not supported";
     std::string_view kind;
     size_t at = descr.find_first_not_of("<>=|");
     switch (at == std::string_view::npos ? '\0' : descr[at]) {
@@ -97,7 +102,7 @@ std::string bad_descr_problem(std::string_view descr) {
     default: break;
     }
     return "unsupported dtype " + printable(descr) + std::string(kind) +
-           "; supported: <f2 <f4 <f8 |i1 <i2 <i4 <i8 |u1 <u2 <u4 <u8";
+           "; supported: <f2 <f4 <f8 |i1 <i2 <i4 <i8 |u1 <u2 <u4 <u8 |b1 (and big-endian: >f2 ... >u8)";
 }
 
 // The shape rules shared by read and write; returns the problem, if any. Every product is checked: a count
@@ -319,12 +324,15 @@ Result<Preamble> parse_preamble(std::span<const std::byte> head, uint64_t file_s
 Result<Header> parse_header(std::string_view text, const std::string& name) {
     HeaderFields fields;
     if (auto bad = HeaderParser(text).parse(fields)) return problem(name, *bad);
-    const Dtype* dtype = dtype_from_descr(fields.descr);
+    bool big_endian = false, boolean = false;
+    const Dtype* dtype = dtype_from_descr(fields.descr, big_endian, boolean);
     if (!dtype) return problem(name, bad_descr_problem(fields.descr));
     if (auto bad = shape_problem(fields.shape)) return problem(name, *bad);
     Header header;
     header.type = dtype->type;
     header.fortran_order = fields.fortran_order;
+    header.big_endian = big_endian;
+    header.boolean = boolean;
     for (uint64_t size : fields.shape) header.shape.push_back(static_cast<uint32_t>(size));  // checked above
     if (header.shape.empty()) header.shape.push_back(1);
     return header;
@@ -334,8 +342,8 @@ Status check_data_size(const Header& array, uint64_t available, const std::strin
     const Dtype& dtype = *dtype_from_type(array.type);
     const uint64_t needed = array.data_bytes();
     if (available == needed) return {};
-    const std::string layout =
-        "shape " + shape_text(std::span<const uint32_t>(array.shape)) + " of " + descr_of(dtype);
+    const std::string layout = "shape " + shape_text(std::span<const uint32_t>(array.shape)) + " of " +
+                               (array.boolean ? std::string("|b1") : descr_of(dtype));
     if (available < needed)
         return problem(name, "data is truncated: " + layout + " needs " + std::to_string(needed) +
                                  " bytes, the file holds " + std::to_string(available));
@@ -344,6 +352,17 @@ Status check_data_size(const Header& array, uint64_t available, const std::strin
 }
 
 using File = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
+
+// NumPy reads any non-zero byte of a bool array as True: 1, as it writes True.
+void normalize_bools(std::span<std::byte> data) {
+    for (std::byte& b : data) b = b == std::byte{0} ? std::byte{0} : std::byte{1};
+}
+
+// Reverses the bytes of each `size`-byte element of `data` (big-endian to little-endian).
+void swap_bytes(std::span<std::byte> data, uint32_t size) {
+    for (size_t at = 0; at + size <= data.size(); at += size)
+        std::reverse(data.begin() + at, data.begin() + at + size);
+}
 
 bool read_exactly(std::FILE* file, void* out, uint64_t size) {
     return size == 0 || std::fread(out, 1, size, file) == size;
@@ -400,6 +419,8 @@ Result<Array> parse(std::span<const std::byte> file_bytes, const std::string& na
     Array array;
     static_cast<Header&>(array) = std::move(*header);
     array.data.assign(data.begin(), data.end());
+    if (array.big_endian) swap_bytes(array.data, dtype_from_type(array.type)->size);
+    if (array.boolean) normalize_bools(array.data);
     return array;
 }
 
@@ -438,6 +459,8 @@ Status read_data(const std::string& path, const Header& header, std::span<std::b
     if (std::fseek(file.get(), static_cast<long>(header.data_offset), SEEK_SET) != 0 ||
         !read_exactly(file.get(), out.data(), out.size()) || std::fgetc(file.get()) != EOF)
         return read_failed(path);
+    if (header.big_endian) swap_bytes(out, dtype_from_type(header.type)->size);
+    if (header.boolean) normalize_bools(out);
     return {};
 }
 
@@ -464,9 +487,11 @@ Status check_writable(const std::string& path) {
 }
 
 Status write(const std::string& path, DML_TENSOR_DATA_TYPE type, std::span<const uint32_t> shape,
-             std::span<const std::byte> data) {
+             std::span<const std::byte> data, bool boolean) {
     const Dtype* dtype = dtype_from_type(type);
     if (!dtype) return problem(path, "cannot write data type " + std::to_string(static_cast<int>(type)));
+    if (boolean && type != DML_TENSOR_DATA_TYPE_UINT8)
+        return problem(path, "a bool array is written from UINT8 data, not " + std::string(dtype->name));
     const std::vector<uint64_t> dims(shape.begin(), shape.end());
     if (auto bad = shape_problem(dims)) return problem(path, *bad);
     const uint64_t needed = saturated_product(std::span<const uint64_t>(dims)) * dtype->size;
@@ -477,8 +502,8 @@ Status write(const std::string& path, DML_TENSOR_DATA_TYPE type, std::span<const
 
     // Format 1.0, padded with spaces and a newline so the data starts at a multiple of 64 as NumPy does.
     // A rank <= 8 header is under 256 bytes, so the 16-bit header length of format 1.0 always suffices.
-    std::string header =
-        "{'descr': '" + descr_of(*dtype) + "', 'fortran_order': False, 'shape': " + shape_text(shape) + ", }";
+    std::string header = "{'descr': '" + (boolean ? std::string("|b1") : descr_of(*dtype)) +
+                         "', 'fortran_order': False, 'shape': " + shape_text(shape) + ", }";
     header.append((64 - (10 + header.size() + 1) % 64) % 64, ' ');
     header += '\n';
     std::string preamble(kMagic, kMagicSize);

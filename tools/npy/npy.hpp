@@ -1,11 +1,12 @@
 // tools/npy/npy.hpp — reading and writing NumPy .npy files as DirectML-shaped tensors.
 //
-// Reads format versions 1.0, 2.0 and 3.0 holding one of the 11 numeric types vkdml knows, little-endian,
-// C or Fortran order, rank 0..8 (rank 0 reads as shape {1}), no zero dimension and at most 2^32 - 1
-// elements (DirectML's limit), with a header of at most 1 MiB. Nothing is allocated from what a header
-// says before it has been checked against the file's size, and every size computation is overflow-checked.
-// Writes C-order files in format 1.0, atomically (temporary file + rename). Every rejection is an Error with
-// code invalid_argument and a one-line message naming the file.
+// Reads format versions 1.0, 2.0 and 3.0 holding bool (as UINT8) or one of the 11 numeric types vkdml knows,
+// little- or big-endian (big-endian data is given little-endian, as NumPy's astype('=') would), C or Fortran
+// order, rank 0..8 (rank 0 reads as shape {1}), no zero dimension and at most 2^32 - 1 elements (DirectML's
+// limit), with a header of at most 1 MiB. Nothing is allocated from what a header says before it has been
+// checked against the file's size, and every size computation is overflow-checked. Writes C-order files in
+// format 1.0, atomically (temporary file + rename). Every rejection is an Error with code invalid_argument
+// and a one-line message naming the file.
 #pragma once
 
 #include <cstddef>
@@ -23,6 +24,11 @@ struct Header {
     DML_TENSOR_DATA_TYPE type = DML_TENSOR_DATA_TYPE_UNKNOWN;
     std::vector<uint32_t> shape;  ///< rank 1..8; a 0-d array reads as shape {1}
     bool fortran_order = false;
+    /// The file's elements are big-endian (a '>' descr of 2 to 8 bytes): read() and read_data() swap them.
+    bool big_endian = false;
+    /// A NumPy bool array ('|b1'): `type` is UINT8, and read() and read_data() give each element as 0 or 1
+    /// (NumPy reads any non-zero byte as True).
+    bool boolean = false;
     uint64_t data_offset = 0;  ///< byte position of the data in the file
 
     /// Product of the shape (UINT64_MAX if it overflows, which no header read() accepts can).
@@ -37,7 +43,7 @@ struct Header {
 
 /// The contents of one .npy file.
 struct Array : Header {
-    std::vector<std::byte> data;  ///< the element bytes exactly as in the file (little-endian)
+    std::vector<std::byte> data;  ///< the element bytes, little-endian (a big-endian file's swapped)
 };
 
 /// Reads and checks a whole .npy file.
@@ -47,7 +53,8 @@ Result<Array> read(const std::string& path);
 Result<Header> read_header(const std::string& path);
 
 /// Reads the data of the file read_header described straight into `out` (header.data_bytes() long),
-/// such as a device buffer mapped by vkdml::HostExecution: no copy in between.
+/// such as a device buffer mapped by vkdml::HostExecution: no copy in between (big-endian data is then
+/// swapped in place).
 Status read_data(const std::string& path, const Header& header, std::span<std::byte> out);
 
 /// Checks and decodes the bytes of a .npy file; `name_for_errors` names it in error messages.
@@ -65,8 +72,9 @@ Status check_writable(const std::string& path);
 /// Writes "<path>.tmp.<pid>" first and renames it over `path`, so `path` never holds a partial file;
 /// the temporary file is removed on failure. Refuses a `path` that is a directory, a device, a pipe or a
 /// socket. Shape rules are those of read(), and an empty shape is a 0-d array (one element, shape ()).
-/// `path` "-" writes the file to standard output instead.
+/// `path` "-" writes the file to standard output instead. `boolean`: a bool array ('|b1') of UINT8 data,
+/// each element 0 or 1.
 Status write(const std::string& path, DML_TENSOR_DATA_TYPE type, std::span<const uint32_t> shape,
-             std::span<const std::byte> data);
+             std::span<const std::byte> data, bool boolean = false);
 
 }  // namespace vkdml::npy
