@@ -250,10 +250,11 @@ vkdml::ops::Operation golden_operation(const GoldenCase& c) {
             return vkdml::ops::cumulative_product(c.input, c.axes[0], dir, c.exclusive);
         // (Arg indices as UINT32, as the committed hashes were computed: the builders' default is INT64.)
         case DML_OPERATOR_REDUCE:
-            return vkdml::ops::reduce(c.input, c.function, std::span(c.axes),
-                                      c.function == DML_REDUCE_FUNCTION_ARGMAX || c.function == DML_REDUCE_FUNCTION_ARGMIN
-                                          ? DML_TENSOR_DATA_TYPE_UINT32
-                                          : vkdml::ops::kAutoType);
+            return vkdml::ops::reduce(
+                c.input, c.function, std::span(c.axes),
+                c.function == DML_REDUCE_FUNCTION_ARGMAX || c.function == DML_REDUCE_FUNCTION_ARGMIN
+                    ? DML_TENSOR_DATA_TYPE_UINT32
+                    : vkdml::ops::kAutoType);
         case DML_OPERATOR_ARGMIN:
             return vkdml::ops::argmin(c.input, std::span(c.axes), dir, DML_TENSOR_DATA_TYPE_UINT32);
         default: return vkdml::ops::argmax(c.input, std::span(c.axes), dir, DML_TENSOR_DATA_TYPE_UINT32);
