@@ -193,7 +193,8 @@ TEST_CASE("cli: vkdml bench --passes lists a time per pass", "[gpu][cli]") {
     for (const json::Value& name : r.at("pass_names")) names.push_back(name.get<std::string>());
     CHECK(names.size() == r.at("passes").size());
     CHECK(run.out.find("reduce-many-tiny passes (ms): ") != std::string::npos);
-    if (vkdml_test::test_device().info().physical.type == VK_PHYSICAL_DEVICE_TYPE_CPU) {  // the CPU rows' one pass
+    if (vkdml_test::test_device().info().physical.type ==
+        VK_PHYSICAL_DEVICE_TYPE_CPU) {  // the CPU rows' one pass
         CHECK(names == std::vector<std::string>{"reduce_serial_canonical/f32 fold to the output"});
         CHECK(run.out.find(" reduce_serial_canonical/f32 fold to the output\n") != std::string::npos);
     }

@@ -1,6 +1,6 @@
-// tools/cli/cli.cpp — the vkdml tool's command line on CLI11: option helpers whose validators carry the tool's
-// messages, the usage text (a CLI11 formatter), and Args::parse, which turns CLI11's errors and leftovers
-// into the tool's usage errors.
+// tools/cli/cli.cpp — the vkdml tool's command line on CLI11: option helpers whose validators carry the
+// tool's messages, the usage text (a CLI11 formatter), and Args::parse, which turns CLI11's errors and
+// leftovers into the tool's usage errors.
 #include "cli/cli.hpp"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
-// tools/cli/cli.hpp — the vkdml tool's command line on CLI11: the error type every command throws, the helpers
-// that declare a command's options on its CLI::App (with the tool's own wording for bad values), and Args,
-// a parsed command line. The command line reads as it always has: options as "--name value" or
+// tools/cli/cli.hpp — the vkdml tool's command line on CLI11: the error type every command throws, the
+// helpers that declare a command's options on its CLI::App (with the tool's own wording for bad values), and
+// Args, a parsed command line. The command line reads as it always has: options as "--name value" or
 // "--name=value", "--" ends them, "-h" / "--help" ask for the command's usage.
 #pragma once
 
