@@ -1,9 +1,12 @@
 # Build-time kernel compilation: every glsl/<kernel>.comp is compiled once per storage type by
-# glslangValidator into a header of SPIR-V words in the build tree (never committed, never compiled at
-# run time). vkdml_kernel_registry() then writes, from that one list, kernel_ids.hpp (enum class Kernel
+# glslangValidator, rewritten by spirv-opt (cmake/spirv_embed.cmake), into a header of SPIR-V words in
+# the build tree (never committed, never compiled at run time). vkdml_kernel_registry() then writes, from that one list, kernel_ids.hpp (enum class Kernel
 # and enum class Storage, with their names) and kernels_generated.cpp, the registry the library looks
 # up by (Kernel, Storage).
 find_program(GLSLANG_VALIDATOR glslangValidator REQUIRED DOC "glslang-tools")
+# spirv-opt (spirv-tools, which Debian's glslang-tools depends on; the Vulkan SDK has both) rewrites each
+# kernel before it is embedded, so that drivers create its pipelines faster (cmake/spirv_embed.cmake).
+find_program(SPIRV_OPT spirv-opt REQUIRED DOC "spirv-tools")
 
 set(VKDML_KERNEL_DIR ${PROJECT_BINARY_DIR}/generated/kernels)
 file(MAKE_DIRECTORY ${VKDML_KERNEL_DIR})
@@ -25,12 +28,15 @@ function(vkdml_kernel name)
     string(TOUPPER ${t} T)
     set(var spv_${name}_${t})
     set(out ${VKDML_KERNEL_DIR}/${var}.h)
+    set(spv ${VKDML_KERNEL_DIR}/${var}.spv)
     add_custom_command(
       OUTPUT ${out}
       COMMAND ${GLSLANG_VALIDATOR} --quiet -V --target-env vulkan1.2 -DSTORAGE_${T}=1 ${defines}
-              -I${PROJECT_SOURCE_DIR}/glsl --vn ${var} -o ${out} ${PROJECT_SOURCE_DIR}/glsl/${K_SOURCE}.comp
-      DEPENDS ${PROJECT_SOURCE_DIR}/glsl/${K_SOURCE}.comp ${includes}
-      COMMENT "glslangValidator ${K_SOURCE}.comp (${name}, ${t})"
+              -I${PROJECT_SOURCE_DIR}/glsl -o ${spv} ${PROJECT_SOURCE_DIR}/glsl/${K_SOURCE}.comp
+      COMMAND ${CMAKE_COMMAND} -DSPIRV_OPT=${SPIRV_OPT} -DIN=${spv} -DOUT=${out} -DVAR=${var}
+              -P ${PROJECT_SOURCE_DIR}/cmake/spirv_embed.cmake
+      DEPENDS ${PROJECT_SOURCE_DIR}/glsl/${K_SOURCE}.comp ${includes} ${PROJECT_SOURCE_DIR}/cmake/spirv_embed.cmake
+      COMMENT "glslangValidator and spirv-opt ${K_SOURCE}.comp (${name}, ${t})"
       VERBATIM)
     set_property(GLOBAL APPEND PROPERTY VKDML_KERNEL_HEADERS ${out})
     set_property(GLOBAL APPEND PROPERTY VKDML_KERNEL_ENTRIES "${name}|${t}|${var}")

@@ -9,6 +9,7 @@
 #include "core/kernel_registry.hpp"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,10 @@ struct Reflection {
     std::map<uint32_t, uint32_t> constants;                    // OpConstant (32-bit) -> value
     uint32_t workgroup_size = 0;                               // the id decorated BuiltIn WorkgroupSize
     size_t workgroup_size_reads = 0;  // instructions taking it as an operand (its definition aside)
+    std::set<uint32_t> early_returns;  // OpFunction ids with a return before their last instruction
+    std::vector<uint32_t> callees;     // OpFunctionCall's function, once per call
+    size_t no_contraction = 0;        // OpDecorate NoContraction (GLSL's `precise`)
+    bool floats = false;              // an OpTypeFloat
 };
 
 std::string literal(const uint32_t* words, size_t count) {
@@ -44,7 +49,10 @@ Reflection reflect(const KernelBinary& k) {
                        OpTypePointer = 32;
     constexpr uint32_t SpecId = 1, Offset = 35, PushConstant = 9, BuiltIn = 11, WorkgroupSize = 25;
     constexpr uint32_t OpSpecConstantComposite = 51, OpTypeStruct = 30, OpTypeArray = 28, OpConstant = 43;
+    constexpr uint32_t OpFunction = 54, OpFunctionEnd = 56, OpFunctionCall = 57, OpReturn = 253,
+                       OpReturnValue = 254, NoContraction = 42, OpTypeFloat = 22;
     Reflection r;
+    uint32_t function = 0, returns = 0, last_op = 0;  // the function being read
     std::map<uint32_t, uint32_t> pointee;  // push-constant pointer type -> struct
     const size_t n = k.bytes / 4;
     REQUIRE(n > 5);
@@ -63,6 +71,14 @@ Reflection reflect(const KernelBinary& k) {
         if (op == OpTypeStruct) r.struct_members[w[1]].assign(w + 2, w + len);
         if (op == OpTypeArray) r.array_lengths[w[1]] = w[3];
         if (op == OpConstant && len == 4) r.constants[w[2]] = w[3];
+        if (op == OpFunction) function = w[2], returns = 0;
+        if (op == OpReturn || op == OpReturnValue) ++returns;
+        if (op == OpFunctionEnd && (returns > 1 || (last_op != OpReturn && last_op != OpReturnValue)))
+            r.early_returns.insert(function);
+        if (op == OpFunctionCall) r.callees.push_back(w[3]);
+        last_op = op;
+        if (op == OpDecorate && w[2] == NoContraction) ++r.no_contraction;
+        if (op == OpTypeFloat) r.floats = true;
         i += len;
     }
     for (size_t i = 5; i < n;) {  // a second walk: the readers of that id
@@ -183,6 +199,34 @@ TEST_CASE("every kernel's specialization constants and push block match kernel_a
             CHECK(r.workgroup_size_reads > 0);
         }
     }
+}
+
+// spirv-opt rewrote every kernel at build time (cmake/spirv_embed.cmake): every function with a single
+// return at its end is inlined into its callers (a call left is to a function with an early return,
+// which the passes keep by design), so that a driver has less to inline before specialization prunes
+// it; and the `precise` steps of the compensated arithmetic (compensated.glsl) are still NoContraction,
+// copied to every place they were inlined (a pass that dropped them would let a driver fuse or reorder
+// them).
+TEST_CASE("every kernel was inlined at build time, its precise steps kept", "[unit]") {
+    size_t float_kernels = 0, calls = 0;
+    for (size_t i = 0; i < kKernelBinaryCount; ++i) {
+        const KernelBinary& k = kKernelBinaries[i];
+        INFO(name(k.kernel) << " " << name(k.storage));
+        const Reflection r = reflect(k);
+        for (uint32_t callee : r.callees) {
+            INFO("a call to function %" << callee << (r.names.count(callee) ? " " + r.names.at(callee) : ""));
+            CHECK(r.early_returns.count(callee) == 1);
+        }
+        calls += r.callees.size();
+        if (!r.floats) continue;
+        ++float_kernels;
+        CHECK(r.no_contraction > 0);
+        // The kernels that fold compensated sums and products: compensated.glsl's 20 precise steps,
+        // inlined twice or more (the plain reduce kernels fold MIN, MAX and the arg functions only).
+        if (k.kernel != Kernel::reduce_serial && k.kernel != Kernel::reduce_tree) CHECK(r.no_contraction >= 40);
+    }
+    CHECK(float_kernels >= 15);
+    CHECK(calls > 0);  // (the functions with early returns: the check above has calls to look at)
 }
 
 TEST_CASE("the scan and reduce parameters place every field at its kernel_abi.h slot", "[unit]") {
