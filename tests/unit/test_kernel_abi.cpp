@@ -27,11 +27,11 @@ struct Reflection {
     std::map<uint32_t, uint32_t> array_lengths;                // OpTypeArray -> its length's id
     std::map<uint32_t, uint32_t> constants;                    // OpConstant (32-bit) -> value
     uint32_t workgroup_size = 0;                               // the id decorated BuiltIn WorkgroupSize
-    size_t workgroup_size_reads = 0;  // instructions taking it as an operand (its definition aside)
+    size_t workgroup_size_reads = 0;   // instructions taking it as an operand (its definition aside)
     std::set<uint32_t> early_returns;  // OpFunction ids with a return before their last instruction
     std::vector<uint32_t> callees;     // OpFunctionCall's function, once per call
-    size_t no_contraction = 0;        // OpDecorate NoContraction (GLSL's `precise`)
-    bool floats = false;              // an OpTypeFloat
+    size_t no_contraction = 0;         // OpDecorate NoContraction (GLSL's `precise`)
+    bool floats = false;               // an OpTypeFloat
 };
 
 std::string literal(const uint32_t* words, size_t count) {
@@ -53,7 +53,7 @@ Reflection reflect(const KernelBinary& k) {
                        OpReturnValue = 254, NoContraction = 42, OpTypeFloat = 22;
     Reflection r;
     uint32_t function = 0, returns = 0, last_op = 0;  // the function being read
-    std::map<uint32_t, uint32_t> pointee;  // push-constant pointer type -> struct
+    std::map<uint32_t, uint32_t> pointee;             // push-constant pointer type -> struct
     const size_t n = k.bytes / 4;
     REQUIRE(n > 5);
     REQUIRE(k.words[0] == 0x07230203u);
@@ -223,7 +223,8 @@ TEST_CASE("every kernel was inlined at build time, its precise steps kept", "[un
         CHECK(r.no_contraction > 0);
         // The kernels that fold compensated sums and products: compensated.glsl's 20 precise steps,
         // inlined twice or more (the plain reduce kernels fold MIN, MAX and the arg functions only).
-        if (k.kernel != Kernel::reduce_serial && k.kernel != Kernel::reduce_tree) CHECK(r.no_contraction >= 40);
+        if (k.kernel != Kernel::reduce_serial && k.kernel != Kernel::reduce_tree)
+            CHECK(r.no_contraction >= 40);
     }
     CHECK(float_kernels >= 15);
     CHECK(calls > 0);  // (the functions with early returns: the check above has calls to look at)
