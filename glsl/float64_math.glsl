@@ -1,5 +1,7 @@
 // Natural exponential and logarithm in float64. GLSL has exp() and log() for float only; these give
-// float64 kernels float64 accuracy (about 1 ULP; the tests allow 3) instead of a float32 round trip.
+// float64 kernels float64 accuracy (about 1 ULP; the tests allow 3) instead of a float32 round trip, and
+// the same bits on every device: every step `precise` (no fused multiply-add, no reordering), an
+// addition, subtraction or multiplication (correctly rounded in Vulkan) or rounded_math.glsl's division.
 //   exp64: x = k·ln2 + r with |r| <= ln2/2 (ln2 split in two so k·LN2_HI is exact), e^r by its Taylor
 //          polynomial to degree 13 (truncation < 2^-57), scaled by 2^k in two steps so 2^1024 is never
 //          formed on the way to a finite result.
@@ -8,6 +10,8 @@
 //          series to s^23 (|s| <= 0.1716, truncation < 2^-60), plus e·ln2 (split as above).
 #ifndef FLOAT64_MATH_GLSL
 #define FLOAT64_MATH_GLSL
+
+#include "rounded_math.glsl"
 
 const double LN2_HI = 6.93147180369123816490e-01LF;  // ln 2 with its low 21 bits zero: k·LN2_HI is exact for |k| < 2^11
 const double LN2_LO = 1.90821492927058770002e-10LF;  // ln 2 - LN2_HI
@@ -20,9 +24,9 @@ double exp64(double x) {
     if (isnan(x)) return x;
     if (x > 709.782712893384LF) return f64_inf();
     if (x < -745.1332191019412LF) return 0.0LF;
-    double k = roundEven(x * INV_LN2);
-    double r = (x - k * LN2_HI) - k * LN2_LO;
-    double q = 1.0LF / 6227020800.0LF;  // 1/13!
+    precise double k = roundEven(x * INV_LN2);
+    precise double r = (x - k * LN2_HI) - k * LN2_LO;
+    precise double q = 1.0LF / 6227020800.0LF;  // 1/13!
     q = q * r + 1.0LF / 479001600.0LF;
     q = q * r + 1.0LF / 39916800.0LF;
     q = q * r + 1.0LF / 3628800.0LF;
@@ -58,10 +62,10 @@ double log64(double x) {
         m *= 2.0LF;
         e -= 1;
     }
-    double f = m - 1.0LF;  // exact
-    double s = f / (2.0LF + f);
-    double z = s * s;
-    double q = 1.0LF / 23.0LF;
+    precise double f = m - 1.0LF;  // exact
+    double s = div_rn(f, 2.0LF + f);
+    precise double z = s * s;
+    precise double q = 1.0LF / 23.0LF;
     q = q * z + 1.0LF / 21.0LF;
     q = q * z + 1.0LF / 19.0LF;
     q = q * z + 1.0LF / 17.0LF;
@@ -72,9 +76,10 @@ double log64(double x) {
     q = q * z + 1.0LF / 7.0LF;
     q = q * z + 1.0LF / 5.0LF;
     q = q * z + 1.0LF / 3.0LF;
-    double ln_m = 2.0LF * s + 2.0LF * s * z * q;
-    double de = double(e);
-    return de * LN2_HI + (de * LN2_LO + ln_m);
+    precise double ln_m = 2.0LF * s + 2.0LF * s * z * q;
+    precise double de = double(e);
+    precise double result = de * LN2_HI + (de * LN2_LO + ln_m);
+    return result;
 }
 
 #endif

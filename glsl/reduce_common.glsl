@@ -21,6 +21,9 @@
 #endif
 #if defined(CANONICAL_FOLD)
 #include "rounded_math.glsl"
+#if defined(ACC_IS_FLOAT) && !defined(STORAGE_F64)
+#include "float32_math.glsl"
+#endif
 #endif
 
 layout(local_size_x_id = ABI_SPEC_WORKGROUP) in;
@@ -106,15 +109,15 @@ ACC_T acc_exp(ACC_T x) { return exp64(x); }
 ACC_T acc_log(ACC_T x) { return log64(x); }
 #elif defined(ACC_IS_FLOAT)
 ACC_T acc_inf() { return uintBitsToFloat(0x7f800000u); }
+#if defined(CANONICAL_FOLD)
+// vkdml's own, not the device's: the same bits on every device (float32_math.glsl).
+ACC_T acc_exp(ACC_T x) { return exp32(x); }
+ACC_T acc_log(ACC_T x) { return log32(x); }
+#else
+// (Never called: LOG_SUM and LOG_SUM_EXP run in the canonical kernels alone.)
 ACC_T acc_exp(ACC_T x) { return exp(x); }
-// GLSL leaves log(x <= 0) undefined and drivers treat subnormals differently: the IEEE answers for
-// 0 (-inf), negatives and NaN (NaN); subnormals scaled by 2^24 into the normal range first.
-ACC_T acc_log(ACC_T x) {
-    if (isnan(x) || x < 0.0) return uintBitsToFloat(0x7fc00000u);
-    if (x == 0.0) return -acc_inf();
-    if (x < 1.17549435e-38) return log(x * 16777216.0) - 16.6355324;  // 24·ln 2
-    return log(x);
-}
+ACC_T acc_log(ACC_T x) { return log(x); }
+#endif
 #endif
 
 bool acc_isnan(ACC_T a) {

@@ -228,14 +228,10 @@ GoldenClass golden_class(const GoldenCase& c) {
          (c.function == DML_REDUCE_FUNCTION_MIN || c.function == DML_REDUCE_FUNCTION_MAX ||
           c.function == DML_REDUCE_FUNCTION_ARGMIN || c.function == DML_REDUCE_FUNCTION_ARGMAX));
     if (!is_float_type(c.input.data_type) || selection) return GoldenClass::exact;
-    // The functions whose result is the compensated pair rounded once, or then divided or square-rooted
-    // correctly rounded, with no device function after it.
-    const bool pair_only =
-        c.type == DML_OPERATOR_REDUCE &&
-        (c.function == DML_REDUCE_FUNCTION_SUM || c.function == DML_REDUCE_FUNCTION_L1 ||
-         c.function == DML_REDUCE_FUNCTION_SUM_SQUARE || c.function == DML_REDUCE_FUNCTION_MULTIPLY ||
-         c.function == DML_REDUCE_FUNCTION_AVERAGE || c.function == DML_REDUCE_FUNCTION_L2);
-    if (pair_only) return GoldenClass::canonical;
+    // Every float REDUCE: the compensated pair rounded once, then divided, square-rooted (correctly
+    // rounded) or taken the logarithm of, LOG_SUM_EXP's sum rescaled by exponentials (vkdml's own exp and
+    // log, from correctly rounded steps): no device function anywhere.
+    if (c.type == DML_OPERATOR_REDUCE) return GoldenClass::canonical;
     if (scan && c.input.data_type == F32) return GoldenClass::free;
     return GoldenClass::stable;
 }

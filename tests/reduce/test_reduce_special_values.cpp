@@ -11,8 +11,10 @@
 #include "reduce_sweep.hpp"
 #include "tensor_data.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -399,5 +401,76 @@ TEST_CASE("reduce: the caller's Axes array may be overwritten right after create
             CHECK(bits_of(output) == std::vector<uint64_t>{1, 2, 1});
         else
             CHECK(bits_of(output) == std::vector<uint64_t>{0, 1, 2});
+    }
+}
+
+// LOG_SUM and LOG_SUM_EXP take vkdml's own exp and log (float32_math.glsl, float64_math.glsl: correctly
+// rounded steps, the same bits on every device), held here to the correctly rounded value: LOG_SUM of one
+// element is ln x, LOG_SUM_EXP of [a, a + d] is a + ln(1 + e^d).
+TEST_CASE("reduce: LOG_SUM's log and LOG_SUM_EXP's exp within one and two ulps across the range",
+          "[gpu][reduce][accuracy]") {
+    // Distance in units in the last place between two finite values of the type (same sign).
+    const auto ulps_apart = [](DML_TENSOR_DATA_TYPE type, double a, double b) {
+        if (type == F32) {
+            uint32_t ua, ub;
+            const float fa = static_cast<float>(a), fb = static_cast<float>(b);
+            std::memcpy(&ua, &fa, 4);
+            std::memcpy(&ub, &fb, 4);
+            return static_cast<double>(ua > ub ? ua - ub : ub - ua);
+        }
+        uint64_t ua, ub;
+        std::memcpy(&ua, &a, 8);
+        std::memcpy(&ub, &b, 8);
+        return static_cast<double>(ua > ub ? ua - ub : ub - ua);
+    };
+    const auto rounded = [](DML_TENSOR_DATA_TYPE type, long double v) {
+        return type == F32 ? static_cast<double>(static_cast<float>(v)) : static_cast<double>(v);
+    };
+    for (DML_TENSOR_DATA_TYPE type : {F32, F64}) {
+        INFO(type_name(type));
+        if (!test_device().supports(DML_OPERATOR_REDUCE, type).supported) continue;
+        // Rows of `width` elements, reduced along the row: one result per row.
+        const auto run_rows = [&](DML_REDUCE_FUNCTION f, const std::vector<std::vector<double>>& rows) {
+            const auto n = static_cast<uint32_t>(rows.size()), width = static_cast<uint32_t>(rows[0].size());
+            TestTensor input = make_packed(type, {n, width});
+            for (uint32_t r = 0; r < n; ++r)
+                for (uint32_t k = 0; k < width; ++k) input.set_double(r * width + k, rows[r][k]);
+            TestTensor output = make_packed(type, {n, 1});
+            const vkdml::Status st = execute_reduce(DML_OPERATOR_REDUCE, f, INC, {1}, input, output);
+            require_no_validation_messages();
+            REQUIRE(st.ok());
+            std::vector<double> out(n);
+            for (uint32_t r = 0; r < n; ++r) out[r] = output.get_double(r);
+            return out;
+        };
+        // ln x for x = m·2^e, every exponent of the normal range, seven significands each.
+        const int lowest = type == F32 ? -126 : -1022, highest = type == F32 ? 127 : 1023;
+        std::vector<std::vector<double>> rows;
+        for (int e = lowest; e <= highest; e += type == F32 ? 1 : 7)
+            for (double m : {1.0, 1.0000001, 1.2345678, 1.41421, 1.41422, 1.75, 1.9999999})
+                rows.push_back({std::ldexp(m, e)});
+        const std::vector<double> logs = run_rows(DML_REDUCE_FUNCTION_LOG_SUM, rows);
+        double worst = 0;
+        for (size_t i = 0; i < rows.size(); ++i) {
+            const double x = rounded(type, rows[i][0]);
+            const double want = rounded(type, std::log(static_cast<long double>(x)));
+            INFO("ln " << x << " = " << want << ", got " << logs[i]);
+            CHECK(ulps_apart(type, logs[i], want) <= 1);
+            worst = std::max(worst, ulps_apart(type, logs[i], want));
+        }
+        // a + ln(1 + e^d) for d from -80 to 0 (a = 10: the result's ulp is 10's); below ln of the least
+        // normal number e^d is 0.
+        std::vector<std::vector<double>> pairs;
+        for (double d = -80; d <= 0; d += 0.0625) pairs.push_back({10, 10 + d});
+        const std::vector<double> lse = run_rows(DML_REDUCE_FUNCTION_LOG_SUM_EXP, pairs);
+        for (size_t i = 0; i < pairs.size(); ++i) {
+            const long double d = static_cast<long double>(rounded(type, pairs[i][1])) - 10;
+            const double want = rounded(type, 10 + std::log1p(std::exp(d)));
+            INFO("10 + ln(1 + e^" << static_cast<double>(d) << ") = " << want << ", got " << lse[i]);
+            CHECK(ulps_apart(type, lse[i], want) <= 2);
+        }
+        CHECK(run_rows(DML_REDUCE_FUNCTION_LOG_SUM_EXP, {{0, -1000}, {-3, -3}})[0] == 0);
+        WARN(type_name(type) << ": LOG_SUM's log within " << worst << " ulp over " << rows.size()
+                             << " values");
     }
 }

@@ -430,11 +430,9 @@ TEST_CASE("cli: vkdml info lists the types of every operator", "[gpu][cli]") {
     CHECK(outcome.out.find(
               "\n  determinism                  the same bits on every device: integer results, MIN, "
               "MAX, ARGMIN, ARGMAX;\n                               "
-              "float sums and products: the same bits everywhere for REDUCE SUM, L1, SUM_SQUARE, MULTIPLY, "
-              "AVERAGE and L2 and cumulative ones on the serial kernels; "
-              "the other REDUCE functions the same on every configuration of this device; cumulative ones "
-              "on scan_chained the same run to run, last-place differences elsewhere (docs/SPEC.md)\n") !=
-          std::string::npos);
+              "float sums and products: the same bits everywhere for every REDUCE function and cumulative "
+              "ones on the serial kernels; cumulative ones on scan_chained the same run to run, last-place "
+              "differences elsewhere (docs/SPEC.md)\n") != std::string::npos);
     // The types table: a heading of one column per type (numpy's letter and bits), then one row per
     // operator in the operator table's order, "yes" or "no" in each column.
     const size_t table = outcome.out.find("\ntypes ");
@@ -481,10 +479,9 @@ TEST_CASE("cli: vkdml info --json says the same as the library, as one document"
     CHECK(determinism.at("exact").get<std::string>() ==
           "the same bits on every device: integer results, MIN, MAX, ARGMIN, ARGMAX");
     CHECK(determinism.at("floats").get<std::string>() ==
-          "float sums and products: the same bits everywhere for REDUCE SUM, L1, SUM_SQUARE, MULTIPLY, "
-          "AVERAGE and L2 and cumulative ones on the serial kernels; the "
-          "other REDUCE functions the same on every configuration of this device; cumulative ones on "
-          "scan_chained the same run to run, last-place differences elsewhere");
+          "float sums and products: the same bits everywhere for every REDUCE function and cumulative ones "
+          "on the serial kernels; cumulative ones on scan_chained the same run to run, last-place "
+          "differences elsewhere");
     const vkdml::DeviceInfo& info = test_device().info();
     int chosen = 0;
     for (const json::Value& d : doc.at("devices")) {

@@ -29,10 +29,8 @@ const char* device_type_name(VkPhysicalDeviceType type) {
 constexpr const char* kExactEverywhere =
     "the same bits on every device: integer results, MIN, MAX, ARGMIN, ARGMAX";
 constexpr const char* kFloatsRunToRun =
-    "float sums and products: the same bits everywhere for REDUCE SUM, L1, SUM_SQUARE, MULTIPLY, AVERAGE and "
-    "L2 and cumulative ones on the serial kernels; the other REDUCE "
-    "functions the same on every configuration of this device; cumulative ones on scan_chained the same run "
-    "to run, last-place differences elsewhere";
+    "float sums and products: the same bits everywhere for every REDUCE function and cumulative ones on the "
+    "serial kernels; cumulative ones on scan_chained the same run to run, last-place differences elsewhere";
 
 const char* yes_no(bool value) {
     return value ? "yes" : "no";
