@@ -1,8 +1,8 @@
 # Build-time kernel compilation: every glsl/<kernel>.comp is compiled once per storage type by
 # glslangValidator, rewritten by spirv-opt (cmake/spirv_embed.cmake), into a header of SPIR-V words in
-# the build tree (never committed, never compiled at run time). vkdml_kernel_registry() then writes, from that one list, kernel_ids.hpp (enum class Kernel
-# and enum class Storage, with their names) and kernels_generated.cpp, the registry the library looks
-# up by (Kernel, Storage).
+# the build tree (never committed, never compiled at run time). vkdml_kernel_registry() then writes, from
+# that one list, kernel_ids.hpp (enum class Kernel and enum class Storage, with their names) and
+# kernels_generated.cpp, the registry the library looks up by (Kernel, Storage).
 find_program(GLSLANG_VALIDATOR glslangValidator REQUIRED DOC "glslang-tools")
 # spirv-opt (spirv-tools, which Debian's glslang-tools depends on; the Vulkan SDK has both) rewrites each
 # kernel before it is embedded, so that drivers create its pipelines faster (cmake/spirv_embed.cmake).
@@ -35,7 +35,8 @@ function(vkdml_kernel name)
               -I${PROJECT_SOURCE_DIR}/glsl -o ${spv} ${PROJECT_SOURCE_DIR}/glsl/${K_SOURCE}.comp
       COMMAND ${CMAKE_COMMAND} -DSPIRV_OPT=${SPIRV_OPT} -DIN=${spv} -DOUT=${out} -DVAR=${var}
               -P ${PROJECT_SOURCE_DIR}/cmake/spirv_embed.cmake
-      DEPENDS ${PROJECT_SOURCE_DIR}/glsl/${K_SOURCE}.comp ${includes} ${PROJECT_SOURCE_DIR}/cmake/spirv_embed.cmake
+      DEPENDS ${PROJECT_SOURCE_DIR}/glsl/${K_SOURCE}.comp ${includes}
+              ${PROJECT_SOURCE_DIR}/cmake/spirv_embed.cmake
       COMMENT "glslangValidator and spirv-opt ${K_SOURCE}.comp (${name}, ${t})"
       VERBATIM)
     set_property(GLOBAL APPEND PROPERTY VKDML_KERNEL_HEADERS ${out})

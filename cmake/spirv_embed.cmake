@@ -18,10 +18,11 @@ set(passes
     --eliminate-local-single-store --eliminate-dead-code-aggressive --ssa-rewrite
     --eliminate-dead-code-aggressive --eliminate-dead-branches --vector-dce --eliminate-dead-inserts
     --eliminate-dead-code-aggressive --merge-blocks --eliminate-dead-branches --merge-blocks)
-execute_process(COMMAND ${SPIRV_OPT} ${passes} ${IN} -o ${IN}.opt RESULT_VARIABLE status OUTPUT_VARIABLE messages ERROR_VARIABLE messages)
+execute_process(COMMAND ${SPIRV_OPT} ${passes} ${IN} -o ${IN}.opt
+                RESULT_VARIABLE status OUTPUT_VARIABLE messages ERROR_VARIABLE messages)
 # (spirv-opt names each function it leaves uninlined, by design here: only other messages are shown.)
-string(REGEX REPLACE "warning: [^\n]*could not be inlined because the return instruction is not at the end[^\n]*\n?"
-                     "" messages "${messages}")
+set(uninlined "warning: [^\n]*could not be inlined because the return instruction is not at the end[^\n]*\n?")
+string(REGEX REPLACE "${uninlined}" "" messages "${messages}")
 if(NOT status EQUAL 0)
   message(FATAL_ERROR "spirv-opt failed on ${IN} (${status}):\n${messages}")
 elseif(messages)

@@ -14,8 +14,9 @@
 
 #include "rounded_math.glsl"
 
-const float LN2_HI_F = 0.693145751953125;  // ln 2 with its low 9 bits zero: k·LN2_HI_F is exact for |k| < 2^9
-const float LN2_LO_F = 1.42860682e-06;     // ln 2 - LN2_HI_F
+// ln 2 with its low 9 bits zero (k·LN2_HI_F is exact for |k| < 2^9), and the rest of it.
+const float LN2_HI_F = 0.693145751953125;
+const float LN2_LO_F = 1.42860682e-06;
 const float INV_LN2_F = 1.44269504;
 
 float f32_inf() { return uintBitsToFloat(0x7f800000u); }
@@ -37,7 +38,8 @@ float exp32(float x) {
     q = q * r + 1.0;
     int ki = int(k);  // in [-126, 128]
     int half_k = ki / 2;
-    precise float e = (q * uintBitsToFloat(uint(half_k + 127) << 23)) * uintBitsToFloat(uint(ki - half_k + 127) << 23);
+    precise float e = q * uintBitsToFloat(uint(half_k + 127) << 23);
+    e = e * uintBitsToFloat(uint(ki - half_k + 127) << 23);
     return e < 1.17549435e-38 ? 0.0 : e;
 }
 
