@@ -325,8 +325,8 @@ void define_bench(CLI::App& app) {
               "also write the results as JSON (-: to standard output, the text to standard error)");
     add_value(app, "--plot", "FILE.svg", "also write an SVG chart of GB/s against the baselines");
     add_integer(app, "--repeat", "N", "timed runs per case, after 2 warm-up runs (default 10; quick: 5)")
-        ->check(integer_check([](int64_t n) { return n >= 1 && n <= 100000; },
-                              "option '--repeat' expects an integer from 1 to 100000"));
+        .check([](int64_t n) { return n >= 1 && n <= 100000; },
+               "option '--repeat' expects an integer from 1 to 100000");
     add_switch(app, "--passes", "time each of the operator's passes too (GPU timestamps)");
     add_device_option(app);
     add_validation_option(app);

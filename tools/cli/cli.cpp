@@ -3,6 +3,7 @@
 // leftovers into the tool's usage errors.
 #include "cli/cli.hpp"
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
 #include <string>
@@ -249,39 +250,55 @@ std::string message(const CLI::ParseError& error, const CLI::App& app, const std
 
 }  // namespace
 
-CLI::Option* add_value(CLI::App& app, const std::string& name, const std::string& value_name,
-                       const std::string& help) {
-    return valued(app, name, value_name, help, CLI::MultiOptionPolicy::TakeLast);
+OptionRef OptionRef::required() {
+    option_->required();
+    return *this;
 }
 
-CLI::Option* add_integer(CLI::App& app, const std::string& name, const std::string& value_name,
-                         const std::string& help) {
-    return add_value(app, name, value_name, help)
-        ->check(CLI::Validator(
-            [name](const std::string& text) {
-                return parse_integer(text) ? std::string()
-                                           : "option '" + name + "' expects an integer, got '" + text + "'";
-            },
-            ""));
-}
-
-CLI::Option* add_repeatable(CLI::App& app, const std::string& name, const std::string& value_name,
-                            const std::string& help) {
-    return valued(app, name, value_name, help, CLI::MultiOptionPolicy::TakeAll);
-}
-
-CLI::Option* add_switch(CLI::App& app, const std::string& name, const std::string& help) {
-    return app.add_flag(name, help)
-        ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // see cli11_words
-}
-
-CLI::Validator integer_check(bool (*accept)(int64_t value), const std::string& expectation) {
-    return CLI::Validator(
+OptionRef OptionRef::check(bool (*accept)(int64_t value), const std::string& expectation) {
+    option_->check(CLI::Validator(
         [=](const std::string& text) {
             const auto number = parse_integer(text);
             return number && accept(*number) ? std::string() : expectation + ", got '" + text + "'";
         },
-        "");
+        ""));
+    return *this;
+}
+
+OptionRef add_value(CLI::App& app, const std::string& name, const std::string& value_name,
+                    const std::string& help) {
+    return OptionRef(valued(app, name, value_name, help, CLI::MultiOptionPolicy::TakeLast));
+}
+
+OptionRef add_integer(CLI::App& app, const std::string& name, const std::string& value_name,
+                      const std::string& help) {
+    return OptionRef(valued(app, name, value_name, help, CLI::MultiOptionPolicy::TakeLast)
+                         ->check(CLI::Validator(
+                             [name](const std::string& text) {
+                                 return parse_integer(text)
+                                            ? std::string()
+                                            : "option '" + name + "' expects an integer, got '" + text + "'";
+                             },
+                             "")));
+}
+
+OptionRef add_repeatable(CLI::App& app, const std::string& name, const std::string& value_name,
+                         const std::string& help) {
+    return OptionRef(valued(app, name, value_name, help, CLI::MultiOptionPolicy::TakeAll));
+}
+
+OptionRef add_switch(CLI::App& app, const std::string& name, const std::string& help) {
+    return OptionRef(
+        app.add_flag(name, help)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast));  // see cli11_words
+}
+
+Args::Args() = default;
+Args::Args(Args&&) noexcept = default;
+Args& Args::operator=(Args&&) noexcept = default;
+Args::~Args() = default;
+
+std::string Args::usage() const {
+    return app_->help();
 }
 
 Args Args::parse(const Command& command, std::span<const std::string_view> words) {

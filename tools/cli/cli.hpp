@@ -2,9 +2,11 @@
 // helpers that declare a command's options on its CLI::App (with the tool's own wording for bad values), and
 // Args, a parsed command line. The command line reads as it always has: options as "--name value" or
 // "--name=value", "--" ends them, "-h" / "--help" ask for the command's usage.
+//
+// CLI11 itself is included by cli.cpp alone: Debian's CLI11 2.1 is header-only, about 14 s of compiling
+// per file that includes it, and the commands only need to name an App and declare options on it.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -16,6 +18,11 @@
 #include <vector>
 
 #include "vkdml/vkdml.hpp"
+
+namespace CLI {
+class App;
+class Option;
+}  // namespace CLI
 
 namespace vkdml::cli {
 
@@ -54,21 +61,30 @@ void check(const Status& status);
 
 // ---- declaring a command's options (name with its leading "--"; value_name is shown in the usage) ----
 
-/// An option with one value ("--json FILE"), given at most once.
-CLI::Option* add_value(CLI::App& app, const std::string& name, const std::string& value_name,
-                       const std::string& help);
-/// An option with an integer value ("--axis N"): anything else is a usage error.
-CLI::Option* add_integer(CLI::App& app, const std::string& name, const std::string& value_name,
-                         const std::string& help);
-/// An option with one value per use that may be given several times ("--case NAME").
-CLI::Option* add_repeatable(CLI::App& app, const std::string& name, const std::string& value_name,
-                            const std::string& help);
-/// A switch ("--reverse"), given at most once and with no value.
-CLI::Option* add_switch(CLI::App& app, const std::string& name, const std::string& help);
+/// An option just declared, for the conditions a command puts on it.
+class OptionRef {
+public:
+    explicit OptionRef(CLI::Option* option) : option_(option) {}
+    /// The option must be given: otherwise a usage error naming it.
+    OptionRef required();
+    /// For add_integer's options: `accept(value)`, or the usage error "<expectation>, got 'TEXT'".
+    OptionRef check(bool (*accept)(int64_t value), const std::string& expectation);
 
-/// A check for add_integer's options: `accept(value)` or the usage error "option 'NAME' expects
-/// <expectation>, got 'TEXT'".
-CLI::Validator integer_check(bool (*accept)(int64_t value), const std::string& expectation);
+private:
+    CLI::Option* option_;
+};
+
+/// An option with one value ("--json FILE"), given at most once.
+OptionRef add_value(CLI::App& app, const std::string& name, const std::string& value_name,
+                    const std::string& help);
+/// An option with an integer value ("--axis N"): anything else is a usage error.
+OptionRef add_integer(CLI::App& app, const std::string& name, const std::string& value_name,
+                      const std::string& help);
+/// An option with one value per use that may be given several times ("--case NAME").
+OptionRef add_repeatable(CLI::App& app, const std::string& name, const std::string& value_name,
+                         const std::string& help);
+/// A switch ("--reverse"), given at most once and with no value.
+OptionRef add_switch(CLI::App& app, const std::string& name, const std::string& help);
 
 /// A command: its name, its one-line summary, its operands (placeholders such as "IN.npy", all required),
 /// the function that declares its options and the one that runs it.
@@ -89,9 +105,14 @@ public:
     /// checked when -h / --help is among the options.
     static Args parse(const Command& command, std::span<const std::string_view> words);
 
+    Args();
+    Args(Args&&) noexcept;
+    Args& operator=(Args&&) noexcept;
+    ~Args();
+
     bool help() const { return help_; }
     /// The command's usage (see -h).
-    std::string usage() const { return app_->help(); }
+    std::string usage() const;
     /// Whether the option (switch or valued) was given (false for one the command does not declare).
     bool has(const std::string& name) const;
     /// The value of a valued option, if given.

@@ -8,7 +8,7 @@ namespace {
 
 void define_cumulative(CLI::App& app) {
     add_integer(app, "--axis", "N", "axis to scan along; negative counts from the last (-1: the last axis)")
-        ->required();
+        .required();
     add_switch(
         app, "--exclusive",
         "leave each element's own value out (the first is the identity: 0 for a sum, 1 for a product)");

@@ -16,8 +16,8 @@ namespace vkdml::cli {
 namespace {
 
 void define_plan(CLI::App& app) {
-    add_value(app, "--op", "OP", "the operator: cumsum, cumprod, reduce, argmin or argmax")->required();
-    add_value(app, "--shape", "N[,N...]", "the input's sizes, 1 to 8 of them, e.g. 40,16")->required();
+    add_value(app, "--op", "OP", "the operator: cumsum, cumprod, reduce, argmin or argmax").required();
+    add_value(app, "--shape", "N[,N...]", "the input's sizes, 1 to 8 of them, e.g. 40,16").required();
     add_value(app, "--dtype", "T",
               "the input's type (default float32): float16, float32, float64, int8 ... uint64");
     add_integer(app, "--axis", "N", "cumsum/cumprod: the axis to scan; reduce/argmax/argmin: one axis");
@@ -29,20 +29,20 @@ void define_plan(CLI::App& app) {
     add_value(app, "--class", "C", "the device class: gpu (default) or cpu");
     add_value(app, "--kernels", "K", "the kernel family: automatic (default), serial or cooperative");
     add_integer(app, "--subgroup", "N", "the subgroup size (default 32)")
-        ->check(integer_check([](int64_t n) { return n >= 4 && n <= 128 && (n & (n - 1)) == 0; },
-                              "a power of two from 4 to 128"));
+        .check([](int64_t n) { return n >= 4 && n <= 128 && (n & (n - 1)) == 0; },
+               "a power of two from 4 to 128");
     add_integer(app, "--max-range", "BYTES", "maxStorageBufferRange (default 4294967295)")
-        ->check(integer_check([](int64_t n) { return n >= 96 && n <= 0xFFFFFFFFll; }, "96 to 4294967295"));
+        .check([](int64_t n) { return n >= 96 && n <= 0xFFFFFFFFll; }, "96 to 4294967295");
     add_switch(app, "--no-subgroup-ops", "a device without subgroup arithmetic and shuffles");
     add_integer(app, "--min-subgroup", "N",
                 "the smallest subgroup size the device may run (default: the --subgroup size, one size)")
-        ->check(integer_check([](int64_t n) { return n >= 4 && n <= 128 && (n & (n - 1)) == 0; },
-                              "a power of two from 4 to 128"));
+        .check([](int64_t n) { return n >= 4 && n <= 128 && (n & (n - 1)) == 0; },
+               "a power of two from 4 to 128");
     add_switch(app, "--no-full-subgroups",
                "pipelines cannot require full subgroups (no subgroupSizeControl/computeFullSubgroups)");
     add_integer(app, "--compute-units", "N",
                 "multiprocessors, which size reduction grids (default: not known)")
-        ->check(integer_check([](int64_t n) { return n >= 1 && n <= 65536; }, "1 to 65536"));
+        .check([](int64_t n) { return n >= 1 && n <= 65536; }, "1 to 65536");
     add_device_option(app);
 }
 

@@ -77,7 +77,7 @@ void define_reduce(CLI::App& app) {
     add_value(app, "--function", "F",
               "the fold: argmax, argmin, average, l1, l2, log_sum, log_sum_exp, max, min, multiply, sum or "
               "sum_square (argmax/argmin: the first index among ties)")
-        ->required();
+        .required();
     add_axes_options(
         app,
         "axes to reduce, comma-separated; negative counts from the last (-1: the last axis); 'all' "

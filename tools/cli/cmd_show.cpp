@@ -23,8 +23,7 @@ void define_show(CLI::App& app) {
     add_integer(app, "--limit", "N",
                 "entries shown per axis: an axis longer than N shows its first ceil(N/2) and last floor(N/2) "
                 "around '...' (default 6, for arrays of more than 1000 elements; given, for any array)")
-        ->check(integer_check([](int64_t n) { return n >= 0; },
-                              "option '--limit' expects a non-negative integer"));
+        .check([](int64_t n) { return n >= 0; }, "option '--limit' expects a non-negative integer");
 }
 constexpr std::string_view kFile[] = {"FILE.npy"};
 
