@@ -124,6 +124,8 @@ stage_windows() {
   cmake --build --preset windows
   export WINEPREFIX="$PWD/build/windows/wineprefix" WINEDEBUG=-all
   local wine=/usr/lib/wine/wine64
+  # numpy_check on vkdml.exe: 20 random cases (each a Wine process), its files and command line against
+  # NumPy; the release stage runs 100 on the Linux tool, and gpu-sg8-cli every command under Wine.
   xvfb-run -a -s "-screen 0 640x480x24" bash -c '
     set -euo pipefail
     wine=$1 bin=$2
@@ -133,8 +135,6 @@ stage_windows() {
       exit 1
     fi
     head -n 3 build/windows/info.txt
-    # 20 random cases (each a Wine process, about 1.3 s): the .exe's files and command line against NumPy;
-    # the release stage runs 100 on the Linux tool, and gpu-sg8-cli every command under Wine.
     /usr/bin/python3 tools/numpy_check.py --cases 20 -- "$wine" "$bin/vkdml.exe"
     ctest --preset windows' _ "$wine" build/windows/bin
 }
