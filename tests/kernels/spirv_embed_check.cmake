@@ -30,7 +30,9 @@ file(WRITE ${WORK_DIR}/junk.spv "not a SPIR-V module")
 execute_process(COMMAND ${CMAKE_COMMAND} -DSPIRV_OPT=${SPIRV_OPT} -DIN=${WORK_DIR}/junk.spv
                         -DOUT=${WORK_DIR}/junk.h -DVAR=spv_junk -P ${SOURCE_DIR}/cmake/spirv_embed.cmake
                 RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE out)
-if(status EQUAL 0 OR NOT out MATCHES "spirv-opt failed on [^\n]*junk.spv" OR EXISTS ${WORK_DIR}/junk.h)
+# (CMake wraps a long message at its spaces: the path may start on a line of its own.)
+string(REGEX REPLACE "[ \t\r\n]+" " " flat "${out}")
+if(status EQUAL 0 OR NOT flat MATCHES "spirv-opt failed on [^ ]*junk.spv" OR EXISTS ${WORK_DIR}/junk.h)
   message(FATAL_ERROR "spirv_embed.cmake on bytes that are not SPIR-V: status ${status}, output:\n${out}")
 endif()
 message(STATUS "spirv_embed.cmake: ${count} words embedded; bytes that are not SPIR-V refused by name")
