@@ -15,6 +15,7 @@ if(VKDML_TESTING_HOOKS)
   set(vkdml_testing_header include/vkdml/testing.hpp)
 endif()
 install(FILES include/vkdml/vkdml.hpp include/vkdml/directml.h include/vkdml/export.hpp include/vkdml/profiling.hpp
+              include/vkdml/submission.hpp
               include/vkdml/checked_math.hpp include/vkdml/ops.hpp ${vkdml_testing_header}
               ${PROJECT_BINARY_DIR}/include/vkdml/version.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/vkdml COMPONENT vkdml_Development)

@@ -2,6 +2,7 @@
 // declares it their friend). Not installed; tests that need internals include it from src/.
 #pragma once
 
+#include "vkdml/submission.hpp"
 #include "vkdml/vkdml.hpp"
 
 #include <memory>
@@ -31,6 +32,18 @@ struct ApiAccess {
     static const HostExecution::State* state(const HostExecution& execution) noexcept {
         return execution.s_.get();
     }
+    /// The state behind a MappedBuffer (null when empty).
+    static const std::shared_ptr<const MappedBufferState>& state(const MappedBuffer& buffer) noexcept {
+        return buffer.s_;
+    }
+    /// A MappedBuffer over a created buffer (MappedBuffer::create).
+    static MappedBuffer make_mapped_buffer(std::shared_ptr<const MappedBufferState> state) {
+        MappedBuffer b;
+        b.s_ = std::move(state);
+        return b;
+    }
+    /// A Submission over submitted work (submit; defined in vulkan/submission.cpp, where the state is).
+    static Submission make_submission(std::unique_ptr<SubmissionState> state) noexcept;
     /// A CompiledOperator over a plan with its pipelines (Device::compile_operator).
     static CompiledOperator make_compiled(std::shared_ptr<const CompiledState> state) {
         return CompiledOperator(std::move(state));

@@ -44,6 +44,8 @@ Result<HostBuffer> HostBuffer::create(DeviceState& device, uint64_t bytes) {
     VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     mai.allocationSize = req.size;
     mai.memoryTypeIndex = type;
+    b.device_local_ =
+        (device.memory_properties.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) != 0;
     VKDML_VK_TRY_ON(device, allocate_memory, vk.vkAllocateMemory(device.device, &mai, nullptr, &b.memory_));
     VKDML_VK_TRY_ON(device, bind_buffer_memory,
                     vk.vkBindBufferMemory(device.device, b.buffer_, b.memory_, 0));
@@ -53,7 +55,8 @@ Result<HostBuffer> HostBuffer::create(DeviceState& device, uint64_t bytes) {
 }
 
 HostBuffer::HostBuffer(HostBuffer&& o) noexcept
-    : d_(o.d_), buffer_(o.buffer_), memory_(o.memory_), mapped_(o.mapped_), size_(o.size_) {
+    : d_(o.d_), buffer_(o.buffer_), memory_(o.memory_), mapped_(o.mapped_), size_(o.size_),
+      device_local_(o.device_local_) {
     o.buffer_ = VK_NULL_HANDLE;
     o.memory_ = VK_NULL_HANDLE;
     o.mapped_ = nullptr;

@@ -20,6 +20,8 @@ public:
 
     VkBuffer buffer() const noexcept { return buffer_; }
     uint64_t size() const noexcept { return size_; }
+    /// Whether its memory type is device-local as well.
+    bool device_local() const noexcept { return device_local_; }
     void* data() const noexcept { return mapped_; }
 
 private:
@@ -29,6 +31,7 @@ private:
     VkDeviceMemory memory_ = VK_NULL_HANDLE;
     void* mapped_ = nullptr;
     uint64_t size_ = 0;
+    bool device_local_ = false;
 };
 
 }  // namespace vkdml::detail

@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "front/operator_state.hpp"
 #include "vkdml/profiling.hpp"
+#include "vulkan/commands.hpp"
 #include "vulkan/host_buffer.hpp"
 
 #include <cstring>
@@ -14,59 +15,9 @@ namespace vkdml {
 
 namespace {
 
+using detail::Commands;
 using detail::HostBuffer;
 using detail::make_error;
-
-/// A command buffer with its pool and fence, destroyed with it: recorded once, submitted by every run.
-struct Commands {
-    DeviceState& d;
-    VkCommandPool pool = VK_NULL_HANDLE;
-    VkCommandBuffer cmd = VK_NULL_HANDLE;
-    VkFence fence = VK_NULL_HANDLE;
-    explicit Commands(DeviceState& device) : d(device) {}
-    Commands(const Commands&) = delete;
-    Commands& operator=(const Commands&) = delete;
-    ~Commands() {
-        if (fence) d.vk.vkDestroyFence(d.device, fence, nullptr);
-        if (pool) d.vk.vkDestroyCommandPool(d.device, pool, nullptr);
-    }
-    Status begin() {
-        VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-        pci.queueFamilyIndex = d.queue_family;
-        VKDML_VK_TRY_ON(d, create_command_pool, d.vk.vkCreateCommandPool(d.device, &pci, nullptr, &pool));
-        VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-        ai.commandPool = pool;
-        ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-        ai.commandBufferCount = 1;
-        VKDML_VK_TRY_ON(d, allocate_command_buffers, d.vk.vkAllocateCommandBuffers(d.device, &ai, &cmd));
-        VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-        VKDML_VK_TRY_ON(d, create_fence, d.vk.vkCreateFence(d.device, &fci, nullptr, &fence));
-        VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-        VKDML_VK_TRY_ON(d, begin_command_buffer, d.vk.vkBeginCommandBuffer(cmd, &bi));
-        return {};
-    }
-    Status end() {
-        VKDML_VK_TRY_ON(d, end_command_buffer, d.vk.vkEndCommandBuffer(cmd));
-        return {};
-    }
-    Status submit_and_wait() {
-        if (VkResult reset = d.vk.vkResetFences(d.device, 1, &fence); reset != VK_SUCCESS)
-            return detail::device_vk_error(d, reset, "vkResetFences");
-        VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-        si.commandBufferCount = 1;
-        si.pCommandBuffers = &cmd;
-        {
-            std::lock_guard lock(d.queue_mutex);
-            VKDML_VK_TRY_ON(d, queue_submit, d.vk.vkQueueSubmit(d.queue, 1, &si, fence));
-        }
-        // The wait really happens first, so an injected failure leaves no work in flight behind it.
-        VkResult waited = d.vk.vkWaitForFences(d.device, 1, &fence, VK_TRUE, UINT64_MAX);
-        if (VkResult injected = d.faults.take(testing::VulkanCall::wait_for_fences); injected != VK_SUCCESS)
-            waited = injected;
-        if (waited != VK_SUCCESS) return detail::device_vk_error(d, waited, "vkWaitForFences");
-        return {};
-    }
-};
 
 /// Host path buffers are whole buffers; their size rounds the tensor up to 16 bytes.
 uint64_t buffer_bytes(const TensorCopy& t) {
@@ -191,12 +142,8 @@ struct HostExecution::State {
 
         commands = std::make_unique<Commands>(d);
         if (auto st = commands->begin(); !st) return st;
-        if (auto st = compiled.record(commands->cmd, bindings); !st) return st;
-        VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-        to_host.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-        to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-        d.vk.vkCmdPipelineBarrier(commands->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                                  VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0, nullptr, 0, nullptr);
+        if (auto st = compiled.record(commands->buffer(), bindings); !st) return st;
+        detail::record_compute_barrier(d, commands->buffer(), VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
         return commands->end();
     }
 };
