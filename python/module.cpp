@@ -6,6 +6,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "native/device_cache.hpp"
+
 #include <vkdml/ops.hpp>
 #include <vkdml/testing.hpp>
 #include <vkdml/version.hpp>
@@ -57,53 +59,21 @@ DML_TENSOR_DATA_TYPE dml_type(const py::dtype& dt) {
               " is not one of vkdml's 11 types (float16/32/64, int8/16/32/64, uint8/16/32/64)");
 }
 
-/// One cached operator: compiled, its buffers allocated and mapped, its command buffer recorded. Used by
-/// one call at a time (its mutex).
-struct Entry {
-    std::mutex mutex;
-    std::unique_ptr<vkdml::HostExecution> exec;
-    std::atomic<uint64_t> bytes{0};  ///< of its input and output buffers, once compiled
-    uint64_t last_used = 0;          ///< DeviceHandle::clock at its last call (under the handle's mutex)
-};
+using vkdml_python::DeviceHandle;
+using vkdml_python::Lease;
+using vkdml_python::Pending;
 
-/// A device and its cache of operators, keyed by the operator's full description.
-/// Past either limit, the least recently used entries not in use are freed after a call.
-struct DeviceHandle {
-    std::shared_ptr<vkdml::Device> device;
-    std::mutex mutex;  // guards everything below
-    std::map<std::string, std::shared_ptr<Entry>> entries;
-    uint64_t compiles = 0, hits = 0, evictions = 0, clock = 0;
-    uint64_t max_entries = 64, max_bytes = uint64_t(256) << 20;  // __init__.py's defaults
-
-    uint64_t bytes() const {
-        uint64_t total = 0;
-        for (const auto& [key, e] : entries) total += e->bytes.load();
-        return total;
-    }
-    /// Frees least recently used entries that no call holds until both limits are kept (or none is left
-    /// to free). Under `mutex`.
-    void evict() {
-        while (entries.size() > max_entries || bytes() > max_bytes) {
-            auto victim = entries.end();
-            for (auto it = entries.begin(); it != entries.end(); ++it)
-                if (it->second.use_count() == 1 &&
-                    (victim == entries.end() || it->second->last_used < victim->second->last_used))
-                    victim = it;
-            if (victim == entries.end()) return;
-            entries.erase(victim);
-            ++evictions;
-        }
-    }
-};
+/// Copies between the host and device buffers (each direction of each call counts one; a numpy view of an
+/// Array counts one, though it copies nothing): what the tests read to prove that a chain of calls on
+/// Arrays stays on the device.
+std::atomic<uint64_t> host_transfers{0};
 
 std::shared_ptr<DeviceHandle> open_device(const std::string& selector) {
     vkdml::DeviceOptions options;
     options.selector = selector;
     auto device = vkdml::Device::create(options);
     if (!device) raise(device.error());
-    auto handle = std::make_shared<DeviceHandle>();
-    handle->device = *device;
-    return handle;
+    return std::make_shared<DeviceHandle>(*device);
 }
 
 /// What one call runs: the operator built by vkdml::ops (its description and inferred output) and the
@@ -169,46 +139,47 @@ std::string tensor_key(const vkdml::ops::TensorDesc& t) {
     return std::to_string(t.data_type) + "[" + join(t.sizes) + "/" + join(t.strides) + "]";
 }
 
-/// Under the entry's mutex, without the GIL: compiles the entry's operator if it has none, copies the
-/// input in, runs it and copies the output out.
-void run_entry(const vkdml::Device& device, const Call& call, Entry& entry, const std::byte* src,
-               size_t src_bytes, std::byte* dst, size_t dst_bytes, std::optional<vkdml::Error>& failure,
-               bool& compiled) {
-    if (!entry.exec) {
-        auto exec =
-            vkdml::HostExecution::create(device, call.op->desc(), DML_EXECUTION_FLAG_NONE, call.options);
-        if (!exec) {
-            failure = exec.error();
-            return;
-        }
-        entry.exec = std::make_unique<vkdml::HostExecution>(std::move(*exec));
-        entry.bytes = entry.exec->input(0).size() + entry.exec->output(0).size();
-        compiled = true;
-    }
-    const std::span<std::byte> in = entry.exec->input(0);
-    const size_t n = std::min(in.size(), src_bytes);
-    std::memcpy(in.data(), src, n);
-    if (n < in.size()) std::memset(in.data() + n, 0, in.size() - n);
-    if (auto st = entry.exec->run(); !st) {
-        failure = st.error();
-        return;
-    }
-    const std::span<std::byte> result = entry.exec->output(0);
-    std::memcpy(dst, result.data(), std::min(result.size(), dst_bytes));
+/// The value of `r`, else NativeError.
+template <class T>
+T value_of(vkdml::Result<T> r) {
+    if (!r) raise(r.error());
+    return std::move(r).value();
 }
 
-/// Runs `call` on `a` through the cached HostExecution of its description and returns a new array of
-/// `out_dtype` and the output tensor's sizes. The GIL is released while the data moves and the device
-/// works.
-py::array run(DeviceHandle& h, Call& call, const py::array& a, const py::dtype& out_dtype) {
-    std::shared_ptr<Entry> entry;
-    {
-        std::lock_guard<std::mutex> lock(h.mutex);
-        auto& slot = h.entries[call.key];
-        if (!slot) slot = std::make_shared<Entry>();
-        slot->last_used = ++h.clock;
-        entry = slot;
+/// `call`'s operator from the device's cache (compiled on a miss).
+vkdml::Result<vkdml::CompiledOperator> compiled_for(DeviceHandle& h, const Call& call) {
+    return h.compiled(call.key, [&]() -> vkdml::Result<vkdml::CompiledOperator> {
+        auto op = h.device()->create_operator(call.op->desc(), call.options);
+        if (!op) return op.error();
+        return h.device()->compile_operator(*op);
+    });
+}
+
+/// Submits `compiled` from `in` to `out` (leases of the pool) with a temporary buffer of the pool, and
+/// registers the submission with each buffer it uses. No GIL needed.
+vkdml::Result<std::shared_ptr<Pending>> submit_on(DeviceHandle& h, const vkdml::CompiledOperator& compiled,
+                                                  const Lease& in, const Lease& out) {
+    const uint64_t temp_bytes = compiled.binding_properties().TemporaryResourceSize;
+    std::shared_ptr<Lease> temp;
+    if (temp_bytes > 0) {
+        auto t = h.lend(temp_bytes);
+        if (!t) return t.error();
+        temp = *t;
     }
+    auto s = vkdml::submit(compiled, std::span(&in.buffer(), 1), std::span(&out.buffer(), 1),
+                           temp ? temp->buffer() : vkdml::MappedBuffer());
+    if (!s) return s.error();
+    auto pending = std::make_shared<Pending>(std::move(*s));
+    in.slot().add_user(pending);
+    if (&out != &in) out.slot().add_user(pending);
+    if (temp) temp->slot().add_user(pending);
+    return pending;
+}
+
+/// Runs `call` on `a` with buffers of the pool: copies the input in, submits, waits, and copies the
+/// result into a new array of `out_dtype` and the output tensor's sizes. The GIL is released while the
+/// data moves and the device works.
+py::array run(DeviceHandle& h, const Call& call, const py::array& a, const py::dtype& out_dtype) {
     const std::vector<uint32_t>& sizes = call.op->output().sizes;
     std::vector<py::ssize_t> shape(sizes.begin(), sizes.end());
     py::array out(out_dtype, shape);
@@ -217,30 +188,34 @@ py::array run(DeviceHandle& h, Call& call, const py::array& a, const py::dtype& 
     auto* dst = static_cast<std::byte*>(out.mutable_data());
     const auto dst_bytes = static_cast<size_t>(out.nbytes());
     std::optional<vkdml::Error> failure;
-    bool compiled = false, cached = false;
     {
         py::gil_scoped_release release;
-        std::lock_guard<std::mutex> lock(entry->mutex);
+        const auto work = [&]() -> vkdml::Status {
+            auto compiled = compiled_for(h, call);
+            if (!compiled) return compiled.error();
+            auto in = h.lend(call.op->input_bytes());
+            if (!in) return in.error();
+            auto result = h.lend(call.op->output_bytes());
+            if (!result) return result.error();
+            const std::span<std::byte> in_bytes = (*in)->buffer().data();
+            const size_t n = std::min<size_t>(call.op->input_bytes(), src_bytes);
+            std::memcpy(in_bytes.data(), src, n);
+            ++host_transfers;
+            if (n < call.op->input_bytes()) std::memset(in_bytes.data() + n, 0, call.op->input_bytes() - n);
+            auto pending = submit_on(h, *compiled, **in, **result);
+            if (!pending) return pending.error();
+            if (auto st = (*pending)->wait(); !st) return st;
+            std::memcpy(dst, (*result)->buffer().data().data(),
+                        std::min<size_t>(call.op->output_bytes(), dst_bytes));
+            ++host_transfers;
+            return {};
+        };
         try {
-            run_entry(*h.device, call, *entry, src, src_bytes, dst, dst_bytes, failure, compiled);
+            if (auto st = work(); !st) failure = st.error();
         } catch (const std::bad_alloc&) {
             failure = vkdml::Error{vkdml::ErrorCode::out_of_memory,
                                    "out of host memory for the operator's buffers"};
         }
-        cached = entry->exec != nullptr;
-    }
-    {
-        std::lock_guard<std::mutex> lock(h.mutex);
-        if (compiled)
-            ++h.compiles;
-        else if (!failure)
-            ++h.hits;
-        if (!cached) {  // nothing cached for a refused one
-            auto it = h.entries.find(call.key);
-            if (it != h.entries.end() && it->second == entry) h.entries.erase(it);
-        }
-        entry.reset();
-        h.evict();
     }
     if (failure) raise(*failure);
     return out;
@@ -252,26 +227,21 @@ py::array prepared(py::array a) {
     return a;
 }
 
-py::array cumulative(DeviceHandle& h, py::array a, uint32_t axis, bool product, bool exclusive,
-                     bool reverse) {
-    a = prepared(a);
-    const vkdml::ops::TensorDesc in = input_tensor(a);
+/// The call of a cumulative operator on `in`.
+Call scan_call(const vkdml::ops::TensorDesc& in, uint32_t axis, bool product, bool exclusive, bool reverse) {
     const DML_AXIS_DIRECTION dir = reverse ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
     Call c;
     c.op = built(product ? vkdml::ops::cumulative_product(in, axis, dir, exclusive)
                          : vkdml::ops::cumulative_sum(in, axis, dir, exclusive));
     c.key = std::string(product ? "cumprod " : "cumsum ") + tensor_key(in) + " axis " + std::to_string(axis) +
             (exclusive ? " exclusive" : "") + (reverse ? " reverse" : "");
-    return run(h, c, a, a.dtype());
+    return c;
 }
 
-/// REDUCE with `function`, or (function < 0) ARGMAX (-1) / ARGMIN (-2); output keeps the rank. nan_ignore:
-/// vkdml::NanMode::ignore.
-py::array reduction(DeviceHandle& h, py::array a, int function, std::vector<uint32_t> axes,
-                    py::dtype out_dtype, bool select_last, bool nan_ignore) {
-    a = prepared(a);
-    const vkdml::ops::TensorDesc in = input_tensor(a);
-    const DML_TENSOR_DATA_TYPE out_type = dml_type(out_dtype);
+/// The call of REDUCE with `function`, or (function < 0) ARGMAX (-1) / ARGMIN (-2), on `in`; the output
+/// keeps the rank. nan_ignore: vkdml::NanMode::ignore.
+Call reduce_call(const vkdml::ops::TensorDesc& in, int function, const std::vector<uint32_t>& axes,
+                 DML_TENSOR_DATA_TYPE out_type, bool select_last, bool nan_ignore) {
     const DML_AXIS_DIRECTION dir =
         select_last ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
     Call c;
@@ -283,6 +253,20 @@ py::array reduction(DeviceHandle& h, py::array a, int function, std::vector<uint
             std::to_string(c.op->output().data_type) + "[" + join(c.op->output().sizes) + "]" + " axes " +
             join(axes) + (select_last ? " last" : "") + (nan_ignore ? " nan-ignore" : "");
     c.options.nan_mode = nan_ignore ? vkdml::NanMode::ignore : vkdml::NanMode::propagate;
+    return c;
+}
+
+py::array cumulative(DeviceHandle& h, py::array a, uint32_t axis, bool product, bool exclusive,
+                     bool reverse) {
+    a = prepared(a);
+    Call c = scan_call(input_tensor(a), axis, product, exclusive, reverse);
+    return run(h, c, a, a.dtype());
+}
+
+py::array reduction(DeviceHandle& h, py::array a, int function, std::vector<uint32_t> axes,
+                    py::dtype out_dtype, bool select_last, bool nan_ignore) {
+    a = prepared(a);
+    Call c = reduce_call(input_tensor(a), function, axes, dml_type(out_dtype), select_last, nan_ignore);
     return run(h, c, a, out_dtype);
 }
 
@@ -297,6 +281,165 @@ py::tuple reduced_shape(const std::vector<uint64_t>& shape, const std::vector<ui
     py::tuple out(shape.size());
     for (size_t i = 0; i < shape.size(); ++i) out[i] = (*reduced)[i] == sizes[i] ? shape[i] : (*reduced)[i];
     return out;
+}
+
+/// An array on the device (vkdml.Array's native half): a buffer of the pool, shared by reshaped views,
+/// holding `shape` elements of `type` in C order. Work that writes or reads it is tracked on the buffer
+/// (Slot::users): the host waits for it before touching the memory.
+struct DeviceArray {
+    std::shared_ptr<DeviceHandle> handle;
+    std::shared_ptr<Lease> lease;
+    DML_TENSOR_DATA_TYPE type;
+    std::vector<uint64_t> shape;  // () for a 0-d array
+
+    uint64_t size() const {
+        uint64_t n = 1;
+        for (uint64_t d : shape) n *= d;
+        return n;
+    }
+    uint64_t nbytes() const { return size() * vkdml::element_size(type); }
+};
+using ArrayPtr = std::shared_ptr<DeviceArray>;
+
+const vkdml::TypeInfo& type_row(DML_TENSOR_DATA_TYPE type) {
+    for (const vkdml::TypeInfo& row : vkdml::kTypeInfo)
+        if (row.type == type) return row;
+    raise("unsupported_type", "no such type");
+}
+
+py::dtype dtype_of(DML_TENSOR_DATA_TYPE type) {
+    return py::dtype(std::string(type_row(type).numpy_name));
+}
+
+py::tuple shape_tuple(const std::vector<uint64_t>& shape) {
+    py::tuple t(shape.size());
+    for (size_t i = 0; i < shape.size(); ++i) t[i] = shape[i];
+    return t;
+}
+
+/// A C-contiguous, native-order array of one of the 11 types (vkdml.asarray makes it so) copied into a
+/// buffer of `h`'s pool.
+ArrayPtr to_device(const std::shared_ptr<DeviceHandle>& h, const py::array& a) {
+    auto arr = std::make_shared<DeviceArray>();
+    arr->handle = h;
+    arr->type = dml_type(a.dtype());
+    for (py::ssize_t i = 0; i < a.ndim(); ++i) arr->shape.push_back(static_cast<uint64_t>(a.shape(i)));
+    const auto* src = static_cast<const std::byte*>(a.data());
+    const uint64_t bytes = arr->nbytes();
+    std::optional<vkdml::Error> failure;
+    {
+        py::gil_scoped_release release;
+        auto lease = h->lend(std::max<uint64_t>(bytes, 1));
+        if (lease) {
+            arr->lease = *lease;
+            if (bytes) std::memcpy(arr->lease->buffer().data().data(), src, bytes);
+            ++host_transfers;
+        } else {
+            failure = lease.error();
+        }
+    }
+    if (failure) raise(*failure);
+    return arr;
+}
+
+/// Waits for the work on `arr`'s buffer (the GIL released).
+void wait_array(const DeviceArray& arr) {
+    std::optional<vkdml::Error> failure;
+    {
+        py::gil_scoped_release release;
+        if (auto st = arr.lease->slot().wait_users(); !st) failure = st.error();
+    }
+    if (failure) raise(*failure);
+}
+
+/// The array's memory as a numpy array, without a copy (after the work on it is done): the mapped
+/// buffer, kept alive by the numpy array.
+py::array host_view(const ArrayPtr& arr) {
+    wait_array(*arr);
+    ++host_transfers;
+    std::vector<py::ssize_t> shape, strides(arr->shape.size());
+    for (uint64_t d : arr->shape) shape.push_back(static_cast<py::ssize_t>(d));
+    py::ssize_t stride = vkdml::element_size(arr->type);
+    for (size_t i = shape.size(); i-- > 0;) {
+        strides[i] = stride;
+        stride *= std::max<py::ssize_t>(shape[i], 1);
+    }
+    auto* keep = new std::shared_ptr<Lease>(arr->lease);
+    py::capsule base(keep, [](void* p) { delete static_cast<std::shared_ptr<Lease>*>(p); });
+    return py::array(dtype_of(arr->type), shape, strides, arr->lease->buffer().data().data(), base);
+}
+
+/// The packed tensor of an array (explicit strides, 0 on axes of size 1, as input_tensor gives a
+/// C-contiguous numpy array: one cache key for both).
+vkdml::ops::TensorDesc packed_tensor(const DeviceArray& a) {
+    std::vector<uint32_t> sizes, strides(a.shape.size());
+    uint64_t stride = 1;
+    for (size_t i = a.shape.size(); i-- > 0;) {
+        strides[i] = a.shape[i] <= 1 ? 0u : static_cast<uint32_t>(stride);
+        stride *= a.shape[i];
+    }
+    for (size_t i = 0; i < a.shape.size(); ++i) {
+        if (a.shape[i] > 0xFFFFFFFFull)
+            raise("invalid_argument", "axis " + std::to_string(i) + " has more than 2^32 - 1 elements");
+        sizes.push_back(static_cast<uint32_t>(a.shape[i]));
+    }
+    return {a.type, std::move(sizes), std::move(strides), 0};
+}
+
+/// Submits `call` on `a` into `out` (or a new array of the pool) without waiting; returns the result.
+ArrayPtr submit_array(const std::shared_ptr<DeviceHandle>& h, const Call& call, const DeviceArray& a,
+                      const ArrayPtr& out) {
+    if (a.handle != h) raise("invalid_argument", "the array is on another device than the call's");
+    const vkdml::ops::TensorDesc& o = call.op->output();
+    auto result = std::make_shared<DeviceArray>();
+    result->handle = h;
+    result->type = o.data_type;
+    for (uint32_t n : o.sizes) result->shape.push_back(n);
+    if (out) {
+        if (out->handle != h) raise("invalid_argument", "out is on another device than the call's");
+        if (out->type != o.data_type || out->size() != result->size())
+            raise("invalid_argument", "out does not hold the result's type and size");
+        result->shape = out->shape;
+    }
+    std::optional<vkdml::Error> failure;
+    {
+        py::gil_scoped_release release;
+        const auto work = [&]() -> vkdml::Status {
+            auto compiled = compiled_for(*h, call);
+            if (!compiled) return compiled.error();
+            if (out) {
+                result->lease = out->lease;
+            } else {
+                auto lease = h->lend(call.op->output_bytes());
+                if (!lease) return lease.error();
+                result->lease = *lease;
+            }
+            auto pending = submit_on(*h, *compiled, *a.lease, *result->lease);
+            if (!pending) return pending.error();
+            return {};
+        };
+        try {
+            if (auto st = work(); !st) failure = st.error();
+        } catch (const std::bad_alloc&) {
+            failure = vkdml::Error{vkdml::ErrorCode::out_of_memory,
+                                   "out of host memory for the operator's buffers"};
+        }
+    }
+    if (failure) raise(*failure);
+    return out ? out : result;
+}
+
+ArrayPtr cumulative_array(const std::shared_ptr<DeviceHandle>& h, const ArrayPtr& a, uint32_t axis,
+                          bool product, bool exclusive, bool reverse, const ArrayPtr& out) {
+    return submit_array(h, scan_call(packed_tensor(*a), axis, product, exclusive, reverse), *a, out);
+}
+
+ArrayPtr reduction_array(const std::shared_ptr<DeviceHandle>& h, const ArrayPtr& a, int function,
+                         std::vector<uint32_t> axes, py::dtype out_dtype, bool select_last, bool nan_ignore,
+                         const ArrayPtr& out) {
+    return submit_array(
+        h, reduce_call(packed_tensor(*a), function, axes, dml_type(out_dtype), select_last, nan_ignore), *a,
+        out);
 }
 
 py::dict device_dict(const vkdml::PhysicalDeviceInfo& p) {
@@ -358,33 +501,60 @@ PYBIND11_MODULE(_native, m) {
     });
 
     py::class_<DeviceHandle, std::shared_ptr<DeviceHandle>>(m, "DeviceHandle")
-        .def_property_readonly("info", [](const DeviceHandle& h) { return info_dict(h.device->info()); })
-        .def_property_readonly("index", [](const DeviceHandle& h) { return h.device->info().physical.index; })
-        .def_property_readonly("lost", [](const DeviceHandle& h) { return h.device->is_lost(); })
+        .def_property_readonly("info", [](const DeviceHandle& h) { return info_dict(h.device()->info()); })
+        .def_property_readonly("index",
+                               [](const DeviceHandle& h) { return h.device()->info().physical.index; })
+        .def_property_readonly("lost", [](const DeviceHandle& h) { return h.device()->is_lost(); })
         .def("cache_info",
              [](DeviceHandle& h) {
-                 std::lock_guard<std::mutex> lock(h.mutex);
+                 const DeviceHandle::Info i = h.info();
                  py::dict d;
-                 d["compiles"] = h.compiles;
-                 d["hits"] = h.hits;
-                 d["entries"] = h.entries.size();
-                 d["bytes"] = h.bytes();
-                 d["evictions"] = h.evictions;
-                 d["max_entries"] = h.max_entries;
-                 d["max_bytes"] = h.max_bytes;
+                 d["compiles"] = i.counters.compiles;
+                 d["hits"] = i.counters.hits;
+                 d["entries"] = i.entries;
+                 d["evictions"] = i.counters.evictions;
+                 d["max_entries"] = i.max_entries;
+                 d["bytes"] = i.idle_bytes;
+                 d["buffers"] = i.idle_buffers;
+                 d["bytes_in_use"] = i.lent_bytes;
+                 d["allocations"] = i.counters.allocations;
+                 d["reuses"] = i.counters.reuses;
+                 d["frees"] = i.counters.frees;
+                 d["max_bytes"] = i.max_bytes;
                  return d;
              })
         .def("set_cache_limits",
-             [](DeviceHandle& h, uint64_t max_entries, uint64_t max_bytes) {
-                 std::lock_guard<std::mutex> lock(h.mutex);
-                 h.max_entries = max_entries;
-                 h.max_bytes = max_bytes;
-                 h.evict();
+             [](DeviceHandle& h, uint64_t max_entries, std::optional<uint64_t> max_bytes) {
+                 py::gil_scoped_release release;
+                 h.set_limits(max_entries, max_bytes);
              })
         .def("clear_cache", [](DeviceHandle& h) {
-            std::lock_guard<std::mutex> lock(h.mutex);
-            h.entries.clear();
+            py::gil_scoped_release release;
+            h.clear();
         });
+    py::class_<DeviceArray, ArrayPtr>(m, "DeviceArray")
+        .def_property_readonly("shape", [](const DeviceArray& a) { return shape_tuple(a.shape); })
+        .def_property_readonly("dtype", [](const DeviceArray& a) { return dtype_of(a.type); })
+        .def_property_readonly("nbytes", &DeviceArray::nbytes)
+        .def_property_readonly("handle", [](const DeviceArray& a) { return a.handle; })
+        .def_property_readonly("device_local",
+                               [](const DeviceArray& a) { return a.lease->buffer().device_local(); })
+        .def_property_readonly("ready", [](const DeviceArray& a) { return a.lease->slot().idle(); })
+        .def("host", &host_view)
+        .def("wait", [](const DeviceArray& a) { wait_array(a); })
+        .def("shares_memory", [](const DeviceArray& a, const DeviceArray& b) { return a.lease == b.lease; })
+        .def("reshape", [](const ArrayPtr& a, const std::vector<uint64_t>& shape) {
+            auto view = std::make_shared<DeviceArray>(*a);
+            view->shape = shape;
+            if (view->size() != a->size())
+                raise("invalid_argument", "reshape changes the number of elements");
+            return view;
+        });
+    m.def("to_device", &to_device);
+    m.def("buffer_size_class", &vkdml_python::size_class);
+    m.def("host_transfers", [] { return host_transfers.load(); });
+    m.def("cumulative_array", &cumulative_array);
+    m.def("reduction_array", &reduction_array);
     m.def("open_device", &open_device, py::arg("selector"));
 #ifdef VKDML_TESTING_HOOKS
     // Tests only: make the next `call` of a device fail with `result` (vkdml/testing.hpp).
@@ -397,7 +567,7 @@ PYBIND11_MODULE(_native, m) {
         static const std::map<std::string, VkResult> results = {
             {"device_lost", VK_ERROR_DEVICE_LOST}, {"out_of_device_memory", VK_ERROR_OUT_OF_DEVICE_MEMORY}};
         if (!calls.count(call) || !results.count(result)) raise("invalid_argument", "unknown call or result");
-        vkdml::testing::fail_vulkan_call(*h.device, calls.at(call), results.at(result));
+        vkdml::testing::fail_vulkan_call(*h.device(), calls.at(call), results.at(result));
     });
 #endif
     // The type table's NumPy names (vkdml::kTypeInfo): every type, and those an arg function may output.

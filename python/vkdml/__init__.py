@@ -25,6 +25,7 @@ TypeError, as in numpy.
 """
 
 from . import dml
+from ._array import Array, asarray
 from ._devices import Device, cache_info, default_device, devices
 from ._errors import (AxisError, DeviceLost, Error, InvalidArgument, InvalidBinding, InvalidDescriptor,
                       NoDevice, OutOfMemory, UnsupportedDevice, UnsupportedType, VulkanError, _native)
@@ -37,7 +38,7 @@ __version__ = _native.version
 __all__ = [
     "Error", "InvalidDescriptor", "UnsupportedType", "UnsupportedDevice", "InvalidBinding", "NoDevice",
     "OutOfMemory", "DeviceLost", "VulkanError", "InvalidArgument", "AxisError",
-    "Device", "devices", "default_device", "cache_info", "dml",
+    "Device", "devices", "default_device", "cache_info", "dml", "Array", "asarray",
     "cumsum", "cumprod", "sum", "prod", "mean", "argmax", "argmin", "logsumexp",
     "nanmax", "nanmin", "nanargmax", "nanargmin",
 ]

@@ -4,6 +4,7 @@ import operator as _operator
 
 import numpy as _np
 
+from ._array import Array
 from ._errors import AxisError, UnsupportedType, _native, invalid
 
 TYPE_NAMES = tuple(sorted(_native.type_names))  # the library's type table (vkdml::kTypeInfo)
@@ -27,6 +28,8 @@ def as_array(a, allow_bool=False):
     """`a` as a numpy array vkdml can read: byte-swapped data is converted to the native order; bool
     arrays pass only where `allow_bool` (the caller converts them); anything else outside the 11 types
     is refused."""
+    if isinstance(a, Array):
+        return a  # one of the 11 types already
     if isinstance(a, _np.ma.MaskedArray):
         raise UnsupportedType("unsupported_type", "masked arrays are not supported (use a.filled(...))")
     arr = _np.asarray(a)
@@ -89,12 +92,40 @@ def store(result, out, name, indices=False):
     `out`'s shape must be the result's) and `out` returned, else `result` (a numpy scalar for 0-d)."""
     if out is None:
         return result[()] if isinstance(result, _np.ndarray) and result.ndim == 0 else result
-    if not isinstance(out, _np.ndarray):
-        raise TypeError(f"{name}: out must be a numpy array, not {type(out).__name__}")
+    if isinstance(out, Array):
+        if isinstance(result, Array) and result._native.shares_memory(out._native) and result.shape == out.shape:
+            return out  # written there by the device
+        target = out.numpy()  # after the work on it is done
+    elif isinstance(out, _np.ndarray):
+        target = out
+    else:
+        raise TypeError(f"{name}: out must be a numpy array or a vkdml.Array, not {type(out).__name__}")
     result = _np.asarray(result)
     if out.shape != result.shape:
         raise invalid(f"{name}: out has shape {out.shape}, the result has shape {result.shape}")
     if indices and out.dtype.kind not in "iu":
         raise TypeError(f"{name}: out must have an integer dtype for indices, not {out.dtype}")
-    _np.copyto(out, result, casting="unsafe")
+    _np.copyto(target, result, casting="unsafe")
     return out
+
+
+def on_host(x):
+    """`x` as numpy sees it: an Array's elements (after its work), anything else as it is."""
+    return x.numpy() if isinstance(x, Array) else x
+
+
+def like(result, a, out):
+    """`result` as the function returns it for the input `a`: an Array on `a`'s device where `a` is one
+    (and no `out` was given), else `result`."""
+    if out is not None or not isinstance(a, Array) or isinstance(result, Array):
+        return result
+    from ._array import asarray
+    return asarray(_np.asarray(result), device=a.device)
+
+
+def direct_out(out, dtype, shape):
+    """`out` where the device can write the result straight into it (an Array of the result's type and
+    shape), else None."""
+    if isinstance(out, Array) and out.dtype == dtype and out.shape == tuple(shape):
+        return out
+    return None

@@ -9,8 +9,14 @@ def run(device, function, *args):
     """An operator call `function(handle, *args)` on `device`; a lost device is dropped from the
     shared handles."""
     dev = as_device(device)
+    return native_device_call(dev, function, dev._handle, *args)
+
+
+def native_device_call(dev, function, *args):
+    """native_call(function, *args) for work on the Device `dev`; a lost device is dropped from the
+    shared handles."""
     try:
-        return native_call(function, dev._handle, *args)
+        return native_call(function, *args)
     except DeviceLost:
         with Device._lock:
             for table in (Device._by_selector, Device._by_index):
@@ -63,21 +69,24 @@ class Device:
         return self._handle.lost
 
     def cache_info(self):
-        """The operator cache's counters: 'compiles' (operators compiled), 'hits' (calls that reused
-        one), 'entries' and 'bytes' (cached now, with their buffers), 'evictions', and the limits
-        'max_entries' and 'max_bytes'."""
+        """The device's caches. Operators: 'compiles' (operators compiled), 'hits' (calls that reused
+        one), 'entries' (cached now), 'evictions', 'max_entries'. Buffers (the pool that calls and
+        vkdml.Arrays take device memory from): 'bytes' and 'buffers' (idle in the pool now),
+        'bytes_in_use' (lent to calls and Arrays), 'allocations', 'reuses', 'frees', 'max_bytes'."""
         return self._handle.cache_info()
 
-    def set_cache_limits(self, max_entries=64, max_bytes=256 << 20):
-        """Past `max_entries` operators or `max_bytes` of their buffers, the least recently used ones
-        are freed after each call (0 and 0: cache nothing). Defaults: 64 operators, 256 MiB (an
-        operator whose buffers alone pass the limit runs, then is freed)."""
-        if max_entries < 0 or max_bytes < 0:
+    def set_cache_limits(self, max_entries=64, max_bytes=None):
+        """Keeps at most `max_entries` compiled operators (the least recently used past it are freed)
+        and at most `max_bytes` of idle buffers in the pool (the least recently returned past it are
+        freed). Defaults: 64 operators; half the device's host-visible heap, at least 256 MiB, of
+        buffers. Compiled operators take little memory; buffers are what a repeated call of a large
+        shape reuses, so that it allocates nothing."""
+        if max_entries < 0 or (max_bytes is not None and max_bytes < 0):
             raise InvalidArgument("invalid_argument", "cache limits are counts and bytes: not negative")
-        self._handle.set_cache_limits(int(max_entries), int(max_bytes))
+        self._handle.set_cache_limits(int(max_entries), None if max_bytes is None else int(max_bytes))
 
     def clear_cache(self):
-        """Frees the cached operators and their buffers."""
+        """Frees the compiled operators and the idle buffers (those in use stay with their users)."""
         self._handle.clear_cache()
 
     def __repr__(self):

@@ -5,7 +5,9 @@ import warnings as _warnings
 
 import numpy as _np
 
-from ._arguments import accumulator_dtype, as_array, axis_index, axis_set, cast_input, store, vkdml_dtype
+from ._array import Array
+from ._arguments import (accumulator_dtype, as_array, axis_index, axis_set, cast_input, direct_out, like, on_host,
+                         store, vkdml_dtype)
 from ._docs import numpy_doc
 from ._errors import invalid
 from .dml import REDUCE_FUNCTIONS, reduced, reduced_shape, scanned
@@ -16,7 +18,8 @@ _INTP = _np.dtype(_np.intp)
 def _with_out(computed, out):
     """numpy's loop for a given `out` and no dtype: out's type where the default one casts to it safely
     (float32 data summed into a float64 out is summed in float64), else the default (then cast)."""
-    if isinstance(out, _np.ndarray) and out.dtype.kind in "fiu" and _np.can_cast(computed, out.dtype, "safe"):
+    if isinstance(out, (_np.ndarray, Array)) and out.dtype.kind in "fiu" and _np.can_cast(computed, out.dtype,
+                                                                                          "safe"):
         return out.dtype.newbyteorder("=")
     return computed
 
@@ -30,7 +33,8 @@ def _scan(a, axis, dtype, out, product, device, name):
         ax = axis_index(axis, arr.ndim)
     computed = _with_out(accumulator_dtype(arr.dtype), out) if dtype is None else vkdml_dtype(dtype)
     arr = cast_input(arr, computed)
-    return store(scanned(arr, ax, product, device=device), out, name)
+    result = scanned(arr, ax, product, device=device, out=direct_out(out, computed, arr.shape))
+    return like(store(result, out, name), a, out)
 
 
 def _drop_axes(result, shape, axes, keepdims):
@@ -55,12 +59,13 @@ def _reduction(a, axis, dtype, out, keepdims, function, device, name, nan_ignore
     if function == "average" and (computed.kind in "iu" or out is not None):
         # numpy's mean in an integer type, or into `out`: the sum in that type, written to a new array of
         # it (or to out), then divided there, truncated back to its type.
-        total = _np.asarray(_reduction(arr, axis, computed, None, keepdims, "sum", device, name))
+        total = _np.asarray(on_host(_reduction(arr, axis, computed, None, keepdims, "sum", device, name)))
         count = arr.size // total.size if arr.size else 0
         target = store(total, out, name) if out is not None else total
+        view = on_host(target)  # an Array out: its memory, divided in place
         with _np.errstate(divide="ignore", invalid="ignore"):
-            _np.true_divide(target, count, out=target, casting="unsafe")
-        return store(target, None, name)
+            _np.true_divide(view, count, out=view, casting="unsafe")
+        return like(store(target, None, name), a, out)
     arr = cast_input(arr, computed)
     if arr.ndim == 0 and axis is not None and not isinstance(axis, tuple) and function != "average":
         axis_index(axis, 1)  # numpy takes axis 0 (or -1) of a 0-d array as no axis (not in a tuple or mean)
@@ -75,8 +80,12 @@ def _reduction(a, axis, dtype, out, keepdims, function, device, name, nan_ignore
             _warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
         result = _np.full(out_shape, identity, computed)
     else:
-        result = reduced(arr, REDUCE_FUNCTIONS.index(function), axes, computed, nan=nan_ignore, device=device)
+        final = out_shape if keepdims else tuple(n for i, n in enumerate(arr.shape) if i not in axes)
+        host_after = nan_ignore and computed.kind == "f"  # numpy's all-NaN rule runs on the host
+        result = reduced(arr, REDUCE_FUNCTIONS.index(function), axes, computed, nan=nan_ignore, device=device,
+                         out=None if host_after else direct_out(out, computed, final))
     if nan_ignore and computed.kind == "f" and result.size:
+        arr, result = on_host(arr), on_host(result)
         # numpy: a slice of NaN only is NaN, with a warning (NanMode::ignore gives -inf or +inf there).
         extreme = -_np.inf if function == "max" else _np.inf
         if _np.any(result == extreme):
@@ -86,7 +95,7 @@ def _reduction(a, axis, dtype, out, keepdims, function, device, name, nan_ignore
                 result = _np.where(all_nan, _np.array(_np.nan, computed), result)
     if is_bool and function in ("max", "min"):
         result = result.astype(_np.bool_)
-    return store(_drop_axes(result, arr.shape, axes, keepdims), out, name)
+    return like(store(_drop_axes(result, arr.shape, axes, keepdims), out, name), a, out)
 
 
 def _arg(a, axis, out, keepdims, code, name, nan_ignore=False, device=None):
@@ -98,7 +107,7 @@ def _arg(a, axis, out, keepdims, code, name, nan_ignore=False, device=None):
             raise invalid(f"attempt to get {name} of an empty sequence")
         result = reduced(arr, code, tuple(range(arr.ndim)), _INTP, nan=nan_ignore, device=device)
         result = result.reshape((1,) * arr.ndim if keepdims else ())
-        return store(result, out, name, indices=True), arr, None
+        return like(store(result, out, name, indices=True), a, out), arr, None
     zero_d = arr.ndim == 0
     arr = arr.reshape(1) if zero_d else arr
     ax = axis_index(axis, arr.ndim)
@@ -106,11 +115,12 @@ def _arg(a, axis, out, keepdims, code, name, nan_ignore=False, device=None):
         raise invalid(f"attempt to get {name} of an empty sequence")
     result = _drop_axes(reduced(arr, code, (ax,), _INTP, nan=nan_ignore, device=device), arr.shape, (ax,),
                         keepdims)
-    return store(result.reshape(()) if zero_d else result, out, name, indices=True), arr, ax
+    return like(store(result.reshape(()) if zero_d else result, out, name, indices=True), a, out), arr, ax
 
 
 def _nanarg(a, axis, out, keepdims, code, name, device):
     result, arr, ax = _arg(a, axis, None, True, code, name, True, device)
+    result, arr = on_host(result), on_host(arr)
     if arr.dtype.kind == "f" and arr.ndim:
         values = arr.reshape(-1) if ax is None else arr
         at = 0 if ax is None else ax
@@ -128,7 +138,7 @@ def _nanarg(a, axis, out, keepdims, code, name, device):
             result = index.reshape(result.shape)
     if not keepdims:
         result = result.reshape(()) if ax is None or result.ndim == 0 else _np.squeeze(result, axis=ax)
-    return store(result, out, name, indices=True)
+    return like(store(result, out, name, indices=True), a, out)
 
 
 @numpy_doc(

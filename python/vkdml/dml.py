@@ -17,8 +17,9 @@ the same names in `vkdml` itself.
 
 import numpy as _np
 
+from ._array import Array, asarray
 from ._arguments import as_array, axis_index, axis_set, vkdml_dtype
-from ._devices import run
+from ._devices import as_device, native_device_call, run
 from ._docs import numpy_doc
 from ._errors import UnsupportedType, _native, invalid
 from ._parts import in_parts
@@ -62,10 +63,32 @@ def reduced_shape(shape, axes):
     return tuple(_native.reduced_shape(shape, list(axes))) if len(shape) else ()
 
 
-def reduced(arr, code, axes, out_dtype, select_last=False, nan=False, device=None):
+def _array_device(arr, device):
+    """The device of the Array `arr`; `device`, when given, must be it."""
+    if device is not None and as_device(device)._handle is not arr.device._handle:
+        raise invalid(f"the Array is on {arr.device.name}, device= names {as_device(device).name}: "
+                      "move it with vkdml.asarray(a, device=...)")
+    return arr.device
+
+
+def _on_device(arr, function, *args, out=None):
+    """`function(handle, array, *args, out)` for the Array `arr`: an Array (out, if given), not waited for."""
+    dev = arr.device
+    native_out = None if out is None else out._native
+    return Array(native_device_call(dev, function, dev._handle, arr._native, *args, native_out), dev)
+
+
+def reduced(arr, code, axes, out_dtype, select_last=False, nan=False, device=None, out=None):
     """REDUCE (code >= 0, an index into REDUCE_FUNCTIONS) or ARGMAX (-1) / ARGMIN (-2) of `arr` over the
-    sorted `axes`, the rank kept; `nan`: NanMode::ignore. A 0-d array is one element."""
+    sorted `axes`, the rank kept; `nan`: NanMode::ignore. A 0-d array is one element. An Array `arr` gives
+    an Array (written into `out`, an Array of the result's type and size, when given)."""
     out_shape = reduced_shape(arr.shape, axes)
+    if isinstance(arr, Array):
+        dev = _array_device(arr, device)
+        if arr.size == 0 or arr.ndim == 0:
+            return asarray(reduced(arr.numpy(), code, axes, out_dtype, select_last, nan, dev), device=dev)
+        return _on_device(arr, _native.reduction_array, code, list(axes), _np.dtype(out_dtype), select_last,
+                          nan, out=out)
     if arr.size == 0:
         if _np.prod(out_shape, dtype=_np.int64) == 0:
             return _np.empty(out_shape, out_dtype)
@@ -89,8 +112,14 @@ def reduced(arr, code, axes, out_dtype, select_last=False, nan=False, device=Non
                     "first")
 
 
-def scanned(arr, axis, product, exclusive=False, reverse=False, device=None):
-    """CUMULATIVE_SUMMATION or CUMULATIVE_PRODUCT of `arr` (at least 1-d) along `axis` (in range)."""
+def scanned(arr, axis, product, exclusive=False, reverse=False, device=None, out=None):
+    """CUMULATIVE_SUMMATION or CUMULATIVE_PRODUCT of `arr` (at least 1-d) along `axis` (in range). An
+    Array `arr` gives an Array (written into `out`, an Array of its type and size, when given)."""
+    if isinstance(arr, Array):
+        dev = _array_device(arr, device)
+        if arr.size == 0:
+            return asarray(_np.empty(arr.shape, arr.dtype), device=dev)
+        return _on_device(arr, _native.cumulative_array, axis, product, bool(exclusive), bool(reverse), out=out)
     if arr.size == 0:
         return _np.empty(arr.shape, arr.dtype)
 

@@ -55,7 +55,11 @@ Result<HostBuffer> HostBuffer::create(DeviceState& device, uint64_t bytes) {
 }
 
 HostBuffer::HostBuffer(HostBuffer&& o) noexcept
-    : d_(o.d_), buffer_(o.buffer_), memory_(o.memory_), mapped_(o.mapped_), size_(o.size_),
+    : d_(o.d_),
+      buffer_(o.buffer_),
+      memory_(o.memory_),
+      mapped_(o.mapped_),
+      size_(o.size_),
       device_local_(o.device_local_) {
     o.buffer_ = VK_NULL_HANDLE;
     o.memory_ = VK_NULL_HANDLE;

@@ -143,7 +143,8 @@ struct HostExecution::State {
         commands = std::make_unique<Commands>(d);
         if (auto st = commands->begin(); !st) return st;
         if (auto st = compiled.record(commands->buffer(), bindings); !st) return st;
-        detail::record_compute_barrier(d, commands->buffer(), VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+        detail::record_compute_barrier(d, commands->buffer(), VK_PIPELINE_STAGE_HOST_BIT,
+                                       VK_ACCESS_HOST_READ_BIT);
         return commands->end();
     }
 };

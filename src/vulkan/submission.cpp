@@ -47,8 +47,8 @@ Result<MappedBuffer> MappedBuffer::create(const Device& device, uint64_t bytes) 
                           info.max_memory_allocation_size, ")");
     auto b = detail::HostBuffer::create(*d, rounded);
     if (!b) return b.error();
-    return ApiAccess::make_mapped_buffer(
-        std::make_shared<const detail::MappedBufferState>(detail::MappedBufferState{d, std::move(*b), bytes}));
+    return ApiAccess::make_mapped_buffer(std::make_shared<const detail::MappedBufferState>(
+        detail::MappedBufferState{d, std::move(*b), bytes}));
 }
 
 uint64_t MappedBuffer::size() const noexcept {
@@ -144,7 +144,8 @@ Result<Submission> submit(const CompiledOperator& compiled, std::span<const Mapp
     }
     if (auto st = detail::check_not_lost(d); !st) return st.error();
 
-    auto s = std::make_unique<detail::SubmissionState>(detail::SubmissionState{compiled, {}, nullptr, std::nullopt});
+    auto s = std::make_unique<detail::SubmissionState>(
+        detail::SubmissionState{compiled, {}, nullptr, std::nullopt});
     std::vector<BufferBinding> in_bindings, out_bindings;
     for (const MappedBuffer& b : inputs) {
         in_bindings.push_back(b.binding());

@@ -46,7 +46,8 @@ TEST_CASE("submit chains a cumulative sum into a sum on mapped buffers without a
     vkdml::Device& dev = test_device();
     const uint32_t n = 300001;  // several chunks: the scan's plan has a temporary buffer
     const auto scan = built(vkdml::ops::cumulative_sum({DML_TENSOR_DATA_TYPE_INT64, {n}}, 0));
-    const auto sum = built(vkdml::ops::reduce({DML_TENSOR_DATA_TYPE_INT64, {n}}, DML_REDUCE_FUNCTION_SUM, {0}));
+    const auto sum =
+        built(vkdml::ops::reduce({DML_TENSOR_DATA_TYPE_INT64, {n}}, DML_REDUCE_FUNCTION_SUM, {0}));
     const vkdml::CompiledOperator c_scan = compiled(dev, scan), c_sum = compiled(dev, sum);
     vkdml::MappedBuffer a = buffer(dev, scan.input_bytes()), b = buffer(dev, scan.output_bytes()),
                         total = buffer(dev, sum.output_bytes());
@@ -98,8 +99,7 @@ TEST_CASE("submit runs a cumulative product in place, and again on its own outpu
     require_no_validation_messages();
 }
 
-TEST_CASE("a submission keeps its buffers, operator and device alive until it is waited for",
-          "[gpu][host]") {
+TEST_CASE("a submission keeps its buffers, operator and device alive until it is waited for", "[gpu][host]") {
     std::shared_ptr<vkdml::Device> dev = make_test_device(vkdml::testing::DeviceOverrides{});
     vkdml::MappedBuffer out;
     std::optional<vkdml::Submission> running;
@@ -113,7 +113,7 @@ TEST_CASE("a submission keeps its buffers, operator and device alive until it is
         auto s = vkdml::submit(c, {{in}}, {{out}}, temporary_for(*dev, c));
         REQUIRE(s);
         running.emplace(std::move(*s));
-    }  // the input buffer and the compiled operator: only the submission holds them now
+    }             // the input buffer and the compiled operator: only the submission holds them now
     dev.reset();  // and the device
     REQUIRE(running->wait());
     const uint16_t expected[] = {65535, 0, 2, 5};  // wrapping, as DirectML
@@ -143,7 +143,8 @@ TEST_CASE("submit and MappedBuffer::create refuse what they cannot run, naming i
             "submit: the operator takes 1 input buffer, got 0");
     refused(vkdml::submit(c, {{a}}, {{a, a}}), vkdml::ErrorCode::invalid_binding,
             "submit: the operator takes 1 output buffer, got 2");
-    refused(vkdml::submit(c, {{empty}}, {{a}}), vkdml::ErrorCode::invalid_binding, "submit: input buffer 0 is empty");
+    refused(vkdml::submit(c, {{empty}}, {{a}}), vkdml::ErrorCode::invalid_binding,
+            "submit: input buffer 0 is empty");
     refused(vkdml::submit(c, {{a}}, {{small}}), vkdml::ErrorCode::invalid_binding,
             "submit: CUMULATIVE_SUMMATION: output binding 0 has size 396 bytes but the tensor needs 400");
     std::shared_ptr<vkdml::Device> other = make_test_device(vkdml::testing::DeviceOverrides{});

@@ -30,13 +30,14 @@ function(run_example program)
   endif()
 endfunction()
 
-# Configures tests/consumer with the given arguments, builds it, runs both examples.
+# Configures tests/consumer with the given arguments, builds it, runs the examples.
 function(consume dir)
   run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/tests/consumer -B ${dir} -DCMAKE_BUILD_TYPE=Release
       "-DCMAKE_CXX_FLAGS=-Werror" ${ARGN})
   run(${CMAKE_COMMAND} --build ${dir} -j 2)
   run_example(${dir}/examples/host_cumsum)
   run_example(${dir}/examples/quick_start)
+  run_example(${dir}/examples/device_chain)
   run_example(${dir}/examples/app_owned_device)
 endfunction()
 
@@ -72,7 +73,7 @@ function(check_install prefix shared testing)
   string(REGEX REPLACE "/cmake/vkdml/vkdmlConfig.cmake$" "" libdir "${config}")
   set(expected include/vkdml/vkdml.hpp include/vkdml/directml.h include/vkdml/export.hpp
       include/vkdml/checked_math.hpp include/vkdml/profiling.hpp include/vkdml/ops.hpp share/doc/vkdml/SPEC.md
-      include/vkdml/version.hpp ${libdir}/cmake/vkdml/vkdmlConfigVersion.cmake ${libdir}/cmake/vkdml/vkdmlTargets.cmake
+      include/vkdml/version.hpp include/vkdml/submission.hpp ${libdir}/cmake/vkdml/vkdmlConfigVersion.cmake ${libdir}/cmake/vkdml/vkdmlTargets.cmake
       ${libdir}/cmake/vkdml/vkdmlVulkanHeaders.cmake ${libdir}/pkgconfig/vkdml.pc
       share/doc/vkdml/LICENSE share/doc/vkdml/NOTICE share/doc/vkdml/CHANGELOG.md)
   if(testing)

@@ -1,0 +1,140 @@
+"""vkdml.Array: an array that stays on a Vulkan device between calls, as CuPy's arrays do.
+
+Every vkdml function given an Array runs on the Array's device and gives an Array back, without waiting
+for the device and without copying through the host where the operator alone computes the result;
+numpy arrays in give numpy arrays out, as before. Reading an Array (`.numpy()`, `np.asarray`, printing)
+waits for the work that writes it. Its memory is a buffer of the device's pool (Device.cache_info()),
+returned there when the Array and every numpy view of it are gone.
+"""
+
+import numpy as _np
+
+from ._devices import as_device, native_device_call
+from ._errors import _native, invalid
+
+
+class Array:
+    """An n-dimensional array in a Vulkan device's memory (C order, one of vkdml's 11 types); made by
+    vkdml.asarray and returned by every vkdml function given one.
+
+    Its memory is host-visible (mapped): `.numpy()` and `np.asarray(a)` give that memory as a numpy array
+    without a copy, once the device is done with it. Writing to such a view while vkdml work reads the
+    Array is a race (as writing to a torch tensor in use); vkdml itself never writes to an Array unless
+    it is a call's `out=`."""
+
+    __slots__ = ("_native", "_device")
+    __array_priority__ = 100
+
+    def __init__(self, native, device):
+        self._native = native
+        self._device = device
+
+    @property
+    def shape(self):
+        """The sizes, outermost first (a tuple)."""
+        return self._native.shape
+
+    @property
+    def dtype(self):
+        """The numpy dtype of the elements."""
+        return self._native.dtype
+
+    @property
+    def ndim(self):
+        return len(self._native.shape)
+
+    @property
+    def size(self):
+        """The number of elements."""
+        return int(_np.prod(self._native.shape, dtype=_np.int64))
+
+    @property
+    def itemsize(self):
+        return self._native.dtype.itemsize
+
+    @property
+    def nbytes(self):
+        return self._native.nbytes
+
+    @property
+    def device(self):
+        """The vkdml.Device it lives on."""
+        return self._device
+
+    @property
+    def ready(self):
+        """Whether the work that writes or reads it is done (reading it would not wait)."""
+        return self._native.ready
+
+    def numpy(self):
+        """The elements as a numpy array sharing this Array's memory (no copy), after waiting for the work
+        that writes them. The view keeps the memory alive."""
+        return native_device_call(self._device, self._native.host)
+
+    def get(self):
+        """A numpy copy of the elements (CuPy's name)."""
+        return self.numpy().copy()
+
+    def __array__(self, dtype=None, copy=None):
+        view = self.numpy()
+        return view if dtype is None else view.astype(dtype)
+
+    def reshape(self, *shape):
+        """The same memory under another shape of as many elements (no copy); one size may be -1."""
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
+        shape = tuple(int(n) for n in shape)
+        known = int(_np.prod([n for n in shape if n != -1], dtype=_np.int64))
+        if shape.count(-1) == 1 and known > 0 and self.size % known == 0:
+            shape = tuple(self.size // known if n == -1 else n for n in shape)
+        if any(n < 0 for n in shape) or int(_np.prod(shape, dtype=_np.int64)) != self.size:
+            raise invalid(f"cannot reshape an Array of size {self.size} into shape {shape}")
+        return Array(self._native.reshape(list(shape)), self._device)
+
+    def astype(self, dtype):
+        """The elements converted to `dtype` (numpy's 'unsafe' casting), in a new Array; the conversion
+        runs on the host."""
+        dt = _np.dtype(dtype)
+        if dt == self.dtype:
+            return self
+        return asarray(self.numpy().astype(dt), device=self._device)
+
+    def __len__(self):
+        if not self.shape:
+            raise TypeError("len() of a 0-d Array")
+        return self.shape[0]
+
+    def __getitem__(self, key):
+        """Contiguous slices along the first axis (a[i], a[i:j]) as a new Array: a copy through the host."""
+        if not self.shape:
+            raise IndexError("a 0-d Array has no index")
+        if isinstance(key, tuple) or not isinstance(key, (int, slice, _np.integer)):
+            raise TypeError("an Array takes one integer or one slice (along its first axis)")
+        if isinstance(key, slice) and key.step not in (None, 1):
+            raise TypeError("an Array takes contiguous slices only (step 1)")
+        return asarray(self.numpy()[key], device=self._device)
+
+    def __repr__(self):
+        text = _np.array2string(self.numpy(), separator=", ", prefix="vkdml.Array(")
+        return f"vkdml.Array({text}, dtype={self.dtype}, device={self._device.name!r})"
+
+    def __str__(self):
+        return str(self.numpy())
+
+
+def asarray(a, dtype=None, *, device=None):
+    """`a` as a vkdml.Array on `device` (default: the default device): an Array on that device is
+    returned as it is (converted when `dtype` differs); anything else goes through numpy.asarray
+    (with `dtype`) and is copied to the device. Types: vkdml's 11 (bool is refused: convert it to
+    uint8 first)."""
+    from ._arguments import vkdml_dtype
+    dev = as_device(device if device is not None or not isinstance(a, Array) else a.device)
+    if isinstance(a, Array):
+        if a.device._handle is not dev._handle:
+            a = a.numpy()
+        else:
+            return a if dtype is None else a.astype(vkdml_dtype(dtype))
+    arr = _np.asarray(a, dtype=dtype)
+    dt = vkdml_dtype(arr.dtype)
+    arr = _np.asarray(arr, dtype=dt, order="C")  # (ascontiguousarray would make a 0-d array 1-d)
+    return Array(native_device_call(dev, _native.to_device, dev._handle, arr), dev)
