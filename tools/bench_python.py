@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Times vkdml's Python module against numpy in one run: the call overhead of a 1K-element cumsum, and
 the throughput of a 64M-element float32 cumsum and sum, with each result's relative error against a
-float64 (or longdouble) reference. Prints a Markdown table (the README's Python numbers).
+float64 (or longdouble) reference; the same on vkdml.Arrays (the data on the device, each call timed to
+its completion) and a cumsum feeding a sum; and the repeated calls under the default cache against an
+unlimited one. Prints Markdown tables (the README's Python numbers).
 
     PYTHONPATH=build/dev/python /usr/bin/python3 tools/bench_python.py [--elements N] [--repeat R]
 """
@@ -61,6 +63,34 @@ def main():
     rows.append((f"sum {args.elements} float32", v, n, rel_err(vkdml.sum(x, device=dev), total),
                  rel_err(np.sum(x), total), x.nbytes))
 
+    xa = vkdml.asarray(x, device=dev)
+    v = timed(lambda: vkdml.cumsum(xa).wait(), args.repeat)
+    n = timed(lambda: np.cumsum(x), args.repeat)
+    rows.append((f"cumsum {args.elements} float32, vkdml.Array", v, n, None, None, x.nbytes * 2))
+    v = timed(lambda: vkdml.sum(xa).wait(), args.repeat)
+    n = timed(lambda: np.sum(x), args.repeat)
+    rows.append((f"sum {args.elements} float32, vkdml.Array", v, n, None, None, x.nbytes))
+    before = vkdml._native.host_transfers()
+    v = timed(lambda: vkdml.sum(vkdml.cumsum(xa)).wait(), args.repeat)
+    copies = vkdml._native.host_transfers() - before
+    n = timed(lambda: np.sum(np.cumsum(x)), args.repeat)
+    rows.append((f"sum(cumsum) {args.elements} float32, vkdml.Array", v, n, None, None, x.nbytes * 3))
+    del xa
+
+    # The repeated calls under the default cache and under an unlimited one, alternating.
+    def repeated():
+        vkdml.cumsum(x, 0, device=dev)
+        vkdml.sum(x, device=dev)
+
+    cache_rows = []
+    start = dev.cache_info()
+    default_limits = (start["max_entries"], start["max_bytes"])
+    for limits in (default_limits, (1 << 20, 1 << 50), default_limits, (1 << 20, 1 << 50)):
+        dev.set_cache_limits(*limits)
+        cache_rows.append((limits, timed(repeated, args.repeat)))
+    dev.set_cache_limits()
+    done = dev.cache_info()
+
     print()
     print("| case | vkdml ms (min / median) | numpy ms (min / median) | vkdml / numpy time | vkdml GB/s | "
           "vkdml rel err | numpy rel err |")
@@ -71,7 +101,20 @@ def main():
               f"{vmin / nmin:.2f} | {nbytes / vmin / 1e9:.2f} | {err(verr)} | {err(nerr)} |")
     print()
     print("GB/s: bytes read and written (a cumsum reads and writes its array, a sum reads it) over the "
-          "minimum time; each call copies the array into the device's buffers and the result out.")
+          "minimum time; each call on a numpy array copies it into the device's buffers and the result out; "
+          f"on vkdml.Arrays nothing is copied (the sum of the cumsum: {copies} host copies in "
+          f"{args.repeat + 1} chains).")
+    print()
+    print("| cumsum then sum, numpy arrays | ms (min / median) | / unlimited |")
+    print("|---|---|---|")
+    best = min(t[0] for limits, t in cache_rows if limits != default_limits)
+    for limits, (tmin, tmed) in cache_rows:
+        name = "default cache" if limits == default_limits else "unlimited cache"
+        print(f"| {name} | {tmin * 1e3:.3f} / {tmed * 1e3:.3f} | {tmin / best:.2f} |")
+    print()
+    print(f"Over these {4 * (args.repeat + 1)} repetitions: {done['compiles'] - start['compiles']} compiles, "
+          f"{done['allocations'] - start['allocations']} buffer allocations (default limits: "
+          f"{default_limits[0]} operators, {default_limits[1] >> 20} MiB of idle buffers).")
 
 
 if __name__ == "__main__":

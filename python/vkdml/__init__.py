@@ -9,8 +9,10 @@ tuples, index types, exclusive and reverse scans, the NaN mode) are in `vkdml.dm
 Every function reads its array through its strides (C or Fortran order, views, slices) and runs on a
 Vulkan device: a GPU, or lavapipe on the CPU. Float sums and products are compensated (as if computed
 in twice the precision, then rounded once). An operator compiled for a shape, type and device is cached
-with its buffers (at most 64 operators and 256 MiB per device by default: Device.set_cache_limits), so
-a repeated call compiles and allocates nothing (cache_info()). The GIL is released while the device
+(at most 64 per device by default) and device buffers are pooled by size (Device.set_cache_limits), so
+a repeated call compiles and allocates nothing (cache_info()). vkdml.asarray puts an array on the
+device as a vkdml.Array: every function takes Arrays and returns Arrays without waiting, so chained
+calls copy nothing through the host; reading one (.numpy(), np.asarray) waits. The GIL is released while the device
 works. Errors raise vkdml.Error subclasses carrying vkdml's code and message; those caused by the input
 are ValueErrors as well; an axis out of range is also numpy's AxisError, and a non-integer axis a
 TypeError, as in numpy.

@@ -66,6 +66,12 @@ class Array:
         """Whether the work that writes or reads it is done (reading it would not wait)."""
         return self._native.ready
 
+    def wait(self):
+        """Blocks until the work that writes or reads this Array is done (as CuPy's stream
+        synchronize); returns the Array."""
+        native_device_call(self._device, self._native.wait)
+        return self
+
     def numpy(self):
         """The elements as a numpy array sharing this Array's memory (no copy), after waiting for the work
         that writes them. The view keeps the memory alive."""

@@ -83,6 +83,7 @@ def test_a_chain_of_calls_on_arrays_copies_nothing_through_the_host():
     total = vkdml.sum(running)
     biggest = vkdml.argmax(running)
     assert vkdml._native.host_transfers() == before  # nothing read or written by the host yet
+    assert biggest.wait() is biggest and biggest.ready and total.ready
     assert isinstance(total, vkdml.Array) and total.shape == () and total.dtype == np.int64
     assert int(total.numpy()) == int(np.sum(np.cumsum(x)))
     assert int(biggest.numpy()) == n - 1
