@@ -66,6 +66,12 @@ if(CMAKE_DL_LIBS)
 else()
   set(VKDML_PC_LIBS_PRIVATE "${CMAKE_THREAD_LIBS_INIT}")
 endif()
+if(VKDML_BUILD_SHARED)
+  # No static library is installed beside the shared one: `pkg-config --static` asks the linker for
+  # libvkdml.a by name, so that a static link fails saying what is missing instead of linking the shared
+  # library into a program that then cannot find it.
+  string(PREPEND VKDML_PC_LIBS_PRIVATE "-l:libvkdml.a ")
+endif()
 configure_file(cmake/vkdml.pc.in ${PROJECT_BINARY_DIR}/package/vkdml.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/package/vkdml.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig
         COMPONENT vkdml_Development)

@@ -154,6 +154,15 @@ if(MODE STREQUAL "installed")
 
   consume(${WORK_DIR}/find_package -DVKDML_CONSUMER=find_package -DCMAKE_PREFIX_PATH=${prefix})
   consume_pkg_config(${prefix} ${libdir})
+  # A shared install has no libvkdml.a: a static link through pkg-config fails naming it.
+  run(${PKG_CONFIG} --cflags --libs --static vkdml)
+  separate_arguments(flags UNIX_COMMAND "${run_output}")
+  execute_process(COMMAND ${CXX} -std=c++20 ${SOURCE_DIR}/examples/host_cumsum.cpp ${flags}
+                          -o ${WORK_DIR}/pkg_config_static
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(rc EQUAL 0 OR NOT out MATCHES "cannot find -l:libvkdml.a")
+    message(FATAL_ERROR "pkg-config --static against a shared install: rc ${rc}\n${out}")
+  endif()
   # Before 1.0 a different minor version is a different API: find_package(vkdml 0.<other>) must fail.
   if(NOT VERSION MATCHES "^([0-9]+)\\.([0-9]+)")
     message(FATAL_ERROR "VERSION '${VERSION}' is not major.minor.patch")
