@@ -283,6 +283,12 @@ struct DeviceOptions {
     /// and pipelineCacheUUID differ, or no such header) are ignored, as a driver update makes them; then
     /// Device::pipeline_cache_seeded() is false. Empty: an empty cache.
     std::vector<std::byte> pipeline_cache_data;
+    /// Host memory callbacks for the driver, passed to every Vulkan call of vkdml that creates or
+    /// destroys an object on this device (the instance, its messenger, the device, pipelines, shader
+    /// modules, layouts, the pipeline cache, the host path's buffers, memory, command pools and fences).
+    /// Null: the driver's own allocator. The structure and its functions must stay valid until the
+    /// device state is destroyed (see Device).
+    const VkAllocationCallbacks* allocation_callbacks = nullptr;
 };
 
 class Operator;
@@ -374,7 +380,9 @@ public:
     /// subgroupSizeControl and computeFullSubgroups both are (DeviceInfo::full_subgroups; the device must
     /// then have VK_EXT_subgroup_size_control enabled, or be created for Vulkan 1.3). Null means none of
     /// them. The queue is used only by the host path
-    /// (HostExecution::run, execute), under lock_queue().
+    /// (HostExecution::run, execute, submit), under lock_queue(). `allocation_callbacks` (optional, as
+    /// DeviceOptions::allocation_callbacks) are given to every object vkdml creates and destroys on the
+    /// device; pass the application's own if its device was created with them.
     /// Errors: invalid_argument (a null handle or get_instance_proc_addr, a queue family that does not
     /// exist or lacks compute); unsupported_device (device below Vulkan 1.2, an instance created for
     /// Vulkan 1.1 or lower — VkApplicationInfo::apiVersion, seen as vkGetDeviceProcAddr giving no 1.2
@@ -383,7 +391,8 @@ public:
     VKDML_API static Result<std::shared_ptr<Device> > adopt(
         VkInstance instance, VkPhysicalDevice physical_device, VkDevice device, uint32_t queue_family_index,
         VkQueue queue, PFN_vkGetInstanceProcAddr get_instance_proc_addr,
-        const VkPhysicalDeviceFeatures2* enabled_features);
+        const VkPhysicalDeviceFeatures2* enabled_features,
+        const VkAllocationCallbacks* allocation_callbacks = nullptr);
 
     /// Releases this Device's share of the device state (see Device); it does not wait for the GPU.
     VKDML_API ~Device();

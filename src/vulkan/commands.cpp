@@ -8,21 +8,22 @@
 namespace vkdml::detail {
 
 Commands::~Commands() {
-    if (fence_) d_.vk.vkDestroyFence(d_.device, fence_, nullptr);
-    if (pool_) d_.vk.vkDestroyCommandPool(d_.device, pool_, nullptr);
+    if (fence_) d_.vk.vkDestroyFence(d_.device, fence_, d_.allocator);
+    if (pool_) d_.vk.vkDestroyCommandPool(d_.device, pool_, d_.allocator);
 }
 
 Status Commands::begin() {
     VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
     pci.queueFamilyIndex = d_.queue_family;
-    VKDML_VK_TRY_ON(d_, create_command_pool, d_.vk.vkCreateCommandPool(d_.device, &pci, nullptr, &pool_));
+    VKDML_VK_TRY_ON(d_, create_command_pool,
+                    d_.vk.vkCreateCommandPool(d_.device, &pci, d_.allocator, &pool_));
     VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
     ai.commandPool = pool_;
     ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
     ai.commandBufferCount = 1;
     VKDML_VK_TRY_ON(d_, allocate_command_buffers, d_.vk.vkAllocateCommandBuffers(d_.device, &ai, &cmd_));
     VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    VKDML_VK_TRY_ON(d_, create_fence, d_.vk.vkCreateFence(d_.device, &fci, nullptr, &fence_));
+    VKDML_VK_TRY_ON(d_, create_fence, d_.vk.vkCreateFence(d_.device, &fci, d_.allocator, &fence_));
     VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     VKDML_VK_TRY_ON(d_, begin_command_buffer, d_.vk.vkBeginCommandBuffer(cmd_, &bi));
     return {};

@@ -15,9 +15,9 @@ DeviceState::DeviceState() = default;
 DeviceState::~DeviceState() {
     pipelines.reset();
     if (!owns_handles) return;
-    if (device) vk.vkDestroyDevice(device, nullptr);
-    if (messenger && destroy_messenger) destroy_messenger(instance, messenger, nullptr);
-    if (instance && destroy_instance) destroy_instance(instance, nullptr);
+    if (device) vk.vkDestroyDevice(device, allocator);
+    if (messenger && destroy_messenger) destroy_messenger(instance, messenger, allocator);
+    if (instance && destroy_instance) destroy_instance(instance, allocator);
 }
 
 namespace detail {
@@ -158,7 +158,8 @@ std::unique_lock<std::mutex> Device::lock_queue() const {
 Result<std::shared_ptr<Device>> Device::adopt(VkInstance instance, VkPhysicalDevice physical_device,
                                               VkDevice device, uint32_t queue_family_index, VkQueue queue,
                                               PFN_vkGetInstanceProcAddr get_instance_proc_addr,
-                                              const VkPhysicalDeviceFeatures2* enabled_features) {
+                                              const VkPhysicalDeviceFeatures2* enabled_features,
+                                              const VkAllocationCallbacks* allocation_callbacks) {
     if (!instance || !physical_device || !device || !queue || !get_instance_proc_addr)
         return make_error(ErrorCode::invalid_argument,
                           "Device::adopt needs a non-null instance, physical device, device, queue and "
@@ -169,6 +170,7 @@ Result<std::shared_ptr<Device>> Device::adopt(VkInstance instance, VkPhysicalDev
     auto s = std::make_shared<DeviceState>();
     s->instance = instance;
     s->get_instance_proc_addr = get_instance_proc_addr;
+    s->allocator = allocation_callbacks;
     s->physical_device = physical_device;
     s->device = device;
     s->queue_family = queue_family_index;

@@ -135,7 +135,7 @@ Status load_instance_functions(DeviceState& s, const VkDebugUtilsMessengerCreate
     if (messenger_ci) {
         s.destroy_messenger = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
             vkGetInstanceProcAddr(s.instance, "vkDestroyDebugUtilsMessengerEXT"));
-        VKDML_VK_TRY(vkCreateDebugUtilsMessengerEXT(s.instance, messenger_ci, nullptr, &s.messenger));
+        VKDML_VK_TRY(vkCreateDebugUtilsMessengerEXT(s.instance, messenger_ci, s.allocator, &s.messenger));
     }
     return {};
 }
@@ -161,7 +161,7 @@ Status create_instance(DeviceState& s, bool validation) {
         ici.ppEnabledExtensionNames = &debug_ext;
         ici.pNext = &messenger_ci;
     }
-    if (auto st = detail::create_instance(ici, s.instance); !st) return st;
+    if (auto st = detail::create_instance(ici, s.instance, s.allocator); !st) return st;
     return load_instance_functions(s, validation ? &messenger_ci : nullptr);
 }
 
@@ -264,7 +264,7 @@ Status create_logical_device(DeviceState& s) {
     dci.pQueueCreateInfos = &qci;
     dci.enabledExtensionCount = info.full_subgroups ? 2 : 1;
     dci.ppEnabledExtensionNames = extensions;
-    VKDML_VK_TRY(vkCreateDevice(s.physical_device, &dci, nullptr, &s.device));
+    VKDML_VK_TRY(vkCreateDevice(s.physical_device, &dci, s.allocator, &s.device));
     s.caps.features = {info.shader_int64,         info.shader_float64,          info.storage_buffer_8bit,
                        info.storage_buffer_16bit, info.subgroup_extended_types, info.full_subgroups,
                        info.full_subgroups};
@@ -296,6 +296,7 @@ Result<std::shared_ptr<Device>> create_device(const DeviceOptions& options,
     if (auto st = detail::load_vulkan_loader(); !st) return st.error();
     auto s = std::make_shared<DeviceState>();
     s->owns_handles = true;
+    s->allocator = options.allocation_callbacks;
     s->on_validation_message = options.on_validation_message;
     if (auto st = vkdml::create_instance(*s, options.validation); !st) return st.error();
     if (auto st = vkdml::pick_physical_device(*s, options.selector); !st) return st.error();

@@ -26,8 +26,9 @@ constexpr const char* kLoaderMissing =
 
 }  // namespace
 
-Status create_instance(const VkInstanceCreateInfo& info, VkInstance& instance) {
-    const VkResult result = vkCreateInstance(&info, nullptr, &instance);
+Status create_instance(const VkInstanceCreateInfo& info, VkInstance& instance,
+                       const VkAllocationCallbacks* allocator) {
+    const VkResult result = vkCreateInstance(&info, allocator, &instance);
     if (result == VK_ERROR_INCOMPATIBLE_DRIVER)
         return make_error(
             ErrorCode::no_device,

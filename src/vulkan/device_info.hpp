@@ -10,7 +10,8 @@ namespace vkdml::detail {
 Status load_vulkan_loader();
 /// vkCreateInstance. VK_ERROR_INCOMPATIBLE_DRIVER, the loader's answer when it finds no driver at all, is
 /// no_device with what to install; other failures are vulkan_error.
-Status create_instance(const VkInstanceCreateInfo& info, VkInstance& instance);
+Status create_instance(const VkInstanceCreateInfo& info, VkInstance& instance,
+                       const VkAllocationCallbacks* allocator = nullptr);
 
 /// Whether the physical device offers a device extension.
 bool has_device_extension(VkPhysicalDevice physical_device, const char* name);

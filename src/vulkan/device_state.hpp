@@ -27,6 +27,8 @@ struct DeviceState {
     uint32_t queue_family = 0;
     VkQueue queue = VK_NULL_HANDLE;
     PFN_vkGetInstanceProcAddr get_instance_proc_addr = nullptr;  ///< the loader's, or the adopter's
+    /// DeviceOptions::allocation_callbacks (or adopt's): given to every create and destroy call.
+    const VkAllocationCallbacks* allocator = nullptr;
     bool owns_handles = false;  ///< created by vkdml (destroyed with it) rather than adopted
     VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
     /// This instance's own destroy functions (volk's globals follow whichever instance loaded last).

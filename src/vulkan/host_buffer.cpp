@@ -29,7 +29,8 @@ Result<HostBuffer> HostBuffer::create(DeviceState& device, uint64_t bytes) {
     bci.size = bytes;
     bci.usage = kUsage;
     bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-    VKDML_VK_TRY_ON(device, create_buffer, vk.vkCreateBuffer(device.device, &bci, nullptr, &b.buffer_));
+    VKDML_VK_TRY_ON(device, create_buffer,
+                    vk.vkCreateBuffer(device.device, &bci, device.allocator, &b.buffer_));
     VkMemoryRequirements req;
     vk.vkGetBufferMemoryRequirements(device.device, b.buffer_, &req);
     if (req.size > device.caps.info.max_memory_allocation_size)
@@ -46,7 +47,8 @@ Result<HostBuffer> HostBuffer::create(DeviceState& device, uint64_t bytes) {
     mai.memoryTypeIndex = type;
     b.device_local_ =
         (device.memory_properties.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) != 0;
-    VKDML_VK_TRY_ON(device, allocate_memory, vk.vkAllocateMemory(device.device, &mai, nullptr, &b.memory_));
+    VKDML_VK_TRY_ON(device, allocate_memory,
+                    vk.vkAllocateMemory(device.device, &mai, device.allocator, &b.memory_));
     VKDML_VK_TRY_ON(device, bind_buffer_memory,
                     vk.vkBindBufferMemory(device.device, b.buffer_, b.memory_, 0));
     VKDML_VK_TRY_ON(device, map_memory,
@@ -67,8 +69,8 @@ HostBuffer::HostBuffer(HostBuffer&& o) noexcept
 }
 
 HostBuffer::~HostBuffer() {
-    if (buffer_) d_->vk.vkDestroyBuffer(d_->device, buffer_, nullptr);
-    if (memory_) d_->vk.vkFreeMemory(d_->device, memory_, nullptr);
+    if (buffer_) d_->vk.vkDestroyBuffer(d_->device, buffer_, d_->allocator);
+    if (memory_) d_->vk.vkFreeMemory(d_->device, memory_, d_->allocator);
 }
 
 }  // namespace vkdml::detail

@@ -21,18 +21,18 @@ Result<std::unique_ptr<PipelineCache>> PipelineCache::create(DeviceState& device
     sci.bindingCount = kBindingCount;
     sci.pBindings = bindings.data();
     const VolkDeviceTable& vk = device.vk;
-    VKDML_VK_TRY(vk.vkCreateDescriptorSetLayout(device.device, &sci, nullptr, &c->set_layout_));
+    VKDML_VK_TRY(vk.vkCreateDescriptorSetLayout(device.device, &sci, device.allocator, &c->set_layout_));
     VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, kPushConstantBytes};
     VkPipelineLayoutCreateInfo lci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     lci.setLayoutCount = 1;
     lci.pSetLayouts = &c->set_layout_;
     lci.pushConstantRangeCount = 1;
     lci.pPushConstantRanges = &range;
-    VKDML_VK_TRY(vk.vkCreatePipelineLayout(device.device, &lci, nullptr, &c->layout_));
+    VKDML_VK_TRY(vk.vkCreatePipelineLayout(device.device, &lci, device.allocator, &c->layout_));
     VkPipelineCacheCreateInfo cci{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
     cci.initialDataSize = device.initial_cache_data.size();
     cci.pInitialData = device.initial_cache_data.empty() ? nullptr : device.initial_cache_data.data();
-    VKDML_VK_TRY(vk.vkCreatePipelineCache(device.device, &cci, nullptr, &c->vk_cache_));
+    VKDML_VK_TRY(vk.vkCreatePipelineCache(device.device, &cci, device.allocator, &c->vk_cache_));
     device.cache_seeded = !device.initial_cache_data.empty();
     device.initial_cache_data = {};
     return c;
@@ -60,11 +60,11 @@ bool cache_data_fits(std::span<const std::byte> data, const VkPhysicalDeviceProp
 
 PipelineCache::~PipelineCache() {
     const VolkDeviceTable& vk = d_.vk;
-    for (auto& [key, p] : pipelines_) vk.vkDestroyPipeline(d_.device, p, nullptr);
-    for (auto& [key, m] : modules_) vk.vkDestroyShaderModule(d_.device, m, nullptr);
-    if (vk_cache_) vk.vkDestroyPipelineCache(d_.device, vk_cache_, nullptr);
-    if (layout_) vk.vkDestroyPipelineLayout(d_.device, layout_, nullptr);
-    if (set_layout_) vk.vkDestroyDescriptorSetLayout(d_.device, set_layout_, nullptr);
+    for (auto& [key, p] : pipelines_) vk.vkDestroyPipeline(d_.device, p, d_.allocator);
+    for (auto& [key, m] : modules_) vk.vkDestroyShaderModule(d_.device, m, d_.allocator);
+    if (vk_cache_) vk.vkDestroyPipelineCache(d_.device, vk_cache_, d_.allocator);
+    if (layout_) vk.vkDestroyPipelineLayout(d_.device, layout_, d_.allocator);
+    if (set_layout_) vk.vkDestroyDescriptorSetLayout(d_.device, set_layout_, d_.allocator);
 }
 
 size_t PipelineCache::size() const {
@@ -89,7 +89,7 @@ Result<VkShaderModule> PipelineCache::module_for(Kernel kernel, Storage storage)
     ci.codeSize = words.size() * 4;
     ci.pCode = words.data();
     VkShaderModule m = VK_NULL_HANDLE;
-    VKDML_VK_TRY_ON(d_, create_shader_module, d_.vk.vkCreateShaderModule(d_.device, &ci, nullptr, &m));
+    VKDML_VK_TRY_ON(d_, create_shader_module, d_.vk.vkCreateShaderModule(d_.device, &ci, d_.allocator, &m));
     modules_.emplace(std::make_pair(kernel, storage), m);
     return m;
 }
@@ -135,7 +135,7 @@ Result<VkPipeline> PipelineCache::get(const PipelineKey& key) {
     ci.layout = layout_;
     VkPipeline pipeline = VK_NULL_HANDLE;
     VKDML_VK_TRY_ON(d_, create_compute_pipelines,
-                    d_.vk.vkCreateComputePipelines(d_.device, vk_cache_, 1, &ci, nullptr, &pipeline));
+                    d_.vk.vkCreateComputePipelines(d_.device, vk_cache_, 1, &ci, d_.allocator, &pipeline));
     pipelines_.emplace(key, pipeline);
     return pipeline;
 }
