@@ -2,6 +2,7 @@
 // of vkdml's HostExecution, with the compiled operator and its mapped buffers cached per device and
 // operator description. The public API, its argument checks and numpy's conventions are in
 // python/vkdml/__init__.py.
+#include <dlpack/dlpack.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -369,6 +370,43 @@ py::array host_view(const ArrayPtr& arr) {
     return py::array(dtype_of(arr->type), shape, strides, arr->lease->buffer().data().data(), base);
 }
 
+/// The array as a DLPack capsule ("dltensor", DLPack 0.6 as numpy.from_dlpack reads it): the mapped
+/// memory as kDLCPU, after the work on it is done, kept alive until the consumer's deleter runs.
+py::capsule to_dlpack(const ArrayPtr& arr) {
+    wait_array(*arr);
+    ++host_transfers;
+    struct Holder {
+        DLManagedTensor managed{};
+        std::shared_ptr<Lease> lease;
+        std::vector<int64_t> shape;
+    };
+    auto holder = std::make_unique<Holder>();
+    holder->lease = arr->lease;
+    for (uint64_t d : arr->shape) holder->shape.push_back(static_cast<int64_t>(d));
+    const vkdml::TypeInfo& row = type_row(arr->type);
+    const uint8_t code = row.type_class == vkdml::TypeClass::floating_point    ? kDLFloat
+                         : row.type_class == vkdml::TypeClass::signed_integer ? kDLInt
+                                                                              : kDLUInt;
+    DLTensor& t = holder->managed.dl_tensor;
+    t.data = arr->lease->buffer().data().data();
+    t.device = DLDevice{kDLCPU, 0};
+    t.ndim = static_cast<int>(holder->shape.size());
+    t.dtype = DLDataType{code, static_cast<uint8_t>(row.size * 8), 1};
+    t.shape = holder->shape.data();
+    t.strides = nullptr;  // compact, row-major
+    t.byte_offset = 0;
+    holder->managed.manager_ctx = holder.get();
+    holder->managed.deleter = [](DLManagedTensor* self) { delete static_cast<Holder*>(self->manager_ctx); };
+    DLManagedTensor* managed = &holder.release()->managed;
+    // A capsule no consumer took (still named "dltensor") frees the tensor itself.
+    return py::capsule(managed, "dltensor", [](PyObject* capsule) {
+        if (PyCapsule_IsValid(capsule, "dltensor")) {
+            auto* m = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule, "dltensor"));
+            m->deleter(m);
+        }
+    });
+}
+
 /// The packed tensor of an array (explicit strides, 0 on axes of size 1, as input_tensor gives a
 /// C-contiguous numpy array: one cache key for both).
 vkdml::ops::TensorDesc packed_tensor(const DeviceArray& a) {
@@ -541,6 +579,7 @@ PYBIND11_MODULE(_native, m) {
                                [](const DeviceArray& a) { return a.lease->buffer().device_local(); })
         .def_property_readonly("ready", [](const DeviceArray& a) { return a.lease->slot().idle(); })
         .def("host", &host_view)
+        .def("dlpack", &to_dlpack)
         .def("wait", [](const DeviceArray& a) { wait_array(a); })
         .def("shares_memory", [](const DeviceArray& a, const DeviceArray& b) { return a.lease == b.lease; })
         .def("reshape", [](const ArrayPtr& a, const std::vector<uint64_t>& shape) {

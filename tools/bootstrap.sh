@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config libvulkan-dev libvulkan-volk-dev glslang-tools spirv-tools catch2
           libcli11-dev nlohmann-json3-dev mesa-vulkan-drivers vulkan-validationlayers
-          pybind11-dev python3-dev python3-numpy                 # the Python module (python/)
+          pybind11-dev python3-dev python3-numpy libdlpack-dev   # the Python module (python/)
           python3-venv python3-pip python3-setuptools python3-wheel)  # its pip install (setup.py)
 if [ "${1:-}" = "test" ]; then
   packages+=(clang-14 libclang-rt-14-dev)                      # libFuzzer, clang's sanitizers, clang build

@@ -81,6 +81,18 @@ class Array:
         """A numpy copy of the elements (CuPy's name)."""
         return self.numpy().copy()
 
+    def __dlpack__(self, stream=None):
+        """The elements as a DLPack capsule (kDLCPU: the mapped memory, no copy), after waiting for the
+        work that writes them: numpy.from_dlpack(a), torch.from_dlpack(a) and other DLPack consumers
+        read it in place. `stream` must be None (a CPU tensor has no stream)."""
+        if stream is not None:
+            raise invalid("__dlpack__: stream must be None for a kDLCPU tensor")
+        return native_device_call(self._device, self._native.dlpack)
+
+    def __dlpack_device__(self):
+        """(kDLCPU, 0): the memory is host-visible and mapped."""
+        return (1, 0)
+
     def __array__(self, dtype=None, copy=None):
         view = self.numpy()
         return view if dtype is None else view.astype(dtype)

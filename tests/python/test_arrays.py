@@ -203,3 +203,21 @@ def test_a_repeated_large_call_compiles_once_and_allocates_once():
     for _ in range(2):
         vkdml.cumsum(x, device=dev)
     assert dev.cache_info()["allocations"] == first_allocations
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "int8", "int64", "uint16", "uint64"])
+def test_dlpack_gives_the_mapped_memory_to_numpy(dtype):
+    x = (np.arange(12) % 7).astype(dtype).reshape(3, 4)
+    a = vkdml.cumsum(vkdml.asarray(x), 1, dtype)  # written by the device, not yet waited for
+    assert a.__dlpack_device__() == (1, 0)  # kDLCPU
+    view = np.from_dlpack(a)
+    assert view.dtype == np.dtype(dtype) and view.shape == (3, 4)
+    np.testing.assert_array_equal(view, np.cumsum(x, 1, dtype=dtype))
+    assert np.shares_memory(view, a.numpy())
+    del a
+    gc.collect()
+    np.testing.assert_array_equal(view, np.cumsum(x, 1, dtype=dtype))  # the capsule keeps the memory
+    unused = vkdml.asarray(x).__dlpack__()  # never consumed: freed with the capsule
+    del unused
+    with pytest.raises(vkdml.InvalidArgument, match="stream must be None"):
+        vkdml.asarray(x).__dlpack__(stream=1)
