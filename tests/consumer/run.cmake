@@ -160,7 +160,7 @@ if(MODE STREQUAL "installed")
   execute_process(COMMAND ${CXX} -std=c++20 ${SOURCE_DIR}/examples/host_cumsum.cpp ${flags}
                           -o ${WORK_DIR}/pkg_config_static
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
-  if(rc EQUAL 0 OR NOT out MATCHES "cannot find -l:libvkdml.a")
+  if(rc EQUAL 0 OR NOT out MATCHES "(cannot find|unable to find library) -l:libvkdml.a")
     message(FATAL_ERROR "pkg-config --static against a shared install: rc ${rc}\n${out}")
   endif()
   # Before 1.0 a different minor version is a different API: find_package(vkdml 0.<other>) must fail.

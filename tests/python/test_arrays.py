@@ -221,3 +221,31 @@ def test_dlpack_gives_the_mapped_memory_to_numpy(dtype):
     del unused
     with pytest.raises(vkdml.InvalidArgument, match="stream must be None"):
         vkdml.asarray(x).__dlpack__(stream=1)
+
+
+def test_operators_and_ufuncs_run_through_numpy_on_the_host():
+    a = vkdml.asarray(np.array([0, 1, 2, 3], np.float32))
+    np.testing.assert_array_equal(a == 2, [False, False, True, False])
+    np.testing.assert_array_equal(a != vkdml.asarray(np.array([0, 0, 2, 2], np.float32)), [False, True, False, True])
+    np.testing.assert_array_equal(a + 1, [1, 2, 3, 4])
+    np.testing.assert_array_equal(10 - a, [10, 9, 8, 7])
+    np.testing.assert_array_equal(np.arange(4) * a, [0, 1, 4, 9])
+    np.testing.assert_allclose(np.exp(a), np.exp(np.arange(4, dtype=np.float32)))
+    assert isinstance(a + 1, np.ndarray)
+    assert vkdml.argmax(a) == 3 and int(vkdml.argmax(a)) == 3 and float(vkdml.sum(a)) == 6.0
+    assert bool(vkdml.max(a, keepdims=True)) is True and not bool(vkdml.min(a, keepdims=True))
+    out = vkdml.asarray(np.zeros(4, np.float32))
+    np.add(a, a, out=out)  # a numpy ufunc writing into an Array's memory
+    np.testing.assert_array_equal(out.numpy(), [0, 2, 4, 6])
+    with pytest.raises(TypeError):
+        hash(a)
+
+
+def test_copies_are_copies_and_views_are_views():
+    a = vkdml.asarray(np.array([1, 2, 3], np.int32))
+    for copied in (np.array(a), np.copy(a), a.get(), a.__array__(copy=True)):
+        assert not np.shares_memory(copied, a.numpy())
+    assert np.shares_memory(a.__array__(), a.numpy())
+    assert a.__array__(np.float64).dtype == np.float64
+    with pytest.raises(ValueError, match="needs a copy"):
+        a.__array__(np.float64, copy=False)
