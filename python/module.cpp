@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -147,6 +148,22 @@ T value_of(vkdml::Result<T> r) {
     return std::move(r).value();
 }
 
+/// Runs `work` with the GIL released (it must touch no Python object), then raises its error, if any, as
+/// NativeError; host memory running out is out_of_memory.
+void without_gil(const std::function<vkdml::Status()>& work) {
+    std::optional<vkdml::Error> failure;
+    {
+        py::gil_scoped_release release;
+        try {
+            if (auto st = work(); !st) failure = st.error();
+        } catch (const std::bad_alloc&) {
+            failure = vkdml::Error{vkdml::ErrorCode::out_of_memory,
+                                   "out of host memory for the operator's buffers"};
+        }
+    }
+    if (failure) raise(*failure);
+}
+
 /// `call`'s operator from the device's cache (compiled on a miss).
 vkdml::Result<vkdml::CompiledOperator> compiled_for(DeviceHandle& h, const Call& call) {
     return h.compiled(call.key, [&]() -> vkdml::Result<vkdml::CompiledOperator> {
@@ -188,37 +205,26 @@ py::array run(DeviceHandle& h, const Call& call, const py::array& a, const py::d
     const size_t src_bytes = reach_bytes(a);
     auto* dst = static_cast<std::byte*>(out.mutable_data());
     const auto dst_bytes = static_cast<size_t>(out.nbytes());
-    std::optional<vkdml::Error> failure;
-    {
-        py::gil_scoped_release release;
-        const auto work = [&]() -> vkdml::Status {
-            auto compiled = compiled_for(h, call);
-            if (!compiled) return compiled.error();
-            auto in = h.lend(call.op->input_bytes());
-            if (!in) return in.error();
-            auto result = h.lend(call.op->output_bytes());
-            if (!result) return result.error();
-            const std::span<std::byte> in_bytes = (*in)->buffer().data();
-            const size_t n = std::min<size_t>(call.op->input_bytes(), src_bytes);
-            std::memcpy(in_bytes.data(), src, n);
-            ++host_transfers;
-            if (n < call.op->input_bytes()) std::memset(in_bytes.data() + n, 0, call.op->input_bytes() - n);
-            auto pending = submit_on(h, *compiled, **in, **result);
-            if (!pending) return pending.error();
-            if (auto st = (*pending)->wait(); !st) return st;
-            std::memcpy(dst, (*result)->buffer().data().data(),
-                        std::min<size_t>(call.op->output_bytes(), dst_bytes));
-            ++host_transfers;
-            return {};
-        };
-        try {
-            if (auto st = work(); !st) failure = st.error();
-        } catch (const std::bad_alloc&) {
-            failure = vkdml::Error{vkdml::ErrorCode::out_of_memory,
-                                   "out of host memory for the operator's buffers"};
-        }
-    }
-    if (failure) raise(*failure);
+    without_gil([&]() -> vkdml::Status {
+        auto compiled = compiled_for(h, call);
+        if (!compiled) return compiled.error();
+        auto in = h.lend(call.op->input_bytes());
+        if (!in) return in.error();
+        auto result = h.lend(call.op->output_bytes());
+        if (!result) return result.error();
+        const std::span<std::byte> in_bytes = (*in)->buffer().data();
+        const size_t n = std::min<size_t>(call.op->input_bytes(), src_bytes);
+        std::memcpy(in_bytes.data(), src, n);
+        ++host_transfers;
+        if (n < call.op->input_bytes()) std::memset(in_bytes.data() + n, 0, call.op->input_bytes() - n);
+        auto pending = submit_on(h, *compiled, **in, **result);
+        if (!pending) return pending.error();
+        if (auto st = (*pending)->wait(); !st) return st;
+        std::memcpy(dst, (*result)->buffer().data().data(),
+                    std::min<size_t>(call.op->output_bytes(), dst_bytes));
+        ++host_transfers;
+        return {};
+    });
     return out;
 }
 
@@ -327,30 +333,20 @@ ArrayPtr to_device(const std::shared_ptr<DeviceHandle>& h, const py::array& a) {
     for (py::ssize_t i = 0; i < a.ndim(); ++i) arr->shape.push_back(static_cast<uint64_t>(a.shape(i)));
     const auto* src = static_cast<const std::byte*>(a.data());
     const uint64_t bytes = arr->nbytes();
-    std::optional<vkdml::Error> failure;
-    {
-        py::gil_scoped_release release;
+    without_gil([&]() -> vkdml::Status {
         auto lease = h->lend(std::max<uint64_t>(bytes, 1));
-        if (lease) {
-            arr->lease = *lease;
-            if (bytes) std::memcpy(arr->lease->buffer().data().data(), src, bytes);
-            ++host_transfers;
-        } else {
-            failure = lease.error();
-        }
-    }
-    if (failure) raise(*failure);
+        if (!lease) return lease.error();
+        arr->lease = *lease;
+        if (bytes) std::memcpy(arr->lease->buffer().data().data(), src, bytes);
+        ++host_transfers;
+        return {};
+    });
     return arr;
 }
 
 /// Waits for the work on `arr`'s buffer (the GIL released).
 void wait_array(const DeviceArray& arr) {
-    std::optional<vkdml::Error> failure;
-    {
-        py::gil_scoped_release release;
-        if (auto st = arr.lease->slot().wait_users(); !st) failure = st.error();
-    }
-    if (failure) raise(*failure);
+    without_gil([&] { return arr.lease->slot().wait_users(); });
 }
 
 /// The array's memory as a numpy array, without a copy (after the work on it is done): the mapped
@@ -439,31 +435,20 @@ ArrayPtr submit_array(const std::shared_ptr<DeviceHandle>& h, const Call& call, 
             raise("invalid_argument", "out does not hold the result's type and size");
         result->shape = out->shape;
     }
-    std::optional<vkdml::Error> failure;
-    {
-        py::gil_scoped_release release;
-        const auto work = [&]() -> vkdml::Status {
-            auto compiled = compiled_for(*h, call);
-            if (!compiled) return compiled.error();
-            if (out) {
-                result->lease = out->lease;
-            } else {
-                auto lease = h->lend(call.op->output_bytes());
-                if (!lease) return lease.error();
-                result->lease = *lease;
-            }
-            auto pending = submit_on(*h, *compiled, *a.lease, *result->lease);
-            if (!pending) return pending.error();
-            return {};
-        };
-        try {
-            if (auto st = work(); !st) failure = st.error();
-        } catch (const std::bad_alloc&) {
-            failure = vkdml::Error{vkdml::ErrorCode::out_of_memory,
-                                   "out of host memory for the operator's buffers"};
+    without_gil([&]() -> vkdml::Status {
+        auto compiled = compiled_for(*h, call);
+        if (!compiled) return compiled.error();
+        if (out) {
+            result->lease = out->lease;
+        } else {
+            auto lease = h->lend(call.op->output_bytes());
+            if (!lease) return lease.error();
+            result->lease = *lease;
         }
-    }
-    if (failure) raise(*failure);
+        auto pending = submit_on(*h, *compiled, *a.lease, *result->lease);
+        if (!pending) return pending.error();
+        return {};
+    });
     return out ? out : result;
 }
 
