@@ -354,16 +354,11 @@ void wait_array(const DeviceArray& arr) {
 py::array host_view(const ArrayPtr& arr) {
     wait_array(*arr);
     ++host_transfers;
-    std::vector<py::ssize_t> shape, strides(arr->shape.size());
+    std::vector<py::ssize_t> shape;
     for (uint64_t d : arr->shape) shape.push_back(static_cast<py::ssize_t>(d));
-    py::ssize_t stride = vkdml::element_size(arr->type);
-    for (size_t i = shape.size(); i-- > 0;) {
-        strides[i] = stride;
-        stride *= std::max<py::ssize_t>(shape[i], 1);
-    }
     auto* keep = new std::shared_ptr<Lease>(arr->lease);
     py::capsule base(keep, [](void* p) { delete static_cast<std::shared_ptr<Lease>*>(p); });
-    return py::array(dtype_of(arr->type), shape, strides, arr->lease->buffer().data().data(), base);
+    return py::array(dtype_of(arr->type), shape, arr->lease->buffer().data().data(), base);  // C order
 }
 
 /// The array as a DLPack capsule ("dltensor", DLPack 0.6 as numpy.from_dlpack reads it): the mapped

@@ -22,6 +22,14 @@ uint32_t pick_memory_type(const VkPhysicalDeviceMemoryProperties& props, uint32_
 }  // namespace
 
 Result<HostBuffer> HostBuffer::create(DeviceState& device, uint64_t bytes) {
+    const DeviceInfo& info = device.caps.info;
+    if (bytes > info.max_buffer_size)  // refused before vkCreateBuffer, for which it is invalid
+        return make_error(ErrorCode::out_of_memory, "a buffer of ", bytes,
+                          " bytes is more than this device's maxBufferSize (", info.max_buffer_size, ")");
+    if (bytes > info.max_memory_allocation_size)
+        return make_error(ErrorCode::out_of_memory, "a buffer of ", bytes,
+                          " bytes is more than this device's maxMemoryAllocationSize (",
+                          info.max_memory_allocation_size, ")");
     HostBuffer b(device);
     b.size_ = bytes;
     const VolkDeviceTable& vk = device.vk;
@@ -33,11 +41,10 @@ Result<HostBuffer> HostBuffer::create(DeviceState& device, uint64_t bytes) {
                     vk.vkCreateBuffer(device.device, &bci, device.allocator, &b.buffer_));
     VkMemoryRequirements req;
     vk.vkGetBufferMemoryRequirements(device.device, b.buffer_, &req);
-    if (req.size > device.caps.info.max_memory_allocation_size)
-        return make_error(ErrorCode::out_of_memory, "a buffer of ", bytes,
-                          " bytes exceeds this device's "
-                          "maxMemoryAllocationSize (",
-                          device.caps.info.max_memory_allocation_size, ")");
+    if (req.size > info.max_memory_allocation_size)  // its memory, rounded up by the driver
+        return make_error(ErrorCode::out_of_memory, "a buffer of ", bytes, " bytes needs ", req.size,
+                          " bytes of memory, more than this device's maxMemoryAllocationSize (",
+                          info.max_memory_allocation_size, ")");
     uint32_t type = pick_memory_type(device.memory_properties, req.memoryTypeBits);
     if (type == UINT32_MAX)
         return make_error(ErrorCode::unsupported_device,

@@ -37,16 +37,8 @@ Result<MappedBuffer> MappedBuffer::create(const Device& device, uint64_t bytes) 
     if (bytes == 0) return make_error(ErrorCode::invalid_argument, "MappedBuffer::create: 0 bytes");
     if (auto st = detail::check_not_lost(*d); !st) return st.error();
     const uint64_t rounded = bytes > UINT64_MAX - 15 ? UINT64_MAX : (bytes + 15) / 16 * 16;
-    const DeviceInfo& info = d->caps.info;
-    if (rounded > info.max_buffer_size)
-        return make_error(ErrorCode::out_of_memory, "MappedBuffer::create: ", bytes,
-                          " bytes is more than this device's maxBufferSize (", info.max_buffer_size, ")");
-    if (rounded > info.max_memory_allocation_size)
-        return make_error(ErrorCode::out_of_memory, "MappedBuffer::create: ", bytes,
-                          " bytes is more than this device's maxMemoryAllocationSize (",
-                          info.max_memory_allocation_size, ")");
-    auto b = detail::HostBuffer::create(*d, rounded);
-    if (!b) return b.error();
+    auto b = detail::HostBuffer::create(*d, rounded);  // refuses sizes past the device's limits
+    if (!b) return Error{b.error().code, "MappedBuffer::create: " + b.error().message};
     return ApiAccess::make_mapped_buffer(std::make_shared<const detail::MappedBufferState>(
         detail::MappedBufferState{d, std::move(*b), bytes}));
 }
