@@ -158,7 +158,7 @@ Outcome run_tool_once(const TempDir& dir, const std::vector<std::string>& args, 
 }
 
 // What the tool prints when winevulkan could not create an instance on the host's Vulkan: it happened
-// once in a CI run under load (one command of hundreds, the same command before and after it ran), a
+// once in a CI run under load (one command of several hundred; its neighbours with the same input ran), a
 // fault of Wine's start-up, not of the tool, whose instance-creation code is the same on Linux.
 constexpr const char* kWineInstanceFailure =
     "vkdml: error: vkCreateInstance failed with VK_ERROR_INITIALIZATION_FAILED";
