@@ -194,9 +194,51 @@ vkdml::Result<std::shared_ptr<Pending>> submit_on(DeviceHandle& h, const vkdml::
     return pending;
 }
 
+/// Calls that ran through vkdml::execute in windows (run_in_windows), for the tests.
+std::atomic<uint64_t> windowed_runs{0};
+
+/// Whether the pool can hold `call`'s input and output (and a temporary buffer) at once: each within one
+/// allocation and a third of the host-visible heap.
+bool fits_the_pool(DeviceHandle& h, const Call& call) {
+    const vkdml::DeviceInfo& info = h.device()->info();
+    const uint64_t one =
+        std::min({info.max_memory_allocation_size, info.max_buffer_size, info.host_visible_heap / 3});
+    return call.op->input_bytes() <= one && call.op->output_bytes() <= one;
+}
+
+/// `call` on arrays the pool cannot hold: vkdml::execute runs it on the host memory itself, window by
+/// window. Arrays shorter than their tensors (the last element of a byte or 16-bit type rounded up to 4
+/// bytes) go through a copy of that length. No GIL needed.
+vkdml::Status run_in_windows(DeviceHandle& h, const Call& call, const std::byte* src, size_t src_bytes,
+                             std::byte* dst, size_t dst_bytes) {
+    std::vector<std::byte> in_copy, out_copy;
+    std::span<const std::byte> in(src, src_bytes);
+    std::span<std::byte> out(dst, dst_bytes);
+    if (src_bytes < call.op->input_bytes()) {
+        in_copy.assign(call.op->input_bytes(), std::byte{0});
+        std::memcpy(in_copy.data(), src, src_bytes);
+        in = in_copy;
+    }
+    if (dst_bytes < call.op->output_bytes()) {
+        out_copy.assign(call.op->output_bytes(), std::byte{0});
+        out = out_copy;
+    }
+    const std::span<const std::byte> inputs[] = {in};
+    const std::span<std::byte> outputs[] = {out};
+    ++host_transfers;
+    if (auto st = vkdml::execute(*h.device(), call.op->desc(), inputs, outputs, DML_EXECUTION_FLAG_NONE,
+                                 call.options);
+        !st)
+        return st;
+    ++host_transfers;
+    ++windowed_runs;
+    if (!out_copy.empty()) std::memcpy(dst, out_copy.data(), dst_bytes);
+    return {};
+}
+
 /// Runs `call` on `a` with buffers of the pool: copies the input in, submits, waits, and copies the
-/// result into a new array of `out_dtype` and the output tensor's sizes. The GIL is released while the
-/// data moves and the device works.
+/// result into a new array of `out_dtype` and the output tensor's sizes. An array the pool cannot hold
+/// runs in windows (run_in_windows). The GIL is released while the data moves and the device works.
 py::array run(DeviceHandle& h, const Call& call, const py::array& a, const py::dtype& out_dtype) {
     const std::vector<uint32_t>& sizes = call.op->output().sizes;
     std::vector<py::ssize_t> shape(sizes.begin(), sizes.end());
@@ -205,6 +247,10 @@ py::array run(DeviceHandle& h, const Call& call, const py::array& a, const py::d
     const size_t src_bytes = reach_bytes(a);
     auto* dst = static_cast<std::byte*>(out.mutable_data());
     const auto dst_bytes = static_cast<size_t>(out.nbytes());
+    if (!fits_the_pool(h, call)) {
+        without_gil([&] { return run_in_windows(h, call, src, src_bytes, dst, dst_bytes); });
+        return out;
+    }
     without_gil([&]() -> vkdml::Status {
         auto compiled = compiled_for(h, call);
         if (!compiled) return compiled.error();
@@ -572,6 +618,7 @@ PYBIND11_MODULE(_native, m) {
     m.def("to_device", &to_device);
     m.def("buffer_size_class", &vkdml_python::size_class);
     m.def("host_transfers", [] { return host_transfers.load(); });
+    m.def("windowed_runs", [] { return windowed_runs.load(); });
     m.def("cumulative_array", &cumulative_array);
     m.def("reduction_array", &reduction_array);
     m.def("open_device", &open_device, py::arg("selector"));
@@ -587,6 +634,18 @@ PYBIND11_MODULE(_native, m) {
             {"device_lost", VK_ERROR_DEVICE_LOST}, {"out_of_device_memory", VK_ERROR_OUT_OF_DEVICE_MEMORY}};
         if (!calls.count(call) || !results.count(result)) raise("invalid_argument", "unknown call or result");
         vkdml::testing::fail_vulkan_call(*h.device(), calls.at(call), results.at(result));
+    });
+    // Tests only: a device whose allocations (and windows) stop at `max_allocation` bytes, as on a device
+    // with that maxMemoryAllocationSize: arrays past it run in windows at small sizes.
+    m.def("testing_open_device", [](const std::string& selector, uint64_t max_allocation) {
+        vkdml::DeviceOptions options;
+        options.selector = selector;
+        vkdml::testing::DeviceOverrides overrides;
+        overrides.limits.max_memory_allocation_size = max_allocation;
+        overrides.limits.max_storage_buffer_range = max_allocation;
+        auto device = vkdml::testing::create_device(options, overrides);
+        if (!device) raise(device.error());
+        return std::make_shared<DeviceHandle>(*device);
     });
 #endif
     // The type table's NumPy names (vkdml::kTypeInfo): every type, and those an arg function may output.

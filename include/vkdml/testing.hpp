@@ -88,6 +88,10 @@ struct DeviceOverrides {
         /// The smallest subgroup size the device may run (DeviceInfo::min_subgroup_size), as on a device
         /// whose subgroup size varies; a power of two, at most the device's.
         uint32_t min_subgroup_size = 0;
+        /// Bytes one allocation may take (maxMemoryAllocationSize), at most the device's and at least the
+        /// smallest range above: the host path then runs tensors larger than this in parts (execute()),
+        /// as on a device with that limit.
+        uint64_t max_memory_allocation_size = 0;
     } limits;  ///< see Limits
 };
 

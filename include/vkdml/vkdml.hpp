@@ -84,7 +84,8 @@ enum class ErrorCode : int {
     /// DeviceOptions::selector.
     no_device = 5,
     /// A Vulkan call returned VK_ERROR_OUT_OF_HOST_MEMORY or VK_ERROR_OUT_OF_DEVICE_MEMORY, or a host-path
-    /// buffer would exceed maxBufferSize, maxMemoryAllocationSize or the host-visible heap.
+    /// buffer would exceed maxBufferSize, maxMemoryAllocationSize or the host-visible heap (HostExecution;
+    /// execute() runs such tensors in windows).
     out_of_memory = 6,
     /// A Vulkan call returned VK_ERROR_DEVICE_LOST, now or earlier (see Device::is_lost).
     device_lost = 7,
@@ -632,10 +633,17 @@ private:
 /// read from or written to it, laid out by the tensor's strides (make typed arrays bytes with
 /// std::as_bytes(std::span(v)) and std::as_writable_bytes(std::span(v))). Output arrays are also
 /// uploaded first, so bytes the operator does not write (padding) keep their values. An output may be
-/// the same array as an input (in place). The arrays are used only during the call. Errors: those of
-/// HostExecution::create and HostExecution::run; invalid_argument when the array counts differ from the
-/// operator's inputs and outputs, or an array is shorter than its tensor (both named), before any
-/// byte is read or written. Thread-safe: several threads may call it on one Device at once.
+/// the same array as an input (in place). The arrays are used only during the call.
+/// Tensors larger than one allocation (maxMemoryAllocationSize, maxBufferSize) or together larger than
+/// the host-visible heap run in windows: the plan's dispatches one at a time, each dispatch's windows of
+/// the arrays copied through staging buffers of at most one allocation (SPEC §5), with one call's
+/// results; an input that shares memory with an output is then read from a host copy.
+/// Errors: those of HostExecution::create but its size refusals, and of HostExecution::run;
+/// out_of_memory when even windows do not fit (the temporary buffer past one allocation, or the
+/// staging and temporary buffers past the heap; named with their sizes); invalid_argument when the
+/// array counts differ from the operator's inputs and outputs, or an array is shorter than its tensor
+/// (both named), before any byte is read or written. Thread-safe: several threads may call it on one
+/// Device at once.
 VKDML_API Status execute(const Device& device, const DML_OPERATOR_DESC& desc,
                          std::span<const std::span<const std::byte> > inputs,
                          std::span<const std::span<std::byte> > outputs,

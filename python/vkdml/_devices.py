@@ -39,7 +39,6 @@ class Device:
     def __init__(self, selector="", *, shared=True):
         key = "" if selector is None else str(selector)
         self.selector = key
-        self._part_bytes = None  # the tests' override of the bytes one buffer may take (_parts.py)
         if not shared:
             self._handle = native_call(_native.open_device, key)
             return

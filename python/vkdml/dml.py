@@ -22,7 +22,6 @@ from ._arguments import as_array, axis_index, axis_set, vkdml_dtype
 from ._devices import as_device, native_device_call, run
 from ._docs import numpy_doc
 from ._errors import UnsupportedType, _native, invalid
-from ._parts import in_parts
 
 OPERATORS = {name: (python, value) for name, value, python in _native.operators}
 """The operator table (vkdml::operators()): each DirectML operator name, its function here and its
@@ -97,19 +96,8 @@ def reduced(arr, code, axes, out_dtype, select_last=False, nan=False, device=Non
     if arr.ndim == 0:
         one = run(device, _native.reduction, arr.reshape(1), code, [], out_dtype, select_last, nan)
         return one.reshape(())
-    name = REDUCE_FUNCTIONS[code] if code >= 0 else ("argmax", "argmin")[-code - 1]
-    itemsize = _np.dtype(out_dtype).itemsize
-
-    def one(part, dev):
-        return run(dev, _native.reduction, part, code, list(axes), out_dtype, select_last, nan)
-
-    def out_bytes(shape):
-        return itemsize * int(_np.prod(reduced_shape(shape, axes), dtype=_np.int64))
-
-    kept = [i for i in range(arr.ndim) if i not in axes]
-    return in_parts(one, arr, kept, out_bytes, device, f"reduce {name}",
-                    "reduce it in parts (a[:n] and a[n:]) and combine their results, or over fewer axes "
-                    "first")
+    # (An array no single device buffer holds runs in windows: vkdml::execute, in the native module.)
+    return run(device, _native.reduction, arr, code, list(axes), out_dtype, select_last, nan)
 
 
 def scanned(arr, axis, product, exclusive=False, reverse=False, device=None, out=None):
@@ -122,15 +110,7 @@ def scanned(arr, axis, product, exclusive=False, reverse=False, device=None, out
         return _on_device(arr, _native.cumulative_array, axis, product, bool(exclusive), bool(reverse), out=out)
     if arr.size == 0:
         return _np.empty(arr.shape, arr.dtype)
-
-    def one(part, dev):
-        return run(dev, _native.cumulative, part, axis, product, bool(exclusive), bool(reverse))
-
-    return in_parts(one, arr, [i for i in range(arr.ndim) if i != axis],
-                    lambda shape: arr.itemsize * int(_np.prod(shape)), device,
-                    "cumulative " + ("product" if product else "sum"),
-                    "scan it in parts (a[:n], then a[n:]) and carry the first part's last result into "
-                    "the second's")
+    return run(device, _native.cumulative, arr, axis, product, bool(exclusive), bool(reverse))
 
 
 @numpy_doc(

@@ -44,6 +44,10 @@ struct ApiAccess {
     }
     /// A Submission over submitted work (submit; defined in vulkan/submission.cpp, where the state is).
     static Submission make_submission(std::unique_ptr<SubmissionState> state) noexcept;
+    /// A HostExecution of a compiled operator whose buffers the host path's memory checks let through:
+    /// its buffers allocated and its command buffer recorded (defined in vulkan/host_execute.cpp).
+    static Result<HostExecution> make_host_execution(DeviceState& device, const OperatorState& op,
+                                                     CompiledOperator compiled, uint64_t temporary_bytes);
     /// A CompiledOperator over a plan with its pipelines (Device::compile_operator).
     static CompiledOperator make_compiled(std::shared_ptr<const CompiledState> state) {
         return CompiledOperator(std::move(state));

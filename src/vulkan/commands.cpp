@@ -29,6 +29,15 @@ Status Commands::begin() {
     return {};
 }
 
+Status Commands::restart() {
+    if (VkResult reset = d_.vk.vkResetCommandPool(d_.device, pool_, 0); reset != VK_SUCCESS)
+        return device_vk_error(d_, reset, "vkResetCommandPool");
+    VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    VKDML_VK_TRY_ON(d_, begin_command_buffer, d_.vk.vkBeginCommandBuffer(cmd_, &bi));
+    return {};
+}
+
 Status Commands::end() {
     VKDML_VK_TRY_ON(d_, end_command_buffer, d_.vk.vkEndCommandBuffer(cmd_));
     return {};

@@ -17,6 +17,8 @@ public:
 
     /// Creates the pool, the command buffer and the fence, and begins recording.
     Status begin();
+    /// Resets the pool (the last submit must have completed: wait() first) and begins recording again.
+    Status restart();
     /// Ends recording.
     Status end();
     /// Resets the fence and submits the command buffer under the device's queue lock.

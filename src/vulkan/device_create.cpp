@@ -94,6 +94,14 @@ Status apply_limits(const testing::DeviceOverrides::Limits& limits, DeviceInfo& 
                               info.min_subgroup_size);
         info.min_subgroup_size = least;
     }
+    if (uint64_t bytes = limits.max_memory_allocation_size; bytes != 0) {
+        if (bytes > info.max_memory_allocation_size || bytes < least_range)
+            return make_error(ErrorCode::invalid_argument,
+                              "DeviceOverrides::limits.max_memory_allocation_size is ", bytes,
+                              "; it must be 0 or from ", least_range, " to the device's ",
+                              info.max_memory_allocation_size);
+        info.max_memory_allocation_size = bytes;
+    }
     return {};
 }
 

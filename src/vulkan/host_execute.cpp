@@ -5,6 +5,7 @@
 #include "vkdml/profiling.hpp"
 #include "vulkan/commands.hpp"
 #include "vulkan/host_buffer.hpp"
+#include "vulkan/host_stream.hpp"
 
 #include <cstring>
 #include <optional>
@@ -86,23 +87,24 @@ Status allocate_tensor_buffers(DeviceState& d, const std::vector<std::unique_ptr
     return {};
 }
 
-/// The caller gave one array per input and per output of `run`, each at least as long as its tensor.
-Status check_arrays(const HostExecution& run, DML_OPERATOR_TYPE type,
-                    std::span<const std::span<const std::byte>> inputs,
+/// The caller gave one array per input and per output of `o`, each at least as long as its tensor.
+Status check_arrays(const OperatorState& o, std::span<const std::span<const std::byte>> inputs,
                     std::span<const std::span<std::byte>> outputs) {
-    if (inputs.size() != run.input_count() || outputs.size() != run.output_count())
-        return make_error(ErrorCode::invalid_argument, "execute: ", to_string(type), " takes ",
-                          run.input_count(), " input and ", run.output_count(), " output arrays, got ",
+    if (inputs.size() != o.inputs.size() || outputs.size() != o.outputs.size())
+        return make_error(ErrorCode::invalid_argument, "execute: ", to_string(o.desc.Type), " takes ",
+                          o.inputs.size(), " input and ", o.outputs.size(), " output arrays, got ",
                           inputs.size(), " and ", outputs.size());
-    const auto check = [](const char* what, size_t i, size_t have, size_t need) -> Status {
+    const auto check = [](const char* what, size_t i, size_t have, uint64_t need) -> Status {
         if (have >= need) return {};
         return make_error(ErrorCode::invalid_argument, "execute: ", what, " array ", i, " holds ", have,
                           " bytes; its tensor needs ", need, " (TotalTensorSizeInBytes)");
     };
     for (size_t i = 0; i < inputs.size(); ++i)
-        if (auto st = check("input", i, inputs[i].size(), run.input(i).size()); !st) return st;
+        if (auto st = check("input", i, inputs[i].size(), o.inputs[i]->buffer.TotalTensorSizeInBytes); !st)
+            return st;
     for (size_t i = 0; i < outputs.size(); ++i)
-        if (auto st = check("output", i, outputs[i].size(), run.output(i).size()); !st) return st;
+        if (auto st = check("output", i, outputs[i].size(), o.outputs[i]->buffer.TotalTensorSizeInBytes); !st)
+            return st;
     return {};
 }
 
@@ -164,6 +166,15 @@ HostExecution::HostExecution(HostExecution&&) noexcept = default;
 HostExecution& HostExecution::operator=(HostExecution&&) noexcept = default;
 HostExecution::~HostExecution() = default;
 
+Result<HostExecution> detail::ApiAccess::make_host_execution(DeviceState& d, const OperatorState& o,
+                                                             CompiledOperator compiled, uint64_t temp_bytes) {
+    auto s = std::make_unique<HostExecution::State>(
+        HostExecution::State{std::move(compiled), {}, {}, std::nullopt, {}, {}, nullptr});
+    if (auto st = s->allocate(d, o, temp_bytes); !st) return st.error();
+    if (auto st = s->record(); !st) return st.error();
+    return HostExecution(std::move(s));
+}
+
 Result<HostExecution> HostExecution::create(const Device& device, const DML_OPERATOR_DESC& desc,
                                             DML_EXECUTION_FLAGS flags, const OperatorOptions& options) {
     auto op = device.create_operator(desc, options);
@@ -174,10 +185,7 @@ Result<HostExecution> HostExecution::create(const Device& device, const DML_OPER
     DeviceState& d = *detail::ApiAccess::state(device);
     const uint64_t temp_bytes = compiled->binding_properties().TemporaryResourceSize;
     if (auto st = check_memory(d.caps.info, o, temp_bytes); !st) return st.error();
-    auto s = std::make_unique<State>(State{std::move(*compiled), {}, {}, std::nullopt, {}, {}});
-    if (auto st = s->allocate(d, o, temp_bytes); !st) return st.error();
-    if (auto st = s->record(); !st) return st.error();
-    return HostExecution(std::move(s));
+    return detail::ApiAccess::make_host_execution(d, o, std::move(*compiled), temp_bytes);
 }
 
 size_t HostExecution::input_count() const noexcept {
@@ -210,9 +218,19 @@ Status execute(const Device& device, const DML_OPERATOR_DESC& desc,
                std::span<const std::span<const std::byte>> inputs,
                std::span<const std::span<std::byte>> outputs, DML_EXECUTION_FLAGS flags,
                const OperatorOptions& options) {
-    auto run = HostExecution::create(device, desc, flags, options);
+    auto op = device.create_operator(desc, options);
+    if (!op) return op.error();
+    auto compiled = device.compile_operator(*op, flags);
+    if (!compiled) return compiled.error();
+    const auto& o = detail::ApiAccess::state(*op);
+    if (auto st = check_arrays(*o, inputs, outputs); !st) return st;
+    DeviceState& d = *detail::ApiAccess::state(device);
+    const uint64_t temp_bytes = compiled->binding_properties().TemporaryResourceSize;
+    // Buffers the device cannot hold whole: in windows through staging buffers, or in parts.
+    if (!check_memory(d.caps.info, *o, temp_bytes))
+        return detail::execute_large(device, o, inputs, outputs, flags);
+    auto run = detail::ApiAccess::make_host_execution(d, *o, std::move(*compiled), temp_bytes);
     if (!run) return run.error();
-    if (auto st = check_arrays(*run, desc.Type, inputs, outputs); !st) return st;
     for (size_t i = 0; i < inputs.size(); ++i)
         std::memcpy(run->input(i).data(), inputs[i].data(), run->input(i).size());
     for (size_t i = 0; i < outputs.size(); ++i)

@@ -7,6 +7,7 @@
 #include "front/binding_validation.hpp"
 #include "front/operator_state.hpp"
 #include "vulkan/pipeline_cache.hpp"
+#include "vulkan/record_segment.hpp"
 
 #include <algorithm>
 
@@ -254,6 +255,20 @@ Status record_passes(const std::shared_ptr<const CompiledState>& state, VkComman
 }
 
 }  // namespace
+
+namespace detail {
+
+Status record_segment(const CompiledState& state, VkCommandBuffer cmd, size_t pass, const Segment& segment,
+                      const std::array<BufferBinding, kBindingCount>& regions) {
+    auto dispatch = make_dispatch(*state.op, state.plan.passes[pass], false, regions, segment);
+    if (!dispatch) return dispatch.error();
+    const PassPipelines pipelines{state.pipelines, std::vector<bool>(state.pipelines.size(), false)};
+    Recorder recorder(*state.op->device, cmd, pipelines, PassTimestamps{});
+    recorder(pass, segment, *dispatch);
+    return {};
+}
+
+}  // namespace detail
 
 Status CompiledOperator::record(VkCommandBuffer cmd, const Bindings& bindings) const {
     return record_passes(s_, cmd, bindings, PassTimestamps{});

@@ -916,3 +916,23 @@ TEST_CASE("cli: with no Vulkan driver every command says what to install, exit 1
     check_error(dir, {"reduce", "--function", "max", "--axes", "0", "--nan", "ignore", in, out}, 1, problem);
 }
 #endif
+
+TEST_CASE("cli: a file past one allocation runs in windows with the same result", "[gpu][cli]") {
+    // VKDML_TOOL_MAX_ALLOCATION (a knob of test builds) makes allocations stop at 4 KiB: an int32 file of
+    // 5,000 elements (20,000 bytes) no longer fits one buffer, and the tool runs it through execute().
+    TempDir dir;
+    const uint32_t n = 5000;
+    std::vector<double> x(n), sums(n);
+    double running = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        x[i] = double(int(i % 11) - 5);
+        sums[i] = running += x[i];
+    }
+    write_c_order(dir / "x.npy", DML_TENSOR_DATA_TYPE_INT32, {n}, x);
+    vkdml_test::set_environment("VKDML_TOOL_MAX_ALLOCATION", "4096");
+    run_command(dir, "cumsum", {"--axis", "0"}, dir / "x.npy", dir / "sums.npy");
+    run_command(dir, "reduce", {"--function", "sum", "--axes", "all"}, dir / "x.npy", dir / "total.npy");
+    vkdml_test::set_environment("VKDML_TOOL_MAX_ALLOCATION", nullptr);
+    CHECK(read_values(dir / "sums.npy", DML_TENSOR_DATA_TYPE_INT32, {n}) == sums);
+    CHECK(read_values(dir / "total.npy", DML_TENSOR_DATA_TYPE_INT32, {1}) == std::vector<double>{sums.back()});
+}

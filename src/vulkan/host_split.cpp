@@ -1,0 +1,185 @@
+// execute() in parts along a kept axis, through packed host copies (host_split.hpp).
+#include "vulkan/host_split.hpp"
+
+#include "core/errors.hpp"
+#include "ops/op_table.hpp"
+#include "vulkan/device_state.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <new>
+#include <vector>
+
+namespace vkdml::detail {
+
+namespace {
+
+/// A box of a strided tensor: `sizes` from `first` along `axis` (the other axes whole).
+struct Box {
+    std::span<const uint32_t> sizes, strides;  ///< the tensor's strides; sizes of the box
+    uint32_t element = 0;                      ///< bytes
+    uint64_t origin = 0;                       ///< element offset of the box's first element
+};
+
+/// Calls run(offset, count, stride) for each run of the box's innermost axis, in row-major order: `count`
+/// elements from element `offset`, `stride` elements apart.
+template <class Run>
+void for_each_run(const Box& box, Run run) {
+    const size_t rank = box.sizes.size();
+    std::vector<uint32_t> index(rank, 0);
+    for (;;) {
+        uint64_t offset = box.origin;
+        for (size_t d = 0; d + 1 < rank; ++d) offset += uint64_t(index[d]) * box.strides[d];
+        run(offset, box.sizes[rank - 1], box.strides[rank - 1]);
+        size_t d = rank - 1;  // the next index of the outer axes (an odometer)
+        while (d-- > 0) {
+            if (++index[d] < box.sizes[d]) break;
+            index[d] = 0;
+        }
+        if (d == SIZE_MAX) return;
+    }
+}
+
+/// The box's elements of the tensor at `tensor`, packed in row-major order into `packed`.
+void gather(const Box& box, const std::byte* tensor, std::byte* packed) {
+    const uint32_t e = box.element;
+    for_each_run(box, [&](uint64_t offset, uint64_t count, uint64_t stride) {
+        if (stride == 1) {
+            std::memcpy(packed, tensor + offset * e, count * e);
+            packed += count * e;
+            return;
+        }
+        for (uint64_t i = 0; i < count; ++i, packed += e)
+            std::memcpy(packed, tensor + (offset + i * stride) * e, e);
+    });
+}
+
+/// The reverse of gather: `packed` into the box's elements of the tensor at `tensor`.
+void scatter(const Box& box, const std::byte* packed, std::byte* tensor) {
+    const uint32_t e = box.element;
+    for_each_run(box, [&](uint64_t offset, uint64_t count, uint64_t stride) {
+        if (stride == 1) {
+            std::memcpy(tensor + offset * e, packed, count * e);
+            packed += count * e;
+            return;
+        }
+        for (uint64_t i = 0; i < count; ++i, packed += e)
+            std::memcpy(tensor + (offset + i * stride) * e, packed, e);
+    });
+}
+
+/// A packed buffer tensor of `type` and `sizes`.
+struct PackedTensor {
+    std::vector<uint32_t> sizes;
+    DML_BUFFER_TENSOR_DESC buffer{};
+    DML_TENSOR_DESC tensor{};
+
+    PackedTensor(DML_TENSOR_DATA_TYPE type, std::vector<uint32_t> s) : sizes(std::move(s)) {
+        uint64_t count = 1;
+        for (uint32_t n : sizes) count *= n;
+        buffer = {type,
+                  DML_TENSOR_FLAG_NONE,
+                  static_cast<uint32_t>(sizes.size()),
+                  sizes.data(),
+                  nullptr,
+                  (count * element_size(type) + 3) / 4 * 4,
+                  0};
+        tensor = {DML_TENSOR_TYPE_BUFFER, &buffer};
+    }
+    PackedTensor(const PackedTensor&) = delete;
+    PackedTensor& operator=(const PackedTensor&) = delete;
+};
+
+bool overlap(std::span<const std::byte> a, std::span<const std::byte> b) {
+    const std::less<const std::byte*> before;
+    return before(a.data(), b.data() + b.size()) && before(b.data(), a.data() + a.size());
+}
+
+Error no_host_memory(const OperatorState& op, uint64_t bytes) {
+    return make_error(ErrorCode::out_of_memory, "execute: ", to_string(op.desc.Type),
+                      ": no host memory was left for a part of ", bytes, " bytes");
+}
+
+}  // namespace
+
+std::optional<Status> execute_split(const Device& device, const OperatorState& op,
+                                    std::span<const std::span<const std::byte>> inputs,
+                                    std::span<const std::span<std::byte>> outputs,
+                                    DML_EXECUTION_FLAGS flags) {
+    const TensorCopy& in = *op.inputs[0];
+    const TensorCopy& out = *op.outputs[0];
+    const NormalizedDesc& n = op.normalized;
+    const size_t rank = in.sizes.size();
+    std::vector<bool> kept(rank, true);
+    if (find_op(op.desc.Type)->family == OpFamily::scan)
+        kept[n.axis] = false;
+    else
+        for (uint32_t a : n.axes) kept[a] = false;
+    // The kept axis of more than one element whose slabs lie most compactly in the input.
+    size_t axis = rank;
+    for (size_t d = 0; d < rank; ++d)
+        if (kept[d] && in.sizes[d] > 1 && (axis == rank || in.strides[d] > in.strides[axis])) axis = d;
+    if (axis == rank) return std::nullopt;
+
+    const uint32_t in_element = element_size(in.buffer.DataType),
+                   out_element = element_size(out.buffer.DataType);
+    uint64_t in_slice = in_element, out_slice = out_element;  // bytes of one index along `axis`
+    for (size_t d = 0; d < rank; ++d) {
+        if (d == axis) continue;
+        in_slice *= in.sizes[d];
+        out_slice *= out.sizes[d];
+    }
+    const DeviceInfo& info = op.device->caps.info;
+    const uint64_t budget =
+        std::min({info.max_memory_allocation_size, info.max_buffer_size, info.host_visible_heap / 4});
+    const uint64_t per_part = std::clamp<uint64_t>(budget / std::max(in_slice, out_slice), 1, in.sizes[axis]);
+
+    // An input that shares memory with the output, other than as the same elements, is read from a copy.
+    const std::byte* source = inputs[0].data();
+    std::vector<std::byte> source_copy;
+    const std::span<const std::byte> in_bytes = inputs[0].first(in.buffer.TotalTensorSizeInBytes);
+    const std::span<const std::byte> out_bytes = outputs[0].first(out.buffer.TotalTensorSizeInBytes);
+    if (overlap(in_bytes, out_bytes) &&
+        !(in_bytes.data() == out_bytes.data() && in.strides == out.strides && in_element == out_element)) {
+        try {
+            source_copy.assign(in_bytes.begin(), in_bytes.end());
+        } catch (const std::bad_alloc&) {
+            return no_host_memory(op, in_bytes.size());
+        }
+        source = source_copy.data();
+    }
+
+    for (uint32_t first = 0; first < in.sizes[axis];) {
+        const uint32_t count = static_cast<uint32_t>(std::min<uint64_t>(per_part, in.sizes[axis] - first));
+        std::vector<uint32_t> in_sizes = in.sizes, out_sizes = out.sizes;
+        in_sizes[axis] = out_sizes[axis] = count;
+        PackedTensor part_in(in.buffer.DataType, in_sizes), part_out(out.buffer.DataType, out_sizes);
+        NormalizedDesc part = n;
+        part.input = &part_in.tensor;
+        part.output = &part_out.tensor;
+        const std::shared_ptr<const void> typed = find_op(op.desc.Type)->typed(part);
+        std::vector<std::byte> packed_in, packed_out;
+        try {
+            packed_in.resize(part_in.buffer.TotalTensorSizeInBytes);
+            packed_out.resize(part_out.buffer.TotalTensorSizeInBytes);
+        } catch (const std::bad_alloc&) {
+            return no_host_memory(
+                op, part_in.buffer.TotalTensorSizeInBytes + part_out.buffer.TotalTensorSizeInBytes);
+        }
+        gather({in_sizes, in.strides, in_element, uint64_t(first) * in.strides[axis]}, source,
+               packed_in.data());
+        const std::span<const std::byte> part_inputs[] = {packed_in};
+        const std::span<std::byte> part_outputs[] = {packed_out};
+        if (auto st =
+                execute(device, {op.desc.Type, typed.get()}, part_inputs, part_outputs, flags, op.options);
+            !st)
+            return st;
+        scatter({out_sizes, out.strides, out_element, uint64_t(first) * out.strides[axis]}, packed_out.data(),
+                outputs[0].data());
+        first += count;
+    }
+    return Status{};
+}
+
+}  // namespace vkdml::detail
