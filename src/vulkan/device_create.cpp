@@ -96,10 +96,9 @@ Status apply_limits(const testing::DeviceOverrides::Limits& limits, DeviceInfo& 
     }
     if (uint64_t bytes = limits.max_memory_allocation_size; bytes != 0) {
         if (bytes > info.max_memory_allocation_size || bytes < least_range)
-            return make_error(ErrorCode::invalid_argument,
-                              "DeviceOverrides::limits.max_memory_allocation_size is ", bytes,
-                              "; it must be 0 or from ", least_range, " to the device's ",
-                              info.max_memory_allocation_size);
+            return make_error(
+                ErrorCode::invalid_argument, "DeviceOverrides::limits.max_memory_allocation_size is ", bytes,
+                "; it must be 0 or from ", least_range, " to the device's ", info.max_memory_allocation_size);
         info.max_memory_allocation_size = bytes;
     }
     return {};

@@ -934,5 +934,6 @@ TEST_CASE("cli: a file past one allocation runs in windows with the same result"
     run_command(dir, "reduce", {"--function", "sum", "--axes", "all"}, dir / "x.npy", dir / "total.npy");
     vkdml_test::set_environment("VKDML_TOOL_MAX_ALLOCATION", nullptr);
     CHECK(read_values(dir / "sums.npy", DML_TENSOR_DATA_TYPE_INT32, {n}) == sums);
-    CHECK(read_values(dir / "total.npy", DML_TENSOR_DATA_TYPE_INT32, {1}) == std::vector<double>{sums.back()});
+    CHECK(read_values(dir / "total.npy", DML_TENSOR_DATA_TYPE_INT32, {1}) ==
+          std::vector<double>{sums.back()});
 }
