@@ -635,14 +635,13 @@ PYBIND11_MODULE(_native, m) {
         if (!calls.count(call) || !results.count(result)) raise("invalid_argument", "unknown call or result");
         vkdml::testing::fail_vulkan_call(*h.device(), calls.at(call), results.at(result));
     });
-    // Tests only: a device whose allocations (and windows) stop at `max_allocation` bytes, as on a device
+    // Tests only: a device whose allocations stop at `max_allocation` bytes, as on a device
     // with that maxMemoryAllocationSize: arrays past it run in windows at small sizes.
     m.def("testing_open_device", [](const std::string& selector, uint64_t max_allocation) {
         vkdml::DeviceOptions options;
         options.selector = selector;
         vkdml::testing::DeviceOverrides overrides;
         overrides.limits.max_memory_allocation_size = max_allocation;
-        overrides.limits.max_storage_buffer_range = max_allocation;
         auto device = vkdml::testing::create_device(options, overrides);
         if (!device) raise(device.error());
         return std::make_shared<DeviceHandle>(*device);

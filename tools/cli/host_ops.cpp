@@ -39,7 +39,7 @@ std::shared_ptr<Device> open_device(const Args& args) {
 #ifdef VKDML_TESTING_HOOKS
     // Builds with the test bench only: VKDML_TOOL_POLICY=gpu or cpu plans with that device class's rows,
     // so the tests see on lavapipe what only a GPU's plans do (the chained scan in `bench --passes`);
-    // VKDML_TOOL_MAX_ALLOCATION=bytes lowers maxMemoryAllocationSize (and the windows), so they see the
+    // VKDML_TOOL_MAX_ALLOCATION=bytes lowers maxMemoryAllocationSize, so they see the
     // host path run a file in windows at small sizes.
     const char* rows = std::getenv("VKDML_TOOL_POLICY");
     const char* allocation = std::getenv("VKDML_TOOL_MAX_ALLOCATION");
@@ -54,7 +54,6 @@ std::shared_ptr<Device> open_device(const Args& args) {
         }
         if (allocation) {
             overrides.limits.max_memory_allocation_size = std::strtoull(allocation, nullptr, 10);
-            overrides.limits.max_storage_buffer_range = overrides.limits.max_memory_allocation_size;
         }
         return take(testing::create_device(device_options(args), overrides));
     }
