@@ -1,7 +1,7 @@
 """vkdml for numpy users: DirectML's cumulative and reduce operators on any Vulkan device.
 
-The numpy-named functions (cumsum, cumprod, sum, prod, mean, max, min, argmax, argmin, the nan
-variants, and scipy's logsumexp) follow numpy: positional `axis` (None flattens a scan and reduces
+The numpy-named functions (cumsum, cumprod, sum, prod, mean, max and min (also amax and amin), ptp,
+argmax, argmin, the nan variants, and scipy's logsumexp) follow numpy: positional `axis` (None flattens a scan and reduces
 every axis), numpy's type promotion (int32 cumsum gives int64), `dtype=`, `out=`, `keepdims`, bool and
 byte-swapped input. DirectML's own semantics (the input's type kept and wrapping, the rank kept, axes
 tuples, index types, exclusive and reverse scans, the NaN mode) are in `vkdml.dml`.
@@ -32,8 +32,8 @@ from ._devices import Device, cache_info, default_device, devices
 from ._errors import (AxisError, DeviceLost, Error, InvalidArgument, InvalidBinding, InvalidDescriptor,
                       NoDevice, OutOfMemory, UnsupportedDevice, UnsupportedType, VulkanError, _native)
 from ._numpy_api import max, min  # noqa: F401 (vkdml.max and vkdml.min; not star-imported, as numpy)
-from ._numpy_api import (argmax, argmin, cumprod, cumsum, logsumexp, mean, nanargmax, nanargmin, nanmax,
-                         nanmin, prod, sum)
+from ._numpy_api import (amax, amin, argmax, argmin, cumprod, cumsum, logsumexp, mean, nanargmax, nanargmin,
+                         nanmax, nanmin, prod, ptp, sum)
 
 __version__ = _native.version
 
@@ -42,5 +42,5 @@ __all__ = [
     "OutOfMemory", "DeviceLost", "VulkanError", "InvalidArgument", "AxisError",
     "Device", "devices", "default_device", "cache_info", "dml", "Array", "asarray",
     "cumsum", "cumprod", "sum", "prod", "mean", "argmax", "argmin", "logsumexp",
-    "nanmax", "nanmin", "nanargmax", "nanargmin",
+    "nanmax", "nanmin", "nanargmax", "nanargmin", "amax", "amin", "ptp",
 ]

@@ -284,6 +284,35 @@ def min(a, axis=None, out=None, keepdims=False, *, device=None):  # noqa: A001 (
     return _reduction(a, axis, None, out, keepdims, "min", device, "min")
 
 
+#: numpy's other name of max (numpy.amax), the same function.
+amax = max
+#: numpy's other name of min (numpy.amin), the same function.
+amin = min
+
+
+@numpy_doc(
+    "numpy.ptp: the range of values (maximum minus minimum) over the given axes.",
+    ["a",
+     "axes_reduced",
+     "out",
+     "keepdims",
+     "device"],
+    ("numpy.ndarray or numpy scalar",
+     "max - min, in `a`'s type (integers wrap, as in numpy); NaN where a slice holds a NaN. Booleans "
+     "raise TypeError and an empty slice ValueError, as in numpy. The maximum and the minimum are two "
+     "reductions on the device; their difference is numpy's."),
+    """
+>>> vkdml.ptp(np.array([[1, 5], [7, 2]], np.int16), axis=0)
+array([6, 3], dtype=int16)
+""")
+def ptp(a, axis=None, out=None, keepdims=False, *, device=None):
+    high = _reduction(a, axis, None, None, keepdims, "max", device, "ptp")
+    low = _reduction(a, axis, None, None, keepdims, "min", device, "ptp")
+    with _np.errstate(over="ignore"):
+        result = _np.subtract(_np.asarray(on_host(high)), _np.asarray(on_host(low)))
+    return like(store(_np.asarray(result), out, "ptp"), a, out)
+
+
 @numpy_doc(
     "scipy.special.logsumexp: ln(sum(exp(a))) over the given axes, without overflow.",
     [("a : array_like",
