@@ -56,7 +56,8 @@ def test_dtype_argument_on_arrays(function, dtype, computed):
     ("cumsum", "int32", "int32", 0), ("cumsum", "int32", "int64", 1), ("cumprod", "float32", "float64", None),
     ("sum", "float32", "float32", 0), ("sum", "int8", "int32", (0, 1)), ("mean", "int32", "float32", 1),
     ("mean", "float32", "float32", 1), ("max", "int16", "int16", 0), ("argmax", "float32", "int64", 1),
-    ("argmin", "uint8", "int32", 0), ("nanmax", "float64", "float64", 1), ("logsumexp", "float32", "float32", 1)])
+    ("argmin", "uint8", "int32", 0), ("nanmax", "float64", "float64", 1), ("logsumexp", "float32", "float32", 1),
+    ("ptp", "int16", "int16", 1), ("amax", "float32", "float64", 0)])
 def test_out_argument_may_be_an_array(function, dtype, out_dtype, axis):
     x = values(function, dtype, (4, 6), seed=3)
     fn = getattr(np, function) if function != "logsumexp" else None
