@@ -28,6 +28,7 @@
 #define SCAN_SPEC_IN_PLACE 12       // the source is the destination: read and write through binding 1 only
 #define SCAN_SPEC_SPIN_LIMIT 13     // scan_chained: flag reads before a silent predecessor is reduced here
 #define SCAN_SPEC_WALK_TOP 13       // scan_serial, floats: a chunk's node level (32^(top+1) steps)
+#define SCAN_SPEC_NAN_IGNORE 14     // floats, passes reading the input: a NaN element reads as 0 or 1
 
 #define SCAN_OP_SUM 0
 #define SCAN_OP_PRODUCT 1

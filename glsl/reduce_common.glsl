@@ -52,7 +52,8 @@ const uint F_ARGMAX = REDUCE_F_ARGMAX, F_ARGMIN = REDUCE_F_ARGMIN, F_AVERAGE = R
            F_LOG_SUM_EXP = REDUCE_F_LOG_SUM_EXP, F_MAX = REDUCE_F_MAX, F_MIN = REDUCE_F_MIN,
            F_MULTIPLY = REDUCE_F_MULTIPLY, F_SUM = REDUCE_F_SUM, F_SUM_SQUARE = REDUCE_F_SUM_SQUARE;
 const bool IS_ARG = REDUCE_IS_ARG(FUNCTION);
-// NanMode::ignore (MIN, MAX and the arg functions): a NaN element leaves the state as it was.
+// NanMode::ignore: MIN, MAX and the arg functions skip a NaN element (the state stays as it was); the
+// value functions read it as their identity (NAN_AS_IDENTITY, fold_element).
 layout(constant_id = REDUCE_SPEC_NAN_IGNORE) const bool NAN_IGNORE = false;
 // Float sums and products (and LOG_SUM_EXP's scaled sum) are compensated (the State carries their
 // rounding error, compensated.glsl) and fold in the canonical association (canonical_walk.glsl: blocks of
@@ -300,11 +301,19 @@ State combine(State a, State b) {
     return r;
 }
 
+// NanMode::ignore for the value functions: a NaN element reads as 0 (1 for MULTIPLY, -inf for
+// LOG_SUM_EXP), as numpy's nansum and nanprod read it: it adds nothing, and the association is unchanged.
+const bool NAN_AS_IDENTITY = NAN_IGNORE && !IS_ARG && FUNCTION != F_MIN && FUNCTION != F_MAX;
+ACC_T nan_identity() {
+    return FUNCTION == F_MULTIPLY ? ACC_T(1) : (FUNCTION == F_LOG_SUM_EXP ? acc_lowest() : ACC_T(0));
+}
+
 // combine(st, element_state(x, index)) for an element after every one st holds (index > st.i), cheaper:
 // the compensated functions join one plain value to the pair (no second error term), LOG_SUM_EXP
 // rescales with one exponential and no branch, and the arg functions take the later element on a tie
 // only with TIE_LAST (and never a NaN with NAN_IGNORE).
 State fold_element(State st, ACC_T x, uint index) {
+    if (NAN_AS_IDENTITY && acc_isnan(x)) x = nan_identity();
     if (IS_ARG) {
         bool xn = acc_isnan(x), sn = acc_isnan(st.v);
         bool beyond = FUNCTION == F_ARGMAX ? acc_less(st.v, x) : acc_less(x, st.v);

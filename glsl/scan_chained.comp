@@ -229,7 +229,7 @@ void load_vector(uint r, uvec2 base, uint start, uint len, bool vec, out ACC_T y
     uint k0 = position(r, 0u);
     if (vec && k0 + VEC_W <= len) {
         WIDE_V w = UNPACK_V(source_vector((base.x + start + k0) / VEC_W));
-        for (uint v = 0u; v < VEC_W; ++v) ys[v] = TO_ACC(w[v]);
+        for (uint v = 0u; v < VEC_W; ++v) ys[v] = leaf_value(TO_ACC(w[v]));
     } else {
         for (uint v = 0u; v < VEC_W; ++v) {
             uint k = k0 + v;

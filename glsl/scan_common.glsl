@@ -27,6 +27,9 @@ layout(constant_id = SCAN_SPEC_OTHER_DIMS) const uint OTHER_DIMS = 1u;
 // load past the store to the same address (NVIDIA's compiler did: an exclusive scan's store does not
 // depend on the element loaded at the same position, and integer carries read back as the identity).
 layout(constant_id = SCAN_SPEC_IN_PLACE) const bool IN_PLACE = false;
+// NanMode::ignore (the passes that read the caller's input, never the partials): a NaN element reads as
+// the combine's identity, 0 for sums and 1 for products, as numpy's nancumsum and nancumprod read it.
+layout(constant_id = SCAN_SPEC_NAN_IGNORE) const bool NAN_IGNORE = false;
 
 const uint MODE_SCAN = SCAN_MODE_SCAN;
 const uint MODE_REDUCE = SCAN_MODE_REDUCE;
@@ -112,8 +115,16 @@ void store_element(uint i, Pair a) {
     dst[i] = STORE_T(n.hi, n.lo);
 }
 #else
+// An input element as the scan reads it (NAN_IGNORE: a NaN as 0 or 1).
+ACC_T leaf_value(ACC_T x) {
+#if defined(ACC_IS_FLOAT)
+    if (NAN_IGNORE && isnan(x)) return OP == 0u ? ACC_T(0) : ACC_T(1);
+#endif
+    return x;
+}
+
 // Element i of the source, widened (the destination's when IN_PLACE).
-ACC_T source_element(uint i) { return IN_PLACE ? TO_ACC(dst[i]) : TO_ACC(src[i]); }
+ACC_T source_element(uint i) { return leaf_value(IN_PLACE ? TO_ACC(dst[i]) : TO_ACC(src[i])); }
 #define LEAF_T ACC_T
 ACC_T source_leaf(uint i) { return source_element(i); }
 Pair combine_leaf(Pair run, ACC_T x) { return combine_value(run, x); }

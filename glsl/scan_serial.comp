@@ -108,7 +108,7 @@ void scan_block(uint k, uint start, uvec2 base) {
         uint step = VEC_AXIS_INNER ? j % STEPS : j / LANES;
         uint s = REVERSE ? STEPS - 1u - step : step;  // steps of this fiber done before
         Pair before = w_run[lane];
-        walk_leaf(lane, TO_ACC(v[j % VEC_W]));
+        walk_leaf(lane, leaf_value(TO_ACC(v[j % VEC_W])));
         if (MODE == MODE_SCAN) {
             Pair value = EXCLUSIVE ? exclusive_value(before, k * STEPS + s) : w_run[lane];
             y[j % VEC_W] = FROM_ACC_WIDE(pair_value(value));

@@ -280,14 +280,16 @@ py::array prepared(py::array a) {
     return a;
 }
 
-/// The call of a cumulative operator on `in`.
-Call scan_call(const vkdml::ops::TensorDesc& in, uint32_t axis, bool product, bool exclusive, bool reverse) {
+/// The call of a cumulative operator on `in`; nan_ignore: vkdml::NanMode::ignore (NaN read as 0 or 1).
+Call scan_call(const vkdml::ops::TensorDesc& in, uint32_t axis, bool product, bool exclusive, bool reverse,
+               bool nan_ignore) {
     const DML_AXIS_DIRECTION dir = reverse ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
     Call c;
     c.op = built(product ? vkdml::ops::cumulative_product(in, axis, dir, exclusive)
                          : vkdml::ops::cumulative_sum(in, axis, dir, exclusive));
     c.key = std::string(product ? "cumprod " : "cumsum ") + tensor_key(in) + " axis " + std::to_string(axis) +
-            (exclusive ? " exclusive" : "") + (reverse ? " reverse" : "");
+            (exclusive ? " exclusive" : "") + (reverse ? " reverse" : "") + (nan_ignore ? " nan-ignore" : "");
+    c.options.nan_mode = nan_ignore ? vkdml::NanMode::ignore : vkdml::NanMode::propagate;
     return c;
 }
 
@@ -309,10 +311,10 @@ Call reduce_call(const vkdml::ops::TensorDesc& in, int function, const std::vect
     return c;
 }
 
-py::array cumulative(DeviceHandle& h, py::array a, uint32_t axis, bool product, bool exclusive,
-                     bool reverse) {
+py::array cumulative(DeviceHandle& h, py::array a, uint32_t axis, bool product, bool exclusive, bool reverse,
+                     bool nan_ignore) {
     a = prepared(a);
-    Call c = scan_call(input_tensor(a), axis, product, exclusive, reverse);
+    Call c = scan_call(input_tensor(a), axis, product, exclusive, reverse, nan_ignore);
     return run(h, c, a, a.dtype());
 }
 
@@ -494,8 +496,9 @@ ArrayPtr submit_array(const std::shared_ptr<DeviceHandle>& h, const Call& call, 
 }
 
 ArrayPtr cumulative_array(const std::shared_ptr<DeviceHandle>& h, const ArrayPtr& a, uint32_t axis,
-                          bool product, bool exclusive, bool reverse, const ArrayPtr& out) {
-    return submit_array(h, scan_call(packed_tensor(*a), axis, product, exclusive, reverse), *a, out);
+                          bool product, bool exclusive, bool reverse, bool nan_ignore, const ArrayPtr& out) {
+    return submit_array(h, scan_call(packed_tensor(*a), axis, product, exclusive, reverse, nan_ignore), *a,
+                        out);
 }
 
 ArrayPtr reduction_array(const std::shared_ptr<DeviceHandle>& h, const ArrayPtr& a, int function,

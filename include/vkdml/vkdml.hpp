@@ -295,24 +295,27 @@ struct DeviceOptions {
 class Operator;
 class CompiledOperator;
 
-/// How REDUCE's MIN, MAX, ARGMIN and ARGMAX and the standalone ARGMIN and ARGMAX operators treat NaN
-/// (SPEC §3 "NaN").
+/// How the operators treat NaN elements of the input (SPEC §3 "NaN").
 enum class NanMode {
     /// The default: a NaN wins. MIN and MAX give NaN; ARGMIN and ARGMAX give the index of the first
-    /// NaN (the last with DECREASING), as NumPy's min, max, argmin and argmax do.
+    /// NaN (the last with DECREASING), as NumPy's min, max, argmin and argmax do; every sum, product and
+    /// scan that reads a NaN gives NaN.
     propagate,
-    /// NaN elements are skipped: MIN and MAX as IEEE 754's minNum and maxNum and DirectML do, ARGMIN and
-    /// ARGMAX as NumPy's nanargmin and nanargmax do (DirectML's own arg functions differ at element 0,
-    /// SPEC §7). A fiber of NaN only gives +inf (MIN) or -inf (MAX), as DirectML does, and index 0
-    /// (ARGMIN, ARGMAX). Integer data has no NaN: the results are those of propagate.
+    /// NaN elements are ignored. MIN and MAX skip them, as IEEE 754's minNum and maxNum and DirectML do,
+    /// ARGMIN and ARGMAX as NumPy's nanargmin and nanargmax do (DirectML's own arg functions differ at
+    /// element 0, SPEC §7): a fiber of NaN only gives +inf (MIN) or -inf (MAX), as DirectML does, and
+    /// index 0 (ARGMIN, ARGMAX). REDUCE's SUM, L1, SUM_SQUARE, L2, MULTIPLY, LOG_SUM and LOG_SUM_EXP and
+    /// the cumulative operators read a NaN element as their identity: 0, 1 for MULTIPLY and the
+    /// cumulative product, -inf for LOG_SUM_EXP, as NumPy's nansum, nanprod, nancumsum and nancumprod
+    /// do (a NaN that the arithmetic itself makes, inf - inf, still propagates). Not AVERAGE, whose
+    /// divisor counts every element. Integer data has no NaN: the results are those of propagate.
     ignore,
 };
 
 /// What vkdml adds to a DirectML operator description, given to Device::create_operator (and the
 /// host path's HostExecution::create and execute) beside it. The default is DirectML's operator.
 struct OperatorOptions {
-    /// NanMode::ignore is allowed only for REDUCE with MIN, MAX, ARGMIN or ARGMAX, and for the
-    /// standalone ARGMIN and ARGMAX; every other function and operator propagates NaN.
+    /// NanMode::ignore is allowed for every operator and REDUCE function but AVERAGE.
     NanMode nan_mode = NanMode::propagate;
 };
 /// The implementation's state behind a Device (opaque here: defined in the library's sources).
@@ -424,8 +427,8 @@ public:
     /// operator, including an INT32 index output for more than 2^31 reduced elements);
     /// unsupported_device (the input type needs a Vulkan feature not enabled, see supports()).
     /// `options` adds what DirectML's description cannot say (OperatorOptions); invalid_argument when
-    /// an option is out of range or does not apply to the operator (NanMode::ignore on a function other
-    /// than MIN, MAX, ARGMIN and ARGMAX). Thread-safe.
+    /// an option is out of range or does not apply to the operator (NanMode::ignore on REDUCE's
+    /// AVERAGE). Thread-safe.
     VKDML_API Result<Operator> create_operator(const DML_OPERATOR_DESC& desc,
                                                const OperatorOptions& options = {}) const;
 

@@ -24,7 +24,16 @@ def _with_out(computed, out):
     return computed
 
 
-def _scan(a, axis, dtype, out, product, device, name):
+def _nan_as(arr, computed, identity, nan_ignore):
+    """`arr` with its NaNs as `identity` where a cast to an integer `computed` type would lose them (numpy's
+    nan functions replace them first); the device reads them so itself otherwise."""
+    if nan_ignore and arr.dtype.kind == "f" and computed.kind != "f":
+        arr = on_host(arr)
+        return _np.where(_np.isnan(arr), arr.dtype.type(identity), arr)
+    return arr
+
+
+def _scan(a, axis, dtype, out, product, device, name, nan_ignore=False):
     arr = as_array(a, allow_bool=True)
     if axis is None:  # numpy: the flattened array, in C order
         arr, ax = arr.reshape(-1), 0
@@ -32,8 +41,8 @@ def _scan(a, axis, dtype, out, product, device, name):
         arr = arr.reshape(1) if arr.ndim == 0 else arr
         ax = axis_index(axis, arr.ndim)
     computed = _with_out(accumulator_dtype(arr.dtype), out) if dtype is None else vkdml_dtype(dtype)
-    arr = cast_input(arr, computed)
-    result = scanned(arr, ax, product, device=device, out=direct_out(out, computed, arr.shape))
+    arr = cast_input(_nan_as(arr, computed, 1 if product else 0, nan_ignore), computed)
+    result = scanned(arr, ax, product, device=device, out=direct_out(out, computed, arr.shape), nan=nan_ignore)
     return like(store(result, out, name), a, out)
 
 
@@ -66,7 +75,7 @@ def _reduction(a, axis, dtype, out, keepdims, function, device, name, nan_ignore
         with _np.errstate(divide="ignore", invalid="ignore"):
             _np.true_divide(view, count, out=view, casting="unsafe")
         return like(store(target, None, name), a, out)
-    arr = cast_input(arr, computed)
+    arr = cast_input(_nan_as(arr, computed, 1 if function == "multiply" else 0, nan_ignore), computed)
     if arr.ndim == 0 and axis is not None and not isinstance(axis, tuple) and function != "average":
         axis_index(axis, 1)  # numpy takes axis 0 (or -1) of a 0-d array as no axis (not in a tuple or mean)
         axis = ()
@@ -81,10 +90,11 @@ def _reduction(a, axis, dtype, out, keepdims, function, device, name, nan_ignore
         result = _np.full(out_shape, identity, computed)
     else:
         final = out_shape if keepdims else tuple(n for i, n in enumerate(arr.shape) if i not in axes)
-        host_after = nan_ignore and computed.kind == "f"  # numpy's all-NaN rule runs on the host
+        # numpy's all-NaN rule for nanmax and nanmin runs on the host
+        host_after = nan_ignore and computed.kind == "f" and function in ("max", "min")
         result = reduced(arr, REDUCE_FUNCTIONS.index(function), axes, computed, nan=nan_ignore, device=device,
                          out=None if host_after else direct_out(out, computed, final))
-    if nan_ignore and computed.kind == "f" and result.size:
+    if nan_ignore and computed.kind == "f" and function in ("max", "min") and result.size:
         arr, result = on_host(arr), on_host(result)
         # numpy: a slice of NaN only is NaN, with a warning (NanMode::ignore gives -inf or +inf there).
         extreme = -_np.inf if function == "max" else _np.inf
@@ -400,6 +410,84 @@ def nanmax(a, axis=None, out=None, keepdims=False, *, device=None):
 """)
 def nanmin(a, axis=None, out=None, keepdims=False, *, device=None):
     return _reduction(a, axis, None, out, keepdims, "min", device, "nanmin", nan_ignore=True)
+
+
+@numpy_doc(
+    "numpy.nansum: the sum over the given axes, NaN counted as zero.",
+    ["a",
+     ("axis : None or int or tuple of ints, optional",
+      "The axes reduced over; None (default) every element."),
+     ("dtype : dtype, optional",
+      "The type of the result and of the computation; default as in sum and prod (small integers widen)."),
+     "out",
+     "keepdims",
+     "device"],
+    ("numpy.ndarray or numpy scalar",
+     "The sums, as `sum` gives them (integers as they are: they hold no NaN); a slice of NaN only gives "
+     "0. NaN elements are read as 0 on the device (NanMode::ignore)."),
+    """
+>>> vkdml.nansum(np.array([1, np.nan, 3], np.float32))
+4.0
+""")
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None):
+    return _reduction(a, axis, dtype, out, keepdims, "sum", device, "nansum", nan_ignore=True)
+
+
+@numpy_doc(
+    "numpy.nanprod: the product over the given axes, NaN counted as one.",
+    ["a",
+     ("axis : None or int or tuple of ints, optional",
+      "The axes reduced over; None (default) every element."),
+     ("dtype : dtype, optional",
+      "The type of the result and of the computation; default as in sum and prod (small integers widen)."),
+     "out",
+     "keepdims",
+     "device"],
+    ("numpy.ndarray or numpy scalar",
+     "The products, as `prod` gives them; a slice of NaN only gives 1. NaN elements are read as 1 on the "
+     "device (NanMode::ignore)."),
+    """
+>>> vkdml.nanprod(np.array([2, np.nan, 3], np.float64))
+6.0
+""")
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None):
+    return _reduction(a, axis, dtype, out, keepdims, "multiply", device, "nanprod", nan_ignore=True)
+
+
+@numpy_doc(
+    "numpy.nancumsum: the running sum along an axis, NaN counted as zero.",
+    ["a",
+     "axis_scan",
+     ("dtype : dtype, optional",
+      "The type of the result and of the running values; default as in cumsum (small integers widen)."),
+     "out",
+     "device"],
+    ("numpy.ndarray",
+     "The running sums, as `cumsum` gives them; a NaN adds nothing (leading NaNs give 0)."),
+    """
+>>> vkdml.nancumsum(np.array([1, np.nan, 3], np.float32))
+array([1., 1., 4.], dtype=float32)
+""")
+def nancumsum(a, axis=None, dtype=None, out=None, *, device=None):
+    return _scan(a, axis, dtype, out, False, device, "nancumsum", nan_ignore=True)
+
+
+@numpy_doc(
+    "numpy.nancumprod: the running product along an axis, NaN counted as one.",
+    ["a",
+     "axis_scan",
+     ("dtype : dtype, optional",
+      "The type of the result and of the running values; default as in cumsum (small integers widen)."),
+     "out",
+     "device"],
+    ("numpy.ndarray",
+     "The running products, as `cumprod` gives them; a NaN multiplies by 1 (leading NaNs give 1)."),
+    """
+>>> vkdml.nancumprod(np.array([2, np.nan, 3], np.float64))
+array([2., 2., 6.])
+""")
+def nancumprod(a, axis=None, dtype=None, out=None, *, device=None):
+    return _scan(a, axis, dtype, out, True, device, "nancumprod", nan_ignore=True)
 
 
 @numpy_doc(

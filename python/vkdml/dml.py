@@ -100,17 +100,19 @@ def reduced(arr, code, axes, out_dtype, select_last=False, nan=False, device=Non
     return run(device, _native.reduction, arr, code, list(axes), out_dtype, select_last, nan)
 
 
-def scanned(arr, axis, product, exclusive=False, reverse=False, device=None, out=None):
-    """CUMULATIVE_SUMMATION or CUMULATIVE_PRODUCT of `arr` (at least 1-d) along `axis` (in range). An
-    Array `arr` gives an Array (written into `out`, an Array of its type and size, when given)."""
+def scanned(arr, axis, product, exclusive=False, reverse=False, device=None, out=None, nan=False):
+    """CUMULATIVE_SUMMATION or CUMULATIVE_PRODUCT of `arr` (at least 1-d) along `axis` (in range); `nan`:
+    NanMode::ignore. An Array `arr` gives an Array (written into `out`, an Array of its type and size, when
+    given)."""
     if isinstance(arr, Array):
         dev = _array_device(arr, device)
         if arr.size == 0:
             return asarray(_np.empty(arr.shape, arr.dtype), device=dev)
-        return _on_device(arr, _native.cumulative_array, axis, product, bool(exclusive), bool(reverse), out=out)
+        return _on_device(arr, _native.cumulative_array, axis, product, bool(exclusive), bool(reverse), bool(nan),
+                          out=out)
     if arr.size == 0:
         return _np.empty(arr.shape, arr.dtype)
-    return run(device, _native.cumulative, arr, axis, product, bool(exclusive), bool(reverse))
+    return run(device, _native.cumulative, arr, axis, product, bool(exclusive), bool(reverse), bool(nan))
 
 
 @numpy_doc(
@@ -123,6 +125,8 @@ def scanned(arr, axis, product, exclusive=False, reverse=False, device=None, out
       "Each output leaves out its own element (`HasExclusiveSum`): the first is 0."),
      ("reverse : bool, optional",
       "Sum from the last index down (`AxisDirection` DECREASING)."),
+     ("nan : {'propagate', 'ignore'}, optional",
+      "'ignore': a NaN element counts as 0, as in numpy's nancumsum (floats; integers hold no NaN)."),
      "device_dml"],
     ("numpy.ndarray",
      "The shape and type of `a`. Integers wrap modulo 2^bits; floats are compensated sums."),
@@ -130,11 +134,13 @@ def scanned(arr, axis, product, exclusive=False, reverse=False, device=None, out
 >>> dml.cumulative_sum(np.array([1, 2, 3], np.uint8), 0, exclusive=True)
 array([0, 1, 3], dtype=uint8)
 """)
-def cumulative_sum(a, axis, *, exclusive=False, reverse=False, device=None):
+def cumulative_sum(a, axis, *, exclusive=False, reverse=False, nan="propagate", device=None):
     arr = as_array(a)
+    ignore = nan_ignore(nan)
     if arr.ndim == 0:
         raise invalid("a 0-d array has no axis to scan (reshape it to (1,))")
-    return scanned(arr, axis_index(axis, arr.ndim), False, exclusive, reverse, device)
+    return scanned(arr, axis_index(axis, arr.ndim), False, exclusive, reverse, device,
+                   nan=ignore)
 
 
 @numpy_doc(
@@ -147,6 +153,8 @@ def cumulative_sum(a, axis, *, exclusive=False, reverse=False, device=None):
       "Each output leaves out its own element (`HasExclusiveProduct`): the first is 1."),
      ("reverse : bool, optional",
       "Multiply from the last index down (`AxisDirection` DECREASING)."),
+     ("nan : {'propagate', 'ignore'}, optional",
+      "'ignore': a NaN element counts as 1, as in numpy's nancumprod (floats; integers hold no NaN)."),
      "device_dml"],
     ("numpy.ndarray",
      "The shape and type of `a`; integers wrap modulo 2^bits."),
@@ -154,11 +162,13 @@ def cumulative_sum(a, axis, *, exclusive=False, reverse=False, device=None):
 >>> dml.cumulative_product(np.array([1., 2., 3.], np.float32), 0, reverse=True)
 array([6., 6., 3.], dtype=float32)
 """)
-def cumulative_product(a, axis, *, exclusive=False, reverse=False, device=None):
+def cumulative_product(a, axis, *, exclusive=False, reverse=False, nan="propagate", device=None):
     arr = as_array(a)
+    ignore = nan_ignore(nan)
     if arr.ndim == 0:
         raise invalid("a 0-d array has no axis to scan (reshape it to (1,))")
-    return scanned(arr, axis_index(axis, arr.ndim), True, exclusive, reverse, device)
+    return scanned(arr, axis_index(axis, arr.ndim), True, exclusive, reverse, device,
+                   nan=ignore)
 
 
 @numpy_doc(
@@ -173,8 +183,9 @@ def cumulative_product(a, axis, *, exclusive=False, reverse=False, device=None):
       "The arg functions' index type, one of INDEX_TYPES (default int64); the other functions keep `a`'s "
       "type and take no other."),
      ("nan : {'propagate', 'ignore'}, optional",
-      "'ignore' (max, min, argmax, argmin only): NaN elements are skipped; a slice of NaN only gives -inf "
-      "(max), +inf (min) or index 0."),
+      "'ignore' (every function but average): max, min, argmax and argmin skip NaN elements (a slice of "
+      "NaN only gives -inf (max), +inf (min) or index 0); the sums and products read a NaN as their "
+      "identity (0; 1 for multiply; -inf for log_sum_exp), as numpy's nansum and nanprod do."),
      "device_dml"],
     ("numpy.ndarray",
      "`a`'s rank, size 1 on the reduced axes. The arg functions count row-major over the reduced axes in "

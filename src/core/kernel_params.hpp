@@ -18,6 +18,7 @@ struct ScanParams {
     uint32_t mode = SCAN_MODE_SCAN;  ///< a SCAN_MODE_* (scan_serial: SCAN or REDUCE)
     bool has_carry = false;          ///< each chunk starts from its carry in the partials
     bool in_place = false;           ///< read and write through binding 1 only
+    bool nan_ignore = false;         ///< floats, passes reading the input: NaN elements read as 0 or 1
     Problem layout;                  ///< what the kernel indexes: its fibers and axis (at most 7 kept dims)
 
     SpecConstants to_spec() const;

@@ -202,6 +202,7 @@ struct Planner {
                     .mode = mode,
                     .has_carry = has_carry,
                     .in_place = in_place,
+                    .nan_ignore = r.nan_ignore && is_float_type(r.type),
                     .layout = s.layout()});
         p.cooperative = s.tiled;
         p.line_major = s.layout().line_innermost();  // fibers far apart: chunks of one side by side

@@ -15,6 +15,7 @@ struct ScanRequest {
     bool pairs =
         false;        ///< elements are compensated pairs of `type` (how a float scan's partials are scanned)
     Problem problem;  ///< one line dimension: the axis
+    bool nan_ignore = false;  ///< NanMode::ignore, float input: NaN elements read as the identity
 };
 
 /// Appends the passes of the scan of input 0 into output 0 to `plan`.

@@ -36,16 +36,14 @@ Status validate_options(const OpInfo& row, const OperatorState& s, const Operato
         return make_error(ErrorCode::invalid_argument, to_string(s.desc.Type), ": OperatorOptions::nan_mode ",
                           static_cast<int>(options.nan_mode),
                           " is neither NanMode::propagate nor NanMode::ignore");
-    if (options.nan_mode == NanMode::ignore) {
-        const bool reduction = row.family == detail::OpFamily::reduce;
-        const DML_REDUCE_FUNCTION f = s.normalized.function;
-        if (!reduction ||
-            !(is_arg_function(f) || f == DML_REDUCE_FUNCTION_MIN || f == DML_REDUCE_FUNCTION_MAX))
-            return make_error(ErrorCode::invalid_argument, to_string(s.desc.Type),
-                              reduction ? detail::cat(" ", to_string(f)) : std::string(),
-                              ": NanMode::ignore applies only to MIN, MAX, ARGMIN and ARGMAX (SPEC §3 NaN); "
-                              "this operator always propagates NaN");
-    }
+    // NanMode::ignore: MIN, MAX and the arg functions skip NaN; the sums, products and the other value
+    // functions read it as their identity; AVERAGE would have to divide by a count of its own.
+    if (options.nan_mode == NanMode::ignore && row.family == detail::OpFamily::reduce &&
+        s.normalized.function == DML_REDUCE_FUNCTION_AVERAGE)
+        return make_error(ErrorCode::invalid_argument, to_string(s.desc.Type),
+                          " AVERAGE: NanMode::ignore does not apply to AVERAGE (SPEC §3 NaN), whose divisor "
+                          "counts every element; take SUM with NanMode::ignore and divide by the count of "
+                          "elements that are not NaN");
     return {};
 }
 

@@ -47,9 +47,10 @@ def test_all_nan_fibers_give_directml_answers_with_nan_ignore():
 
 def test_nan_mode_is_refused_where_it_does_not_apply():
     with pytest.raises(vkdml.InvalidArgument) as e:
-        dml.reduce(np.float32([1, 2]), 'sum', 0, nan='ignore')
-    assert e.value.message == ("REDUCE SUM: NanMode::ignore applies only to MIN, MAX, ARGMIN and ARGMAX "
-                               "(SPEC §3 NaN); this operator always propagates NaN")
+        dml.reduce(np.float32([1, 2]), 'average', 0, nan='ignore')
+    assert e.value.message == ("REDUCE AVERAGE: NanMode::ignore does not apply to AVERAGE (SPEC §3 NaN), whose "
+                               "divisor counts every element; take SUM with NanMode::ignore and divide by the "
+                               "count of elements that are not NaN")
     with pytest.raises(vkdml.InvalidArgument) as e:
         dml.reduce(np.float32([1, 2]), 'max', 0, nan='skip')
     assert e.value.message == "nan 'skip' is not one of propagate, ignore"
@@ -180,3 +181,19 @@ def test_the_operator_table_names_a_function_here_for_every_operator():
     for python, _ in dml.OPERATORS.values():
         assert callable(getattr(dml, python))
         assert python in dml.__all__
+
+
+def test_nan_ignore_reads_nan_as_the_identity_in_sums_products_and_scans():
+    x = np.array([[1, np.nan, 3, np.inf], [np.nan, np.nan, np.nan, np.nan]], np.float32)
+    np.testing.assert_array_equal(dml.reduce(x, 'sum', 1, nan='ignore'), [[np.inf], [0]])
+    np.testing.assert_array_equal(dml.reduce(x[:, :3], 'multiply', 1, nan='ignore'), [[3], [1]])
+    np.testing.assert_array_equal(dml.reduce(x[:, :3], 'l1', 1, nan='ignore'), [[4], [0]])
+    np.testing.assert_array_equal(dml.reduce(x[:, :3], 'log_sum_exp', 1, nan='ignore')[1], [-np.inf])
+    np.testing.assert_array_equal(dml.cumulative_sum(x, 1, nan='ignore'), [[1, 1, 4, np.inf], [0, 0, 0, 0]])
+    np.testing.assert_array_equal(dml.cumulative_product(x[:, :3], 1, exclusive=True, nan='ignore'),
+                                  [[1, 1, 1], [1, 1, 1]])
+    np.testing.assert_array_equal(dml.cumulative_sum(x, 1, reverse=True, nan='ignore'), np.nancumsum(x[:, ::-1], 1)[:, ::-1])
+    ints = np.array([3, -1, 2], np.int16)
+    np.testing.assert_array_equal(dml.cumulative_sum(ints, 0, nan='ignore'), dml.cumulative_sum(ints, 0))
+    with pytest.raises(vkdml.InvalidArgument, match="nan 'skip' is not one of propagate, ignore"):
+        dml.cumulative_product(x, 0, nan='skip')

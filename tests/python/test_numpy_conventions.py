@@ -15,8 +15,8 @@ import vkdml
 
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
           "float32", "float64", ">i4", ">f4", ">f8"]
-SCANS = ["cumsum", "cumprod"]
-REDUCTIONS = ["sum", "prod", "mean", "max", "min", "nanmax", "nanmin", "logsumexp", "ptp"]
+SCANS = ["cumsum", "cumprod", "nancumsum", "nancumprod"]
+REDUCTIONS = ["sum", "prod", "mean", "max", "min", "nanmax", "nanmin", "logsumexp", "ptp", "nansum", "nanprod"]
 ARGS = ["argmax", "argmin", "nanargmax", "nanargmin"]
 
 # (shape, axis) pairs; each function and dtype takes two of them, rotating, so every pair meets every
@@ -35,7 +35,7 @@ def values(function, dtype, shape, seed):
     dt = np.dtype(dtype)
     if dt.kind == "b":
         return rng.random(shape) < 0.5
-    product = function in ("prod", "cumprod")
+    product = function in ("prod", "cumprod", "nanprod", "nancumprod")
     if dt.kind in "iu":
         info = np.iinfo(dt)
         low, high = (-3 if dt.kind == "i" else 0, 4) if product else (info.min, info.max)
@@ -259,7 +259,7 @@ def test_numpy_errors():
 
 
 NUMPY_NAMED = ["cumsum", "cumprod", "sum", "prod", "mean", "max", "min", "argmax", "argmin", "logsumexp",
-               "nanmax", "nanmin", "nanargmax", "nanargmin", "ptp"]
+               "nanmax", "nanmin", "nanargmax", "nanargmin", "ptp", "nansum", "nanprod", "nancumsum", "nancumprod"]
 DML_NAMED = ["cumulative_sum", "cumulative_product", "reduce", "argmax", "argmin"]
 
 
@@ -273,7 +273,8 @@ def test_help_shows_numpy_format_docstrings(name):
 
 def test_signatures_match_numpy():
     import inspect
-    for name in ("cumsum", "cumprod", "sum", "prod", "mean", "max", "min", "argmax", "argmin", "ptp", "amax", "amin"):
+    for name in ("cumsum", "cumprod", "sum", "prod", "mean", "max", "min", "argmax", "argmin", "ptp", "amax", "amin",
+                 "nansum", "nanprod", "nancumsum", "nancumprod"):
         ours = [p for p in inspect.signature(getattr(vkdml, name)).parameters if p != "device"]
         theirs = [p for p in inspect.signature(getattr(np, name)).parameters if p not in ("initial", "where")]
         assert ours == theirs, f"{name}: {ours} against numpy's {theirs}"

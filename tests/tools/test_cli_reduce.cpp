@@ -331,8 +331,10 @@ TEST_CASE("cli: --axes none applies l1, l2, sum_square and log_sum to each eleme
     CHECK(read_values(out, DML_TENSOR_DATA_TYPE_INT8, {3}) == std::vector<double>{0, 9, 0});
 }
 
-TEST_CASE("cli: --nan ignore skips NaN in max, min, argmax and argmin; --nan propagate is the default",
-          "[gpu][cli][nan]") {
+TEST_CASE(
+    "cli: --nan ignore skips NaN in max, min, argmax and argmin, reads it as the identity in sums, "
+    "products and scans; --nan propagate is the default",
+    "[gpu][cli][nan]") {
     TempDir dir;
     const std::string in = dir / "in.npy", out = dir / "out.npy";
     const double nan = std::numeric_limits<double>::quiet_NaN(),
@@ -358,9 +360,22 @@ TEST_CASE("cli: --nan ignore skips NaN in max, min, argmax and argmin; --nan pro
     CHECK((std::isnan(propagated[0]) && std::isnan(propagated[1]) && std::isnan(propagated[2])));
     // Errors: ignore where it does not apply, and an unknown mode.
     check_error(
-        dir, {"reduce", "--function", "sum", "--axes", "1", "--nan", "ignore", in, out}, 2,
-        "option '--nan ignore' is only for --function min, max, argmax and argmin (--function sum always "
-        "propagates NaN)");
+        dir, {"reduce", "--function", "average", "--axes", "1", "--nan", "ignore", in, out}, 2,
+        "option '--nan ignore' does not apply to --function average (its divisor counts every element; "
+        "take --function sum --nan ignore and divide by the count of numbers)");
+    // The sums and products read NaN as their identity, as NumPy's nansum and nanprod; so do the scans.
+    run_command(dir, "reduce", {"--function", "sum", "--axes", "1", "--nan", "ignore"}, in, out);
+    CHECK(values(DML_TENSOR_DATA_TYPE_FLOAT32) == std::vector<double>{6, 0, -inf});
+    run_command(dir, "reduce", {"--function", "multiply", "--axes", "1", "--nan", "ignore"}, in, out);
+    CHECK(values(DML_TENSOR_DATA_TYPE_FLOAT32) == std::vector<double>{6, 1, -inf});
+    run_command(dir, "cumsum", {"--axis", "1", "--nan", "ignore"}, in, out);
+    CHECK(read_values(out, DML_TENSOR_DATA_TYPE_FLOAT32, {3, 4}) ==
+          std::vector<double>{1, 1, 4, 6, 0, 0, 0, 0, 0, -inf, -inf, -inf});
+    run_command(dir, "cumprod", {"--axis", "1", "--nan", "ignore", "--exclusive"}, in, out);
+    CHECK(read_values(out, DML_TENSOR_DATA_TYPE_FLOAT32, {3, 4}) ==
+          std::vector<double>{1, 1, 1, 3, 1, 1, 1, 1, 1, 1, -inf, -inf * 5});
+    check_error(dir, {"cumsum", "--axis", "1", "--nan", "zero", in, out}, 2,
+                "option '--nan' expects propagate or ignore, got 'zero'");
     check_error(dir, {"argmax", "--axis", "1", "--nan", "skip", in, out}, 2,
                 "option '--nan' expects propagate or ignore, got 'skip'");
     const Outcome help = run_tool(dir, {"reduce", "--help"});

@@ -13,6 +13,10 @@ void define_cumulative(CLI::App& app) {
         app, "--exclusive",
         "leave each element's own value out (the first is the identity: 0 for a sum, 1 for a product)");
     add_switch(app, "--reverse", "scan from the end of the axis (DML_AXIS_DIRECTION_DECREASING)");
+    add_value(
+        app, "--nan", "MODE",
+        "'propagate' (default: a NaN makes every later output NaN) or 'ignore': a NaN element counts as "
+        "0 in a sum and 1 in a product, as NumPy's nancumsum and nancumprod");
     add_device_option(app);
     add_validation_option(app);
 }
@@ -27,11 +31,12 @@ void run_cumulative(const Args& args) {
     const DML_AXIS_DIRECTION direction =
         args.has("--reverse") ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
     const bool exclusive = args.has("--exclusive");
+    const OperatorOptions options = nan_options(args);
     const ops::Operation op = take(kProduct ? ops::cumulative_product(file.tensor, axis, direction, exclusive)
                                             : ops::cumulative_sum(file.tensor, axis, direction, exclusive));
     check_output(args.operands()[1]);
     const auto device = open_device(args);
-    run_one(*device, op, file, args.operands()[1]);
+    run_one(*device, op, file, args.operands()[1], std::nullopt, options);
 }
 
 }  // namespace

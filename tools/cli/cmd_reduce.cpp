@@ -88,10 +88,11 @@ void define_reduce(CLI::App& app) {
         app,
         "only with --function argmax/argmin: type of the indices: int32, int64 (default), uint32 or "
         "uint64",
-        "only with --function min, max, argmax and argmin: 'propagate' (default: NaN wins, the index of the "
-        "first NaN) or 'ignore' (NaN elements are skipped, as DirectML's max and min do; a slice of NaN only "
-        "gives -inf "
-        "for max, +inf for min, 0 for argmax/argmin)");
+        "'propagate' (default: NaN wins, the index of the first NaN) or 'ignore': min, max, argmax and "
+        "argmin "
+        "skip NaN elements, as DirectML's max and min do (a slice of NaN only gives -inf for max, +inf for "
+        "min, 0 for argmax/argmin); the sums and products read a NaN as 0 (1 for multiply, -inf for "
+        "log_sum_exp), as NumPy's nansum and nanprod do; not for average");
 }
 
 void define_arg(CLI::App& app) {
@@ -169,18 +170,13 @@ bool keep_dims(const Args& args) {
     return text == "true";
 }
 
-// --nan: propagate (the default) or ignore; `applies` false refuses ignore with `what` named.
-OperatorOptions nan_options(const Args& args, bool applies, const std::string& what) {
-    const std::string text = args.value("--nan").value_or("propagate");
-    if (text != "propagate" && text != "ignore")
-        usage_error("option '--nan' expects propagate or ignore, got '" + text + "'");
-    OperatorOptions options;
-    if (text == "ignore") {
-        if (!applies)
-            usage_error("option '--nan ignore' is only for --function min, max, argmax and argmin (" + what +
-                        " always propagates NaN)");
-        options.nan_mode = NanMode::ignore;
-    }
+// --nan for --function average: propagate only (its divisor counts every element).
+OperatorOptions reduce_nan_options(const Args& args, DML_REDUCE_FUNCTION function) {
+    const OperatorOptions options = nan_options(args);
+    if (options.nan_mode == NanMode::ignore && function == DML_REDUCE_FUNCTION_AVERAGE)
+        usage_error(
+            "option '--nan ignore' does not apply to --function average (its divisor counts every "
+            "element; take --function sum --nan ignore and divide by the count of numbers)");
     return options;
 }
 
@@ -219,7 +215,7 @@ void run_reduce(const Args& args) {
         usage_error("option '--output-type' is only for --function argmax and argmin (--function " +
                     function_name + " gives the input's type)");
     const bool selects = is_arg || function == DML_REDUCE_FUNCTION_MAX || function == DML_REDUCE_FUNCTION_MIN;
-    const OperatorOptions options = nan_options(args, selects, "--function " + function_name);
+    const OperatorOptions options = reduce_nan_options(args, function);
     const auto written = written_axes(args);
     const DML_TENSOR_DATA_TYPE output_type = is_arg ? index_type(args) : ops::kAutoType;
     // A bool input: compared as UINT8 (max and min give bool again), summed and multiplied as INT64 (NumPy's
@@ -244,7 +240,7 @@ void run_arg(const Args& args) {
     const DML_TENSOR_DATA_TYPE output_type = index_type(args);
     const DML_AXIS_DIRECTION direction =
         args.has("--select-last-index") ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
-    reduce_file(args, written, nan_options(args, true, ""),
+    reduce_file(args, written, nan_options(args),
                 [&](const ops::TensorDesc& input, std::span<const uint32_t> axes) {
                     return kMax ? ops::argmax(input, axes, direction, output_type)
                                 : ops::argmin(input, axes, direction, output_type);

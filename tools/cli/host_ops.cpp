@@ -80,6 +80,15 @@ uint32_t resolve_axis(int64_t axis, size_t rank, const std::string& path) {
     return static_cast<uint32_t>(axis < 0 ? axis + signed_rank : axis);
 }
 
+OperatorOptions nan_options(const Args& args) {
+    const std::string text = args.value("--nan").value_or("propagate");
+    if (text != "propagate" && text != "ignore")
+        usage_error("option '--nan' expects propagate or ignore, got '" + text + "'");
+    OperatorOptions options;
+    if (text == "ignore") options.nan_mode = NanMode::ignore;
+    return options;
+}
+
 namespace {
 
 /// The input file's values into `to` (its tensor's bytes): read as they are, or a bool file's 0s and 1s

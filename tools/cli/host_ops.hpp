@@ -57,6 +57,9 @@ WrittenAxes written_axes(const Args& args);
 /// the same axis) is refused, as the library would (SPEC §2 rule 8). `path` names the tensor in messages.
 std::vector<uint32_t> resolve_axes(const WrittenAxes& written, size_t rank, const std::string& path);
 
+/// --nan MODE: propagate (the default) or ignore, as OperatorOptions; another word is a usage error.
+OperatorOptions nan_options(const Args& args);
+
 /// Runs one built operator (its input the file's tensor) through vkdml::HostExecution: the input file's
 /// data is read straight into the mapped device buffer and the output written straight from it to
 /// `out_path` (C order; "-": standard output), so a tensor is copied once each way. `out_shape` is the

@@ -55,6 +55,7 @@ Status plan_cumulative(const PlanTarget& target, const OperatorState& op, Plan& 
     r.reverse = n.direction == DML_AXIS_DIRECTION_DECREASING;
     r.exclusive = n.exclusive != 0;
     r.problem = lower_scan(in.sizes, in.strides, out.strides, n.axis);
+    r.nan_ignore = op.options.nan_mode == NanMode::ignore;
     return plan_scan(target, r, plan);
 }
 

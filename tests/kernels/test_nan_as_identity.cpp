@@ -1,0 +1,172 @@
+// NanMode::ignore on the sums and products (SPEC §3 NaN): REDUCE's SUM, L1, SUM_SQUARE, L2, MULTIPLY,
+// LOG_SUM and LOG_SUM_EXP and both cumulative operators read a NaN element as their identity (0; 1 for
+// products; -inf for LOG_SUM_EXP), as numpy's nansum, nanprod, nancumsum and nancumprod do. Each result
+// is checked bit for bit against the same operator in NanMode::propagate on the data with its NaNs
+// replaced by that identity on the host: the leaves are the same, so is the association. Every float
+// type (1-D lines of several chunks; float32 also rows and columns), both kernel families (the GPU rows
+// with the cooperative kernels: the tree reduction and the chained scan), exclusive and reversed scans;
+// integers (no NaN) as in propagate; all-NaN lines; AVERAGE refused.
+#include <catch2/catch.hpp>
+
+#include "gpu_fixture.hpp"
+#include "tensor_data.hpp"
+#include "vkdml/ops.hpp"
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace vkdml_test;
+using vkdml::NanMode;
+
+namespace {
+
+/// `x` of `type` and `sizes`: normal values, about one in eight a NaN, a few ±inf where `inf`.
+TestTensor noisy(DML_TENSOR_DATA_TYPE type, const std::vector<uint32_t>& sizes, uint32_t seed, bool product) {
+    TestTensor t = make_packed(type, sizes);
+    std::mt19937 rng(seed);
+    std::normal_distribution<double> normal(0.0, 1.0);
+    std::uniform_real_distribution<double> near_one(0.99, 1.01);
+    for (uint64_t i = 0; i < t.count(); ++i) {
+        const uint32_t pick = rng() % 64;
+        const double v = pick < 8 ? std::nan("") : (product ? near_one(rng) : normal(rng));
+        t.set_double(i, v);
+    }
+    return t;
+}
+
+/// `x` with each NaN replaced by `identity`.
+TestTensor replaced(const TestTensor& x, double identity) {
+    TestTensor t = x;
+    for (uint64_t i = 0; i < t.count(); ++i)
+        if (std::isnan(t.get_double(i))) t.set_double(i, identity);
+    return t;
+}
+
+std::vector<std::byte> run(const vkdml::Device& dev, const vkdml::ops::Operation& op, const TestTensor& in,
+                           NanMode mode) {
+    vkdml::OperatorOptions options;
+    options.nan_mode = mode;
+    std::vector<std::byte> out(op.output_bytes());
+    const std::span<const std::byte> inputs[] = {in.bytes};
+    const std::span<std::byte> outputs[] = {out};
+    const vkdml::Status st =
+        vkdml::execute(dev, op.desc(), inputs, outputs, DML_EXECUTION_FLAG_NONE, options);
+    INFO((st ? std::string() : st.error().message));
+    REQUIRE(st);
+    return out;
+}
+
+vkdml::ops::Operation built(vkdml::Result<vkdml::ops::Operation> r) {
+    REQUIRE(r);
+    return *r;
+}
+
+struct Shape {
+    std::vector<uint32_t> sizes;
+    uint32_t axis;
+};
+
+const Shape kShapes[] = {{{5001}, 0}, {{7, 600}, 1}, {{600, 7}, 0}};
+
+}  // namespace
+
+TEST_CASE("NanMode::ignore reads NaN as the identity in sums, products and scans, bit for bit",
+          "[gpu][nan][families]") {
+    using PC = vkdml::testing::DeviceOverrides::PolicyClass;
+    const auto kernels = GENERATE(vkdml::KernelChoice::serial, vkdml::KernelChoice::cooperative);
+    const auto dev =
+        make_test_device(kernels, kernels == vkdml::KernelChoice::cooperative ? PC::gpu : PC::cpu);
+    INFO((kernels == vkdml::KernelChoice::cooperative ? "cooperative kernels, GPU rows" : "serial kernels"));
+    for (DML_TENSOR_DATA_TYPE type :
+         {DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT64}) {
+        for (const Shape& shape : kShapes) {
+            if (type != DML_TENSOR_DATA_TYPE_FLOAT32 && shape.sizes.size() > 1) continue;  // (time: 1-D only)
+            INFO(vkdml::to_string(type) << " " << shape.sizes.size() << "-D, axis " << shape.axis);
+            const vkdml::ops::TensorDesc input{type, shape.sizes};
+            for (DML_REDUCE_FUNCTION f :
+                 {DML_REDUCE_FUNCTION_SUM, DML_REDUCE_FUNCTION_L1, DML_REDUCE_FUNCTION_SUM_SQUARE,
+                  DML_REDUCE_FUNCTION_L2, DML_REDUCE_FUNCTION_MULTIPLY, DML_REDUCE_FUNCTION_LOG_SUM,
+                  DML_REDUCE_FUNCTION_LOG_SUM_EXP}) {
+                INFO(vkdml::to_string(f));
+                const bool product = f == DML_REDUCE_FUNCTION_MULTIPLY;
+                const double identity =
+                    product ? 1.0 : (f == DML_REDUCE_FUNCTION_LOG_SUM_EXP ? -INFINITY : 0.0);
+                TestTensor x = noisy(type, shape.sizes, 11 + f, product);
+                if (f == DML_REDUCE_FUNCTION_LOG_SUM)  // LOG_SUM of positive sums
+                    for (uint64_t i = 0; i < x.count(); ++i)
+                        if (!std::isnan(x.get_double(i))) x.set_double(i, std::fabs(x.get_double(i)));
+                const auto op = built(vkdml::ops::reduce(input, f, {shape.axis}));
+                CHECK(run(*dev, op, x, NanMode::ignore) ==
+                      run(*dev, op, replaced(x, identity), NanMode::propagate));
+            }
+            for (const bool product : {false, true})
+                for (const bool exclusive : {false, true}) {
+                    const DML_AXIS_DIRECTION dir =
+                        exclusive ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
+                    INFO((product ? "cumprod" : "cumsum") << (exclusive ? ", exclusive, reversed" : ""));
+                    const auto op =
+                        built(product ? vkdml::ops::cumulative_product(input, shape.axis, dir, exclusive)
+                                      : vkdml::ops::cumulative_sum(input, shape.axis, dir, exclusive));
+                    const TestTensor x = noisy(type, shape.sizes, 5 + product, product);
+                    CHECK(run(*dev, op, x, NanMode::ignore) ==
+                          run(*dev, op, replaced(x, product ? 1.0 : 0.0), NanMode::propagate));
+                }
+        }
+    }
+    require_no_validation_messages();
+}
+
+TEST_CASE("NanMode::ignore: all-NaN lines, infinities that still make NaN, integers, and AVERAGE refused",
+          "[gpu][nan]") {
+    vkdml::Device& dev = test_device();
+    const float nan = std::nanf(""), inf = INFINITY;
+    // [2, 4]: a line of NaN only, and one where +inf and -inf meet (their sum stays NaN, as in numpy).
+    TestTensor x = make_packed(DML_TENSOR_DATA_TYPE_FLOAT32, {2, 4});
+    const float values[] = {nan, nan, nan, nan, inf, nan, -inf, 2.0f};
+    for (uint64_t i = 0; i < 8; ++i) x.set_double(i, values[i]);
+    const vkdml::ops::TensorDesc input{DML_TENSOR_DATA_TYPE_FLOAT32, {2, 4}};
+    const auto floats = [](const std::vector<std::byte>& b) {
+        std::vector<float> v(b.size() / 4);
+        std::memcpy(v.data(), b.data(), b.size());
+        return v;
+    };
+    const auto sum =
+        floats(run(dev, built(vkdml::ops::reduce(input, DML_REDUCE_FUNCTION_SUM, {1})), x, NanMode::ignore));
+    CHECK(sum[0] == 0.0f);
+    CHECK_FALSE(std::signbit(sum[0]));  // numpy's nansum of NaN only: +0
+    CHECK(std::isnan(sum[1]));
+    const auto prod = floats(
+        run(dev, built(vkdml::ops::reduce(input, DML_REDUCE_FUNCTION_MULTIPLY, {1})), x, NanMode::ignore));
+    CHECK(prod[0] == 1.0f);
+    CHECK(prod[1] == -inf);  // inf * 1 * -inf * 2
+    const auto scan = floats(run(dev, built(vkdml::ops::cumulative_sum(input, 1)), x, NanMode::ignore));
+    const std::vector<float> first = {0.0f, 0.0f, 0.0f, 0.0f};
+    CHECK(std::vector<float>(scan.begin(), scan.begin() + 4) == first);
+    CHECK(scan[4] == inf);
+    CHECK(scan[5] == inf);
+    CHECK(std::isnan(scan[6]));
+    CHECK(std::isnan(scan[7]));
+    const auto lse = floats(
+        run(dev, built(vkdml::ops::reduce(input, DML_REDUCE_FUNCTION_LOG_SUM_EXP, {1})), x, NanMode::ignore));
+    CHECK(lse[0] == -inf);
+
+    // Integers hold no NaN: the same as propagate.
+    TestTensor ints = make_packed(DML_TENSOR_DATA_TYPE_INT32, {300});
+    for (uint64_t i = 0; i < 300; ++i) ints.set_int(i, int64_t(i % 17) - 8);
+    const auto isum = built(vkdml::ops::cumulative_sum({DML_TENSOR_DATA_TYPE_INT32, {300}}, 0));
+    CHECK(run(dev, isum, ints, NanMode::ignore) == run(dev, isum, ints, NanMode::propagate));
+
+    vkdml::OperatorOptions ignore;
+    ignore.nan_mode = NanMode::ignore;
+    auto average = dev.create_operator(
+        built(vkdml::ops::reduce(input, DML_REDUCE_FUNCTION_AVERAGE, {1})).desc(), ignore);
+    REQUIRE_FALSE(average);
+    CHECK(average.error().code == vkdml::ErrorCode::invalid_argument);
+    CHECK(
+        average.error().message ==
+        "REDUCE AVERAGE: NanMode::ignore does not apply to AVERAGE (SPEC §3 NaN), whose divisor counts every "
+        "element; take SUM with NanMode::ignore and divide by the count of elements that are not NaN");
+    require_no_validation_messages();
+}
