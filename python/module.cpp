@@ -194,21 +194,20 @@ vkdml::Result<std::shared_ptr<Pending>> submit_on(DeviceHandle& h, const vkdml::
     return pending;
 }
 
-/// Calls that ran through vkdml::execute in windows (run_in_windows), for the tests.
-std::atomic<uint64_t> windowed_runs{0};
+/// Calls whose arrays the pool could not hold, run through vkdml::execute (run_in_windows), for the tests.
+std::atomic<uint64_t> execute_runs{0};
 
-/// Whether the pool can hold `call`'s input and output (and a temporary buffer) at once: each within one
-/// allocation and a third of the host-visible heap.
-bool fits_the_pool(DeviceHandle& h, const Call& call) {
+/// The bytes one pooled buffer may take: one allocation and a third of the host-visible heap (the input,
+/// the output and a temporary buffer are held at once).
+uint64_t pool_limit(DeviceHandle& h) {
     const vkdml::DeviceInfo& info = h.device()->info();
-    const uint64_t one =
-        std::min({info.max_memory_allocation_size, info.max_buffer_size, info.host_visible_heap / 3});
-    return call.op->input_bytes() <= one && call.op->output_bytes() <= one;
+    return std::min({info.max_memory_allocation_size, info.max_buffer_size, info.host_visible_heap / 3});
 }
 
-/// `call` on arrays the pool cannot hold: vkdml::execute runs it on the host memory itself, window by
-/// window. Arrays shorter than their tensors (the last element of a byte or 16-bit type rounded up to 4
-/// bytes) go through a copy of that length. No GIL needed.
+/// `call` on arrays the pool cannot hold: vkdml::execute runs it on the host memory itself (in windows
+/// or in parts where one buffer per tensor does not fit the device). Arrays shorter than their tensors (the
+/// last element of a byte or 16-bit type rounded up to 4 bytes) go through a copy of that length. No GIL
+/// needed.
 vkdml::Status run_in_windows(DeviceHandle& h, const Call& call, const std::byte* src, size_t src_bytes,
                              std::byte* dst, size_t dst_bytes) {
     std::vector<std::byte> in_copy, out_copy;
@@ -231,7 +230,7 @@ vkdml::Status run_in_windows(DeviceHandle& h, const Call& call, const std::byte*
         !st)
         return st;
     ++host_transfers;
-    ++windowed_runs;
+    ++execute_runs;
     if (!out_copy.empty()) std::memcpy(dst, out_copy.data(), dst_bytes);
     return {};
 }
@@ -247,13 +246,14 @@ py::array run(DeviceHandle& h, const Call& call, const py::array& a, const py::d
     const size_t src_bytes = reach_bytes(a);
     auto* dst = static_cast<std::byte*>(out.mutable_data());
     const auto dst_bytes = static_cast<size_t>(out.nbytes());
-    if (!fits_the_pool(h, call)) {
-        without_gil([&] { return run_in_windows(h, call, src, src_bytes, dst, dst_bytes); });
-        return out;
-    }
     without_gil([&]() -> vkdml::Status {
+        const uint64_t limit = pool_limit(h);
+        if (call.op->input_bytes() > limit || call.op->output_bytes() > limit)
+            return run_in_windows(h, call, src, src_bytes, dst, dst_bytes);
         auto compiled = compiled_for(h, call);
         if (!compiled) return compiled.error();
+        if (compiled->binding_properties().TemporaryResourceSize > limit)
+            return run_in_windows(h, call, src, src_bytes, dst, dst_bytes);
         auto in = h.lend(call.op->input_bytes());
         if (!in) return in.error();
         auto result = h.lend(call.op->output_bytes());
@@ -621,7 +621,7 @@ PYBIND11_MODULE(_native, m) {
     m.def("to_device", &to_device);
     m.def("buffer_size_class", &vkdml_python::size_class);
     m.def("host_transfers", [] { return host_transfers.load(); });
-    m.def("windowed_runs", [] { return windowed_runs.load(); });
+    m.def("execute_runs", [] { return execute_runs.load(); });
     m.def("cumulative_array", &cumulative_array);
     m.def("reduction_array", &reduction_array);
     m.def("open_device", &open_device, py::arg("selector"));

@@ -220,11 +220,15 @@ Status execute(const Device& device, const DML_OPERATOR_DESC& desc,
                const OperatorOptions& options) {
     auto op = device.create_operator(desc, options);
     if (!op) return op.error();
-    auto compiled = device.compile_operator(*op, flags);
-    if (!compiled) return compiled.error();
     const auto& o = detail::ApiAccess::state(*op);
     if (auto st = check_arrays(*o, inputs, outputs); !st) return st;
     DeviceState& d = *detail::ApiAccess::state(device);
+    auto compiled = device.compile_operator(*op, flags);
+    // A plan of the whole that cannot be made (more dispatches than a pass may have, say) of tensors past
+    // the device's buffers: those of windows or parts may.
+    if (!compiled && compiled.error().code != ErrorCode::device_lost && !check_memory(d.caps.info, *o, 0))
+        return detail::execute_large(device, o, inputs, outputs, flags);
+    if (!compiled) return compiled.error();
     const uint64_t temp_bytes = compiled->binding_properties().TemporaryResourceSize;
     // Buffers the device cannot hold whole: in windows through staging buffers, or in parts.
     if (!check_memory(d.caps.info, *o, temp_bytes))

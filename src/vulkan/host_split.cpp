@@ -2,6 +2,7 @@
 #include "vulkan/host_split.hpp"
 
 #include "core/errors.hpp"
+#include "core/window.hpp"
 #include "ops/op_table.hpp"
 #include "vulkan/device_state.hpp"
 
@@ -133,7 +134,23 @@ std::optional<Status> execute_split(const Device& device, const OperatorState& o
     const DeviceInfo& info = op.device->caps.info;
     const uint64_t budget =
         std::min({info.max_memory_allocation_size, info.max_buffer_size, info.host_visible_heap / 4});
-    const uint64_t per_part = std::clamp<uint64_t>(budget / std::max(in_slice, out_slice), 1, in.sizes[axis]);
+    // As many indices as fit the budget, and as let a line of the packed part (its worked axes) lie within
+    // one window, so that its plan cuts no line into chunks and keeps no partial per element; and at most
+    // half the axis: the whole did not run, so every part must be smaller (each level at least halves an
+    // axis, which bounds the recursion).
+    const auto line_span = [&](uint64_t count) {  // bytes from a line's first element to its last
+        uint64_t span = in_element, stride = 1;
+        for (size_t d = rank; d-- > 0;) {
+            const uint64_t size = d == axis ? count : in.sizes[d];
+            if (!kept[d]) span += (size - 1) * stride * in_element;
+            stride *= size;
+        }
+        return span;
+    };
+    uint64_t per_part =
+        std::clamp<uint64_t>(budget / std::max(in_slice, out_slice), 1, (in.sizes[axis] + 1) / 2);
+    const uint64_t window = window_bytes(info);
+    while (per_part > 1 && line_span(per_part) > window) per_part = std::max<uint64_t>(1, per_part / 2);
 
     // An input that shares memory with the output, other than as the same elements, is read from a copy.
     const std::byte* source = inputs[0].data();
@@ -174,7 +191,8 @@ std::optional<Status> execute_split(const Device& device, const OperatorState& o
         if (auto st =
                 execute(device, {op.desc.Type, typed.get()}, part_inputs, part_outputs, flags, op.options);
             !st)
-            return st;
+            return make_error(st.error().code, "execute: ", to_string(op.desc.Type), ": in parts along axis ",
+                              axis, ": ", st.error().message);
         scatter({out_sizes, out.strides, out_element, uint64_t(first) * out.strides[axis]}, packed_out.data(),
                 outputs[0].data());
         first += count;

@@ -16,9 +16,11 @@
 namespace vkdml::detail {
 
 /// Runs `op` (one input, one output; arrays checked by execute()) in parts along the kept axis of more
-/// than one element with the largest input stride, each part's input and output at most a quarter of the
-/// host-visible heap and one allocation. nullopt when `op` keeps no axis of more than one element.
-/// Errors: out_of_memory when host memory for a part runs out; those of execute() on each part.
+/// than one element with the largest input stride: at most half the axis each, each part's input and
+/// output at most a quarter of the host-visible heap and one allocation, and its lines within one window
+/// where a part of one index allows. nullopt when `op` keeps no axis of more than one element.
+/// Errors: out_of_memory when host memory for a part runs out; those of execute() on each part, prefixed
+/// with the axis ("execute: OP: in parts along axis k: ...").
 std::optional<Status> execute_split(const Device& device, const OperatorState& op,
                                     std::span<const std::span<const std::byte>> inputs,
                                     std::span<const std::span<std::byte>> outputs, DML_EXECUTION_FLAGS flags);

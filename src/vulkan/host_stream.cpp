@@ -42,11 +42,19 @@ bool overlap(std::span<const std::byte> a, std::span<const std::byte> b) {
            before(b.data(), a.data() + a.size());
 }
 
+/// The bytes one buffer may take: maxBufferSize and maxMemoryAllocationSize, less 64 KiB where that is
+/// over 1 MiB, for the driver's rounding of a buffer's memory up to its alignment.
+uint64_t allocatable(const DeviceInfo& info) {
+    const uint64_t one = std::min(info.max_buffer_size, info.max_memory_allocation_size);
+    return one > (uint64_t{1} << 20) ? one - 65536 : one;
+}
+
 /// The window size: as large as a binding may be seen through and one allocation holds, with room in
 /// the host-visible heap for a staging buffer per tensor and the temporary buffer.
 uint64_t choose_window(const DeviceInfo& info, size_t tensors) {
-    const uint64_t one = std::min(info.max_buffer_size, info.max_memory_allocation_size);
-    return std::min({info.max_storage_buffer_range, one, info.host_visible_heap / (tensors + 1)}) / 16 * 16;
+    return std::min(
+               {info.max_storage_buffer_range, allocatable(info), info.host_visible_heap / (tensors + 1)}) /
+           16 * 16;
 }
 
 class Streamer {
@@ -109,7 +117,7 @@ private:
     /// A staging buffer per tensor (at most a window) and the temporary buffer fit the device.
     Status check_sizes() const {
         const uint64_t temp = state_->plan.temporary_bytes;
-        const uint64_t one = std::min(info_.max_buffer_size, info_.max_memory_allocation_size);
+        const uint64_t one = allocatable(info_);
         if (temp > one)
             return make_error(ErrorCode::out_of_memory, "execute: ", name_, ": the temporary buffer needs ",
                               temp, " bytes, more than one allocation on this device holds (", one,

@@ -263,7 +263,8 @@ Status record_segment(const CompiledState& state, VkCommandBuffer cmd, size_t pa
     auto dispatch = make_dispatch(*state.op, state.plan.passes[pass], false, regions, segment);
     if (!dispatch) return dispatch.error();
     const PassPipelines pipelines{state.pipelines, std::vector<bool>(state.pipelines.size(), false)};
-    Recorder recorder(*state.op->device, cmd, pipelines, PassTimestamps{});
+    const PassTimestamps none{};  // (the Recorder keeps a reference)
+    Recorder recorder(*state.op->device, cmd, pipelines, none);
     recorder(pass, segment, *dispatch);
     return {};
 }

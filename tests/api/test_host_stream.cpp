@@ -242,6 +242,28 @@ TEST_CASE("execute in windows keeps an output's padding and runs in place", "[gp
     require_no_validation_messages();
 }
 
+TEST_CASE("execute in parts when lines span more than a window: smaller parts, never the whole again",
+          "[gpu][host]") {
+    // Windows of 64 KiB, allocations of 1 MiB: along axis 0 of [7, 100000] a line spans 2.8 MB, so the
+    // windowed plan keeps a partial per element (a temporary buffer past one allocation), and the parts
+    // along axis 1 must be narrow enough for their lines to fit a window. (The first version split into
+    // parts as large as the allocation allowed, whose plans needed the same, and recursed without end.)
+    DeviceOverrides o;
+    o.limits.max_storage_buffer_range = 65536;
+    o.limits.max_memory_allocation_size = 1 << 20;
+    const auto limited = make_test_device(o);
+    const auto f32 = vkdml::ops::TensorDesc{DML_TENSOR_DATA_TYPE_FLOAT32, {7, 100000}};
+    const auto in = bytes_of(normal_floats(700000, 7));
+    for (const auto& op : {built(vkdml::ops::cumulative_sum(f32, 0)),
+                           built(vkdml::ops::reduce(f32, DML_REDUCE_FUNCTION_SUM, {0})),
+                           built(vkdml::ops::argmin(f32, {0}))}) {
+        INFO(vkdml::to_string(op.type()));
+        CHECK(refused_whole(*limited, op));
+        CHECK(run(*limited, op, in) == run(test_device(), op, in));
+    }
+    require_no_validation_messages();
+}
+
 TEST_CASE("execute in windows refuses what does not fit even so, naming the sizes", "[gpu][host]") {
     // Allocations of 96 bytes: windows of 96 bytes, and a temporary buffer larger than that.
     DeviceOverrides o;

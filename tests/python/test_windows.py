@@ -26,9 +26,9 @@ def ints(shape, seed=0):
 
 def windowed(call):
     """call()'s result and how many calls it ran in windows."""
-    before = _native.windowed_runs()
+    before = _native.execute_runs()
     result = call()
-    return result, _native.windowed_runs() - before
+    return result, _native.execute_runs() - before
 
 
 @pytest.mark.parametrize("shape,axis", [((300,), 0), ((40, 30), 0), ((40, 30), 1), ((3, 4, 200), 2)])

@@ -53,7 +53,10 @@ std::shared_ptr<Device> open_device(const Args& args) {
             overrides.policy_class = value == "gpu" ? Policy::gpu : Policy::cpu;
         }
         if (allocation) {
-            overrides.limits.max_memory_allocation_size = std::strtoull(allocation, nullptr, 10);
+            char* end = nullptr;
+            overrides.limits.max_memory_allocation_size = std::strtoull(allocation, &end, 10);
+            if (*allocation == '\0' || *end != '\0' || overrides.limits.max_memory_allocation_size == 0)
+                fail(std::string("VKDML_TOOL_MAX_ALLOCATION is '") + allocation + "': expected a byte count");
         }
         return take(testing::create_device(device_options(args), overrides));
     }
