@@ -109,9 +109,9 @@
 #define REDUCE_IS_COMPENSATED(f) (!REDUCE_IS_ARG(f) && (f) != REDUCE_F_MIN && (f) != REDUCE_F_MAX)
 // 32-bit words of a fold state between passes: the value, LOG_SUM_EXP's scaled sum and the compensation
 // of a compensated float fold (acc_words each), and the arg functions' index.
-#define REDUCE_STATE_WORDS(acc_words, f, compensated)                                           \
+#define REDUCE_STATE_WORDS(acc_words, f, compensated, counted)                                  \
     ((acc_words) * (1u + ((f) == REDUCE_F_LOG_SUM_EXP ? 1u : 0u) + ((compensated) ? 1u : 0u)) + \
-     (REDUCE_IS_ARG(f) ? 1u : 0u))
+     ((REDUCE_IS_ARG(f) || (counted)) ? 1u : 0u))
 
 #define REDUCE_MAX_DIM_WORDS 24
 // The dim words (dim[i] is push word REDUCE_W_DIM + i): each kept dimension d (slowest first) as three words,

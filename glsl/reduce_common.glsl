@@ -53,8 +53,12 @@ const uint F_ARGMAX = REDUCE_F_ARGMAX, F_ARGMIN = REDUCE_F_ARGMIN, F_AVERAGE = R
            F_MULTIPLY = REDUCE_F_MULTIPLY, F_SUM = REDUCE_F_SUM, F_SUM_SQUARE = REDUCE_F_SUM_SQUARE;
 const bool IS_ARG = REDUCE_IS_ARG(FUNCTION);
 // NanMode::ignore: MIN, MAX and the arg functions skip a NaN element (the state stays as it was); the
-// value functions read it as their identity (NAN_AS_IDENTITY, fold_element).
+// value functions read it as their identity (NAN_AS_IDENTITY: 0, 1 for MULTIPLY, -inf for LOG_SUM_EXP),
+// as numpy's nansum and nanprod read it: it adds nothing, and the association is unchanged. AVERAGE
+// counts the other elements in the state's index word (COUNTED) and divides by that count.
 layout(constant_id = REDUCE_SPEC_NAN_IGNORE) const bool NAN_IGNORE = false;
+const bool NAN_AS_IDENTITY = NAN_IGNORE && !IS_ARG && FUNCTION != F_MIN && FUNCTION != F_MAX;
+const bool COUNTED = NAN_AS_IDENTITY && FUNCTION == F_AVERAGE;
 // Float sums and products (and LOG_SUM_EXP's scaled sum) are compensated (the State carries their
 // rounding error, compensated.glsl) and fold in the canonical association (canonical_walk.glsl: blocks of
 // 32 leaves folded left, 32-ary nodes above them, WALK_TOP the chunk's node level), so that their results
@@ -102,7 +106,7 @@ const uint ACC_WORDS = 2u;
 #else
 const uint ACC_WORDS = 1u;
 #endif
-const uint STATE_WORDS = REDUCE_STATE_WORDS(ACC_WORDS, FUNCTION, COMPENSATED);
+const uint STATE_WORDS = REDUCE_STATE_WORDS(ACC_WORDS, FUNCTION, COMPENSATED, COUNTED);
 
 #if defined(STORAGE_F64)
 ACC_T acc_inf() { return f64_inf(); }
@@ -218,7 +222,7 @@ State empty_state() {
     State st;
     st.s = ACC_T(0);
     st.c = ACC_T(0);
-    st.i = NO_INDEX;
+    st.i = COUNTED ? 0u : NO_INDEX;
     if (FUNCTION == F_MULTIPLY) st.v = ACC_T(1);
     else if (FUNCTION == F_MIN) st.v = acc_highest();
     else if (FUNCTION == F_MAX || IS_LSE || IS_ARG) st.v = acc_lowest();
@@ -298,12 +302,11 @@ State combine(State a, State b) {
                                          : pair_add(Pair(a.v, a.c), Pair(b.v, b.c));
     r.v = folded.hi;
     r.c = COMPENSATED ? folded.lo : ACC_T(0);
+    if (COUNTED) r.i = a.i + b.i;
     return r;
 }
 
-// NanMode::ignore for the value functions: a NaN element reads as 0 (1 for MULTIPLY, -inf for
-// LOG_SUM_EXP), as numpy's nansum and nanprod read it: it adds nothing, and the association is unchanged.
-const bool NAN_AS_IDENTITY = NAN_IGNORE && !IS_ARG && FUNCTION != F_MIN && FUNCTION != F_MAX;
+// NAN_AS_IDENTITY: what a NaN element reads as.
 ACC_T nan_identity() {
     return FUNCTION == F_MULTIPLY ? ACC_T(1) : (FUNCTION == F_LOG_SUM_EXP ? acc_lowest() : ACC_T(0));
 }
@@ -313,7 +316,11 @@ ACC_T nan_identity() {
 // rescales with one exponential and no branch, and the arg functions take the later element on a tie
 // only with TIE_LAST (and never a NaN with NAN_IGNORE).
 State fold_element(State st, ACC_T x, uint index) {
-    if (NAN_AS_IDENTITY && acc_isnan(x)) x = nan_identity();
+    if (NAN_AS_IDENTITY) {
+        bool nan = acc_isnan(x);
+        if (COUNTED && !nan) st.i += 1u;
+        if (nan) x = nan_identity();
+    }
     if (IS_ARG) {
         bool xn = acc_isnan(x), sn = acc_isnan(st.v);
         bool beyond = FUNCTION == F_ARGMAX ? acc_less(st.v, x) : acc_less(x, st.v);
@@ -357,10 +364,10 @@ ACC_T finish(State st) {
     ACC_T v = IS_LSE ? st.v : pair_value(Pair(st.v, st.c));  // the compensated fold, rounded once
 #if defined(CANONICAL_FOLD)
     // (Correctly rounded: the same bits on every device.)
-    if (FUNCTION == F_AVERAGE) return div_rn(v, ACC_T(p.n_total));
+    if (FUNCTION == F_AVERAGE) return div_rn(v, COUNTED ? ACC_T(st.i) : ACC_T(p.n_total));
     if (FUNCTION == F_L2) return sqrt_rn(v);
 #else
-    if (FUNCTION == F_AVERAGE) return v / ACC_T(p.n_total);
+    if (FUNCTION == F_AVERAGE) return v / (COUNTED ? ACC_T(st.i) : ACC_T(p.n_total));
     if (FUNCTION == F_L2) return sqrt(v);
 #endif
     if (FUNCTION == F_LOG_SUM) return acc_log(v);
@@ -418,7 +425,7 @@ void write_state(uint slot, State st) {
     acc_to_words(st.v, w);
     if (IS_LSE) acc_to_words(st.s, w + ACC_WORDS);
     if (COMPENSATED) acc_to_words(st.c, w + (IS_LSE ? 2u : 1u) * ACC_WORDS);
-    if (IS_ARG) dst_words[w + ACC_WORDS] = st.i;
+    if (IS_ARG || COUNTED) dst_words[w + STATE_WORDS - 1u] = st.i;
 }
 
 State read_state(uint slot) {
@@ -427,7 +434,7 @@ State read_state(uint slot) {
     st.v = acc_from_words(w);
     st.s = IS_LSE ? acc_from_words(w + ACC_WORDS) : ACC_T(1);
     st.c = COMPENSATED ? acc_from_words(w + (IS_LSE ? 2u : 1u) * ACC_WORDS) : ACC_T(0);
-    st.i = IS_ARG ? src_words[w + ACC_WORDS] : 0u;
+    st.i = (IS_ARG || COUNTED) ? src_words[w + STATE_WORDS - 1u] : 0u;
     return st;
 }
 

@@ -97,29 +97,35 @@ shared ACC_T node_c[NODES];
 shared ACC_T upper_v[UPPER];
 shared ACC_T upper_s[IS_LSE ? UPPER : 1u];
 shared ACC_T upper_c[UPPER];
+shared uint node_i[COUNTED ? NODES : 1u];  // AVERAGE with NanMode::ignore: the counts
+shared uint upper_i[COUNTED ? UPPER : 1u];
 
 void put_node(uint i, State st) {
     node_v[i] = st.v;
     if (IS_LSE) node_s[i] = st.s;
     node_c[i] = st.c;
+    if (COUNTED) node_i[i] = st.i;
 }
 State get_node(uint i) {
     State st = empty_state();
     st.v = node_v[i];
     if (IS_LSE) st.s = node_s[i];
     st.c = node_c[i];
+    if (COUNTED) st.i = node_i[i];
     return st;
 }
 void put_upper(uint i, State st) {
     upper_v[i] = st.v;
     if (IS_LSE) upper_s[i] = st.s;
     upper_c[i] = st.c;
+    if (COUNTED) upper_i[i] = st.i;
 }
 State get_upper(uint i) {
     State st = empty_state();
     st.v = upper_v[i];
     if (IS_LSE) st.s = upper_s[i];
     st.c = upper_c[i];
+    if (COUNTED) st.i = upper_i[i];
     return st;
 }
 

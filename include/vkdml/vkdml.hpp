@@ -307,15 +307,16 @@ enum class NanMode {
     /// index 0 (ARGMIN, ARGMAX). REDUCE's SUM, L1, SUM_SQUARE, L2, MULTIPLY, LOG_SUM and LOG_SUM_EXP and
     /// the cumulative operators read a NaN element as their identity: 0, 1 for MULTIPLY and the
     /// cumulative product, -inf for LOG_SUM_EXP, as NumPy's nansum, nanprod, nancumsum and nancumprod
-    /// do (a NaN that the arithmetic itself makes, inf - inf, still propagates). Not AVERAGE, whose
-    /// divisor counts every element. Integer data has no NaN: the results are those of propagate.
+    /// do (a NaN that the arithmetic itself makes, inf - inf, still propagates); AVERAGE divides that
+    /// sum by the count of the other elements, as NumPy's nanmean (NaN for a fiber of NaN only). Integer
+    /// data has no NaN: the results are those of propagate.
     ignore,
 };
 
 /// What vkdml adds to a DirectML operator description, given to Device::create_operator (and the
 /// host path's HostExecution::create and execute) beside it. The default is DirectML's operator.
 struct OperatorOptions {
-    /// NanMode::ignore is allowed for every operator and REDUCE function but AVERAGE.
+    /// Both modes apply to every operator and REDUCE function.
     NanMode nan_mode = NanMode::propagate;
 };
 /// The implementation's state behind a Device (opaque here: defined in the library's sources).
@@ -427,8 +428,7 @@ public:
     /// operator, including an INT32 index output for more than 2^31 reduced elements);
     /// unsupported_device (the input type needs a Vulkan feature not enabled, see supports()).
     /// `options` adds what DirectML's description cannot say (OperatorOptions); invalid_argument when
-    /// an option is out of range or does not apply to the operator (NanMode::ignore on REDUCE's
-    /// AVERAGE). Thread-safe.
+    /// an option is out of range. Thread-safe.
     VKDML_API Result<Operator> create_operator(const DML_OPERATOR_DESC& desc,
                                                const OperatorOptions& options = {}) const;
 

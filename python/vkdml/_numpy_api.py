@@ -455,6 +455,41 @@ def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None):
 
 
 @numpy_doc(
+    "numpy.nanmean: the mean over the given axes of the elements that are not NaN.",
+    ["a",
+     ("axis : None or int or tuple of ints, optional",
+      "The axes averaged over; None (default) every element."),
+     ("dtype : dtype, optional",
+      "The type of the result and of the sum; a float type for float input (TypeError otherwise, as in "
+      "numpy). Default: `a`'s type for floats, float64 for integers and booleans."),
+     "out",
+     "keepdims",
+     "device"],
+    ("numpy.ndarray or numpy scalar",
+     "The sum of the numbers divided by their count, rounded once (REDUCE AVERAGE with NanMode::ignore, "
+     "which counts them on the device); a slice of NaN only gives NaN with a RuntimeWarning, as in numpy. "
+     "Integer input is averaged as `mean` does."),
+    """
+>>> vkdml.nanmean(np.array([1, np.nan, 2], np.float32))
+1.5
+""")
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None):
+    arr = as_array(a, allow_bool=True)
+    if arr.dtype.kind != "f":  # nothing to ignore: numpy's nanmean is its mean
+        return _reduction(a, axis, dtype, out, keepdims, "average", device, "nanmean")
+    if dtype is not None and vkdml_dtype(dtype).kind != "f":
+        raise TypeError("If a is inexact, then dtype must be inexact")
+    result = _reduction(a, axis, dtype, None, keepdims, "average", device, "nanmean", nan_ignore=True)
+    values = _np.asarray(on_host(result))
+    if values.size and _np.isnan(values).any():
+        host = _np.asarray(on_host(arr))
+        axes = axis_set(axis, host.ndim, tuple) if host.ndim else ()
+        if host.size == 0 or _np.isnan(host).all(axis=axes).any():
+            _warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=2)
+    return store(result, out, "nanmean") if out is not None else result
+
+
+@numpy_doc(
     "numpy.nancumsum: the running sum along an axis, NaN counted as zero.",
     ["a",
      "axis_scan",

@@ -183,9 +183,10 @@ def cumulative_product(a, axis, *, exclusive=False, reverse=False, nan="propagat
       "The arg functions' index type, one of INDEX_TYPES (default int64); the other functions keep `a`'s "
       "type and take no other."),
      ("nan : {'propagate', 'ignore'}, optional",
-      "'ignore' (every function but average): max, min, argmax and argmin skip NaN elements (a slice of "
-      "NaN only gives -inf (max), +inf (min) or index 0); the sums and products read a NaN as their "
-      "identity (0; 1 for multiply; -inf for log_sum_exp), as numpy's nansum and nanprod do."),
+      "'ignore': max, min, argmax and argmin skip NaN elements (a slice of NaN only gives -inf (max), "
+      "+inf (min) or index 0); the sums and products read a NaN as their identity (0; 1 for multiply; "
+      "-inf for log_sum_exp), as numpy's nansum and nanprod do; average divides by the count of the "
+      "others, as numpy's nanmean."),
      "device_dml"],
     ("numpy.ndarray",
      "`a`'s rank, size 1 on the reduced axes. The arg functions count row-major over the reduced axes in "

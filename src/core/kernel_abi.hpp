@@ -54,9 +54,12 @@ constexpr bool is_compensated(uint32_t function) {
     return REDUCE_IS_COMPENSATED(function);
 }
 
-/// 32-bit words of a fold state between reduce passes (reduce_common.glsl's STATE_WORDS).
-constexpr uint32_t state_words(uint32_t accumulator_bytes, uint32_t function, bool float_type) {
-    return REDUCE_STATE_WORDS(accumulator_bytes / 4, function, float_type && is_compensated(function));
+/// 32-bit words of a fold state between reduce passes (reduce_common.glsl's STATE_WORDS); `nan_ignore`:
+/// float AVERAGE then counts its elements in a word of its own.
+constexpr uint32_t state_words(uint32_t accumulator_bytes, uint32_t function, bool float_type,
+                               bool nan_ignore = false) {
+    return REDUCE_STATE_WORDS(accumulator_bytes / 4, function, float_type && is_compensated(function),
+                              float_type && nan_ignore && function == REDUCE_F_AVERAGE);
 }
 
 }  // namespace vkdml::detail

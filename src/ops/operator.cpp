@@ -29,21 +29,13 @@ std::string implemented_list() {
     return s;
 }
 
-// The options, checked against a validated description.
-Status validate_options(const OpInfo& row, const OperatorState& s, const OperatorOptions& options) {
+// The options, checked against a validated description (every operator takes both NaN modes).
+Status validate_options(const OperatorState& s, const OperatorOptions& options) {
     using detail::make_error;
     if (options.nan_mode != NanMode::propagate && options.nan_mode != NanMode::ignore)
         return make_error(ErrorCode::invalid_argument, to_string(s.desc.Type), ": OperatorOptions::nan_mode ",
                           static_cast<int>(options.nan_mode),
                           " is neither NanMode::propagate nor NanMode::ignore");
-    // NanMode::ignore: MIN, MAX and the arg functions skip NaN; the sums, products and the other value
-    // functions read it as their identity; AVERAGE would have to divide by a count of its own.
-    if (options.nan_mode == NanMode::ignore && row.family == detail::OpFamily::reduce &&
-        s.normalized.function == DML_REDUCE_FUNCTION_AVERAGE)
-        return make_error(ErrorCode::invalid_argument, to_string(s.desc.Type),
-                          " AVERAGE: NanMode::ignore does not apply to AVERAGE (SPEC §3 NaN), whose divisor "
-                          "counts every element; take SUM with NanMode::ignore and divide by the count of "
-                          "elements that are not NaN");
     return {};
 }
 
@@ -64,7 +56,7 @@ Status create_description(const DeviceCaps& caps, const DML_OPERATOR_DESC& desc,
     s.may_run_in_place = row->in_place;
     s.typed = row->typed(s.normalized);
     s.desc.Desc = s.typed.get();
-    if (auto st = validate_options(*row, s, options); !st) return st;
+    if (auto st = validate_options(s, options); !st) return st;
     s.options = options;
     return {};
 }

@@ -5,7 +5,8 @@
 // replaced by that identity on the host: the leaves are the same, so is the association. Every float
 // type (1-D lines of several chunks; float32 also rows and columns), both kernel families (the GPU rows
 // with the cooperative kernels: the tree reduction and the chained scan), exclusive and reversed scans;
-// integers (no NaN) as in propagate; all-NaN lines; AVERAGE refused.
+// AVERAGE (numpy's nanmean) as that SUM over the count of numbers, rounded once; integers (no NaN) as in
+// propagate; all-NaN lines.
 #include <catch2/catch.hpp>
 
 #include "gpu_fixture.hpp"
@@ -13,6 +14,7 @@
 #include "vkdml/ops.hpp"
 
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -70,6 +72,49 @@ struct Shape {
 
 const Shape kShapes[] = {{{5001}, 0}, {{7, 600}, 1}, {{600, 7}, 0}};
 
+/// The values of a float32 or float64 output.
+std::vector<double> values_of(DML_TENSOR_DATA_TYPE type, const std::vector<std::byte>& b) {
+    std::vector<double> v;
+    for (size_t at = 0; at < b.size(); at += type == DML_TENSOR_DATA_TYPE_FLOAT32 ? 4 : 8) {
+        if (type == DML_TENSOR_DATA_TYPE_FLOAT32) {
+            float f;
+            std::memcpy(&f, b.data() + at, 4);
+            v.push_back(f);
+        } else {
+            double d;
+            std::memcpy(&d, b.data() + at, 8);
+            v.push_back(d);
+        }
+    }
+    return v;
+}
+
+/// AVERAGE with NanMode::ignore (numpy's nanmean): each output is the SUM with NanMode::ignore divided
+/// by the count of numbers, rounded once in the output type, bit for bit.
+void check_average(const vkdml::Device& dev, DML_TENSOR_DATA_TYPE type, const Shape& shape) {
+    INFO("AVERAGE");
+    const TestTensor x = noisy(type, shape.sizes, 23, false);
+    const vkdml::ops::TensorDesc input{type, shape.sizes};
+    const auto sum =
+        values_of(type, run(dev, built(vkdml::ops::reduce(input, DML_REDUCE_FUNCTION_SUM, {shape.axis})), x,
+                            NanMode::ignore));
+    const auto average =
+        values_of(type, run(dev, built(vkdml::ops::reduce(input, DML_REDUCE_FUNCTION_AVERAGE, {shape.axis})),
+                            x, NanMode::ignore));
+    // Row-major [rows, cols]: an output per column (axis 0) or per row (axis 1 and 1-D).
+    const uint64_t cols = shape.sizes.back(), rows = x.count() / cols;
+    std::vector<double> count(sum.size(), 0.0);
+    for (uint64_t i = 0; i < x.count(); ++i)
+        if (!std::isnan(x.get_double(i))) count[shape.axis == 0 && rows > 1 ? i % cols : i / cols] += 1;
+    REQUIRE(average.size() == sum.size());
+    for (size_t o = 0; o < sum.size(); ++o) {
+        const double expected = type == DML_TENSOR_DATA_TYPE_FLOAT32
+                                    ? double(static_cast<float>(sum[o]) / static_cast<float>(count[o]))
+                                    : sum[o] / count[o];
+        CHECK(average[o] == expected);
+    }
+}
+
 }  // namespace
 
 TEST_CASE("NanMode::ignore reads NaN as the identity in sums, products and scans, bit for bit",
@@ -101,6 +146,10 @@ TEST_CASE("NanMode::ignore reads NaN as the identity in sums, products and scans
                 CHECK(run(*dev, op, x, NanMode::ignore) ==
                       run(*dev, op, replaced(x, identity), NanMode::propagate));
             }
+            if (type != DML_TENSOR_DATA_TYPE_FLOAT16) check_average(*dev, type, shape);
+            // A line of several chunks: the counts travel through the partial states between passes.
+            if (type == DML_TENSOR_DATA_TYPE_FLOAT32 && shape.sizes.size() == 1)
+                check_average(*dev, type, {{300007}, 0});
             for (const bool product : {false, true})
                 for (const bool exclusive : {false, true}) {
                     const DML_AXIS_DIRECTION dir =
@@ -118,7 +167,7 @@ TEST_CASE("NanMode::ignore reads NaN as the identity in sums, products and scans
     require_no_validation_messages();
 }
 
-TEST_CASE("NanMode::ignore: all-NaN lines, infinities that still make NaN, integers, and AVERAGE refused",
+TEST_CASE("NanMode::ignore: all-NaN lines, infinities that still make NaN, counted averages, integers",
           "[gpu][nan]") {
     vkdml::Device& dev = test_device();
     const float nan = std::nanf(""), inf = INFINITY;
@@ -158,15 +207,16 @@ TEST_CASE("NanMode::ignore: all-NaN lines, infinities that still make NaN, integ
     const auto isum = built(vkdml::ops::cumulative_sum({DML_TENSOR_DATA_TYPE_INT32, {300}}, 0));
     CHECK(run(dev, isum, ints, NanMode::ignore) == run(dev, isum, ints, NanMode::propagate));
 
-    vkdml::OperatorOptions ignore;
-    ignore.nan_mode = NanMode::ignore;
-    auto average = dev.create_operator(
-        built(vkdml::ops::reduce(input, DML_REDUCE_FUNCTION_AVERAGE, {1})).desc(), ignore);
-    REQUIRE_FALSE(average);
-    CHECK(average.error().code == vkdml::ErrorCode::invalid_argument);
-    CHECK(
-        average.error().message ==
-        "REDUCE AVERAGE: NanMode::ignore does not apply to AVERAGE (SPEC §3 NaN), whose divisor counts every "
-        "element; take SUM with NanMode::ignore and divide by the count of elements that are not NaN");
+    // AVERAGE of NaN only: 0 / 0, NaN (numpy's nanmean); of [inf, NaN, -inf, 2]: NaN (inf - inf).
+    const auto average = floats(
+        run(dev, built(vkdml::ops::reduce(input, DML_REDUCE_FUNCTION_AVERAGE, {1})), x, NanMode::ignore));
+    CHECK(std::isnan(average[0]));
+    CHECK(std::isnan(average[1]));
+    TestTensor y = make_packed(DML_TENSOR_DATA_TYPE_FLOAT32, {2, 4});
+    const float more[] = {1.0f, nan, 2.0f, nan, nan, nan, nan, 8.0f};
+    for (uint64_t i = 0; i < 8; ++i) y.set_double(i, more[i]);
+    const auto means = floats(
+        run(dev, built(vkdml::ops::reduce(input, DML_REDUCE_FUNCTION_AVERAGE, {1})), y, NanMode::ignore));
+    CHECK(means == std::vector<float>{1.5f, 8.0f});
     require_no_validation_messages();
 }

@@ -16,7 +16,8 @@ import vkdml
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
           "float32", "float64", ">i4", ">f4", ">f8"]
 SCANS = ["cumsum", "cumprod", "nancumsum", "nancumprod"]
-REDUCTIONS = ["sum", "prod", "mean", "max", "min", "nanmax", "nanmin", "logsumexp", "ptp", "nansum", "nanprod"]
+REDUCTIONS = ["sum", "prod", "mean", "max", "min", "nanmax", "nanmin", "logsumexp", "ptp", "nansum", "nanprod",
+              "nanmean"]
 ARGS = ["argmax", "argmin", "nanargmax", "nanargmin"]
 
 # (shape, axis) pairs; each function and dtype takes two of them, rotating, so every pair meets every
@@ -259,7 +260,8 @@ def test_numpy_errors():
 
 
 NUMPY_NAMED = ["cumsum", "cumprod", "sum", "prod", "mean", "max", "min", "argmax", "argmin", "logsumexp",
-               "nanmax", "nanmin", "nanargmax", "nanargmin", "ptp", "nansum", "nanprod", "nancumsum", "nancumprod"]
+               "nanmax", "nanmin", "nanargmax", "nanargmin", "ptp", "nansum", "nanprod", "nanmean", "nancumsum",
+               "nancumprod"]
 DML_NAMED = ["cumulative_sum", "cumulative_product", "reduce", "argmax", "argmin"]
 
 
@@ -274,7 +276,7 @@ def test_help_shows_numpy_format_docstrings(name):
 def test_signatures_match_numpy():
     import inspect
     for name in ("cumsum", "cumprod", "sum", "prod", "mean", "max", "min", "argmax", "argmin", "ptp", "amax", "amin",
-                 "nansum", "nanprod", "nancumsum", "nancumprod"):
+                 "nansum", "nanprod", "nanmean", "nancumsum", "nancumprod"):
         ours = [p for p in inspect.signature(getattr(vkdml, name)).parameters if p != "device"]
         theirs = [p for p in inspect.signature(getattr(np, name)).parameters if p not in ("initial", "where")]
         assert ours == theirs, f"{name}: {ours} against numpy's {theirs}"
@@ -312,3 +314,24 @@ def test_ptp_amax_amin():
         vkdml.ptp(np.array([True, False]))
     with pytest.raises(ValueError, match="zero-size array"):
         vkdml.ptp(np.zeros((2, 0), np.float32), 1)
+
+
+def test_nanmean_counts_the_numbers_on_the_device():
+    x = np.array([[1, np.nan, 2, np.nan], [np.nan] * 4, [3, 4, 5, 6]], np.float32)
+    with pytest.warns(RuntimeWarning, match="Mean of empty slice"):
+        got = vkdml.nanmean(x, axis=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        check(got, np.nanmean(x, axis=1), "nanmean float32, axis 1")
+    check(vkdml.nanmean(x[[0, 2]]), np.nanmean(x[[0, 2]]), "nanmean of everything")
+    out = np.empty((1, 4), np.float64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        assert vkdml.nanmean(x, 0, out=out, keepdims=True) is out
+        np.testing.assert_allclose(out, np.nanmean(x, 0, keepdims=True), rtol=1e-6)
+    check(vkdml.nanmean(np.array([1, 2, 4], np.int16)), np.nanmean(np.array([1, 2, 4], np.int16)), "nanmean int16")
+    with pytest.raises(TypeError, match="If a is inexact, then dtype must be inexact"):
+        vkdml.nanmean(x, dtype=np.int32)
+    a = vkdml.asarray(x[[0, 2]])
+    assert isinstance(vkdml.nanmean(a, 1), vkdml.Array)
+    np.testing.assert_array_equal(vkdml.nanmean(a, 1).numpy(), np.nanmean(x[[0, 2]], 1))

@@ -92,7 +92,7 @@ void define_reduce(CLI::App& app) {
         "argmin "
         "skip NaN elements, as DirectML's max and min do (a slice of NaN only gives -inf for max, +inf for "
         "min, 0 for argmax/argmin); the sums and products read a NaN as 0 (1 for multiply, -inf for "
-        "log_sum_exp), as NumPy's nansum and nanprod do; not for average");
+        "log_sum_exp) and average counts the others, as NumPy's nansum, nanprod and nanmean do");
 }
 
 void define_arg(CLI::App& app) {
@@ -170,16 +170,6 @@ bool keep_dims(const Args& args) {
     return text == "true";
 }
 
-// --nan for --function average: propagate only (its divisor counts every element).
-OperatorOptions reduce_nan_options(const Args& args, DML_REDUCE_FUNCTION function) {
-    const OperatorOptions options = nan_options(args);
-    if (options.nan_mode == NanMode::ignore && function == DML_REDUCE_FUNCTION_AVERAGE)
-        usage_error(
-            "option '--nan ignore' does not apply to --function average (its divisor counts every "
-            "element; take --function sum --nan ignore and divide by the count of numbers)");
-    return options;
-}
-
 // --output-type, INT64 when absent.
 DML_TENSOR_DATA_TYPE index_type(const Args& args) {
     const auto name = args.value("--output-type");
@@ -215,7 +205,7 @@ void run_reduce(const Args& args) {
         usage_error("option '--output-type' is only for --function argmax and argmin (--function " +
                     function_name + " gives the input's type)");
     const bool selects = is_arg || function == DML_REDUCE_FUNCTION_MAX || function == DML_REDUCE_FUNCTION_MIN;
-    const OperatorOptions options = reduce_nan_options(args, function);
+    const OperatorOptions options = nan_options(args);
     const auto written = written_axes(args);
     const DML_TENSOR_DATA_TYPE output_type = is_arg ? index_type(args) : ops::kAutoType;
     // A bool input: compared as UINT8 (max and min give bool again), summed and multiplied as INT64 (NumPy's
