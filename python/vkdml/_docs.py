@@ -10,6 +10,11 @@ PARAMETERS = {
     "axis_arg": ("axis : int, optional",
                  "The axis searched, which the result drops; None (default): the index into the flattened "
                  "array."),
+    "axes_folded": ("axis : None or int or tuple of ints, optional",
+                    "The axes reduced over; None (default) every element."),
+    "dtype_fold": ("dtype : dtype, optional",
+                   "The type of the result and of the computation; default as in sum and prod (small integers "
+                   "widen)."),
     "axis_scan": ("axis : int, optional", "The axis; None (default) scans the flattened array."),
     "out": ("out : ndarray, optional", "Where to write the result (its shape)."),
     "keepdims": ("keepdims : bool, optional", "Keep the reduced axes, with size 1."),

@@ -261,10 +261,13 @@ struct Planner {
 
 Status plan_reduce(const PlanTarget& target, const ReduceRequest& request, Plan& plan) {
     const StorageVariant v = storage_variant(request.type);
-    Planner p{target,  select_policy(target).reduce,
-              request, plan,
-              v,       state_words(v.accumulator_bytes, request.function, is_float_type(request.type),
-                                   request.nan_ignore)};
+    Planner p{
+        target,
+        select_policy(target).reduce,
+        request,
+        plan,
+        v,
+        state_words(v.accumulator_bytes, request.function, is_float_type(request.type), request.nan_ignore)};
     PassBinding src{Slot::input, 0};
     src.element_bytes = v.element_bytes;
     return p.fold({src, false, request.problem.line_length()});

@@ -70,16 +70,24 @@ Result<uint32_t> choose(const std::vector<PhysicalDeviceInfo>& devices, const st
     return best;
 }
 
+/// Lowers the byte limit `device` (named `name` in DeviceOverrides::limits) to `wanted` (0: kept), which
+/// must lie in [least, device].
+Status lower_bytes(const char* name, uint64_t wanted, uint64_t least, uint64_t& device) {
+    if (wanted == 0) return {};
+    if (wanted > device || wanted < least)
+        return make_error(ErrorCode::invalid_argument, "DeviceOverrides::limits.", name, " is ", wanted,
+                          "; it must be 0 or from ", least, " to the device's ", device);
+    device = wanted;
+    return {};
+}
+
 /// Lowers the planning limits to DeviceOverrides::limits.
 Status apply_limits(const testing::DeviceOverrides::Limits& limits, DeviceInfo& info) {
     const uint64_t least_range = 64 + std::max<uint64_t>(16, info.min_storage_buffer_offset_alignment);
-    if (uint64_t range = limits.max_storage_buffer_range; range != 0) {
-        if (range > info.max_storage_buffer_range || range < least_range)
-            return make_error(
-                ErrorCode::invalid_argument, "DeviceOverrides::limits.max_storage_buffer_range is ", range,
-                "; it must be 0 or from ", least_range, " to the device's ", info.max_storage_buffer_range);
-        info.max_storage_buffer_range = range;
-    }
+    if (auto st = lower_bytes("max_storage_buffer_range", limits.max_storage_buffer_range, least_range,
+                              info.max_storage_buffer_range);
+        !st)
+        return st;
     if (uint32_t count = limits.max_workgroup_count; count != 0) {
         uint32_t device_count = std::min(info.max_workgroup_count[0], info.max_workgroup_count[1]);
         if (count > device_count || count < 2)
@@ -94,14 +102,8 @@ Status apply_limits(const testing::DeviceOverrides::Limits& limits, DeviceInfo& 
                               info.min_subgroup_size);
         info.min_subgroup_size = least;
     }
-    if (uint64_t bytes = limits.max_memory_allocation_size; bytes != 0) {
-        if (bytes > info.max_memory_allocation_size || bytes < least_range)
-            return make_error(
-                ErrorCode::invalid_argument, "DeviceOverrides::limits.max_memory_allocation_size is ", bytes,
-                "; it must be 0 or from ", least_range, " to the device's ", info.max_memory_allocation_size);
-        info.max_memory_allocation_size = bytes;
-    }
-    return {};
+    return lower_bytes("max_memory_allocation_size", limits.max_memory_allocation_size, least_range,
+                       info.max_memory_allocation_size);
 }
 
 /// The physical devices of an instance, in vkEnumeratePhysicalDevices order.
