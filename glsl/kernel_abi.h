@@ -87,7 +87,7 @@
 #define REDUCE_SPEC_VEC_F 8         // reduce_serial blocks: outputs per block
 #define REDUCE_SPEC_KEPT_DIMS 11    // kept dimensions (push words dim[0 .. 3·KEPT_DIMS))
 #define REDUCE_SPEC_LINE_DIMS 12    // reduced dimensions (the 2·LINE_DIMS words after them)
-#define REDUCE_SPEC_NAN_IGNORE 13   // MIN, MAX, arg functions: NaN elements are skipped (NanMode::ignore)
+#define REDUCE_SPEC_NAN_IGNORE 13   // NanMode::ignore: MIN, MAX, arg functions skip NaN; the others read it as the identity
 #define REDUCE_SPEC_WALK_TOP 14     // float sums and products: a chunk's node level (32^(top+1) leaves)
 
 // DML_REDUCE_FUNCTION's values.
@@ -108,7 +108,8 @@
 // A function whose float fold is a sum or a product, which the kernels compensate (compensated.glsl).
 #define REDUCE_IS_COMPENSATED(f) (!REDUCE_IS_ARG(f) && (f) != REDUCE_F_MIN && (f) != REDUCE_F_MAX)
 // 32-bit words of a fold state between passes: the value, LOG_SUM_EXP's scaled sum and the compensation
-// of a compensated float fold (acc_words each), and the arg functions' index.
+// of a compensated float fold (acc_words each), and the arg functions' index or (counted: AVERAGE with
+// NanMode::ignore) the count of numbers.
 #define REDUCE_STATE_WORDS(acc_words, f, compensated, counted)                                  \
     ((acc_words) * (1u + ((f) == REDUCE_F_LOG_SUM_EXP ? 1u : 0u) + ((compensated) ? 1u : 0u)) + \
      ((REDUCE_IS_ARG(f) || (counted)) ? 1u : 0u))

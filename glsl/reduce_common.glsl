@@ -58,7 +58,6 @@ const bool IS_ARG = REDUCE_IS_ARG(FUNCTION);
 // counts the other elements in the state's index word (COUNTED) and divides by that count.
 layout(constant_id = REDUCE_SPEC_NAN_IGNORE) const bool NAN_IGNORE = false;
 const bool NAN_AS_IDENTITY = NAN_IGNORE && !IS_ARG && FUNCTION != F_MIN && FUNCTION != F_MAX;
-const bool COUNTED = NAN_AS_IDENTITY && FUNCTION == F_AVERAGE;
 // Float sums and products (and LOG_SUM_EXP's scaled sum) are compensated (the State carries their
 // rounding error, compensated.glsl) and fold in the canonical association (canonical_walk.glsl: blocks of
 // 32 leaves folded left, 32-ary nodes above them, WALK_TOP the chunk's node level), so that their results
@@ -77,6 +76,8 @@ const bool COMPENSATED = false;
 const bool CANONICAL = false;
 const bool IS_LSE = false;
 #endif
+// (Float AVERAGE always folds canonically; the other kernels' subgroup folds do not carry a count.)
+const bool COUNTED = NAN_AS_IDENTITY && FUNCTION == F_AVERAGE && CANONICAL;
 const uint NO_INDEX = 0xFFFFFFFFu;  // an empty arg state (indices are < 2^32 - 1)
 
 // Word offsets from kernel_abi.h (128 bytes, the minimum every device allows).
@@ -215,7 +216,7 @@ struct State {
     ACC_T v;  // the folded value; LOG_SUM_EXP: the running maximum m
     ACC_T s;  // LOG_SUM_EXP: Σ e^(x - m)
     ACC_T c;  // COMPENSATED: the rounding error of v (LOG_SUM_EXP: of s) so far
-    uint i;   // arg functions: index of v among the reduced elements (NO_INDEX: empty)
+    uint i;   // arg functions: index of v among the reduced elements (NO_INDEX: empty); COUNTED: numbers
 };
 
 State empty_state() {

@@ -475,12 +475,16 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None):
         return _reduction(a, axis, dtype, out, keepdims, "average", device, "nanmean")
     if dtype is not None and vkdml_dtype(dtype).kind != "f":
         raise TypeError("If a is inexact, then dtype must be inexact")
+    if out is not None and _np.dtype(out.dtype).kind != "f":
+        raise TypeError("If a is inexact, then out must be inexact")
+    if dtype is None and out is not None:  # numpy sums into out's type where a's casts to it safely
+        dtype = _with_out(arr.dtype, out)
     result = _reduction(a, axis, dtype, None, keepdims, "average", device, "nanmean", nan_ignore=True)
     values = _np.asarray(on_host(result))
-    if values.size and _np.isnan(values).any():
+    if arr.size and values.size and _np.isnan(values).any():  # (an empty one: _reduction warned)
         host = _np.asarray(on_host(arr))
         axes = axis_set(axis, host.ndim, tuple) if host.ndim else ()
-        if host.size == 0 or _np.isnan(host).all(axis=axes).any():
+        if _np.isnan(host).all(axis=axes).any():
             _warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=2)
     return store(result, out, "nanmean") if out is not None else result
 

@@ -56,7 +56,7 @@ struct ReduceParams {
     bool tie_last = false;             ///< arg functions: the last index among ties
     bool is_signed = false;            ///< integer data is two's complement signed
     bool index64 = false;              ///< arg functions: 64-bit output indices
-    bool nan_ignore = false;           ///< MIN, MAX, arg functions: NaN elements are skipped
+    bool nan_ignore = false;           ///< NanMode::ignore (floats): NaN skipped or read as the identity
     uint32_t vec_k = 0;                ///< reduce_serial blocks: vectors per block (0: elements)
     uint32_t vec_f = 1;                ///< reduce_serial blocks: outputs per block
     uint32_t walk_top = 0;             ///< float sums and products: a chunk's node level, 0 to 3

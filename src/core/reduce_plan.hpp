@@ -12,7 +12,7 @@ struct ReduceRequest {
     DML_TENSOR_DATA_TYPE type = DML_TENSOR_DATA_TYPE_FLOAT32;  ///< input type
     DML_TENSOR_DATA_TYPE output_type = DML_TENSOR_DATA_TYPE_FLOAT32;
     bool tie_last = false;    ///< arg functions: the last index among equal extremes
-    bool nan_ignore = false;  ///< MIN, MAX, arg functions: NaN elements are skipped (NanMode::ignore)
+    bool nan_ignore = false;  ///< NanMode::ignore: NaN skipped (MIN, MAX, arg) or read as the identity
     Problem problem;          ///< lines: the outputs; line dimensions: the reduced axes
 };
 

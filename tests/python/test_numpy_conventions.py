@@ -324,11 +324,17 @@ def test_nanmean_counts_the_numbers_on_the_device():
         warnings.simplefilter("ignore", RuntimeWarning)
         check(got, np.nanmean(x, axis=1), "nanmean float32, axis 1")
     check(vkdml.nanmean(x[[0, 2]]), np.nanmean(x[[0, 2]]), "nanmean of everything")
-    out = np.empty((1, 4), np.float64)
+    out, want = np.empty((1, 4), np.float64), np.empty((1, 4), np.float64)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         assert vkdml.nanmean(x, 0, out=out, keepdims=True) is out
-        np.testing.assert_allclose(out, np.nanmean(x, 0, keepdims=True), rtol=1e-6)
+        np.nanmean(x, 0, out=want, keepdims=True)  # summed in out's float64, as numpy does
+        np.testing.assert_allclose(out, want, rtol=1e-15)
+    with pytest.raises(TypeError, match="If a is inexact, then out must be inexact"):
+        vkdml.nanmean(x, 0, out=np.empty(4, np.int32))
+    with pytest.warns(RuntimeWarning) as caught:
+        vkdml.nanmean(np.zeros((0,), np.float32))
+    assert [str(w.message) for w in caught] == ["Mean of empty slice"]
     check(vkdml.nanmean(np.array([1, 2, 4], np.int16)), np.nanmean(np.array([1, 2, 4], np.int16)), "nanmean int16")
     with pytest.raises(TypeError, match="If a is inexact, then dtype must be inexact"):
         vkdml.nanmean(x, dtype=np.int32)
