@@ -87,7 +87,7 @@
 #define REDUCE_SPEC_VEC_F 8         // reduce_serial blocks: outputs per block
 #define REDUCE_SPEC_KEPT_DIMS 11    // kept dimensions (push words dim[0 .. 3·KEPT_DIMS))
 #define REDUCE_SPEC_LINE_DIMS 12    // reduced dimensions (the 2·LINE_DIMS words after them)
-#define REDUCE_SPEC_NAN_IGNORE 13   // NanMode::ignore: MIN, MAX, arg functions skip NaN; the others read it as the identity
+#define REDUCE_SPEC_NAN_IGNORE 13   // NanMode::ignore: NaN skipped (MIN, MAX, arg) or read as the identity
 #define REDUCE_SPEC_WALK_TOP 14     // float sums and products: a chunk's node level (32^(top+1) leaves)
 
 // DML_REDUCE_FUNCTION's values.
