@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <limits>
 
 namespace vkdml_test {
 namespace {
@@ -41,6 +42,12 @@ double generate(GoldenData data, Random& r, bool is_unsigned) {
     case GoldenData::near_one: return 1.0 + r.normal() * 0x1p-8;
     case GoldenData::positive: return (r.uniform() + 0x1p-24) * 4.0;
     case GoldenData::integers: return static_cast<double>(r.next() % 2001u) - (is_unsigned ? 0.0 : 1000.0);
+    case GoldenData::normal_nan:
+    case GoldenData::near_one_nan: {
+        const bool nan = r.next() % 8u == 0u;
+        const double v = data == GoldenData::normal_nan ? r.normal() : 1.0 + r.normal() * 0x1p-8;
+        return nan ? std::numeric_limits<double>::quiet_NaN() : v;
+    }
     }
     return 0.0;
 }
@@ -70,6 +77,8 @@ const char* data_name(GoldenData d) {
     case GoldenData::near_one: return "near 1";
     case GoldenData::positive: return "positive";
     case GoldenData::integers: return "integers";
+    case GoldenData::normal_nan: return "normal with NaN";
+    case GoldenData::near_one_nan: return "near 1 with NaN";
     }
     return "?";
 }
@@ -119,6 +128,17 @@ public:
         c.name = std::string(type == DML_OPERATOR_ARGMAX ? "argmax " : "argmin ") + shape_text(c.input) +
                  " axes " + to_string(c.axes) + (last ? " last" : "");
         add(std::move(c));
+    }
+
+    /// The cases made inside `make` read NaN as NanMode::ignore does.
+    template <class Make>
+    void ignoring_nan(Make make) {
+        const size_t first = cases.size();
+        make();
+        for (size_t i = first; i < cases.size(); ++i) {
+            cases[i].nan_ignore = true;
+            cases[i].name += ", NaN ignored";
+        }
     }
 
 private:
@@ -209,6 +229,24 @@ std::vector<GoldenCase> make_cases() {
         b.arg(DML_OPERATOR_ARGMIN, {t, {257, 1031}}, {1}, true, data);
         b.arg(DML_OPERATOR_ARGMAX, {t, {1031, 257}}, {0}, true, data);
     }
+    // NanMode::ignore (appended: the cases above keep their seeds): the sums, products, averages and
+    // scans that read NaN as the identity, and a selection that skips it.
+    b.ignoring_nan([&] {
+        b.reduce(DML_REDUCE_FUNCTION_SUM, {F32, {100003}}, {0}, D::normal_nan);
+        b.reduce(DML_REDUCE_FUNCTION_AVERAGE, {F32, {100003}}, {0}, D::normal_nan);
+        b.reduce(DML_REDUCE_FUNCTION_AVERAGE, {F64, {257, 1031}}, {1}, D::normal_nan);
+        b.reduce(DML_REDUCE_FUNCTION_AVERAGE, {F16, {1031, 257}}, {0}, D::normal_nan);
+        b.reduce(DML_REDUCE_FUNCTION_MULTIPLY, {F32, {1031, 257}}, {0}, D::near_one_nan);
+        b.reduce(DML_REDUCE_FUNCTION_LOG_SUM_EXP, {F32, {257, 1031}}, {1}, D::normal_nan);
+        b.reduce(DML_REDUCE_FUNCTION_L2, {F16, {4097}}, {0}, D::normal_nan);
+        b.reduce(DML_REDUCE_FUNCTION_SUM, {F64, {40, 50, 60}}, {0, 2}, D::normal_nan);
+        b.reduce(DML_REDUCE_FUNCTION_MAX, {F32, {257, 1031}}, {1}, D::normal_nan);
+        b.arg(DML_OPERATOR_ARGMIN, {F32, {1031, 257}}, {0}, false, D::normal_nan);
+        b.scan(SUM, {F32, {100003}}, 0, D::normal_nan);
+        b.scan(SUM, {F64, {1031, 257}}, 0, D::normal_nan, true);
+        b.scan(PROD, {F16, {4097}}, 0, D::near_one_nan, false, true);
+        b.scan(PROD, {F64, {257, 1031}}, 1, D::near_one_nan);
+    });
     return std::move(b.cases);
 }
 
@@ -301,7 +339,10 @@ uint64_t golden_run(const vkdml::Device& device, const GoldenCase& c) {
     std::vector<std::byte> out(op.output_bytes());
     const std::span<const std::byte> inputs[] = {std::span(in)};
     const std::span<std::byte> outputs[] = {std::span(out)};
-    const vkdml::Status st = vkdml::execute(device, op.desc(), inputs, outputs);
+    vkdml::OperatorOptions options;
+    if (c.nan_ignore) options.nan_mode = vkdml::NanMode::ignore;
+    const vkdml::Status st =
+        vkdml::execute(device, op.desc(), inputs, outputs, DML_EXECUTION_FLAG_NONE, options);
     INFO(c.name << (st ? std::string() : ": " + st.error().message));
     REQUIRE(st);
     return golden_hash(op.output().data_type, std::move(out));

@@ -18,11 +18,13 @@ namespace vkdml_test {
 
 /// How a case's input values are made (each from the case's seed).
 enum class GoldenData {
-    normal,      ///< roughly N(0, 1): a sum of four uniforms, centred and scaled
-    cancelling,  ///< ±1e4-sized values that cancel, with small N(0, 1) ones between them
-    near_one,    ///< 1 + N(0, 1)·2^-8: long products that stay finite
-    positive,    ///< uniform in (0, 4]: the LOG_SUM and L2 inputs
-    integers,    ///< uniform integers in [-1000, 1000] (unsigned types: [0, 2000])
+    normal,        ///< roughly N(0, 1): a sum of four uniforms, centred and scaled
+    cancelling,    ///< ±1e4-sized values that cancel, with small N(0, 1) ones between them
+    near_one,      ///< 1 + N(0, 1)·2^-8: long products that stay finite
+    positive,      ///< uniform in (0, 4]: the LOG_SUM and L2 inputs
+    integers,      ///< uniform integers in [-1000, 1000] (unsigned types: [0, 2000])
+    normal_nan,    ///< normal, about one element in eight a NaN (the NanMode::ignore cases)
+    near_one_nan,  ///< near_one, about one element in eight a NaN
 };
 
 /// One case: an operator built from its parameters, its input layout and its data.
@@ -35,6 +37,7 @@ struct GoldenCase {
     bool reverse = false;                                    ///< scans: DECREASING; arg: the last index
     bool exclusive = false;                                  ///< scans
     GoldenData data = GoldenData::normal;
+    bool nan_ignore = false;  ///< OperatorOptions::nan_mode = NanMode::ignore
     uint64_t seed = 0;
 };
 
