@@ -70,12 +70,16 @@ using vkdml_python::Pending;
 /// Arrays stays on the device.
 std::atomic<uint64_t> host_transfers{0};
 
+/// The handle of a created device, or its error raised.
+std::shared_ptr<DeviceHandle> handle_of(vkdml::Result<std::shared_ptr<vkdml::Device>> device) {
+    if (!device) raise(device.error());
+    return std::make_shared<DeviceHandle>(*device);
+}
+
 std::shared_ptr<DeviceHandle> open_device(const std::string& selector) {
     vkdml::DeviceOptions options;
     options.selector = selector;
-    auto device = vkdml::Device::create(options);
-    if (!device) raise(device.error());
-    return std::make_shared<DeviceHandle>(*device);
+    return handle_of(vkdml::Device::create(options));
 }
 
 /// What one call runs: the operator built by vkdml::ops (its description and inferred output) and the
@@ -194,7 +198,8 @@ vkdml::Result<std::shared_ptr<Pending>> submit_on(DeviceHandle& h, const vkdml::
     return pending;
 }
 
-/// Calls whose arrays the pool could not hold, run through vkdml::execute (run_in_windows), for the tests.
+/// Calls whose arrays the pool could not hold, run through vkdml::execute (run_through_execute), for the
+/// tests.
 std::atomic<uint64_t> execute_runs{0};
 
 /// The bytes one pooled buffer may take: one allocation and a third of the host-visible heap (the input,
@@ -208,8 +213,8 @@ uint64_t pool_limit(DeviceHandle& h) {
 /// or in parts where one buffer per tensor does not fit the device). Arrays shorter than their tensors (the
 /// last element of a byte or 16-bit type rounded up to 4 bytes) go through a copy of that length. No GIL
 /// needed.
-vkdml::Status run_in_windows(DeviceHandle& h, const Call& call, const std::byte* src, size_t src_bytes,
-                             std::byte* dst, size_t dst_bytes) {
+vkdml::Status run_through_execute(DeviceHandle& h, const Call& call, const std::byte* src, size_t src_bytes,
+                                  std::byte* dst, size_t dst_bytes) {
     std::vector<std::byte> in_copy, out_copy;
     std::span<const std::byte> in(src, src_bytes);
     std::span<std::byte> out(dst, dst_bytes);
@@ -237,7 +242,8 @@ vkdml::Status run_in_windows(DeviceHandle& h, const Call& call, const std::byte*
 
 /// Runs `call` on `a` with buffers of the pool: copies the input in, submits, waits, and copies the
 /// result into a new array of `out_dtype` and the output tensor's sizes. An array the pool cannot hold
-/// runs in windows (run_in_windows). The GIL is released while the data moves and the device works.
+/// runs through vkdml::execute (run_through_execute). The GIL is released while the data moves and the device
+/// works.
 py::array run(DeviceHandle& h, const Call& call, const py::array& a, const py::dtype& out_dtype) {
     const std::vector<uint32_t>& sizes = call.op->output().sizes;
     std::vector<py::ssize_t> shape(sizes.begin(), sizes.end());
@@ -249,11 +255,11 @@ py::array run(DeviceHandle& h, const Call& call, const py::array& a, const py::d
     without_gil([&]() -> vkdml::Status {
         const uint64_t limit = pool_limit(h);
         if (call.op->input_bytes() > limit || call.op->output_bytes() > limit)
-            return run_in_windows(h, call, src, src_bytes, dst, dst_bytes);
+            return run_through_execute(h, call, src, src_bytes, dst, dst_bytes);
         auto compiled = compiled_for(h, call);
         if (!compiled) return compiled.error();
         if (compiled->binding_properties().TemporaryResourceSize > limit)
-            return run_in_windows(h, call, src, src_bytes, dst, dst_bytes);
+            return run_through_execute(h, call, src, src_bytes, dst, dst_bytes);
         auto in = h.lend(call.op->input_bytes());
         if (!in) return in.error();
         auto result = h.lend(call.op->output_bytes());
@@ -639,15 +645,13 @@ PYBIND11_MODULE(_native, m) {
         vkdml::testing::fail_vulkan_call(*h.device(), calls.at(call), results.at(result));
     });
     // Tests only: a device whose allocations stop at `max_allocation` bytes, as on a device
-    // with that maxMemoryAllocationSize: arrays past it run in windows at small sizes.
+    // with that maxMemoryAllocationSize: arrays past it run through vkdml::execute at small sizes.
     m.def("testing_open_device", [](const std::string& selector, uint64_t max_allocation) {
         vkdml::DeviceOptions options;
         options.selector = selector;
         vkdml::testing::DeviceOverrides overrides;
         overrides.limits.max_memory_allocation_size = max_allocation;
-        auto device = vkdml::testing::create_device(options, overrides);
-        if (!device) raise(device.error());
-        return std::make_shared<DeviceHandle>(*device);
+        return handle_of(vkdml::testing::create_device(options, overrides));
     });
 #endif
     // The type table's NumPy names (vkdml::kTypeInfo): every type, and those an arg function may output.

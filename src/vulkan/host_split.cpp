@@ -92,17 +92,18 @@ struct PackedTensor {
     PackedTensor& operator=(const PackedTensor&) = delete;
 };
 
-bool overlap(std::span<const std::byte> a, std::span<const std::byte> b) {
-    const std::less<const std::byte*> before;
-    return before(a.data(), b.data() + b.size()) && before(b.data(), a.data() + a.size());
-}
-
 Error no_host_memory(const OperatorState& op, uint64_t bytes) {
     return make_error(ErrorCode::out_of_memory, "execute: ", to_string(op.desc.Type),
                       ": no host memory was left for a part of ", bytes, " bytes");
 }
 
 }  // namespace
+
+bool bytes_overlap(std::span<const std::byte> a, std::span<const std::byte> b) {
+    const std::less<const std::byte*> before;
+    return !a.empty() && !b.empty() && before(a.data(), b.data() + b.size()) &&
+           before(b.data(), a.data() + a.size());
+}
 
 std::optional<Status> execute_split(const Device& device, const OperatorState& op,
                                     std::span<const std::span<const std::byte>> inputs,
@@ -157,7 +158,7 @@ std::optional<Status> execute_split(const Device& device, const OperatorState& o
     std::vector<std::byte> source_copy;
     const std::span<const std::byte> in_bytes = inputs[0].first(in.buffer.TotalTensorSizeInBytes);
     const std::span<const std::byte> out_bytes = outputs[0].first(out.buffer.TotalTensorSizeInBytes);
-    if (overlap(in_bytes, out_bytes) &&
+    if (bytes_overlap(in_bytes, out_bytes) &&
         !(in_bytes.data() == out_bytes.data() && in.strides == out.strides && in_element == out_element)) {
         try {
             source_copy.assign(in_bytes.begin(), in_bytes.end());

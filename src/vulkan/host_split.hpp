@@ -15,6 +15,9 @@
 
 namespace vkdml::detail {
 
+/// Whether two host byte ranges share a byte (the host path's test for an input that is an output too).
+bool bytes_overlap(std::span<const std::byte> a, std::span<const std::byte> b);
+
 /// Runs `op` (one input, one output; arrays checked by execute()) in parts along the kept axis of more
 /// than one element with the largest input stride: at most half the axis each, each part's input and
 /// output at most a quarter of the host-visible heap and one allocation, and its lines within one window

@@ -36,12 +36,6 @@ struct ByteRange {
     bool empty() const { return begin >= end; }
 };
 
-bool overlap(std::span<const std::byte> a, std::span<const std::byte> b) {
-    const std::less<const std::byte*> before;
-    return !a.empty() && !b.empty() && before(a.data(), b.data() + b.size()) &&
-           before(b.data(), a.data() + a.size());
-}
-
 /// The bytes one buffer may take: maxBufferSize and maxMemoryAllocationSize, less 64 KiB where that is
 /// over 1 MiB, for the driver's rounding of a buffer's memory up to its alignment.
 uint64_t allocatable(const DeviceInfo& info) {
@@ -62,7 +56,13 @@ public:
     Streamer(const std::shared_ptr<const OperatorState>& op,
              std::span<const std::span<const std::byte>> inputs,
              std::span<const std::span<std::byte>> outputs)
-        : op_(op), d_(*op->device), info_(d_.caps.info), name_(to_string(op->desc.Type)), commands_(d_) {
+        : op_(op),
+          d_(*op->device),
+          info_(d_.caps.info),
+          name_(to_string(op->desc.Type)),
+          inputs_(inputs),
+          outputs_(outputs),
+          commands_(d_) {
         for (size_t i = 0; i < inputs.size(); ++i)
             tensors_.push_back({"input", static_cast<uint32_t>(i),
                                 op->inputs[i]->buffer.TotalTensorSizeInBytes, inputs[i].data(), nullptr,
@@ -81,10 +81,9 @@ public:
     }
 
     /// Runs the prepared plan.
-    Status run(std::span<const std::span<const std::byte>> inputs,
-               std::span<const std::span<std::byte>> outputs) {
+    Status run() {
         if (auto st = allocate(); !st) return st;
-        if (auto st = keep_overlapping_inputs(inputs, outputs); !st) return st;
+        if (auto st = keep_overlapping_inputs(); !st) return st;
         for (size_t p = 0; p < state_->plan.passes.size(); ++p)
             for (const Segment& segment : state_->plan.passes[p].segments)
                 if (auto st = run_segment(p, segment); !st) return st;
@@ -152,12 +151,11 @@ private:
 
     /// An input that shares bytes with an output is read from a copy: a later window of it may already
     /// hold results.
-    Status keep_overlapping_inputs(std::span<const std::span<const std::byte>> inputs,
-                                   std::span<const std::span<std::byte>> outputs) {
-        for (size_t i = 0; i < inputs.size(); ++i) {
-            const std::span<const std::byte> in = inputs[i].first(tensors_[i].bytes);
-            const bool shared = std::any_of(outputs.begin(), outputs.end(),
-                                            [&](std::span<std::byte> out) { return overlap(in, out); });
+    Status keep_overlapping_inputs() {
+        for (size_t i = 0; i < inputs_.size(); ++i) {
+            const std::span<const std::byte> in = inputs_[i].first(tensors_[i].bytes);
+            const bool shared = std::any_of(outputs_.begin(), outputs_.end(),
+                                            [&](std::span<std::byte> out) { return bytes_overlap(in, out); });
             if (!shared) continue;
             try {
                 copies_.emplace_back(in.begin(), in.end());
@@ -235,6 +233,8 @@ private:
     DeviceState& d_;
     const DeviceInfo& info_;
     const char* name_;
+    std::span<const std::span<const std::byte>> inputs_;  ///< the caller's arrays
+    std::span<const std::span<std::byte>> outputs_;
     DeviceInfo limited_;  ///< info_ with maxStorageBufferRange lowered to the window (the plan's target)
     uint64_t window_ = 0;
     std::shared_ptr<CompiledState> state_;
@@ -252,7 +252,7 @@ Status execute_large(const Device& device, const std::shared_ptr<const OperatorS
                      std::span<const std::span<std::byte>> outputs, DML_EXECUTION_FLAGS flags) {
     Streamer streamer(op, inputs, outputs);
     const Status windows = streamer.prepare();
-    if (windows) return streamer.run(inputs, outputs);
+    if (windows) return streamer.run();
     if (windows.error().code == ErrorCode::device_lost) return windows;
     if (auto split = execute_split(device, *op, inputs, outputs, flags)) return *split;
     return windows;
