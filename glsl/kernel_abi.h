@@ -103,15 +103,22 @@
 #define REDUCE_F_MULTIPLY 9
 #define REDUCE_F_SUM 10
 #define REDUCE_F_SUM_SQUARE 11
+// vkdml's own functions (VKDML_REDUCE_FUNCTION_*, outside DirectML's range).
+#define REDUCE_F_VARIANCE 1000
+#define REDUCE_F_STANDARD_DEVIATION 1001
 
 #define REDUCE_IS_ARG(f) ((f) == REDUCE_F_ARGMAX || (f) == REDUCE_F_ARGMIN)
+#define REDUCE_IS_VARIANCE(f) ((f) == REDUCE_F_VARIANCE || (f) == REDUCE_F_STANDARD_DEVIATION)
 // A function whose float fold is a sum or a product, which the kernels compensate (compensated.glsl).
 #define REDUCE_IS_COMPENSATED(f) (!REDUCE_IS_ARG(f) && (f) != REDUCE_F_MIN && (f) != REDUCE_F_MAX)
 // 32-bit words of a fold state between passes: the value, LOG_SUM_EXP's scaled sum and the compensation
-// of a compensated float fold (acc_words each), and the arg functions' index or (counted: AVERAGE with
-// NanMode::ignore) the count of numbers.
-#define REDUCE_STATE_WORDS(acc_words, f, compensated, counted)                                  \
-    ((acc_words) * (1u + ((f) == REDUCE_F_LOG_SUM_EXP ? 1u : 0u) + ((compensated) ? 1u : 0u)) + \
+// of a compensated float fold (acc_words each; the variances: the shifted sum and its compensation, the
+// shifted sum of squares and its compensation, the shift), and the arg functions' index or (counted:
+// the variances, AVERAGE with NanMode::ignore) the count of numbers. (A third || in the count's
+// condition made glslang 11 emit a spec constant that reads a phi: `counted` covers the variances.)
+#define REDUCE_STATE_WORDS(acc_words, f, compensated, counted)                                          \
+    ((acc_words) * (1u + ((f) == REDUCE_F_LOG_SUM_EXP ? 1u : 0u) + ((compensated) ? 1u : 0u) +         \
+                    (REDUCE_IS_VARIANCE(f) ? 3u : 0u)) +                                                \
      ((REDUCE_IS_ARG(f) || (counted)) ? 1u : 0u))
 
 #define REDUCE_MAX_DIM_WORDS 24
@@ -129,7 +136,8 @@
 #define REDUCE_W_ITEM_END 2
 #define REDUCE_W_BASE_IN 3
 #define REDUCE_W_BASE_OUT 4
-#define REDUCE_W_ITEM_BEGIN 5  // word 6 is unused
+#define REDUCE_W_ITEM_BEGIN 5
+#define REDUCE_W_CORRECTION 6  // VARIANCE, STANDARD_DEVIATION: the divisor is N minus this
 #define REDUCE_W_N_TOTAL 7     // N over all passes (AVERAGE)
 #define REDUCE_W_DIM 8         // REDUCE_MAX_DIM_WORDS words; ends at word 32
 

@@ -1,5 +1,6 @@
 // Shared by the reduce kernels: specialization constants, push-constant parameters, the fold state of
-// each function (value; LOG_SUM_EXP's running maximum and scaled sum; the arg functions' index), its
+// each function (value; LOG_SUM_EXP's running maximum and scaled sum; the variances' count, shift and
+// shifted sums; the arg functions' index), its
 // load / combine / finish steps, the packing of states into 32-bit words for partials between passes,
 // and the addressing of outputs and reduced elements through arbitrary strides.
 //
@@ -50,14 +51,18 @@ layout(constant_id = REDUCE_SPEC_LINE_DIMS) const uint LINE_DIMS = 1u;
 const uint F_ARGMAX = REDUCE_F_ARGMAX, F_ARGMIN = REDUCE_F_ARGMIN, F_AVERAGE = REDUCE_F_AVERAGE,
            F_L1 = REDUCE_F_L1, F_L2 = REDUCE_F_L2, F_LOG_SUM = REDUCE_F_LOG_SUM,
            F_LOG_SUM_EXP = REDUCE_F_LOG_SUM_EXP, F_MAX = REDUCE_F_MAX, F_MIN = REDUCE_F_MIN,
-           F_MULTIPLY = REDUCE_F_MULTIPLY, F_SUM = REDUCE_F_SUM, F_SUM_SQUARE = REDUCE_F_SUM_SQUARE;
+           F_MULTIPLY = REDUCE_F_MULTIPLY, F_SUM = REDUCE_F_SUM, F_SUM_SQUARE = REDUCE_F_SUM_SQUARE,
+           F_STANDARD_DEVIATION = REDUCE_F_STANDARD_DEVIATION;
 const bool IS_ARG = REDUCE_IS_ARG(FUNCTION);
+const bool VARIANCE_F = REDUCE_IS_VARIANCE(FUNCTION);  // (IS_VAR: in the kernels that run it)
 // NanMode::ignore: MIN, MAX and the arg functions skip a NaN element (the state stays as it was); the
 // value functions read it as their identity (NAN_AS_IDENTITY: 0, 1 for MULTIPLY, -inf for LOG_SUM_EXP),
 // as numpy's nansum and nanprod read it: it adds nothing, and the association is unchanged. AVERAGE
-// counts the other elements in the state's index word (COUNTED) and divides by that count.
+// counts the other elements in the state's index word (COUNTED) and divides by that count; the
+// variances skip a NaN element, as the arg functions do.
 layout(constant_id = REDUCE_SPEC_NAN_IGNORE) const bool NAN_IGNORE = false;
-const bool NAN_AS_IDENTITY = NAN_IGNORE && !IS_ARG && FUNCTION != F_MIN && FUNCTION != F_MAX;
+const bool NAN_AS_IDENTITY =
+    NAN_IGNORE && !IS_ARG && FUNCTION != F_MIN && FUNCTION != F_MAX && !VARIANCE_F;
 // Float sums and products (and LOG_SUM_EXP's scaled sum) are compensated (the State carries their
 // rounding error, compensated.glsl) and fold in the canonical association (canonical_walk.glsl: blocks of
 // 32 leaves folded left, 32-ary nodes above them, WALK_TOP the chunk's node level), so that their results
@@ -70,14 +75,17 @@ const bool NAN_AS_IDENTITY = NAN_IGNORE && !IS_ARG && FUNCTION != F_MIN && FUNCT
 const bool COMPENSATED = REDUCE_IS_COMPENSATED(FUNCTION);
 const bool CANONICAL = true;
 const bool IS_LSE = FUNCTION == F_LOG_SUM_EXP;
+const bool IS_VAR = VARIANCE_F;
 layout(constant_id = REDUCE_SPEC_WALK_TOP) const uint WALK_TOP = 0u;
 #else
 const bool COMPENSATED = false;
 const bool CANONICAL = false;
 const bool IS_LSE = false;
+const bool IS_VAR = false;
 #endif
-// (Float AVERAGE always folds canonically; the other kernels' subgroup folds do not carry a count.)
-const bool COUNTED = NAN_AS_IDENTITY && FUNCTION == F_AVERAGE && CANONICAL;
+// (Float AVERAGE and the variances always fold canonically; the other kernels' subgroup folds do not
+// carry a count.)
+const bool COUNTED = (NAN_AS_IDENTITY && FUNCTION == F_AVERAGE && CANONICAL) || IS_VAR;
 const uint NO_INDEX = 0xFFFFFFFFu;  // an empty arg state (indices are < 2^32 - 1)
 
 // Word offsets from kernel_abi.h (128 bytes, the minimum every device allows).
@@ -90,6 +98,7 @@ layout(push_constant, std430) uniform Params {
     layout(offset = 4 * REDUCE_W_BASE_IN) uint base_in;
     layout(offset = 4 * REDUCE_W_BASE_OUT) uint base_out;
     layout(offset = 4 * REDUCE_W_ITEM_BEGIN) uint item_begin;  // the first item of this dispatch
+    layout(offset = 4 * REDUCE_W_CORRECTION) uint correction;  // the variances: N - correction divides
     layout(offset = 4 * REDUCE_W_N_TOTAL) uint n_total;  // N over all passes (AVERAGE)
     // Kept: size, stride_in, stride_out each; then reduced: size, stride_in each.
     layout(offset = 4 * REDUCE_W_DIM) uint dim[REDUCE_MAX_DIM_WORDS];
@@ -212,10 +221,16 @@ ACC_T element_value(WIDE_T stored) {
 ACC_T load_element(uint index) { return element_value(WIDE_T(src[index])); }
 
 // ---- fold state ----------------------------------------------------------------------------------
+// The variances fold shifted sums (IS_VAR): with k the first element a state took, v + c = Σ (x - k) and
+// s + t = Σ (x - k)², compensated, over the i elements; combine moves the second state's sums to the
+// first's shift. Data far from 0 but close together (1e8 + N(0, 1)) then loses nothing to the mean: x - k
+// is exact there, where a plain Σ x² - (Σ x)²/N would cancel every digit.
 struct State {
-    ACC_T v;  // the folded value; LOG_SUM_EXP: the running maximum m
-    ACC_T s;  // LOG_SUM_EXP: Σ e^(x - m)
+    ACC_T v;  // the folded value; LOG_SUM_EXP: the running maximum m; IS_VAR: Σ (x - k)
+    ACC_T s;  // LOG_SUM_EXP: Σ e^(x - m); IS_VAR: Σ (x - k)²
     ACC_T c;  // COMPENSATED: the rounding error of v (LOG_SUM_EXP: of s) so far
+    ACC_T t;  // IS_VAR: the rounding error of s
+    ACC_T k;  // IS_VAR: the shift
     uint i;   // arg functions: index of v among the reduced elements (NO_INDEX: empty); COUNTED: numbers
 };
 
@@ -223,11 +238,14 @@ State empty_state() {
     State st;
     st.s = ACC_T(0);
     st.c = ACC_T(0);
+    st.t = ACC_T(0);
+    st.k = ACC_T(0);
     st.i = COUNTED ? 0u : NO_INDEX;
     if (FUNCTION == F_MULTIPLY) st.v = ACC_T(1);
     else if (FUNCTION == F_MIN) st.v = acc_highest();
     else if (FUNCTION == F_MAX || IS_LSE || IS_ARG) st.v = acc_lowest();
 #if defined(ACC_IS_FLOAT)
+    else if (IS_VAR) st.v = ACC_T(0);
     else st.v = -ACC_T(0);  // x + -0 = x for every x, -0 included
 #else
     else st.v = ACC_T(0);
@@ -240,7 +258,14 @@ State element_state(ACC_T x, uint index) {
     st.v = x;
     st.s = ACC_T(1);
     st.c = ACC_T(0);
+    st.t = ACC_T(0);
+    st.k = x;
     st.i = index;
+    if (IS_VAR) {  // k = x: nothing shifted yet
+        st.v = ACC_T(0);
+        st.s = ACC_T(0);
+        st.i = 1u;
+    }
     if (FUNCTION == F_L1) st.v = acc_abs(x);
     else if (FUNCTION == F_SUM_SQUARE || FUNCTION == F_L2) st.v = x * x;
     return st;
@@ -263,6 +288,22 @@ State combine(State a, State b) {
     if (IS_ARG) return arg_takes_b(a, b) ? b : a;
     State r = a;
 #if defined(ACC_IS_FLOAT)
+    if (IS_VAR) {
+        // b's sums moved to a's shift: with δ = k_b - k_a (kept exactly as a pair), Σ_b (x - k_a) =
+        // S1_b + n_b·δ and Σ_b (x - k_a)² = S2_b + δ·(S1_b + Σ_b (x - k_a)). An empty side is the other.
+        precise ACC_T dh = b.k - a.k;
+        Pair d = Pair(dh, two_sum_error(b.k, -a.k, dh));
+        Pair s1b = pair_add(Pair(b.v, b.c), pair_mul_value(d, ACC_T(b.i)));
+        Pair s2b = pair_add(Pair(b.s, b.t), pair_mul(d, pair_add(Pair(b.v, b.c), s1b)));
+        Pair s1 = pair_add(Pair(a.v, a.c), s1b);
+        Pair s2 = pair_add(Pair(a.s, a.t), s2b);
+        r.v = s1.hi;
+        r.c = s1.lo;
+        r.s = s2.hi;
+        r.t = s2.lo;
+        r.i = a.i + b.i;
+        return a.i == 0u ? b : (b.i == 0u ? a : r);
+    }
     if (IS_LSE) {
         // (m, S) pairs: the larger maximum stays, the other sum is rescaled by e^(m_small - m_large).
         // The sums are compensated pairs (s, c); a rescaled one is rounded at the scale's precision.
@@ -317,6 +358,25 @@ ACC_T nan_identity() {
 // rescales with one exponential and no branch, and the arg functions take the later element on a tie
 // only with TIE_LAST (and never a NaN with NAN_IGNORE).
 State fold_element(State st, ACC_T x, uint index) {
+#if defined(ACC_IS_FLOAT)
+    if (IS_VAR) {
+        // The first element sets the shift; each one adds x - k and its square (rounded: a sum of
+        // squares has no cancellation). NAN_IGNORE: a NaN element leaves the state as it was.
+        ACC_T k = st.i == 0u ? x : st.k;
+        precise ACC_T d = x - k;
+        precise ACC_T sq = d * d;
+        Pair s1 = pair_add_value(Pair(st.v, st.c), d);
+        Pair s2 = pair_add_value(Pair(st.s, st.t), sq);
+        State r = st;
+        r.v = s1.hi;
+        r.c = s1.lo;
+        r.s = s2.hi;
+        r.t = s2.lo;
+        r.k = k;
+        r.i = st.i + 1u;
+        return (NAN_IGNORE && acc_isnan(x)) ? st : r;
+    }
+#endif
     if (NAN_AS_IDENTITY) {
         bool nan = acc_isnan(x);
         if (COUNTED && !nan) st.i += 1u;
@@ -359,11 +419,34 @@ State fold_element(State st, ACC_T x, uint index) {
     return st;
 }
 
+#if defined(CANONICAL_FOLD)
+// The variances' result: M2 = S2 - S1²/N with the pairs, S1²/N divided as a pair (quotient and the
+// quotient of its remainder), then M2 / (N - correction), correctly rounded; the standard deviation its
+// square root, correctly rounded. M2 below 0 (rounding) is 0; N <= correction divides by 0 (+inf, or
+// NaN where M2 is 0, as NumPy); a fiber without a number (NAN_IGNORE) gives NaN.
+ACC_T finish_variance(State st) {
+    ACC_T n = ACC_T(st.i);
+    Pair s1 = Pair(st.v, st.c);
+    Pair sq = pair_mul(s1, s1);
+    ACC_T qh = div_rn(sq.hi, n);
+    Pair back = pair_mul_value(pair_of(qh), n);  // qh·n exactly
+    precise ACC_T rem = ((sq.hi - back.hi) - back.lo) + sq.lo;
+    Pair m2 = pair_add(Pair(st.s, st.t), Pair(-qh, -div_rn(rem, n)));
+    ACC_T m = pair_value(m2);
+    m = m < ACC_T(0) ? ACC_T(0) : m;
+    ACC_T dof = st.i > p.correction ? ACC_T(st.i - p.correction) : ACC_T(0);
+    ACC_T var = div_rn(m, dof);
+    ACC_T r = FUNCTION == F_STANDARD_DEVIATION ? sqrt_rn(var) : var;
+    return st.i == 0u ? (ACC_T(0) / ACC_T(0)) : r;
+}
+#endif
+
 // The result of a complete fold, in the arithmetic type.
 ACC_T finish(State st) {
 #if defined(ACC_IS_FLOAT)
     ACC_T v = IS_LSE ? st.v : pair_value(Pair(st.v, st.c));  // the compensated fold, rounded once
 #if defined(CANONICAL_FOLD)
+    if (IS_VAR) return finish_variance(st);
     // (Correctly rounded: the same bits on every device.)
     if (FUNCTION == F_AVERAGE) return div_rn(v, COUNTED ? ACC_T(st.i) : ACC_T(p.n_total));
     if (FUNCTION == F_L2) return sqrt_rn(v);
@@ -411,6 +494,11 @@ ACC_T acc_from_words(uint w) {
 // The state with its compensated pair normalized (hi the rounded value, lo what is left): the form a
 // state is stored in between passes, and a canonical node total's.
 State state_normalized(State st) {
+    if (IS_VAR) {
+        Pair n = pair_normalized(Pair(st.s, st.t));
+        st.s = n.hi;
+        st.t = n.lo;
+    }
     if (COMPENSATED) {
         Pair n = pair_normalized(IS_LSE ? Pair(st.s, st.c) : Pair(st.v, st.c));
         if (IS_LSE) st.s = n.hi;
@@ -420,12 +508,23 @@ State state_normalized(State st) {
     return st;
 }
 
+// Words (acc words each): v, s (LOG_SUM_EXP, the variances), c (COMPENSATED), t and k (the variances);
+// then the index or count.
+const uint S_WORD = ACC_WORDS;
+const uint C_WORD = ((IS_LSE || IS_VAR) ? 2u : 1u) * ACC_WORDS;
+const uint T_WORD = C_WORD + ACC_WORDS;
+const uint K_WORD = T_WORD + ACC_WORDS;
+
 void write_state(uint slot, State st) {
     uint w = p.base_out + slot * STATE_WORDS;
     st = state_normalized(st);
     acc_to_words(st.v, w);
-    if (IS_LSE) acc_to_words(st.s, w + ACC_WORDS);
-    if (COMPENSATED) acc_to_words(st.c, w + (IS_LSE ? 2u : 1u) * ACC_WORDS);
+    if (IS_LSE || IS_VAR) acc_to_words(st.s, w + S_WORD);
+    if (COMPENSATED) acc_to_words(st.c, w + C_WORD);
+    if (IS_VAR) {
+        acc_to_words(st.t, w + T_WORD);
+        acc_to_words(st.k, w + K_WORD);
+    }
     if (IS_ARG || COUNTED) dst_words[w + STATE_WORDS - 1u] = st.i;
 }
 
@@ -433,8 +532,10 @@ State read_state(uint slot) {
     uint w = p.base_in + slot * STATE_WORDS;
     State st;
     st.v = acc_from_words(w);
-    st.s = IS_LSE ? acc_from_words(w + ACC_WORDS) : ACC_T(1);
-    st.c = COMPENSATED ? acc_from_words(w + (IS_LSE ? 2u : 1u) * ACC_WORDS) : ACC_T(0);
+    st.s = (IS_LSE || IS_VAR) ? acc_from_words(w + S_WORD) : ACC_T(1);
+    st.c = COMPENSATED ? acc_from_words(w + C_WORD) : ACC_T(0);
+    st.t = IS_VAR ? acc_from_words(w + T_WORD) : ACC_T(0);
+    st.k = IS_VAR ? acc_from_words(w + K_WORD) : ACC_T(0);
     st.i = (IS_ARG || COUNTED) ? src_words[w + STATE_WORDS - 1u] : 0u;
     return st;
 }

@@ -36,6 +36,8 @@ State subgroup_fold(State st) {
         other.s = IS_LSE ? subgroupShuffleXor(st.s, mask) : st.s;
         other.c = COMPENSATED ? subgroupShuffleXor(st.c, mask) : st.c;
         other.i = IS_ARG ? subgroupShuffleXor(st.i, mask) : st.i;
+        other.t = st.t;
+        other.k = st.k;
         st = combine(st, other);
     }
     return st;
@@ -91,40 +93,61 @@ const uint ARITY = 32u;
 const uint ROUND = gl_WorkGroupSize.x > ARITY ? gl_WorkGroupSize.x : ARITY;  // blocks per round
 const uint NODES = ROUND;
 const uint UPPER = ARITY;  // level-1 nodes of a chunk
+const bool HAS_S = IS_LSE || IS_VAR;
 shared ACC_T node_v[NODES];
-shared ACC_T node_s[IS_LSE ? NODES : 1u];
+shared ACC_T node_s[HAS_S ? NODES : 1u];
 shared ACC_T node_c[NODES];
+shared ACC_T node_t[IS_VAR ? NODES : 1u];  // the variances: S2's compensation and the shift
+shared ACC_T node_k[IS_VAR ? NODES : 1u];
 shared ACC_T upper_v[UPPER];
-shared ACC_T upper_s[IS_LSE ? UPPER : 1u];
+shared ACC_T upper_s[HAS_S ? UPPER : 1u];
 shared ACC_T upper_c[UPPER];
-shared uint node_i[COUNTED ? NODES : 1u];  // AVERAGE with NanMode::ignore: the counts
+shared ACC_T upper_t[IS_VAR ? UPPER : 1u];
+shared ACC_T upper_k[IS_VAR ? UPPER : 1u];
+shared uint node_i[COUNTED ? NODES : 1u];  // the variances, AVERAGE with NanMode::ignore: the counts
 shared uint upper_i[COUNTED ? UPPER : 1u];
 
 void put_node(uint i, State st) {
     node_v[i] = st.v;
-    if (IS_LSE) node_s[i] = st.s;
+    if (HAS_S) node_s[i] = st.s;
     node_c[i] = st.c;
+    if (IS_VAR) {
+        node_t[i] = st.t;
+        node_k[i] = st.k;
+    }
     if (COUNTED) node_i[i] = st.i;
 }
 State get_node(uint i) {
     State st = empty_state();
     st.v = node_v[i];
-    if (IS_LSE) st.s = node_s[i];
+    if (HAS_S) st.s = node_s[i];
     st.c = node_c[i];
+    if (IS_VAR) {
+        st.t = node_t[i];
+        st.k = node_k[i];
+    }
     if (COUNTED) st.i = node_i[i];
     return st;
 }
 void put_upper(uint i, State st) {
     upper_v[i] = st.v;
-    if (IS_LSE) upper_s[i] = st.s;
+    if (HAS_S) upper_s[i] = st.s;
     upper_c[i] = st.c;
+    if (IS_VAR) {
+        upper_t[i] = st.t;
+        upper_k[i] = st.k;
+    }
     if (COUNTED) upper_i[i] = st.i;
 }
 State get_upper(uint i) {
     State st = empty_state();
     st.v = upper_v[i];
-    if (IS_LSE) st.s = upper_s[i];
+    if (HAS_S) st.s = upper_s[i];
     st.c = upper_c[i];
+    if (IS_VAR) {
+        st.t = upper_t[i];
+        st.k = upper_k[i];
+    }
     if (COUNTED) st.i = upper_i[i];
     return st;
 }
@@ -223,6 +246,8 @@ void main() {
             other.s = IS_LSE ? folded_s[k] : st.s;
             other.c = COMPENSATED ? folded_c[k] : st.c;
             other.i = IS_ARG ? folded_i[k] : st.i;
+            other.t = st.t;
+            other.k = st.k;
             st = combine(st, other);
         }
         store_state(o, chunk, base.y, st);

@@ -204,7 +204,8 @@ typedef struct DML_CUMULATIVE_PRODUCT_OPERATOR_DESC {
 /** Fold of the input over Axes (DML_OPERATOR_REDUCE): each output element folds the input elements
  *  that share its coordinates on the other axes. */
 typedef struct DML_REDUCE_OPERATOR_DESC {
-    DML_REDUCE_FUNCTION Function;       /**< the fold; ARGMAX (0) to SUM_SQUARE (11) */
+    /** The fold; ARGMAX (0) to SUM_SQUARE (11), or vkdml's VARIANCE (1000), STANDARD_DEVIATION (1001). */
+    DML_REDUCE_FUNCTION Function;
     const DML_TENSOR_DESC* InputTensor; /**< the tensor to reduce; not null */
     /** Not null; the input's DimensionCount, size 1 on each reduced axis and the input's size elsewhere
      *  (rule 7). DataType: the input's, or for ARGMAX/ARGMIN INT32, INT64, UINT32 or UINT64 (INT32 only
@@ -299,4 +300,20 @@ static inline uint64_t DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE dataType, ui
 }
 
 #endif /* !DIRECTML_H */
+
+/* vkdml's own REDUCE functions (SPEC §3 "vkdml's functions"): values of DML_REDUCE_FUNCTION outside
+ * DirectML's range, defined beside the real DirectML.h too. DirectML refuses them; vkdml takes them in
+ * DML_REDUCE_OPERATOR_DESC::Function like its own. Float types only (else ErrorCode::unsupported_type);
+ * the output keeps the input's type. */
+#ifdef __cplusplus
+#define VKDML_REDUCE_FUNCTION_VALUE(v) static_cast<DML_REDUCE_FUNCTION>(v)
+#else
+#define VKDML_REDUCE_FUNCTION_VALUE(v) ((DML_REDUCE_FUNCTION)(v))
+#endif
+/** The variance: Σ (x - mean)² / (N - correction), correction from vkdml::OperatorOptions (0: the
+ *  population variance, NumPy's ddof=0; 1: the sample variance). */
+#define VKDML_REDUCE_FUNCTION_VARIANCE VKDML_REDUCE_FUNCTION_VALUE(1000)
+/** The standard deviation: the square root of VKDML_REDUCE_FUNCTION_VARIANCE. */
+#define VKDML_REDUCE_FUNCTION_STANDARD_DEVIATION VKDML_REDUCE_FUNCTION_VALUE(1001)
+
 #endif /* VKDML_DIRECTML_H */

@@ -318,6 +318,11 @@ enum class NanMode {
 struct OperatorOptions {
     /// Both modes apply to every operator and REDUCE function.
     NanMode nan_mode = NanMode::propagate;
+    /// REDUCE's VKDML_REDUCE_FUNCTION_VARIANCE and STANDARD_DEVIATION divide the sum of squared
+    /// deviations by N - correction (NumPy's ddof, PyTorch's correction): 0 gives the population
+    /// variance, 1 the sample variance; N <= correction divides by 0 (+inf, NaN for a sum of 0), as
+    /// NumPy does. Every other operator and function needs 0 (else invalid_argument).
+    uint32_t correction = 0;
 };
 /// The implementation's state behind a Device (opaque here: defined in the library's sources).
 struct DeviceState;

@@ -29,6 +29,11 @@ const char* to_string(DML_REDUCE_FUNCTION function) noexcept {
     case DML_REDUCE_FUNCTION_MULTIPLY: return "MULTIPLY";
     case DML_REDUCE_FUNCTION_SUM: return "SUM";
     case DML_REDUCE_FUNCTION_SUM_SQUARE: return "SUM_SQUARE";
+    default: break;
+    }
+    switch (static_cast<int>(function)) {
+    case VKDML_REDUCE_FUNCTION_VARIANCE: return "VARIANCE";
+    case VKDML_REDUCE_FUNCTION_STANDARD_DEVIATION: return "STANDARD_DEVIATION";
     default: return "UNKNOWN";
     }
 }

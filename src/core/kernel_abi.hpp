@@ -3,6 +3,7 @@
 #pragma once
 
 #include "kernel_abi.h"
+#include "vkdml/directml.h"
 #include "kernel_ids.hpp"
 
 #include <array>
@@ -19,6 +20,9 @@ constexpr uint32_t kSpecConstantCount = ABI_SPEC_COUNT;
 static_assert(SCAN_W_STRIDE_OUT + SCAN_MAX_OTHER_DIMS == ABI_PUSH_WORDS, "scan push block fills 128 bytes");
 static_assert(REDUCE_W_DIM + REDUCE_MAX_DIM_WORDS == ABI_PUSH_WORDS, "reduce push block fills 128 bytes");
 static_assert(REDUCE_F_SUM_SQUARE == 11 && REDUCE_F_ARGMAX == 0, "function codes are DML_REDUCE_FUNCTION's");
+static_assert(REDUCE_F_VARIANCE == VKDML_REDUCE_FUNCTION_VARIANCE &&
+                  REDUCE_F_STANDARD_DEVIATION == VKDML_REDUCE_FUNCTION_STANDARD_DEVIATION,
+              "vkdml's function codes are its VKDML_REDUCE_FUNCTION values");
 // The planners lower to at most 8 dimensions, at least one of them reduced: 7 kept and 1 reduced use the
 // most dim words of any split.
 static_assert(REDUCE_D_LINE_STRIDE_IN(7u, 0u) < REDUCE_MAX_DIM_WORDS, "7 kept and 1 reduced dimension fit");
@@ -49,6 +53,16 @@ constexpr bool is_arg_function(uint32_t function) {
     return REDUCE_IS_ARG(function);
 }
 
+/// VARIANCE or STANDARD_DEVIATION (vkdml's functions).
+constexpr bool is_variance_function(uint32_t function) {
+    return REDUCE_IS_VARIANCE(function);
+}
+
+/// A DML_REDUCE_FUNCTION value REDUCE takes: DirectML's ARGMAX (0) to SUM_SQUARE (11), or vkdml's own.
+constexpr bool is_reduce_function(uint32_t function) {
+    return function <= REDUCE_F_SUM_SQUARE || is_variance_function(function);
+}
+
 /// A function whose float fold is a sum or a product, compensated by the kernels.
 constexpr bool is_compensated(uint32_t function) {
     return REDUCE_IS_COMPENSATED(function);
@@ -59,7 +73,8 @@ constexpr bool is_compensated(uint32_t function) {
 constexpr uint32_t state_words(uint32_t accumulator_bytes, uint32_t function, bool float_type,
                                bool nan_ignore = false) {
     return REDUCE_STATE_WORDS(accumulator_bytes / 4, function, float_type && is_compensated(function),
-                              float_type && nan_ignore && function == REDUCE_F_AVERAGE);
+                              float_type && ((nan_ignore && function == REDUCE_F_AVERAGE) ||
+                                             is_variance_function(function)));
 }
 
 }  // namespace vkdml::detail

@@ -69,6 +69,7 @@ PushWords ReduceParams::to_push() const {
     PushWords w{};
     w[REDUCE_W_N] = static_cast<uint32_t>(n);
     w[REDUCE_W_N_TOTAL] = static_cast<uint32_t>(n_total);
+    w[REDUCE_W_CORRECTION] = correction;
     const auto kept = static_cast<uint32_t>(layout.kept.size());
     for (uint32_t d = 0; d < kept; ++d) {
         w[REDUCE_W_DIM + REDUCE_D_KEPT_SIZE(d)] = layout.kept[d].size;

@@ -63,6 +63,7 @@ struct ReduceParams {
     Problem layout;                    ///< what the kernel indexes: its outputs and reduced dimensions
     uint64_t n = 0;                    ///< positions per output (elements, blocks or states)
     uint64_t n_total = 0;              ///< elements per output over all passes (AVERAGE's N)
+    uint32_t correction = 0;           ///< the variances: N - correction divides
 
     SpecConstants to_spec() const;
     PushWords to_push() const;

@@ -206,7 +206,8 @@ struct Planner {
                 canonical ? canonical_top(std::min(s.chunk_len, s.positions) * s.steps(vector_width(v))) : 0,
             .layout = s.layout(),
             .n = s.positions,
-            .n_total = r.problem.line_length()};
+            .n_total = r.problem.line_length(),
+            .correction = r.correction};
         PassSpec p;
         p.kernel = canonical ? (s.tree ? Kernel::reduce_tree_canonical : Kernel::reduce_serial_canonical)
                              : (s.tree ? Kernel::reduce_tree : Kernel::reduce_serial);

@@ -12,7 +12,8 @@ struct ReduceRequest {
     DML_TENSOR_DATA_TYPE type = DML_TENSOR_DATA_TYPE_FLOAT32;  ///< input type
     DML_TENSOR_DATA_TYPE output_type = DML_TENSOR_DATA_TYPE_FLOAT32;
     bool tie_last = false;    ///< arg functions: the last index among equal extremes
-    bool nan_ignore = false;  ///< NanMode::ignore: NaN skipped (MIN, MAX, arg) or read as the identity
+    bool nan_ignore = false;  ///< NanMode::ignore: NaN skipped (MIN, MAX, arg, the variances) or the identity
+    uint32_t correction = 0;  ///< the variances: N - correction divides (OperatorOptions::correction)
     Problem problem;          ///< lines: the outputs; line dimensions: the reduced axes
 };
 

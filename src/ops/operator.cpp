@@ -2,6 +2,7 @@
 // of the operator table validates and keeps its description, then the options are checked against it.
 #include "core/errors.hpp"
 #include "front/operator_state.hpp"
+#include "core/kernel_abi.hpp"
 #include "front/validation.hpp"
 #include "ops/op_table.hpp"
 
@@ -29,13 +30,22 @@ std::string implemented_list() {
     return s;
 }
 
-// The options, checked against a validated description (every operator takes both NaN modes).
+// The options, checked against a validated description (every operator takes both NaN modes; only the
+// variances a correction).
 Status validate_options(const OperatorState& s, const OperatorOptions& options) {
     using detail::make_error;
     if (options.nan_mode != NanMode::propagate && options.nan_mode != NanMode::ignore)
         return make_error(ErrorCode::invalid_argument, to_string(s.desc.Type), ": OperatorOptions::nan_mode ",
                           static_cast<int>(options.nan_mode),
                           " is neither NanMode::propagate nor NanMode::ignore");
+    const bool variance = s.desc.Type == DML_OPERATOR_REDUCE &&
+                          detail::is_variance_function(static_cast<uint32_t>(s.normalized.function));
+    if (options.correction != 0 && !variance)
+        return make_error(ErrorCode::invalid_argument, to_string(s.desc.Type), ": OperatorOptions::correction is ",
+                          options.correction,
+                          s.desc.Type == DML_OPERATOR_REDUCE ? detail::cat(" but Function is ", to_string(s.normalized.function))
+                                                             : std::string(),
+                          " (only VARIANCE and STANDARD_DEVIATION take a correction; it must be 0 here)");
     return {};
 }
 

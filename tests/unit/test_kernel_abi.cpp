@@ -143,6 +143,7 @@ const std::map<std::string, uint32_t> kReduceWords = {{"n", REDUCE_W_N},
                                                       {"base_out", REDUCE_W_BASE_OUT},
                                                       {"item_begin", REDUCE_W_ITEM_BEGIN},
                                                       {"n_total", REDUCE_W_N_TOTAL},
+                                                      {"correction", REDUCE_W_CORRECTION},
                                                       {"dim", REDUCE_W_DIM}};
 
 }  // namespace

@@ -33,6 +33,8 @@ constexpr Named<DML_REDUCE_FUNCTION> kFunctions[] = {
     {"multiply", DML_REDUCE_FUNCTION_MULTIPLY},
     {"sum", DML_REDUCE_FUNCTION_SUM},
     {"sum_square", DML_REDUCE_FUNCTION_SUM_SQUARE},
+    {"variance", VKDML_REDUCE_FUNCTION_VARIANCE},
+    {"standard_deviation", VKDML_REDUCE_FUNCTION_STANDARD_DEVIATION},
 };
 
 constexpr Named<DML_TENSOR_DATA_TYPE> kIndexTypes[] = {
@@ -75,9 +77,12 @@ void add_last_options(CLI::App& app, const std::string& output_type_help, const 
 
 void define_reduce(CLI::App& app) {
     add_value(app, "--function", "F",
-              "the fold: argmax, argmin, average, l1, l2, log_sum, log_sum_exp, max, min, multiply, sum or "
-              "sum_square (argmax/argmin: the first index among ties)")
+              "the fold: argmax, argmin, average, l1, l2, log_sum, log_sum_exp, max, min, multiply, sum, "
+              "sum_square, variance or standard_deviation (argmax/argmin: the first index among ties)")
         .required();
+    add_integer(app, "--correction", "N",
+                "only with --function variance/standard_deviation: divide by (count - N), NumPy's ddof "
+                "(default 0; 1: the sample variance)");
     add_axes_options(
         app,
         "axes to reduce, comma-separated; negative counts from the last (-1: the last axis); 'all' "
@@ -92,7 +97,8 @@ void define_reduce(CLI::App& app) {
         "argmin "
         "skip NaN elements, as DirectML's max and min do (a slice of NaN only gives -inf for max, +inf for "
         "min, 0 for argmax/argmin); the sums and products read a NaN as 0 (1 for multiply, -inf for "
-        "log_sum_exp) and average counts the others, as NumPy's nansum, nanprod and nanmean do");
+        "log_sum_exp) and average counts the others, as NumPy's nansum, nanprod and nanmean do; "
+        "variance and standard_deviation skip them, as NumPy's nanvar and nanstd");
 }
 
 void define_arg(CLI::App& app) {
@@ -205,13 +211,25 @@ void run_reduce(const Args& args) {
         usage_error("option '--output-type' is only for --function argmax and argmin (--function " +
                     function_name + " gives the input's type)");
     const bool selects = is_arg || function == DML_REDUCE_FUNCTION_MAX || function == DML_REDUCE_FUNCTION_MIN;
-    const OperatorOptions options = nan_options(args);
+    const bool variance =
+        function == VKDML_REDUCE_FUNCTION_VARIANCE || function == VKDML_REDUCE_FUNCTION_STANDARD_DEVIATION;
+    OperatorOptions options = nan_options(args);
+    if (args.has("--correction")) {
+        if (!variance)
+            usage_error("option '--correction' is only for --function variance and standard_deviation");
+        const int64_t correction = *args.integer("--correction");
+        if (correction < 0 || correction > 0xFFFFFFFFll)
+            usage_error("option '--correction' expects an integer from 0 to 4294967295, got " +
+                        std::to_string(correction));
+        options.correction = static_cast<uint32_t>(correction);
+    }
     const auto written = written_axes(args);
     const DML_TENSOR_DATA_TYPE output_type = is_arg ? index_type(args) : ops::kAutoType;
     // A bool input: compared as UINT8 (max and min give bool again), summed and multiplied as INT64 (NumPy's
     // type for them), and in FLOAT32 for the float functions.
     const bool real = function == DML_REDUCE_FUNCTION_AVERAGE || function == DML_REDUCE_FUNCTION_L2 ||
-                      function == DML_REDUCE_FUNCTION_LOG_SUM || function == DML_REDUCE_FUNCTION_LOG_SUM_EXP;
+                      function == DML_REDUCE_FUNCTION_LOG_SUM || function == DML_REDUCE_FUNCTION_LOG_SUM_EXP ||
+                      variance;
     const DML_TENSOR_DATA_TYPE bool_as = selects ? DML_TENSOR_DATA_TYPE_UINT8
                                          : real  ? DML_TENSOR_DATA_TYPE_FLOAT32
                                                  : DML_TENSOR_DATA_TYPE_INT64;

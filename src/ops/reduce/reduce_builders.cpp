@@ -1,5 +1,6 @@
 // The reductions' builders of vkdml/ops.hpp: the input checked, the output its reduced shape (size 1 on
 // each reduced axis), index outputs for the arg functions.
+#include "core/kernel_abi.hpp"
 #include "front/operation_parts.hpp"
 
 namespace vkdml::ops {
@@ -46,9 +47,10 @@ Result<Operation> arg(const char* op, DML_OPERATOR_TYPE type, const TensorDesc& 
 Result<Operation> reduce(const TensorDesc& input, DML_REDUCE_FUNCTION function,
                          std::span<const uint32_t> axes, DML_TENSOR_DATA_TYPE output_type) {
     const char* op = "vkdml::ops::reduce";
-    if (static_cast<uint32_t>(function) > DML_REDUCE_FUNCTION_SUM_SQUARE)
+    if (!detail::is_reduce_function(static_cast<uint32_t>(function)))
         return make_error(ErrorCode::invalid_argument, op, ": function ", static_cast<int>(function),
-                          " is not a DML_REDUCE_FUNCTION (ARGMAX (0) to SUM_SQUARE (11))");
+                          " is not a DML_REDUCE_FUNCTION (ARGMAX (0) to SUM_SQUARE (11), or vkdml's "
+                          "VARIANCE (1000) or STANDARD_DEVIATION (1001))");
     const bool arg_function =
         function == DML_REDUCE_FUNCTION_ARGMAX || function == DML_REDUCE_FUNCTION_ARGMIN;
     auto out_type = arg_function ? index_output_type(op, output_type)

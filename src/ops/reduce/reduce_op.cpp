@@ -72,6 +72,7 @@ Status plan_reduction(const PlanTarget& target, const OperatorState& op, Plan& p
     ReduceRequest r;
     r.function = static_cast<uint32_t>(n.function);
     r.nan_ignore = op.options.nan_mode == NanMode::ignore;
+    r.correction = op.options.correction;
     r.type = in.buffer.DataType;
     r.output_type = out.buffer.DataType;
     r.tie_last = n.direction == DML_AXIS_DIRECTION_DECREASING;

@@ -1,6 +1,7 @@
 // SPEC §2 rules 7–8 and the §4 function/type table for REDUCE, ARGMIN and ARGMAX (see reduce_op.hpp);
 // rules 1–6 per tensor in front/validation.cpp.
 #include "core/errors.hpp"
+#include "core/kernel_abi.hpp"
 #include "front/validation.hpp"
 #include "ops/reduce/reduce_op.hpp"
 
@@ -15,7 +16,8 @@ bool is_index_type(DML_TENSOR_DATA_TYPE t) {
 
 bool float_only(DML_REDUCE_FUNCTION f) {
     return f == DML_REDUCE_FUNCTION_AVERAGE || f == DML_REDUCE_FUNCTION_L2 ||
-           f == DML_REDUCE_FUNCTION_LOG_SUM || f == DML_REDUCE_FUNCTION_LOG_SUM_EXP;
+           f == DML_REDUCE_FUNCTION_LOG_SUM || f == DML_REDUCE_FUNCTION_LOG_SUM_EXP ||
+           is_variance_function(static_cast<uint32_t>(f));
 }
 
 }  // namespace
@@ -28,9 +30,10 @@ Status validate_reduction(const DeviceCaps& caps, DML_OPERATOR_TYPE op, const Re
     auto fail_type = [&](const auto&... parts) {
         return make_error(ErrorCode::unsupported_type, name, ": ", parts...);
     };
-    if (!d.standalone && static_cast<uint32_t>(d.Function) > DML_REDUCE_FUNCTION_SUM_SQUARE)
+    if (!d.standalone && !is_reduce_function(static_cast<uint32_t>(d.Function)))
         return fail("Function is ", static_cast<int>(d.Function),
-                    " (must be a DML_REDUCE_FUNCTION, ARGMAX (0) to SUM_SQUARE (11))");
+                    " (must be a DML_REDUCE_FUNCTION, ARGMAX (0) to SUM_SQUARE (11), or vkdml's VARIANCE "
+                    "(1000) or STANDARD_DEVIATION (1001))");
     if (auto st = validate_tensor(name, "InputTensor", d.InputTensor, false); !st) return st;
     if (auto st = validate_tensor(name, "OutputTensor", d.OutputTensor, true); !st) return st;
     const auto& in = *static_cast<const DML_BUFFER_TENSOR_DESC*>(d.InputTensor->Desc);
