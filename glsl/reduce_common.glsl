@@ -420,22 +420,27 @@ State fold_element(State st, ACC_T x, uint index) {
 }
 
 #if defined(CANONICAL_FOLD)
-// The variances' result: M2 = S2 - S1²/N with the pairs, S1²/N divided as a pair (quotient and the
-// quotient of its remainder), then M2 / (N - correction), correctly rounded; the standard deviation its
-// square root, correctly rounded. M2 below 0 (rounding) is 0; N <= correction divides by 0 (+inf, or
-// NaN where M2 is 0, as NumPy); a fiber without a number (NAN_IGNORE) gives NaN.
+// a / b for a pair and a value, as a pair: the quotient of hi, correctly rounded, and the quotient of
+// what it leaves (hi - q·b exactly, plus lo). Rounded once (pair_value), it is a / b correctly rounded
+// but for the rarest near-ties.
+Pair pair_div_value(Pair a, ACC_T b) {
+    ACC_T q = div_rn(a.hi, b);
+    Pair back = pair_mul_value(pair_of(q), b);  // q·b exactly
+    precise ACC_T rem = ((a.hi - back.hi) - back.lo) + a.lo;
+    return Pair(q, div_rn(rem, b));
+}
+
+// The variances' result: M2 = S2 - S1²/N with the pairs, then M2 / (N - correction) as a pair, rounded
+// once; the standard deviation its square root, correctly rounded. M2 below 0 (rounding) is 0; N <=
+// correction divides by 0 (+inf, or NaN where M2 is 0, as NumPy); a fiber without a number (NAN_IGNORE)
+// gives NaN.
 ACC_T finish_variance(State st) {
-    ACC_T n = ACC_T(st.i);
     Pair s1 = Pair(st.v, st.c);
-    Pair sq = pair_mul(s1, s1);
-    ACC_T qh = div_rn(sq.hi, n);
-    Pair back = pair_mul_value(pair_of(qh), n);  // qh·n exactly
-    precise ACC_T rem = ((sq.hi - back.hi) - back.lo) + sq.lo;
-    Pair m2 = pair_add(Pair(st.s, st.t), Pair(-qh, -div_rn(rem, n)));
-    ACC_T m = pair_value(m2);
-    m = m < ACC_T(0) ? ACC_T(0) : m;
+    Pair q = pair_div_value(pair_mul(s1, s1), ACC_T(st.i));
+    Pair m2 = pair_add(Pair(st.s, st.t), Pair(-q.hi, -q.lo));
+    m2 = pair_value(m2) < ACC_T(0) ? pair_of(ACC_T(0)) : m2;
     ACC_T dof = st.i > p.correction ? ACC_T(st.i - p.correction) : ACC_T(0);
-    ACC_T var = div_rn(m, dof);
+    ACC_T var = dof > ACC_T(0) ? pair_value(pair_div_value(m2, dof)) : div_rn(pair_value(m2), dof);
     ACC_T r = FUNCTION == F_STANDARD_DEVIATION ? sqrt_rn(var) : var;
     return st.i == 0u ? (ACC_T(0) / ACC_T(0)) : r;
 }
