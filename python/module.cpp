@@ -299,10 +299,11 @@ Call scan_call(const vkdml::ops::TensorDesc& in, uint32_t axis, bool product, bo
     return c;
 }
 
-/// The call of REDUCE with `function`, or (function < 0) ARGMAX (-1) / ARGMIN (-2), on `in`; the output
-/// keeps the rank. nan_ignore: vkdml::NanMode::ignore.
+/// The call of REDUCE with `function` (a DML_REDUCE_FUNCTION value), or (function < 0) ARGMAX (-1) / ARGMIN
+/// (-2), on `in`; the output keeps the rank. nan_ignore: vkdml::NanMode::ignore; correction: the
+/// variances' (OperatorOptions::correction).
 Call reduce_call(const vkdml::ops::TensorDesc& in, int function, const std::vector<uint32_t>& axes,
-                 DML_TENSOR_DATA_TYPE out_type, bool select_last, bool nan_ignore) {
+                 DML_TENSOR_DATA_TYPE out_type, bool select_last, bool nan_ignore, uint32_t correction) {
     const DML_AXIS_DIRECTION dir =
         select_last ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
     Call c;
@@ -312,8 +313,10 @@ Call reduce_call(const vkdml::ops::TensorDesc& in, int function, const std::vect
                                   : vkdml::ops::argmin(in, axes, dir, out_type));
     c.key = "reduce " + std::to_string(function) + " " + tensor_key(in) + " -> " +
             std::to_string(c.op->output().data_type) + "[" + join(c.op->output().sizes) + "]" + " axes " +
-            join(axes) + (select_last ? " last" : "") + (nan_ignore ? " nan-ignore" : "");
+            join(axes) + (select_last ? " last" : "") + (nan_ignore ? " nan-ignore" : "") +
+            (correction ? " correction " + std::to_string(correction) : "");
     c.options.nan_mode = nan_ignore ? vkdml::NanMode::ignore : vkdml::NanMode::propagate;
+    c.options.correction = correction;
     return c;
 }
 
@@ -325,9 +328,10 @@ py::array cumulative(DeviceHandle& h, py::array a, uint32_t axis, bool product, 
 }
 
 py::array reduction(DeviceHandle& h, py::array a, int function, std::vector<uint32_t> axes,
-                    py::dtype out_dtype, bool select_last, bool nan_ignore) {
+                    py::dtype out_dtype, bool select_last, bool nan_ignore, uint32_t correction) {
     a = prepared(a);
-    Call c = reduce_call(input_tensor(a), function, axes, dml_type(out_dtype), select_last, nan_ignore);
+    Call c = reduce_call(input_tensor(a), function, axes, dml_type(out_dtype), select_last, nan_ignore,
+                         correction);
     return run(h, c, a, out_dtype);
 }
 
@@ -509,10 +513,11 @@ ArrayPtr cumulative_array(const std::shared_ptr<DeviceHandle>& h, const ArrayPtr
 
 ArrayPtr reduction_array(const std::shared_ptr<DeviceHandle>& h, const ArrayPtr& a, int function,
                          std::vector<uint32_t> axes, py::dtype out_dtype, bool select_last, bool nan_ignore,
-                         const ArrayPtr& out) {
-    return submit_array(
-        h, reduce_call(packed_tensor(*a), function, axes, dml_type(out_dtype), select_last, nan_ignore), *a,
-        out);
+                         uint32_t correction, const ArrayPtr& out) {
+    return submit_array(h,
+                        reduce_call(packed_tensor(*a), function, axes, dml_type(out_dtype), select_last,
+                                    nan_ignore, correction),
+                        *a, out);
 }
 
 py::dict device_dict(const vkdml::PhysicalDeviceInfo& p) {

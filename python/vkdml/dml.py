@@ -27,12 +27,15 @@ OPERATORS = {name: (python, value) for name, value, python in _native.operators}
 """The operator table (vkdml::operators()): each DirectML operator name, its function here and its
 DML_OPERATOR_TYPE value."""
 
-__all__ = [python for python, _ in OPERATORS.values()] + ["OPERATORS", "REDUCE_FUNCTIONS", "NAN_MODES",
-                                                          "INDEX_TYPES"]
+__all__ = [python for python, _ in OPERATORS.values()] + ["OPERATORS", "REDUCE_FUNCTIONS", "VKDML_REDUCE_FUNCTIONS",
+                                                          "NAN_MODES", "INDEX_TYPES"]
 
 REDUCE_FUNCTIONS = ("argmax", "argmin", "average", "l1", "l2", "log_sum", "log_sum_exp", "max", "min",
                     "multiply", "sum", "sum_square")
 """DML_REDUCE_FUNCTION's names, in its order: the index is the enum's value."""
+
+VKDML_REDUCE_FUNCTIONS = {"variance": 1000, "standard_deviation": 1001}
+"""vkdml's own REDUCE functions (VKDML_REDUCE_FUNCTION_*, outside DirectML's range): name and value."""
 
 INDEX_TYPES = tuple(sorted(_native.index_types))  # the type table's index outputs
 """The output types of the arg functions."""
@@ -77,27 +80,30 @@ def _on_device(arr, function, *args, out=None):
     return Array(native_device_call(dev, function, dev._handle, arr._native, *args, native_out), dev)
 
 
-def reduced(arr, code, axes, out_dtype, select_last=False, nan=False, device=None, out=None):
-    """REDUCE (code >= 0, an index into REDUCE_FUNCTIONS) or ARGMAX (-1) / ARGMIN (-2) of `arr` over the
-    sorted `axes`, the rank kept; `nan`: NanMode::ignore. A 0-d array is one element. An Array `arr` gives
-    an Array (written into `out`, an Array of the result's type and size, when given)."""
+def reduced(arr, code, axes, out_dtype, select_last=False, nan=False, device=None, out=None, correction=0):
+    """REDUCE (code >= 0, a DML_REDUCE_FUNCTION value: an index into REDUCE_FUNCTIONS or one of
+    VKDML_REDUCE_FUNCTIONS) or ARGMAX (-1) / ARGMIN (-2) of `arr` over the sorted `axes`, the rank kept;
+    `nan`: NanMode::ignore; `correction`: the variances' OperatorOptions::correction. A 0-d array is one
+    element. An Array `arr` gives an Array (written into `out`, an Array of the result's type and size, when
+    given)."""
     out_shape = reduced_shape(arr.shape, axes)
     if isinstance(arr, Array):
         dev = _array_device(arr, device)
         if arr.size == 0 or arr.ndim == 0:
-            return asarray(reduced(arr.numpy(), code, axes, out_dtype, select_last, nan, dev), device=dev)
+            return asarray(reduced(arr.numpy(), code, axes, out_dtype, select_last, nan, dev,
+                                   correction=correction), device=dev)
         return _on_device(arr, _native.reduction_array, code, list(axes), _np.dtype(out_dtype), select_last,
-                          nan, out=out)
+                          nan, correction, out=out)
     if arr.size == 0:
         if _np.prod(out_shape, dtype=_np.int64) == 0:
             return _np.empty(out_shape, out_dtype)
         raise invalid("a reduction over zero elements has no result "
                       "(the array has size 0 along a reduced axis)")
     if arr.ndim == 0:
-        one = run(device, _native.reduction, arr.reshape(1), code, [], out_dtype, select_last, nan)
+        one = run(device, _native.reduction, arr.reshape(1), code, [], out_dtype, select_last, nan, correction)
         return one.reshape(())
     # (An array no single device buffer holds runs in windows: vkdml::execute, in the native module.)
-    return run(device, _native.reduction, arr, code, list(axes), out_dtype, select_last, nan)
+    return run(device, _native.reduction, arr, code, list(axes), out_dtype, select_last, nan, correction)
 
 
 def scanned(arr, axis, product, exclusive=False, reverse=False, device=None, out=None, nan=False):
@@ -175,7 +181,8 @@ def cumulative_product(a, axis, *, exclusive=False, reverse=False, nan="propagat
     "DML_OPERATOR_REDUCE: `function` over `axes`, the rank kept.",
     ["a_dml",
      ("function : str",
-      "One of REDUCE_FUNCTIONS ('sum', 'log_sum_exp', 'argmax', ...)."),
+      "One of REDUCE_FUNCTIONS ('sum', 'log_sum_exp', 'argmax', ...) or of vkdml's VKDML_REDUCE_FUNCTIONS "
+      "('variance', 'standard_deviation'; float types only)."),
      ("axes : int or sequence of int",
       "The reduced axes (DirectML's `Axes`, any order). () reduces nothing: each output is the function of "
       "its one element (L2 gives |x|, SUM_SQUARE x², ...), as in DirectML."),
@@ -186,7 +193,10 @@ def cumulative_product(a, axis, *, exclusive=False, reverse=False, nan="propagat
       "'ignore': max, min, argmax and argmin skip NaN elements (a slice of NaN only gives -inf (max), "
       "+inf (min) or index 0); the sums and products read a NaN as their identity (0; 1 for multiply; "
       "-inf for log_sum_exp), as numpy's nansum and nanprod do; average divides by the count of the "
-      "others, as numpy's nanmean."),
+      "others, as numpy's nanmean; variance and standard_deviation skip them, as numpy's nanvar."),
+     ("correction : int, optional",
+      "variance and standard_deviation: divide by N - correction (numpy's ddof; default 0, 1 for the "
+      "sample variance), 0 to 2**32 - 1; the other functions take 0 only."),
      "device_dml"],
     ("numpy.ndarray",
      "`a`'s rank, size 1 on the reduced axes. The arg functions count row-major over the reduced axes in "
@@ -195,12 +205,19 @@ def cumulative_product(a, axis, *, exclusive=False, reverse=False, nan="propagat
 >>> dml.reduce(np.array([[1, 5], [7, 2]], np.int32), "max", axes=0)
 array([[7, 5]], dtype=int32)
 """)
-def reduce(a, function, axes, *, output_type=None, nan="propagate", device=None):
+def reduce(a, function, axes, *, output_type=None, nan="propagate", correction=0, device=None):
     arr = as_array(a)
     ignore = nan_ignore(nan)
-    if function not in REDUCE_FUNCTIONS:
-        raise invalid(f"function {function!r} is not one of {', '.join(REDUCE_FUNCTIONS)}")
-    code = REDUCE_FUNCTIONS.index(function)
+    if function in VKDML_REDUCE_FUNCTIONS:
+        code = VKDML_REDUCE_FUNCTIONS[function]
+    elif function in REDUCE_FUNCTIONS:
+        code = REDUCE_FUNCTIONS.index(function)
+    else:
+        raise invalid(f"function {function!r} is not one of "
+                      f"{', '.join(REDUCE_FUNCTIONS + tuple(VKDML_REDUCE_FUNCTIONS))}")
+    if not isinstance(correction, (int, _np.integer)) or isinstance(correction, bool) or \
+            not 0 <= correction < 2**32:
+        raise invalid(f"correction {correction!r} is not an integer from 0 to 2**32 - 1")
     ax = axis_set(axes, max(arr.ndim, 1))  # a 0-d array is one element: axis 0
     if function in ("argmax", "argmin"):
         out_dtype = _index_dtype("int64" if output_type is None else output_type)
@@ -209,7 +226,7 @@ def reduce(a, function, axes, *, output_type=None, nan="propagate", device=None)
                               f"{arr.dtype} (SPEC §2 rule 7), not {vkdml_dtype(output_type)}")
     else:
         out_dtype = arr.dtype
-    return reduced(arr, code, ax, out_dtype, False, ignore, device)
+    return reduced(arr, code, ax, out_dtype, False, ignore, device, correction=int(correction))
 
 
 def _arg(a, axes, select_last_index, output_type, nan, device, code):

@@ -17,7 +17,7 @@ DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32"
           "float32", "float64", ">i4", ">f4", ">f8"]
 SCANS = ["cumsum", "cumprod", "nancumsum", "nancumprod"]
 REDUCTIONS = ["sum", "prod", "mean", "max", "min", "nanmax", "nanmin", "logsumexp", "ptp", "nansum", "nanprod",
-              "nanmean"]
+              "nanmean", "var", "std", "nanvar", "nanstd"]
 ARGS = ["argmax", "argmin", "nanargmax", "nanargmin"]
 
 # (shape, axis) pairs; each function and dtype takes two of them, rotating, so every pair meets every
@@ -261,7 +261,7 @@ def test_numpy_errors():
 
 NUMPY_NAMED = ["cumsum", "cumprod", "sum", "prod", "mean", "max", "min", "argmax", "argmin", "logsumexp",
                "nanmax", "nanmin", "nanargmax", "nanargmin", "ptp", "nansum", "nanprod", "nanmean", "nancumsum",
-               "nancumprod"]
+               "nancumprod", "var", "std", "nanvar", "nanstd"]
 DML_NAMED = ["cumulative_sum", "cumulative_product", "reduce", "argmax", "argmin"]
 
 
@@ -276,7 +276,7 @@ def test_help_shows_numpy_format_docstrings(name):
 def test_signatures_match_numpy():
     import inspect
     for name in ("cumsum", "cumprod", "sum", "prod", "mean", "max", "min", "argmax", "argmin", "ptp", "amax", "amin",
-                 "nansum", "nanprod", "nanmean", "nancumsum", "nancumprod"):
+                 "nansum", "nanprod", "nanmean", "nancumsum", "nancumprod", "var", "std", "nanvar", "nanstd"):
         ours = [p for p in inspect.signature(getattr(vkdml, name)).parameters if p != "device"]
         theirs = [p for p in inspect.signature(getattr(np, name)).parameters if p not in ("initial", "where")]
         assert ours == theirs, f"{name}: {ours} against numpy's {theirs}"
@@ -341,3 +341,65 @@ def test_nanmean_counts_the_numbers_on_the_device():
     a = vkdml.asarray(x[[0, 2]])
     assert isinstance(vkdml.nanmean(a, 1), vkdml.Array)
     np.testing.assert_array_equal(vkdml.nanmean(a, 1).numpy(), np.nanmean(x[[0, 2]], 1))
+
+
+def test_var_and_std_follow_numpy_on_ddof_dtype_out_and_empty_slices():
+    x = np.arange(12, dtype=np.float64).reshape(3, 4) ** 1.5
+    for ddof in (0, 1, 3, 0.5, -1, 2.5):
+        for fn in ("var", "std"):
+            check(getattr(vkdml, fn)(x, 1, ddof=ddof), getattr(np, fn)(x, 1, ddof=ddof), f"{fn} ddof={ddof}")
+            check(getattr(vkdml, fn)(x, ddof=ddof), getattr(np, fn)(x, ddof=ddof), f"{fn} ddof={ddof}, all")
+    # N - ddof <= 0: +inf, or NaN for deviations of 0, with numpy's warning.
+    for fn, name in (("var", "var"), ("nanvar", "nanvar")):
+        with pytest.warns(RuntimeWarning, match="Degrees of freedom <= 0 for slice"):
+            got = getattr(vkdml, fn)(np.array([[1.0, 2.0], [3.0, 3.0]]), 1, ddof=2)
+        assert got[0] == np.inf and np.isnan(got[1]), name
+    with pytest.warns(RuntimeWarning, match=r"Degrees of freedom <= 0 for slice\."):
+        got = vkdml.nanstd(np.array([[np.nan, np.nan], [1.0, 2.0]], np.float32), 1)
+    assert np.isnan(got[0]) and got[1] == np.float32(0.5) and got.dtype == np.float32
+    with pytest.warns(RuntimeWarning, match="Degrees of freedom"):
+        assert np.isnan(vkdml.var(np.zeros(0, np.float32)))
+    # dtype=: a float type computes there; numpy's integer dtypes are refused with a TypeError.
+    ints = np.array([1, 2, 3, 4], np.int32)
+    check(vkdml.var(ints, dtype=np.float32), np.var(ints, dtype=np.float32), "var int32 as float32")
+    with pytest.raises(TypeError, match="var: dtype int32 is not a float type"):
+        vkdml.var(ints, dtype=np.int32)
+    # out=: a numpy array, and an Array the device writes itself.
+    out = np.empty(3)
+    assert vkdml.std(x, 1, out=out) is out
+    np.testing.assert_allclose(out, np.std(x, 1), rtol=1e-15)
+    on_device = vkdml.asarray(x)
+    dev_out = vkdml.asarray(np.empty((3, 1)))
+    assert vkdml.var(on_device, 1, keepdims=True, out=dev_out) is dev_out
+    np.testing.assert_allclose(dev_out.numpy(), np.var(x, 1, keepdims=True), rtol=1e-15)
+    assert isinstance(vkdml.nanvar(on_device, 0), vkdml.Array)
+
+
+def test_var_keeps_every_digit_of_data_far_from_zero():
+    # 1e4 + N(0, 1) in float32 (steps of 2^-10): numpy's own float32 var loses digits to the mean, vkdml's
+    # shifted compensated sums keep the float64 two-pass result to 1e-6.
+    x = (1e4 + np.random.default_rng(5).standard_normal(1_000_003)).astype(np.float32)
+    exact = np.var(x.astype(np.float64), ddof=1)
+    got = vkdml.var(x, ddof=1)
+    assert got.dtype == np.float32
+    assert abs(float(got) - exact) <= 1e-6 * exact, (float(got), exact)
+    y = (1e8 + np.random.default_rng(6).standard_normal((300, 1001)))
+    np.testing.assert_allclose(vkdml.std(y, 1), np.std(y, 1), rtol=1e-13)
+
+
+def test_dml_reduce_variance_and_its_correction():
+    x = np.array([[1, 2, 3, 4], [2, 4, 6, 8]], np.float32)
+    got = vkdml.dml.reduce(x, "variance", 1, correction=1)
+    np.testing.assert_array_equal(got, np.array([[5 / 3], [20 / 3]], np.float32))
+    np.testing.assert_array_equal(vkdml.dml.reduce(x, "standard_deviation", (0, 1)),
+                                  np.float32(np.sqrt(np.var(x.astype(np.float64)))).reshape(1, 1))
+    assert vkdml.dml.VKDML_REDUCE_FUNCTIONS == {"variance": 1000, "standard_deviation": 1001}
+    with pytest.raises(vkdml.InvalidArgument, match=r"correction -1 is not an integer from 0 to 2\*\*32 - 1"):
+        vkdml.dml.reduce(x, "variance", 1, correction=-1)
+    with pytest.raises(vkdml.InvalidArgument, match="OperatorOptions::correction is 1 but Function is SUM"):
+        vkdml.dml.reduce(x, "sum", 1, correction=1)
+    with pytest.raises(vkdml.UnsupportedType, match="InputTensor.DataType is INT32 but VARIANCE takes FLOAT16"):
+        vkdml.dml.reduce(x.astype(np.int32), "variance", 1)
+    with pytest.raises(vkdml.InvalidArgument, match="function 'varianse' is not one of .*sum_square, variance, "
+                                                    "standard_deviation"):
+        vkdml.dml.reduce(x, "varianse", 1)

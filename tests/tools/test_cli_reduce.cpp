@@ -384,6 +384,37 @@ TEST_CASE(
     CHECK(help.out.find("--nan MODE") != std::string::npos);
 }
 
+TEST_CASE("cli: --function variance and standard_deviation, --correction, --nan ignore", "[gpu][cli][variance]") {
+    TempDir dir;
+    const std::string in = dir / "in.npy", out = dir / "out.npy";
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    write_c_order(in, DML_TENSOR_DATA_TYPE_FLOAT64, {3, 4}, {1, 2, 3, 4, 2, 4, 6, 8, 1, nan, 3, nan});
+    const auto values = [&] { return read_values(out, DML_TENSOR_DATA_TYPE_FLOAT64, {3, 1}); };
+    run_command(dir, "reduce", {"--function", "variance", "--axes", "1"}, in, out);
+    const std::vector<double> var = values();
+    CHECK(var[0] == 1.25);
+    CHECK(var[1] == 5);
+    CHECK(std::isnan(var[2]));
+    run_command(dir, "reduce", {"--function", "variance", "--axes", "1", "--correction", "1", "--nan", "ignore"},
+                in, out);
+    CHECK(values() == std::vector<double>{5.0 / 3, 20.0 / 3, 2});
+    run_command(dir, "reduce", {"--function", "standard_deviation", "--axes", "1", "--nan", "ignore"}, in, out);
+    CHECK(values() == std::vector<double>{std::sqrt(1.25), std::sqrt(5.0), 1});
+    // A bool file is computed in FLOAT32, as average is.
+    write_text(in, npy_image("{'descr': '|b1', 'fortran_order': False, 'shape': (4,), }",
+                             std::string("\x01\x00\x01\x01", 4)));
+    run_command(dir, "reduce", {"--function", "variance", "--axes", "0"}, in, out);
+    CHECK(read_values(out, DML_TENSOR_DATA_TYPE_FLOAT32, {1}) == std::vector<double>{0.1875});
+    check_error(dir, {"reduce", "--function", "sum", "--axes", "0", "--correction", "1", in, out}, 2,
+                "option '--correction' is only for --function variance and standard_deviation");
+    check_error(dir, {"reduce", "--function", "variance", "--axes", "0", "--correction", "-1", in, out}, 2,
+                "option '--correction' expects an integer from 0 to 4294967295, got -1");
+    write_c_order(in, DML_TENSOR_DATA_TYPE_INT32, {4}, {1, 0, 1, 1});
+    check_error(dir, {"reduce", "--function", "standard_deviation", "--axes", "0", in, out}, 1,
+                "REDUCE: InputTensor.DataType is INT32 but STANDARD_DEVIATION takes FLOAT16, FLOAT32 or FLOAT64 "
+                "only (SPEC §4)");
+}
+
 TEST_CASE("cli: --axes all reduces every axis, --keepdims false drops reduced axes, '-' writes to stdout",
           "[gpu][cli]") {
     TempDir dir;
