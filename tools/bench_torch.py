@@ -32,6 +32,8 @@ DEFAULT_CASES = [
     ("reduce-many-tiny", "reduce-sum", "float32", [M, 3], 1),
     ("argmax-1d", "argmax", "float32", [BIG], 0),
     ("logsumexp-1d", "logsumexp", "float32", [BIG], 0),
+    ("variance-1d", "variance", "float32", [BIG], 0),
+    ("variance-outer", "variance", "float32", [4096, 4096], 0),
     ("scan-1d-f16", "cumsum", "float16", [BIG], 0),
     ("scan-1d-i32", "cumsum", "int32", [BIG], 0),
     ("scan-1d-i64", "cumsum", "int64", [BIG], 0),
@@ -129,6 +131,8 @@ def operation(torch, op, x, axis):
         return lambda: torch.argmax(x, dim=axis, keepdim=True)
     if op == "logsumexp":
         return lambda: torch.logsumexp(x, dim=axis, keepdim=True)
+    if op == "variance":
+        return lambda: torch.var(x, dim=axis, keepdim=True, correction=0)
     raise ValueError(op)
 
 

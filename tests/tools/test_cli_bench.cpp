@@ -44,9 +44,9 @@ Keys with_rel_err(Keys keys) {
 const Keys kQuickCases = {"scan-1d",           "scan-rows-short", "scan-rows-medium", "scan-outer",
                           "scan-outer-narrow", "cumprod-1d",      "reduce-1d",        "reduce-inner",
                           "reduce-outer",      "reduce-few-huge", "reduce-many-tiny", "argmax-1d",
-                          "logsumexp-1d",      "scan-1d-f16",     "scan-1d-i32",      "scan-1d-i64",
-                          "scan-1d-f64",       "reduce-1d-f16",   "reduce-1d-i32",    "reduce-1d-i64",
-                          "reduce-1d-f64",     "host-cumsum-1k"};
+                          "logsumexp-1d",      "variance-1d",     "variance-outer",   "scan-1d-f16",
+                          "scan-1d-i32",       "scan-1d-i64",     "scan-1d-f64",      "reduce-1d-f16",
+                          "reduce-1d-i32",     "reduce-1d-i64",   "reduce-1d-f64",    "host-cumsum-1k"};
 
 std::vector<double> numbers(const json::Value& array) {
     std::vector<double> values;
@@ -312,7 +312,7 @@ TEST_CASE("cli: vkdml bench argument errors", "[cli]") {
     check_error(
         dir, {"bench", "--op", "cumsun", "--shape", "8"}, 2,
         "unknown --op 'cumsun' (did you mean 'cumsum'?) (one of: cumsum, cumprod, reduce-sum, argmax, "
-        "logsumexp)");
+        "logsumexp, variance)");
     check_error(dir, {"bench", "--op", "cumsum", "--shape", "8", "--case", "scan-1d"}, 2,
                 "--op describes a case of its own; give it or --case, not both");
     check_error(dir, {"bench", "--shape", "8"}, 2, "--shape describes the case of --op, which is missing");
@@ -323,6 +323,8 @@ TEST_CASE("cli: vkdml bench argument errors", "[cli]") {
                 "--axis 2 is outside the --shape's 2 axes (-2 to 1)");
     check_error(dir, {"bench", "--op", "logsumexp", "--shape", "8", "--dtype", "int32"}, 2,
                 "--op logsumexp needs a float --dtype (float16, float32 or float64), got 'int32'");
+    check_error(dir, {"bench", "--op", "variance", "--shape", "8", "--dtype", "uint8"}, 2,
+                "--op variance needs a float --dtype (float16, float32 or float64), got 'uint8'");
     check_error(dir, {"bench", "--op", "cumsum", "--shape", "8", "--dtype", "float31"}, 2,
                 "unknown --dtype 'float31' (did you mean 'float32'?)");
     check_error(dir, {"bench", "--plot", dir / "chart.png"}, 2,

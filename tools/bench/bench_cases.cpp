@@ -34,6 +34,8 @@ std::vector<Case> default_cases() {
         {"reduce-many-tiny", Op::reduce_sum, F32, {kM, 3}, 1},
         {"argmax-1d", Op::argmax, F32, {kBig}, 0},
         {"logsumexp-1d", Op::logsumexp, F32, {kBig}, 0},
+        {"variance-1d", Op::variance, F32, {kBig}, 0},
+        {"variance-outer", Op::variance, F32, {4096, 4096}, 0},
         {"scan-1d-f16", Op::cumsum, F16, {kBig}, 0},
         {"scan-1d-i32", Op::cumsum, I32, {kBig}, 0},
         {"scan-1d-i64", Op::cumsum, I64, {kBig}, 0},
@@ -95,6 +97,7 @@ const char* op_name(Op op) {
     case Op::reduce_sum: return "reduce-sum";
     case Op::argmax: return "argmax";
     case Op::logsumexp: return "logsumexp";
+    case Op::variance: return "variance";
     case Op::host_cumsum: return "host-cumsum";
     }
     return "?";
@@ -112,7 +115,8 @@ DML_OPERATOR_TYPE dml_operator(Op op) {
     case Op::cumprod: return DML_OPERATOR_CUMULATIVE_PRODUCT;
     case Op::argmax: return DML_OPERATOR_ARGMAX;
     case Op::reduce_sum:
-    case Op::logsumexp: return DML_OPERATOR_REDUCE;
+    case Op::logsumexp:
+    case Op::variance: return DML_OPERATOR_REDUCE;
     }
     return DML_OPERATOR_INVALID;
 }
@@ -150,6 +154,7 @@ ops::Operation operation(const Case& c) {
     case Op::cumprod: return take(ops::cumulative_product(input, c.axis));
     case Op::reduce_sum: return take(ops::reduce(input, DML_REDUCE_FUNCTION_SUM, axes));
     case Op::logsumexp: return take(ops::reduce(input, DML_REDUCE_FUNCTION_LOG_SUM_EXP, axes));
+    case Op::variance: return take(ops::reduce(input, VKDML_REDUCE_FUNCTION_VARIANCE, axes));
     case Op::argmax: break;
     }
     return take(ops::argmax(input, axes, DML_AXIS_DIRECTION_INCREASING, DML_TENSOR_DATA_TYPE_UINT32));

@@ -19,6 +19,7 @@ enum class Op {
     reduce_sum,   ///< DML_OPERATOR_REDUCE, SUM over the case's one axis
     argmax,       ///< DML_OPERATOR_ARGMAX over the case's one axis, UINT32 indices
     logsumexp,    ///< DML_OPERATOR_REDUCE, LOG_SUM_EXP over the case's one axis
+    variance,     ///< DML_OPERATOR_REDUCE, vkdml's VARIANCE over the case's one axis
     host_cumsum,  ///< a float32 cumsum through HostExecution::run(), against an empty submit
 };
 

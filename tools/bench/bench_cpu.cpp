@@ -119,6 +119,26 @@ void logsumexp(const Fibers& f, const typename Traits::Storage* in) {
     }
 }
 
+// The variance by two passes (the mean, then the squared deviations) along every fiber.
+template <class Traits>
+void variance(const Fibers& f, const typename Traits::Storage* in) {
+    using Acc = typename Traits::Acc;
+    for (uint64_t o = 0; o < f.outer; ++o) {
+        const auto* x = in + o * f.len * f.inner;
+        for (uint64_t i = 0; i < f.inner; ++i) {
+            Acc total = 0;
+            for (uint64_t k = 0; k < f.len; ++k) total += Traits::load(x[k * f.inner + i]);
+            const Acc mean = total / static_cast<Acc>(f.len);
+            Acc m2 = 0;
+            for (uint64_t k = 0; k < f.len; ++k) {
+                const Acc d = Traits::load(x[k * f.inner + i]) - mean;
+                m2 += d * d;
+            }
+            g_sink = static_cast<double>(m2 / static_cast<Acc>(f.len));
+        }
+    }
+}
+
 template <class Traits>
 bool run_once(const Case& c, const std::byte* input, std::byte* output) {
     using T = typename Traits::Storage;
@@ -143,6 +163,13 @@ bool run_once(const Case& c, const std::byte* input, std::byte* output) {
         if constexpr (std::is_floating_point_v<Acc>) {
             if (f.inner != 1) return false;
             logsumexp<Traits>(f, in);
+            return true;
+        } else {
+            return false;
+        }
+    case Op::variance:
+        if constexpr (std::is_floating_point_v<Acc>) {
+            variance<Traits>(f, in);
             return true;
         } else {
             return false;

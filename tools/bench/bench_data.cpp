@@ -175,6 +175,15 @@ std::vector<Sample> reference_samples(const Case& c, std::span<const std::byte> 
         if (c.op == Op::argmax) {
             s.exact = true;
             s.bits = best_index;
+        } else if (c.op == Op::variance) {
+            const double mean = sum.value() / static_cast<double>(f.len);
+            DoubleDouble m2;
+            for (uint64_t k = 0; k < f.len; ++k) {
+                const double d = load_value(c.type, at(k)) - mean;
+                m2.add(d * d);
+            }
+            s.value = m2.value() / static_cast<double>(f.len);
+            s.tolerance = tolerance(c.type, s.value);
         } else if (c.op == Op::logsumexp) {
             DoubleDouble total;
             for (uint64_t k = 0; k < f.len; ++k) total.add(std::exp(load_value(c.type, at(k)) - best));

@@ -40,7 +40,8 @@ std::string joined_names(const std::vector<std::string>& names) {
 
 // The case of --op, --shape, --dtype and --axis: one of the bench's operators on any shape and type.
 Case custom_case(const Args& args) {
-    const std::vector<Op> kinds = {Op::cumsum, Op::cumprod, Op::reduce_sum, Op::argmax, Op::logsumexp};
+    const std::vector<Op> kinds = {Op::cumsum, Op::cumprod, Op::reduce_sum, Op::argmax, Op::logsumexp,
+                                   Op::variance};
     std::vector<std::string> names;
     for (Op op : kinds) names.push_back(op_name(op));
     Case c;
@@ -48,9 +49,9 @@ Case custom_case(const Args& args) {
     if (!args.has("--shape")) usage_error("--op needs --shape N[,N...]");
     c.shape = parse_shape(*args.value("--shape"));
     c.type = parse_dtype(args.value("--dtype").value_or("float32"));
-    if (c.op == Op::logsumexp && !is_float_type(c.type))
-        usage_error("--op logsumexp needs a float --dtype (float16, float32 or float64), got '" +
-                    *args.value("--dtype") + "'");
+    if ((c.op == Op::logsumexp || c.op == Op::variance) && !is_float_type(c.type))
+        usage_error(std::string("--op ") + op_name(c.op) +
+                    " needs a float --dtype (float16, float32 or float64), got '" + *args.value("--dtype") + "'");
     const auto rank = static_cast<int64_t>(c.shape.size());
     const int64_t axis = args.integer("--axis").value_or(-1);
     if (axis < -rank || axis >= rank)
@@ -316,7 +317,7 @@ void define_bench(CLI::App& app) {
               "quick (1/16 of the elements), default or full (more types); default: default");
     add_repeatable(app, "--case", "NAME", "run only this case (repeatable; any case of the full suite)");
     add_value(app, "--op", "OP",
-              "run one case of your own instead: cumsum, cumprod, reduce-sum, argmax or logsumexp");
+              "run one case of your own instead: cumsum, cumprod, reduce-sum, argmax, logsumexp or variance");
     add_value(app, "--shape", "N[,N...]", "--op's input sizes, 1 to 8 of them, e.g. 4096,1000");
     add_value(app, "--dtype", "T",
               "--op's input type (default float32): float16, float32, float64, int8 ... uint64");
