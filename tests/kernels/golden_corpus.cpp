@@ -66,7 +66,10 @@ const char* function_name(DML_REDUCE_FUNCTION f) {
     case DML_REDUCE_FUNCTION_MULTIPLY: return "multiply";
     case DML_REDUCE_FUNCTION_SUM: return "sum";
     case DML_REDUCE_FUNCTION_SUM_SQUARE: return "sum_square";
+    default: break;
     }
+    if (f == VKDML_REDUCE_FUNCTION_VARIANCE) return "variance";
+    if (f == VKDML_REDUCE_FUNCTION_STANDARD_DEVIATION) return "standard_deviation";
     return "?";
 }
 
@@ -107,15 +110,17 @@ public:
                  (exclusive ? " exclusive" : "");
         add(std::move(c));
     }
-    void reduce(DML_REDUCE_FUNCTION f, TensorDesc in, std::vector<uint32_t> axes, GoldenData data) {
+    void reduce(DML_REDUCE_FUNCTION f, TensorDesc in, std::vector<uint32_t> axes, GoldenData data,
+                uint32_t correction = 0) {
         GoldenCase c;
         c.type = DML_OPERATOR_REDUCE;
         c.function = f;
         c.input = std::move(in);
         c.axes = std::move(axes);
         c.data = data;
+        c.correction = correction;
         c.name = std::string("reduce ") + function_name(f) + " " + shape_text(c.input) + " axes " +
-                 to_string(c.axes);
+                 to_string(c.axes) + (correction ? " correction " + std::to_string(correction) : "");
         add(std::move(c));
     }
     void arg(DML_OPERATOR_TYPE type, TensorDesc in, std::vector<uint32_t> axes, bool last, GoldenData data) {
@@ -247,6 +252,19 @@ std::vector<GoldenCase> make_cases() {
         b.scan(PROD, {F16, {4097}}, 0, D::near_one_nan, false, true);
         b.scan(PROD, {F64, {257, 1031}}, 1, D::near_one_nan);
     });
+    // vkdml's VARIANCE and STANDARD_DEVIATION (appended): every float type, a long line, rows along either
+    // axis, two axes of three, cancelling data, a strided view, and NaN ignored.
+    constexpr DML_REDUCE_FUNCTION VAR = VKDML_REDUCE_FUNCTION_VARIANCE, STD = VKDML_REDUCE_FUNCTION_STANDARD_DEVIATION;
+    b.reduce(VAR, {F32, {1000003}}, {0}, D::normal);
+    b.reduce(STD, {F64, {100003}}, {0}, D::normal, 1);
+    b.reduce(VAR, {F16, {4097}}, {0}, D::normal);
+    b.reduce(VAR, {F32, {257, 1031}}, {1}, D::normal, 1);
+    b.reduce(STD, {F32, {1031, 257}}, {0}, D::normal);
+    b.reduce(VAR, {F64, {1031, 257}}, {0}, D::cancelling);
+    b.reduce(STD, {F16, {257, 1031}}, {1}, D::normal, 1);
+    b.reduce(VAR, {F32, {40, 50, 60}}, {0, 2}, D::normal);
+    b.reduce(VAR, {F32, {500, 300}, {1, 500}}, {1}, D::cancelling);
+    b.ignoring_nan([&] { b.reduce(VAR, {F32, {257, 1031}}, {1}, D::normal_nan, 1); });
     return std::move(b.cases);
 }
 
@@ -341,6 +359,7 @@ uint64_t golden_run(const vkdml::Device& device, const GoldenCase& c) {
     const std::span<std::byte> outputs[] = {std::span(out)};
     vkdml::OperatorOptions options;
     if (c.nan_ignore) options.nan_mode = vkdml::NanMode::ignore;
+    options.correction = c.correction;
     const vkdml::Status st =
         vkdml::execute(device, op.desc(), inputs, outputs, DML_EXECUTION_FLAG_NONE, options);
     INFO(c.name << (st ? std::string() : ": " + st.error().message));

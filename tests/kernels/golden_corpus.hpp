@@ -38,6 +38,7 @@ struct GoldenCase {
     bool exclusive = false;                                  ///< scans
     GoldenData data = GoldenData::normal;
     bool nan_ignore = false;  ///< OperatorOptions::nan_mode = NanMode::ignore
+    uint32_t correction = 0;  ///< OperatorOptions::correction (the variances)
     uint64_t seed = 0;
 };
 
