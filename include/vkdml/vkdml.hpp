@@ -308,8 +308,9 @@ enum class NanMode {
     /// the cumulative operators read a NaN element as their identity: 0, 1 for MULTIPLY and the
     /// cumulative product, -inf for LOG_SUM_EXP, as NumPy's nansum, nanprod, nancumsum and nancumprod
     /// do (a NaN that the arithmetic itself makes, inf - inf, still propagates); AVERAGE divides that
-    /// sum by the count of the other elements, as NumPy's nanmean (NaN for a fiber of NaN only). Integer
-    /// data has no NaN: the results are those of propagate.
+    /// sum by the count of the other elements, as NumPy's nanmean (NaN for a fiber of NaN only);
+    /// VKDML_REDUCE_FUNCTION_VARIANCE and STANDARD_DEVIATION leave them out, as NumPy's nanvar and nanstd.
+    /// Integer data has no NaN: the results are those of propagate.
     ignore,
 };
 
