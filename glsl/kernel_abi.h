@@ -106,15 +106,21 @@
 // vkdml's own functions (VKDML_REDUCE_FUNCTION_*, outside DirectML's range).
 #define REDUCE_F_VARIANCE 1000
 #define REDUCE_F_STANDARD_DEVIATION 1001
+#define REDUCE_F_ANY 1002
+#define REDUCE_F_ALL 1003
+#define REDUCE_F_COUNT_NONZERO 1004
 
 #define REDUCE_IS_ARG(f) ((f) == REDUCE_F_ARGMAX || (f) == REDUCE_F_ARGMIN)
 #define REDUCE_IS_VARIANCE(f) ((f) == REDUCE_F_VARIANCE || (f) == REDUCE_F_STANDARD_DEVIATION)
+// ANY, ALL, COUNT_NONZERO: a fold of "x is not 0" in the state's index word, exact in any order.
+#define REDUCE_IS_LOGICAL(f) ((f) >= REDUCE_F_ANY && (f) <= REDUCE_F_COUNT_NONZERO)
 // A function whose float fold is a sum or a product, which the kernels compensate (compensated.glsl).
 #define REDUCE_IS_COMPENSATED(f) (!REDUCE_IS_ARG(f) && (f) != REDUCE_F_MIN && (f) != REDUCE_F_MAX)
 // 32-bit words of a fold state between passes: the value, LOG_SUM_EXP's scaled sum and the compensation
 // of a compensated float fold (acc_words each; the variances: the shifted sum and its compensation, the
 // shifted sum of squares and its compensation, the shift), and the arg functions' index or (counted:
-// the variances, AVERAGE with NanMode::ignore) the count of numbers. (A third || in the count's
+// the variances, AVERAGE with NanMode::ignore) the count of numbers (the logical functions: their
+// flag or count; their value words go unused). (A third || in the count's
 // condition made glslang 11 emit a spec constant that reads a phi: `counted` covers the variances.)
 #define REDUCE_STATE_WORDS(acc_words, f, compensated, counted)                                          \
     ((acc_words) * (1u + ((f) == REDUCE_F_LOG_SUM_EXP ? 1u : 0u) + ((compensated) ? 1u : 0u) +         \

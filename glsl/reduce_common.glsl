@@ -52,17 +52,21 @@ const uint F_ARGMAX = REDUCE_F_ARGMAX, F_ARGMIN = REDUCE_F_ARGMIN, F_AVERAGE = R
            F_L1 = REDUCE_F_L1, F_L2 = REDUCE_F_L2, F_LOG_SUM = REDUCE_F_LOG_SUM,
            F_LOG_SUM_EXP = REDUCE_F_LOG_SUM_EXP, F_MAX = REDUCE_F_MAX, F_MIN = REDUCE_F_MIN,
            F_MULTIPLY = REDUCE_F_MULTIPLY, F_SUM = REDUCE_F_SUM, F_SUM_SQUARE = REDUCE_F_SUM_SQUARE,
-           F_STANDARD_DEVIATION = REDUCE_F_STANDARD_DEVIATION;
+           F_STANDARD_DEVIATION = REDUCE_F_STANDARD_DEVIATION, F_ANY = REDUCE_F_ANY, F_ALL = REDUCE_F_ALL,
+           F_COUNT_NONZERO = REDUCE_F_COUNT_NONZERO;
 const bool IS_ARG = REDUCE_IS_ARG(FUNCTION);
+// ANY, ALL, COUNT_NONZERO: "x is not 0" (a NaN is not 0) folded in the state's index word by |, & or +,
+// exact in any order; ANY and ALL write their flag as a byte, COUNT_NONZERO its count as an index.
+const bool IS_LOGICAL = REDUCE_IS_LOGICAL(FUNCTION);
 const bool VARIANCE_F = REDUCE_IS_VARIANCE(FUNCTION);  // (IS_VAR: in the kernels that run it)
 // NanMode::ignore: MIN, MAX and the arg functions skip a NaN element (the state stays as it was); the
 // value functions read it as their identity (NAN_AS_IDENTITY: 0, 1 for MULTIPLY, -inf for LOG_SUM_EXP),
 // as numpy's nansum and nanprod read it: it adds nothing, and the association is unchanged. AVERAGE
 // counts the other elements in the state's index word (COUNTED) and divides by that count; the
-// variances skip a NaN element, as the arg functions do.
+// variances and the logical functions skip a NaN element, as the arg functions do.
 layout(constant_id = REDUCE_SPEC_NAN_IGNORE) const bool NAN_IGNORE = false;
 const bool NAN_AS_IDENTITY =
-    NAN_IGNORE && !IS_ARG && FUNCTION != F_MIN && FUNCTION != F_MAX && !VARIANCE_F;
+    NAN_IGNORE && !IS_ARG && FUNCTION != F_MIN && FUNCTION != F_MAX && !VARIANCE_F && !IS_LOGICAL;
 // Float sums and products (and LOG_SUM_EXP's scaled sum) are compensated (the State carries their
 // rounding error, compensated.glsl) and fold in the canonical association (canonical_walk.glsl: blocks of
 // 32 leaves folded left, 32-ary nodes above them, WALK_TOP the chunk's node level), so that their results
@@ -86,6 +90,8 @@ const bool IS_VAR = false;
 // (Float AVERAGE and the variances always fold canonically; the other kernels' subgroup folds do not
 // carry a count.)
 const bool COUNTED = (NAN_AS_IDENTITY && FUNCTION == F_AVERAGE && CANONICAL) || IS_VAR;
+const bool HAS_INDEX = IS_ARG || IS_LOGICAL;  // the index word travels through subgroup folds too
+const bool STATE_INDEX = COUNTED || IS_LOGICAL;  // an index word between passes (beside the arg functions')
 const uint NO_INDEX = 0xFFFFFFFFu;  // an empty arg state (indices are < 2^32 - 1)
 
 // Word offsets from kernel_abi.h (128 bytes, the minimum every device allows).
@@ -109,6 +115,7 @@ layout(set = 0, binding = 0) readonly buffer SrcWords { uint src_words[]; };
 layout(set = 0, binding = 0) readonly buffer SrcV { STORE_V srcv[]; };
 layout(set = 0, binding = 1) writeonly buffer Dst { STORE_T dst[]; };
 layout(set = 0, binding = 1) writeonly buffer DstWords { uint dst_words[]; };
+layout(set = 0, binding = 1) buffer DstBytes { uint dst_bytes[]; };  // ANY, ALL: bytes set by atomics
 
 // ---- arithmetic type facts -------------------------------------------------------------------
 #if defined(STORAGE_F64) || defined(STORAGE_U64)
@@ -116,7 +123,7 @@ const uint ACC_WORDS = 2u;
 #else
 const uint ACC_WORDS = 1u;
 #endif
-const uint STATE_WORDS = REDUCE_STATE_WORDS(ACC_WORDS, FUNCTION, COMPENSATED, COUNTED);
+const uint STATE_WORDS = REDUCE_STATE_WORDS(ACC_WORDS, FUNCTION, COMPENSATED, STATE_INDEX);
 
 #if defined(STORAGE_F64)
 ACC_T acc_inf() { return f64_inf(); }
@@ -241,6 +248,7 @@ State empty_state() {
     st.t = ACC_T(0);
     st.k = ACC_T(0);
     st.i = COUNTED ? 0u : NO_INDEX;
+    if (IS_LOGICAL) st.i = FUNCTION == F_ALL ? 1u : 0u;
     if (FUNCTION == F_MULTIPLY) st.v = ACC_T(1);
     else if (FUNCTION == F_MIN) st.v = acc_highest();
     else if (FUNCTION == F_MAX || IS_LSE || IS_ARG) st.v = acc_lowest();
@@ -286,6 +294,11 @@ bool arg_takes_b(State a, State b) {
 
 State combine(State a, State b) {
     if (IS_ARG) return arg_takes_b(a, b) ? b : a;
+    if (IS_LOGICAL) {
+        State r = a;
+        r.i = FUNCTION == F_ANY ? (a.i | b.i) : (FUNCTION == F_ALL ? (a.i & b.i) : a.i + b.i);
+        return r;
+    }
     State r = a;
 #if defined(ACC_IS_FLOAT)
     if (IS_VAR) {
@@ -377,6 +390,13 @@ State fold_element(State st, ACC_T x, uint index) {
         return (NAN_IGNORE && acc_isnan(x)) ? st : r;
     }
 #endif
+    if (IS_LOGICAL) {
+        // (NAN_IGNORE: a NaN element leaves the state as it was.)
+        uint nonzero = (x != ACC_T(0) && !(NAN_IGNORE && acc_isnan(x))) ? 1u : 0u;
+        uint all = (NAN_IGNORE && acc_isnan(x)) ? st.i : (st.i & nonzero);
+        st.i = FUNCTION == F_ANY ? (st.i | nonzero) : (FUNCTION == F_ALL ? all : st.i + nonzero);
+        return st;
+    }
     if (NAN_AS_IDENTITY) {
         bool nan = acc_isnan(x);
         if (COUNTED && !nan) st.i += 1u;
@@ -530,7 +550,7 @@ void write_state(uint slot, State st) {
         acc_to_words(st.t, w + T_WORD);
         acc_to_words(st.k, w + K_WORD);
     }
-    if (IS_ARG || COUNTED) dst_words[w + STATE_WORDS - 1u] = st.i;
+    if (IS_ARG || STATE_INDEX) dst_words[w + STATE_WORDS - 1u] = st.i;
 }
 
 State read_state(uint slot) {
@@ -541,7 +561,7 @@ State read_state(uint slot) {
     st.c = COMPENSATED ? acc_from_words(w + C_WORD) : ACC_T(0);
     st.t = IS_VAR ? acc_from_words(w + T_WORD) : ACC_T(0);
     st.k = IS_VAR ? acc_from_words(w + K_WORD) : ACC_T(0);
-    st.i = (IS_ARG || COUNTED) ? src_words[w + STATE_WORDS - 1u] : 0u;
+    st.i = (IS_ARG || STATE_INDEX) ? src_words[w + STATE_WORDS - 1u] : 0u;
     return st;
 }
 
@@ -602,9 +622,15 @@ State fold_at(State st, uint o, uint in_base, uint r) {
 void store_state(uint o, uint chunk, uint out_base, State st) {
     if (DST_PARTIALS) {
         write_state(o * chunk_count() + chunk, st);
-    } else if (IS_ARG) {
+    } else if (IS_LOGICAL && FUNCTION != F_COUNT_NONZERO) {
+        // One byte of a word other invocations may write too: cleared, then set, by atomics.
         uint at = p.base_out + out_base;
-        uint index = st.i == NO_INDEX ? 0u : st.i;  // NAN_IGNORE, every element NaN: index 0
+        uint shift = (at & 3u) * 8u;
+        atomicAnd(dst_bytes[at >> 2u], ~(0xFFu << shift));
+        atomicOr(dst_bytes[at >> 2u], st.i << shift);
+    } else if (IS_ARG || IS_LOGICAL) {
+        uint at = p.base_out + out_base;
+        uint index = (IS_ARG && st.i == NO_INDEX) ? 0u : st.i;  // NAN_IGNORE, every element NaN: index 0
         if (INDEX64) {
             dst_words[2u * at] = index;
             dst_words[2u * at + 1u] = 0u;

@@ -27,7 +27,7 @@ bool contiguous_line() {
 shared ACC_T folded_v[gl_WorkGroupSize.x];
 shared ACC_T folded_s[IS_LSE ? gl_WorkGroupSize.x : 1u];
 shared ACC_T folded_c[COMPENSATED ? gl_WorkGroupSize.x : 1u];
-shared uint folded_i[IS_ARG ? gl_WorkGroupSize.x : 1u];
+shared uint folded_i[HAS_INDEX ? gl_WorkGroupSize.x : 1u];
 
 State subgroup_fold(State st) {
     for (uint mask = 1u; mask < gl_SubgroupSize; mask <<= 1u) {
@@ -35,7 +35,7 @@ State subgroup_fold(State st) {
         other.v = subgroupShuffleXor(st.v, mask);
         other.s = IS_LSE ? subgroupShuffleXor(st.s, mask) : st.s;
         other.c = COMPENSATED ? subgroupShuffleXor(st.c, mask) : st.c;
-        other.i = IS_ARG ? subgroupShuffleXor(st.i, mask) : st.i;
+        other.i = HAS_INDEX ? subgroupShuffleXor(st.i, mask) : st.i;
         other.t = st.t;
         other.k = st.k;
         st = combine(st, other);
@@ -231,7 +231,7 @@ void main() {
         folded_v[gl_SubgroupID] = st.v;
         if (IS_LSE) folded_s[gl_SubgroupID] = st.s;
         if (COMPENSATED) folded_c[gl_SubgroupID] = st.c;
-        if (IS_ARG) folded_i[gl_SubgroupID] = st.i;
+        if (HAS_INDEX) folded_i[gl_SubgroupID] = st.i;
     }
     barrier();
     if (t == 0u) {
@@ -239,13 +239,13 @@ void main() {
         st.v = folded_v[0];
         if (IS_LSE) st.s = folded_s[0];
         if (COMPENSATED) st.c = folded_c[0];
-        if (IS_ARG) st.i = folded_i[0];
+        if (HAS_INDEX) st.i = folded_i[0];
         for (uint k = 1u; k < gl_NumSubgroups; ++k) {
             State other;
             other.v = folded_v[k];
             other.s = IS_LSE ? folded_s[k] : st.s;
             other.c = COMPENSATED ? folded_c[k] : st.c;
-            other.i = IS_ARG ? folded_i[k] : st.i;
+            other.i = HAS_INDEX ? folded_i[k] : st.i;
             other.t = st.t;
             other.k = st.k;
             st = combine(st, other);

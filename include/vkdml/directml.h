@@ -204,7 +204,7 @@ typedef struct DML_CUMULATIVE_PRODUCT_OPERATOR_DESC {
 /** Fold of the input over Axes (DML_OPERATOR_REDUCE): each output element folds the input elements
  *  that share its coordinates on the other axes. */
 typedef struct DML_REDUCE_OPERATOR_DESC {
-    /** The fold; ARGMAX (0) to SUM_SQUARE (11), or vkdml's VARIANCE (1000), STANDARD_DEVIATION (1001). */
+    /** The fold; ARGMAX (0) to SUM_SQUARE (11), or vkdml's VARIANCE (1000) to COUNT_NONZERO (1004). */
     DML_REDUCE_FUNCTION Function;
     const DML_TENSOR_DESC* InputTensor; /**< the tensor to reduce; not null */
     /** Not null; the input's DimensionCount, size 1 on each reduced axis and the input's size elsewhere
@@ -303,8 +303,9 @@ static inline uint64_t DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE dataType, ui
 
 /* vkdml's own REDUCE functions (SPEC §3 "vkdml's functions"): values of DML_REDUCE_FUNCTION outside
  * DirectML's range, defined beside the real DirectML.h too. DirectML refuses them; vkdml takes them in
- * DML_REDUCE_OPERATOR_DESC::Function like its own. Float types only (else ErrorCode::unsupported_type);
- * the output keeps the input's type. */
+ * DML_REDUCE_OPERATOR_DESC::Function like its own. VARIANCE and STANDARD_DEVIATION take float types only
+ * (else ErrorCode::unsupported_type) and keep the input's type; ANY, ALL and COUNT_NONZERO take every
+ * type and write UINT8 flags or integer counts. */
 #ifdef __cplusplus
 #define VKDML_REDUCE_FUNCTION_VALUE(v) static_cast<DML_REDUCE_FUNCTION>(v)
 #else
@@ -315,5 +316,11 @@ static inline uint64_t DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE dataType, ui
 #define VKDML_REDUCE_FUNCTION_VARIANCE VKDML_REDUCE_FUNCTION_VALUE(1000)
 /** The standard deviation: the square root of VKDML_REDUCE_FUNCTION_VARIANCE. */
 #define VKDML_REDUCE_FUNCTION_STANDARD_DEVIATION VKDML_REDUCE_FUNCTION_VALUE(1001)
+/** 1 where any element is not 0 (a NaN is not 0), else 0; any of the 11 types, output UINT8. */
+#define VKDML_REDUCE_FUNCTION_ANY VKDML_REDUCE_FUNCTION_VALUE(1002)
+/** 1 where every element is not 0, else 0; any of the 11 types, output UINT8. */
+#define VKDML_REDUCE_FUNCTION_ALL VKDML_REDUCE_FUNCTION_VALUE(1003)
+/** The count of elements that are not 0; any of the 11 types, output INT32, INT64, UINT32 or UINT64. */
+#define VKDML_REDUCE_FUNCTION_COUNT_NONZERO VKDML_REDUCE_FUNCTION_VALUE(1004)
 
 #endif /* VKDML_DIRECTML_H */

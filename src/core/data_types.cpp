@@ -34,6 +34,9 @@ const char* to_string(DML_REDUCE_FUNCTION function) noexcept {
     switch (static_cast<int>(function)) {
     case VKDML_REDUCE_FUNCTION_VARIANCE: return "VARIANCE";
     case VKDML_REDUCE_FUNCTION_STANDARD_DEVIATION: return "STANDARD_DEVIATION";
+    case VKDML_REDUCE_FUNCTION_ANY: return "ANY";
+    case VKDML_REDUCE_FUNCTION_ALL: return "ALL";
+    case VKDML_REDUCE_FUNCTION_COUNT_NONZERO: return "COUNT_NONZERO";
     default: return "UNKNOWN";
     }
 }

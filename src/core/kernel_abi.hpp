@@ -21,7 +21,9 @@ static_assert(SCAN_W_STRIDE_OUT + SCAN_MAX_OTHER_DIMS == ABI_PUSH_WORDS, "scan p
 static_assert(REDUCE_W_DIM + REDUCE_MAX_DIM_WORDS == ABI_PUSH_WORDS, "reduce push block fills 128 bytes");
 static_assert(REDUCE_F_SUM_SQUARE == 11 && REDUCE_F_ARGMAX == 0, "function codes are DML_REDUCE_FUNCTION's");
 static_assert(REDUCE_F_VARIANCE == VKDML_REDUCE_FUNCTION_VARIANCE &&
-                  REDUCE_F_STANDARD_DEVIATION == VKDML_REDUCE_FUNCTION_STANDARD_DEVIATION,
+                  REDUCE_F_STANDARD_DEVIATION == VKDML_REDUCE_FUNCTION_STANDARD_DEVIATION &&
+                  REDUCE_F_ANY == VKDML_REDUCE_FUNCTION_ANY && REDUCE_F_ALL == VKDML_REDUCE_FUNCTION_ALL &&
+                  REDUCE_F_COUNT_NONZERO == VKDML_REDUCE_FUNCTION_COUNT_NONZERO,
               "vkdml's function codes are its VKDML_REDUCE_FUNCTION values");
 // The planners lower to at most 8 dimensions, at least one of them reduced: 7 kept and 1 reduced use the
 // most dim words of any split.
@@ -58,14 +60,19 @@ constexpr bool is_variance_function(uint32_t function) {
     return REDUCE_IS_VARIANCE(function);
 }
 
+/// ANY, ALL or COUNT_NONZERO (vkdml's functions): a fold of "x is not 0".
+constexpr bool is_logical_function(uint32_t function) {
+    return REDUCE_IS_LOGICAL(function);
+}
+
 /// A DML_REDUCE_FUNCTION value REDUCE takes: DirectML's ARGMAX (0) to SUM_SQUARE (11), or vkdml's own.
 constexpr bool is_reduce_function(uint32_t function) {
-    return function <= REDUCE_F_SUM_SQUARE || is_variance_function(function);
+    return function <= REDUCE_F_SUM_SQUARE || is_variance_function(function) || is_logical_function(function);
 }
 
 /// A function whose float fold is a sum or a product, compensated by the kernels.
 constexpr bool is_compensated(uint32_t function) {
-    return REDUCE_IS_COMPENSATED(function);
+    return REDUCE_IS_COMPENSATED(function) && !is_logical_function(function);
 }
 
 /// 32-bit words of a fold state between reduce passes (reduce_common.glsl's STATE_WORDS); `nan_ignore`:
@@ -73,8 +80,9 @@ constexpr bool is_compensated(uint32_t function) {
 constexpr uint32_t state_words(uint32_t accumulator_bytes, uint32_t function, bool float_type,
                                bool nan_ignore = false) {
     return REDUCE_STATE_WORDS(accumulator_bytes / 4, function, float_type && is_compensated(function),
-                              float_type && ((nan_ignore && function == REDUCE_F_AVERAGE) ||
-                                             is_variance_function(function)));
+                              (float_type && ((nan_ignore && function == REDUCE_F_AVERAGE) ||
+                                              is_variance_function(function))) ||
+                                  is_logical_function(function));
 }
 
 }  // namespace vkdml::detail

@@ -51,18 +51,25 @@ VkDescriptorBufferInfo unused_descriptor(const BufferBinding& region, uint64_t a
 }
 
 /// Binding i of a dispatch, seen through the window `window` of its region (in elements from the
-/// region's start), its start aligned down to `align`; adds the window's shift to the push-constant word
-/// the kernel reads it from. Fails when the window exceeds maxStorageBufferRange.
+/// region's start), its start aligned down to `align` and its end up to a whole 32-bit word where the
+/// region has one (ANY and ALL set their byte outputs by word atomics; DMLCalcBufferTensorSize rounds
+/// tensors to words, so the word lies in the caller's range); adds the window's shift to the
+/// push-constant word the kernel reads it from. Fails when the window exceeds maxStorageBufferRange.
 Status bind_window(const OperatorState& op, const detail::PassBinding& pb, const BufferBinding& region,
                    const detail::ElementRange& window, uint64_t align, uint32_t i, Dispatch& dispatch) {
     const DeviceState& d = *op.device;
     const uint64_t esize = pb.element_bytes;
     const uint64_t first = region.offset + uint64_t(window.lo) * esize;
     const uint64_t start = first / align * align;
-    const uint64_t bytes = region.offset + uint64_t(window.hi + 1) * esize - start;
-    if (bytes > d.caps.info.max_storage_buffer_range)
+    const uint64_t exact = region.offset + uint64_t(window.hi + 1) * esize - start;
+    const uint64_t max_range = d.caps.info.max_storage_buffer_range;
+    // (The region's end; and the buffer's, where the region knows it: a staging buffer holds a window.)
+    uint64_t room = region.offset + region.size - start;
+    if (region.buffer_size != 0) room = std::min(room, region.buffer_size - start);
+    const uint64_t bytes = std::max(exact, std::min({(exact + 3) / 4 * 4, room, max_range}));
+    if (exact > max_range)
         return make_error(ErrorCode::unsupported_device, to_string(op.desc.Type), ": the ",
-                          slot_name(pb.slot), " window spans ", bytes,
+                          slot_name(pb.slot), " window spans ", exact,
                           " bytes, more than maxStorageBufferRange (", d.caps.info.max_storage_buffer_range,
                           ")");
     // The kernel adds this (modulo 2^32) to the offsets it computes from the tensor's start.

@@ -195,14 +195,14 @@ TEST_CASE("reduce validation: valid descriptions are accepted", "[gpu][validatio
 }
 
 TEST_CASE("reduce validation: Function out of range", "[gpu][validation][reduce]") {
-    for (uint32_t raw : {12u, 13u, 999u, 1002u, 0x7FFFFFFFu, 0xFFFFFFFFu}) {
+    for (uint32_t raw : {12u, 13u, 999u, 1005u, 0x7FFFFFFFu, 0xFFFFFFFFu}) {
         Desc d(DML_OPERATOR_REDUCE);
         set_raw(d.function, raw);
         INFO("Function " << raw);
         check(d, ErrorCode::invalid_descriptor,
               {"REDUCE: Function is " + std::to_string(static_cast<int32_t>(raw)) +
                " (must be a DML_REDUCE_FUNCTION, ARGMAX (0) to SUM_SQUARE (11), or vkdml's VARIANCE (1000) "
-               "or STANDARD_DEVIATION (1001))"});
+               "to COUNT_NONZERO (1004))"});
     }
 }
 

@@ -35,6 +35,9 @@ constexpr Named<DML_REDUCE_FUNCTION> kFunctions[] = {
     {"sum_square", DML_REDUCE_FUNCTION_SUM_SQUARE},
     {"variance", VKDML_REDUCE_FUNCTION_VARIANCE},
     {"standard_deviation", VKDML_REDUCE_FUNCTION_STANDARD_DEVIATION},
+    {"any", VKDML_REDUCE_FUNCTION_ANY},
+    {"all", VKDML_REDUCE_FUNCTION_ALL},
+    {"count_nonzero", VKDML_REDUCE_FUNCTION_COUNT_NONZERO},
 };
 
 constexpr Named<DML_TENSOR_DATA_TYPE> kIndexTypes[] = {
@@ -78,7 +81,8 @@ void add_last_options(CLI::App& app, const std::string& output_type_help, const 
 void define_reduce(CLI::App& app) {
     add_value(app, "--function", "F",
               "the fold: argmax, argmin, average, l1, l2, log_sum, log_sum_exp, max, min, multiply, sum, "
-              "sum_square, variance or standard_deviation (argmax/argmin: the first index among ties)")
+              "sum_square, variance, standard_deviation, any, all or count_nonzero (argmax/argmin: the first "
+              "index among ties; any and all write bool, count_nonzero int64)")
         .required();
     add_integer(app, "--correction", "N",
                 "only with --function variance/standard_deviation: divide by (count - N), NumPy's ddof "
@@ -91,8 +95,8 @@ void define_reduce(CLI::App& app) {
         "argmax/argmin: all 0). This or --axis is required");
     add_last_options(
         app,
-        "only with --function argmax/argmin: type of the indices: int32, int64 (default), uint32 or "
-        "uint64",
+        "only with --function argmax/argmin/count_nonzero: type of the indices or counts: int32, int64 "
+        "(default), uint32 or uint64",
         "'propagate' (default: NaN wins, the index of the first NaN) or 'ignore': min, max, argmax and "
         "argmin "
         "skip NaN elements, as DirectML's max and min do (a slice of NaN only gives -inf for max, +inf for "
@@ -184,10 +188,13 @@ DML_TENSOR_DATA_TYPE index_type(const Args& args) {
 
 // Reads IN.npy, resolves the axes against its rank, builds the operator (`build`: vkdml::ops, from the
 // input tensor and the axes), runs it and writes OUT.npy.
-// A bool input is computed as `bool_as` (host_ops.hpp, open_input); `bool_output`: OUT.npy is bool again.
+// A bool input is computed as `bool_as` (host_ops.hpp, open_input); OUT.npy is bool where `bool_output`
+// says so: never, for a bool input, or always (ANY and ALL's flags).
+enum class BoolOutput { never, if_input, always };
 template <class Build>
 void reduce_file(const Args& args, const WrittenAxes& written, const OperatorOptions& options, Build build,
-                 DML_TENSOR_DATA_TYPE bool_as = DML_TENSOR_DATA_TYPE_UINT8, bool bool_output = false) {
+                 DML_TENSOR_DATA_TYPE bool_as = DML_TENSOR_DATA_TYPE_UINT8,
+                 BoolOutput bool_output = BoolOutput::never) {
     const std::string& in_path = args.operands()[0];
     const InputFile file = open_input(in_path, bool_as);
     const std::vector<uint32_t> axes = resolve_axes(written, file.tensor.sizes.size(), in_path);
@@ -200,17 +207,21 @@ void reduce_file(const Args& args, const WrittenAxes& written, const OperatorOpt
             file_shape.push_back(op.output().sizes[d]);
     check_output(args.operands()[1]);
     const auto device = open_device(args);
-    run_one(*device, op, file, args.operands()[1], file_shape, options, bool_output && file.header.boolean);
+    run_one(*device, op, file, args.operands()[1], file_shape, options,
+            bool_output == BoolOutput::always || (bool_output == BoolOutput::if_input && file.header.boolean));
 }
 
 void run_reduce(const Args& args) {
     const std::string function_name = args.value("--function").value_or("");
     const DML_REDUCE_FUNCTION function = lookup(kFunctions, "--function", function_name);
     const bool is_arg = function == DML_REDUCE_FUNCTION_ARGMAX || function == DML_REDUCE_FUNCTION_ARGMIN;
-    if (!is_arg && args.has("--output-type"))
-        usage_error("option '--output-type' is only for --function argmax and argmin (--function " +
-                    function_name + " gives the input's type)");
-    const bool selects = is_arg || function == DML_REDUCE_FUNCTION_MAX || function == DML_REDUCE_FUNCTION_MIN;
+    const bool counts = function == VKDML_REDUCE_FUNCTION_COUNT_NONZERO;
+    const bool flags = function == VKDML_REDUCE_FUNCTION_ANY || function == VKDML_REDUCE_FUNCTION_ALL;
+    if (!is_arg && !counts && args.has("--output-type"))
+        usage_error("option '--output-type' is only for --function argmax, argmin and count_nonzero (--function " +
+                    function_name + (flags ? " gives bool)" : " gives the input's type)"));
+    const bool selects = is_arg || flags || function == DML_REDUCE_FUNCTION_MAX ||
+                         function == DML_REDUCE_FUNCTION_MIN || counts;
     const bool variance =
         function == VKDML_REDUCE_FUNCTION_VARIANCE || function == VKDML_REDUCE_FUNCTION_STANDARD_DEVIATION;
     OperatorOptions options = nan_options(args);
@@ -224,9 +235,10 @@ void run_reduce(const Args& args) {
         options.correction = static_cast<uint32_t>(correction);
     }
     const auto written = written_axes(args);
-    const DML_TENSOR_DATA_TYPE output_type = is_arg ? index_type(args) : ops::kAutoType;
-    // A bool input: compared as UINT8 (max and min give bool again), summed and multiplied as INT64 (NumPy's
-    // type for them), and in FLOAT32 for the float functions.
+    const DML_TENSOR_DATA_TYPE output_type = is_arg || counts ? index_type(args) : ops::kAutoType;
+    // A bool input: compared as UINT8 (max and min give bool again; any, all and count_nonzero read it so),
+    // summed and multiplied as INT64 (NumPy's type for them), and in FLOAT32 for the float functions.
+    // any and all write bool.
     const bool real = function == DML_REDUCE_FUNCTION_AVERAGE || function == DML_REDUCE_FUNCTION_L2 ||
                       function == DML_REDUCE_FUNCTION_LOG_SUM || function == DML_REDUCE_FUNCTION_LOG_SUM_EXP ||
                       variance;
@@ -238,7 +250,10 @@ void run_reduce(const Args& args) {
         [&](const ops::TensorDesc& input, std::span<const uint32_t> axes) {
             return ops::reduce(input, function, axes, output_type);
         },
-        bool_as, selects && !is_arg);
+        bool_as,
+        flags                       ? BoolOutput::always
+        : selects && !is_arg && !counts ? BoolOutput::if_input
+                                    : BoolOutput::never);
 }
 
 // ARGMAX (kMax) or ARGMIN.

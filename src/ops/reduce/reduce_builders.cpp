@@ -50,11 +50,27 @@ Result<Operation> reduce(const TensorDesc& input, DML_REDUCE_FUNCTION function,
     if (!detail::is_reduce_function(static_cast<uint32_t>(function)))
         return make_error(ErrorCode::invalid_argument, op, ": function ", static_cast<int>(function),
                           " is not a DML_REDUCE_FUNCTION (ARGMAX (0) to SUM_SQUARE (11), or vkdml's "
-                          "VARIANCE (1000) or STANDARD_DEVIATION (1001))");
+                          "VARIANCE (1000) to COUNT_NONZERO (1004))");
     const bool arg_function =
         function == DML_REDUCE_FUNCTION_ARGMAX || function == DML_REDUCE_FUNCTION_ARGMIN;
-    auto out_type = arg_function ? index_output_type(op, output_type)
-                                 : kept_output_type(op, to_string(function), input.data_type, output_type);
+    Result<DML_TENSOR_DATA_TYPE> out_type = DML_TENSOR_DATA_TYPE_UINT8;
+    if (function == VKDML_REDUCE_FUNCTION_COUNT_NONZERO) {
+        if (output_type == kAutoType) output_type = DML_TENSOR_DATA_TYPE_INT64;
+        const TypeInfo* info = type_info(output_type);
+        if (!info || !info->index_output)
+            return make_error(ErrorCode::unsupported_type, op, ": output type ", to_string(output_type), " (",
+                              static_cast<int>(output_type),
+                              ") is not a count type: COUNT_NONZERO writes INT32, INT64, UINT32 or UINT64");
+        out_type = output_type;
+    } else if (detail::is_logical_function(static_cast<uint32_t>(function))) {
+        if (output_type != kAutoType && output_type != DML_TENSOR_DATA_TYPE_UINT8)
+            return make_error(ErrorCode::unsupported_type, op, ": output type ", to_string(output_type), " (",
+                              static_cast<int>(output_type), ") but ", to_string(function),
+                              " writes UINT8 flags, 0 or 1");
+    } else {
+        out_type = arg_function ? index_output_type(op, output_type)
+                                : kept_output_type(op, to_string(function), input.data_type, output_type);
+    }
     if (!out_type) return out_type.error();
     return reduction(
         op, DML_OPERATOR_REDUCE, input, axes, *out_type,

@@ -33,7 +33,7 @@ Status validate_reduction(const DeviceCaps& caps, DML_OPERATOR_TYPE op, const Re
     if (!d.standalone && !is_reduce_function(static_cast<uint32_t>(d.Function)))
         return fail("Function is ", static_cast<int>(d.Function),
                     " (must be a DML_REDUCE_FUNCTION, ARGMAX (0) to SUM_SQUARE (11), or vkdml's VARIANCE "
-                    "(1000) or STANDARD_DEVIATION (1001))");
+                    "(1000) to COUNT_NONZERO (1004))");
     if (auto st = validate_tensor(name, "InputTensor", d.InputTensor, false); !st) return st;
     if (auto st = validate_tensor(name, "OutputTensor", d.OutputTensor, true); !st) return st;
     const auto& in = *static_cast<const DML_BUFFER_TENSOR_DESC*>(d.InputTensor->Desc);
@@ -87,7 +87,20 @@ Status validate_reduction(const DeviceCaps& caps, DML_OPERATOR_TYPE op, const Re
         return fail_type("OutputTensor.DataType is INT32 but the ", n,
                          " reduced elements have indices up to ", n - 1,
                          ", past INT32's 2147483647 (use INT64, UINT32 or UINT64)");
-    if (!arg && out.DataType != in.DataType)
+    const auto f = static_cast<uint32_t>(d.Function);
+    if (f == REDUCE_F_COUNT_NONZERO) {
+        if (!is_index_type(out.DataType))
+            return fail_type("OutputTensor.DataType is ", to_string(out.DataType), " but ", function,
+                             " writes counts: INT32, INT64, UINT32 or UINT64 (SPEC §4)");
+        if (out.DataType == DML_TENSOR_DATA_TYPE_INT32 && n > 0x7FFFFFFFull)
+            return fail_type("OutputTensor.DataType is INT32 but the ", n,
+                             " reduced elements may count up to ", n,
+                             ", past INT32's 2147483647 (use INT64, UINT32 or UINT64)");
+    } else if (is_logical_function(f)) {
+        if (out.DataType != DML_TENSOR_DATA_TYPE_UINT8)
+            return fail_type("OutputTensor.DataType is ", to_string(out.DataType), " but ", function,
+                             " writes UINT8 flags, 0 or 1 (SPEC §4)");
+    } else if (!arg && out.DataType != in.DataType)
         return fail_type("OutputTensor.DataType is ", to_string(out.DataType),
                          " but InputTensor.DataType is ", to_string(in.DataType), " (SPEC §4: ", function,
                          " keeps the data type)");
