@@ -669,3 +669,70 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, device
 """)
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, device=None):
     return _variance(a, axis, dtype, out, ddof, keepdims, device, "nanstd", True, nan_ignore=True)
+
+
+def _logical(a, axis, out, keepdims, function, device, name):
+    """numpy's any, all and count_nonzero over REDUCE ANY / ALL (UINT8 flags, read as bool) and
+    COUNT_NONZERO (int64 counts)."""
+    arr = as_array(a, allow_bool=True)
+    if arr.dtype == _np.bool_:
+        arr = arr.view(_np.uint8)
+    counts = function == "count_nonzero"
+    result_dtype = _np.dtype(_np.int64) if counts else _np.dtype(_np.uint8)
+    axes = axis_set(axis, arr.ndim, tuple)
+    out_shape = reduced_shape(arr.shape, axes)
+    if arr.size == 0:  # an empty slice: any False, all True, a count of 0
+        result = _np.full(out_shape, 1 if function == "all" else 0, result_dtype)
+    else:
+        result = reduced(arr, VKDML_REDUCE_FUNCTIONS[function], axes, result_dtype, device=device)
+    result = _drop_axes(result, arr.shape, axes, keepdims)
+    if isinstance(result, _np.ndarray) and not counts:
+        result = result.view(_np.bool_)
+    if counts and axis is None and not keepdims:  # numpy: a Python int
+        return int(_np.asarray(on_host(result))) if not isinstance(a, Array) else like(result, a, None)
+    return like(store(result, out, name), a, out)
+
+
+@numpy_doc(
+    "numpy.any: whether any element over the given axes is not zero.",
+    ["a", ("axis : None or int or tuple of ints, optional", "The axes tested; None (default) every element."),
+     "out", "keepdims", "device"],
+    ("numpy.ndarray or numpy.bool_",
+     "True where some element is not 0 (a NaN is not 0; -0 is); an empty slice gives False. REDUCE ANY "
+     "(vkdml's function) writes 0 or 1 as UINT8; a vkdml.Array input gives that uint8 Array."),
+    """
+>>> vkdml.any(np.array([[0, 0], [0, 3]], np.int16), axis=1)
+array([False,  True])
+""")
+def any(a, axis=None, out=None, keepdims=False, *, device=None):  # noqa: A001 (numpy's name)
+    return _logical(a, axis, out, keepdims, "any", device, "any")
+
+
+@numpy_doc(
+    "numpy.all: whether every element over the given axes is not zero.",
+    ["a", ("axis : None or int or tuple of ints, optional", "The axes tested; None (default) every element."),
+     "out", "keepdims", "device"],
+    ("numpy.ndarray or numpy.bool_",
+     "True where no element is 0 (a NaN is not 0; -0 is); an empty slice gives True. REDUCE ALL (vkdml's "
+     "function) writes 0 or 1 as UINT8; a vkdml.Array input gives that uint8 Array."),
+    """
+>>> vkdml.all(np.array([[1, 0], [2, 3]], np.float32), axis=1)
+array([False,  True])
+""")
+def all(a, axis=None, out=None, keepdims=False, *, device=None):  # noqa: A001 (numpy's name)
+    return _logical(a, axis, out, keepdims, "all", device, "all")
+
+
+@numpy_doc(
+    "numpy.count_nonzero: the number of elements that are not zero over the given axes.",
+    ["a", ("axis : None or int or tuple of ints, optional", "The axes counted; None (default) every element."),
+     "keepdims", "device"],
+    ("int or numpy.ndarray",
+     "The counts (REDUCE COUNT_NONZERO, vkdml's function, as int64): a Python int for axis=None, as in "
+     "numpy. A NaN is not 0; -0 is."),
+    """
+>>> vkdml.count_nonzero(np.array([[0, 1, 7], [0, 0, -2]], np.int8), axis=1)
+array([2, 1])
+""")
+def count_nonzero(a, axis=None, *, keepdims=False, device=None):
+    return _logical(a, axis, None, keepdims, "count_nonzero", device, "count_nonzero")

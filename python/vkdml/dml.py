@@ -34,7 +34,8 @@ REDUCE_FUNCTIONS = ("argmax", "argmin", "average", "l1", "l2", "log_sum", "log_s
                     "multiply", "sum", "sum_square")
 """DML_REDUCE_FUNCTION's names, in its order: the index is the enum's value."""
 
-VKDML_REDUCE_FUNCTIONS = {"variance": 1000, "standard_deviation": 1001}
+VKDML_REDUCE_FUNCTIONS = {"variance": 1000, "standard_deviation": 1001, "any": 1002, "all": 1003,
+                          "count_nonzero": 1004}
 """vkdml's own REDUCE functions (VKDML_REDUCE_FUNCTION_*, outside DirectML's range): name and value."""
 
 INDEX_TYPES = tuple(sorted(_native.index_types))  # the type table's index outputs
@@ -182,13 +183,13 @@ def cumulative_product(a, axis, *, exclusive=False, reverse=False, nan="propagat
     ["a_dml",
      ("function : str",
       "One of REDUCE_FUNCTIONS ('sum', 'log_sum_exp', 'argmax', ...) or of vkdml's VKDML_REDUCE_FUNCTIONS "
-      "('variance', 'standard_deviation'; float types only)."),
+      "('variance', 'standard_deviation': float types only; 'any', 'all', 'count_nonzero')."),
      ("axes : int or sequence of int",
       "The reduced axes (DirectML's `Axes`, any order). () reduces nothing: each output is the function of "
       "its one element (L2 gives |x|, SUM_SQUARE x², ...), as in DirectML."),
      ("output_type : dtype, optional",
-      "The arg functions' index type, one of INDEX_TYPES (default int64); the other functions keep `a`'s "
-      "type and take no other."),
+      "The arg functions' index type and count_nonzero's count type, one of INDEX_TYPES (default int64); "
+      "any and all write uint8 (0 or 1); the other functions keep `a`'s type and take no other."),
      ("nan : {'propagate', 'ignore'}, optional",
       "'ignore': max, min, argmax and argmin skip NaN elements (a slice of NaN only gives -inf (max), "
       "+inf (min) or index 0); the sums and products read a NaN as their identity (0; 1 for multiply; "
@@ -219,8 +220,13 @@ def reduce(a, function, axes, *, output_type=None, nan="propagate", correction=0
             not 0 <= correction < 2**32:
         raise invalid(f"correction {correction!r} is not an integer from 0 to 2**32 - 1")
     ax = axis_set(axes, max(arr.ndim, 1))  # a 0-d array is one element: axis 0
-    if function in ("argmax", "argmin"):
+    if function in ("argmax", "argmin", "count_nonzero"):
         out_dtype = _index_dtype("int64" if output_type is None else output_type)
+    elif function in ("any", "all"):
+        out_dtype = vkdml_dtype("uint8" if output_type is None else output_type, "output_type")
+        if out_dtype != _np.uint8:
+            raise UnsupportedType("unsupported_type", f"reduce {function}: the output is uint8 (0 or 1), not "
+                                  f"{out_dtype}")
     elif output_type is not None and vkdml_dtype(output_type, "output_type") != arr.dtype:
         raise UnsupportedType("unsupported_type", f"reduce {function}: the output keeps the input's type "
                               f"{arr.dtype} (SPEC §2 rule 7), not {vkdml_dtype(output_type)}")

@@ -17,7 +17,7 @@ DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32"
           "float32", "float64", ">i4", ">f4", ">f8"]
 SCANS = ["cumsum", "cumprod", "nancumsum", "nancumprod"]
 REDUCTIONS = ["sum", "prod", "mean", "max", "min", "nanmax", "nanmin", "logsumexp", "ptp", "nansum", "nanprod",
-              "nanmean", "var", "std", "nanvar", "nanstd"]
+              "nanmean", "var", "std", "nanvar", "nanstd", "any", "all", "count_nonzero"]
 ARGS = ["argmax", "argmin", "nanargmax", "nanargmin"]
 
 # (shape, axis) pairs; each function and dtype takes two of them, rotating, so every pair meets every
@@ -37,12 +37,16 @@ def values(function, dtype, shape, seed):
     if dt.kind == "b":
         return rng.random(shape) < 0.5
     product = function in ("prod", "cumprod", "nanprod", "nancumprod")
+    if dt.kind in "iu" and function in ("any", "all", "count_nonzero"):
+        return (rng.integers(0, 3, size=shape) * (rng.random(shape) < 0.7)).astype(dt)
     if dt.kind in "iu":
         info = np.iinfo(dt)
         low, high = (-3 if dt.kind == "i" else 0, 4) if product else (info.min, info.max)
         return rng.integers(low, high, size=shape, endpoint=True, dtype=np.int64 if dt.kind == "i" else
                             np.uint64).astype(dt)
     x = rng.uniform(0.5, 1.5, shape) * rng.choice([-1, 1], shape) if product else rng.standard_normal(shape)
+    if function in ("any", "all", "count_nonzero"):  # zeros (-0 among them) in about half the places
+        x = x * (rng.random(shape) < 0.5) * rng.choice([-1, 1], shape)
     x = np.asarray(x).astype(dt)
     if function.startswith("nan") and x.ndim and x.shape[-1] > 1:
         x[..., 1] = np.nan  # one NaN in every last-axis slice, never all of one
@@ -53,7 +57,8 @@ def expected(function, x, axis, keepdims, dtype):
     """numpy's result; floats computed in float64 and rounded to numpy's result type."""
     fn = getattr(np, function) if function != "logsumexp" else None
     kw = {} if dtype is None else {"dtype": dtype}
-    if function in ("max", "min", "nanmax", "nanmin", "argmax", "argmin", "nanargmax", "nanargmin", "ptp"):
+    if function in ("max", "min", "nanmax", "nanmin", "argmax", "argmin", "nanargmax", "nanargmin", "ptp", "any",
+                    "all", "count_nonzero"):
         kw = {}
     if function in REDUCTIONS or function in ARGS:
         kw["keepdims"] = keepdims
@@ -261,7 +266,7 @@ def test_numpy_errors():
 
 NUMPY_NAMED = ["cumsum", "cumprod", "sum", "prod", "mean", "max", "min", "argmax", "argmin", "logsumexp",
                "nanmax", "nanmin", "nanargmax", "nanargmin", "ptp", "nansum", "nanprod", "nanmean", "nancumsum",
-               "nancumprod", "var", "std", "nanvar", "nanstd"]
+               "nancumprod", "var", "std", "nanvar", "nanstd", "any", "all", "count_nonzero"]
 DML_NAMED = ["cumulative_sum", "cumulative_product", "reduce", "argmax", "argmin"]
 
 
@@ -276,7 +281,8 @@ def test_help_shows_numpy_format_docstrings(name):
 def test_signatures_match_numpy():
     import inspect
     for name in ("cumsum", "cumprod", "sum", "prod", "mean", "max", "min", "argmax", "argmin", "ptp", "amax", "amin",
-                 "nansum", "nanprod", "nanmean", "nancumsum", "nancumprod", "var", "std", "nanvar", "nanstd"):
+                 "nansum", "nanprod", "nanmean", "nancumsum", "nancumprod", "var", "std", "nanvar", "nanstd", "any",
+                 "all", "count_nonzero"):
         ours = [p for p in inspect.signature(getattr(vkdml, name)).parameters if p != "device"]
         theirs = [p for p in inspect.signature(getattr(np, name)).parameters if p not in ("initial", "where")]
         assert ours == theirs, f"{name}: {ours} against numpy's {theirs}"
@@ -393,7 +399,8 @@ def test_dml_reduce_variance_and_its_correction():
     np.testing.assert_array_equal(got, np.array([[5 / 3], [20 / 3]], np.float32))
     np.testing.assert_array_equal(vkdml.dml.reduce(x, "standard_deviation", (0, 1)),
                                   np.float32(np.sqrt(np.var(x.astype(np.float64)))).reshape(1, 1))
-    assert vkdml.dml.VKDML_REDUCE_FUNCTIONS == {"variance": 1000, "standard_deviation": 1001}
+    assert vkdml.dml.VKDML_REDUCE_FUNCTIONS == {"variance": 1000, "standard_deviation": 1001, "any": 1002,
+                                                "all": 1003, "count_nonzero": 1004}
     with pytest.raises(vkdml.InvalidArgument, match=r"correction -1 is not an integer from 0 to 2\*\*32 - 1"):
         vkdml.dml.reduce(x, "variance", 1, correction=-1)
     with pytest.raises(vkdml.InvalidArgument, match="OperatorOptions::correction is 1 but Function is SUM"):
@@ -401,5 +408,38 @@ def test_dml_reduce_variance_and_its_correction():
     with pytest.raises(vkdml.UnsupportedType, match="InputTensor.DataType is INT32 but VARIANCE takes FLOAT16"):
         vkdml.dml.reduce(x.astype(np.int32), "variance", 1)
     with pytest.raises(vkdml.InvalidArgument, match="function 'varianse' is not one of .*sum_square, variance, "
-                                                    "standard_deviation"):
+                                                    "standard_deviation, any, all, count_nonzero"):
         vkdml.dml.reduce(x, "varianse", 1)
+
+
+def test_any_all_count_nonzero_follow_numpy():
+    x = np.array([[0.0, -0.0, 0.0], [np.nan, 0.0, 0.0], [np.inf, 1.0, 2.0]], np.float32)
+    for fn in ("any", "all"):
+        check(getattr(vkdml, fn)(x, 1), getattr(np, fn)(x, 1), f"{fn} rows")
+        check(getattr(vkdml, fn)(x), getattr(np, fn)(x), f"{fn} all")
+        check(getattr(vkdml, fn)(x, (0, 1), keepdims=True), getattr(np, fn)(x, (0, 1), keepdims=True), fn)
+    check(vkdml.count_nonzero(x, axis=1), np.count_nonzero(x, axis=1), "count_nonzero rows")
+    assert vkdml.count_nonzero(x) == 4 and type(vkdml.count_nonzero(x)) is int  # numpy: a Python int
+    # Empty slices: any False, all True, a count of 0.
+    empty = np.zeros((0, 3), np.int16)
+    check(vkdml.any(empty, 0), np.any(empty, 0), "any of nothing")
+    check(vkdml.all(empty, 0), np.all(empty, 0), "all of nothing")
+    check(vkdml.count_nonzero(empty, axis=0), np.count_nonzero(empty, axis=0), "count of nothing")
+    # out=, and an Array: its result stays on the device as uint8 0 or 1 (an Array holds no bool).
+    out = np.empty(3, bool)
+    assert vkdml.any(x, 1, out=out) is out
+    np.testing.assert_array_equal(out, [False, True, True])
+    on_device = vkdml.any(vkdml.asarray(x), 1)
+    assert isinstance(on_device, vkdml.Array) and on_device.dtype == np.uint8
+    np.testing.assert_array_equal(on_device.numpy(), [0, 1, 1])
+    # vkdml.dml.reduce: uint8 flags, counts in any index type.
+    np.testing.assert_array_equal(vkdml.dml.reduce(x, "all", 1), np.array([[0], [0], [1]], np.uint8))
+    got = vkdml.dml.reduce(x, "count_nonzero", 0, output_type="uint32")
+    assert got.dtype == np.uint32 and got.tolist() == [[2, 1, 1]]
+    with pytest.raises(vkdml.UnsupportedType, match="reduce any: the output is uint8"):
+        vkdml.dml.reduce(x, "any", 1, output_type="int32")
+    # A long line of several chunks: one nonzero element at either end.
+    line = np.zeros(3_000_001, np.uint8)
+    assert not vkdml.any(line)
+    line[-1] = 7
+    assert vkdml.any(line) and vkdml.count_nonzero(line) == 1 and not vkdml.all(line)

@@ -415,6 +415,31 @@ TEST_CASE("cli: --function variance and standard_deviation, --correction, --nan 
                 "only (SPEC §4)");
 }
 
+TEST_CASE("cli: --function any, all and count_nonzero: bool flags and int64 counts, --output-type",
+          "[gpu][cli][logical]") {
+    TempDir dir;
+    const std::string in = dir / "in.npy", out = dir / "out.npy";
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    write_c_order(in, DML_TENSOR_DATA_TYPE_FLOAT32, {3, 3}, {0, -0.0, 0, nan, 0, 0, 1, 2, 3});
+    const auto header_of = [](const std::string& bytes) { return bytes.substr(0, bytes.find('\n') + 1); };
+    run_command(dir, "reduce", {"--function", "any", "--axes", "1", "--keepdims", "false"}, in, out);
+    CHECK(header_of(read_text(out)).find("'descr': '|b1', 'fortran_order': False, 'shape': (3,), }") !=
+          std::string::npos);
+    CHECK(read_values(out, DML_TENSOR_DATA_TYPE_UINT8, {3}) == std::vector<double>{0, 1, 1});
+    run_command(dir, "reduce", {"--function", "all", "--axes", "1", "--keepdims", "false"}, in, out);
+    CHECK(read_values(out, DML_TENSOR_DATA_TYPE_UINT8, {3}) == std::vector<double>{0, 0, 1});
+    run_command(dir, "reduce", {"--function", "any", "--axes", "1", "--keepdims", "false", "--nan", "ignore"}, in,
+                out);
+    CHECK(read_values(out, DML_TENSOR_DATA_TYPE_UINT8, {3}) == std::vector<double>{0, 0, 1});
+    run_command(dir, "reduce", {"--function", "count_nonzero", "--axes", "all"}, in, out);
+    CHECK(read_values(out, DML_TENSOR_DATA_TYPE_INT64, {1, 1}) == std::vector<double>{4});
+    run_command(dir, "reduce", {"--function", "count_nonzero", "--axes", "0", "--output-type", "uint32"}, in, out);
+    CHECK(read_values(out, DML_TENSOR_DATA_TYPE_UINT32, {1, 3}) == std::vector<double>{2, 1, 1});
+    check_error(dir, {"reduce", "--function", "any", "--axes", "0", "--output-type", "int32", in, out}, 2,
+                "option '--output-type' is only for --function argmax, argmin and count_nonzero (--function any "
+                "gives bool)");
+}
+
 TEST_CASE("cli: --axes all reduces every axis, --keepdims false drops reduced axes, '-' writes to stdout",
           "[gpu][cli]") {
     TempDir dir;
@@ -506,7 +531,8 @@ TEST_CASE("cli: reduce, argmax and argmin errors give one line, the right exit c
         check_error(dir, {"reduce", "--function", "SUM", "--axes", "0", in, out}, 2,
                     "unknown --function 'SUM'");
         check_error(dir, {"reduce", "--function", "sum", "--output-type", "int32", "--axes", "0", in, out}, 2,
-                    "'--output-type' is only for --function argmax and argmin");
+                    "'--output-type' is only for --function argmax, argmin and count_nonzero (--function sum "
+                    "gives the input's type)");
         check_error(dir,
                     {"reduce", "--function", "argmax", "--output-type", "float32", "--axes", "0", in, out}, 2,
                     "unknown --output-type 'float32' (one of: int32, int64, uint32, uint64)");
