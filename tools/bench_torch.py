@@ -34,6 +34,8 @@ DEFAULT_CASES = [
     ("logsumexp-1d", "logsumexp", "float32", [BIG], 0),
     ("variance-1d", "variance", "float32", [BIG], 0),
     ("variance-outer", "variance", "float32", [4096, 4096], 0),
+    ("any-1d", "any", "float32", [BIG], 0),
+    ("count-nonzero-1d", "count-nonzero", "float32", [BIG], 0),
     ("scan-1d-f16", "cumsum", "float16", [BIG], 0),
     ("scan-1d-i32", "cumsum", "int32", [BIG], 0),
     ("scan-1d-i64", "cumsum", "int64", [BIG], 0),
@@ -133,6 +135,10 @@ def operation(torch, op, x, axis):
         return lambda: torch.logsumexp(x, dim=axis, keepdim=True)
     if op == "variance":
         return lambda: torch.var(x, dim=axis, keepdim=True, correction=0)
+    if op == "any":
+        return lambda: torch.any(x, dim=axis, keepdim=True)
+    if op == "count-nonzero":
+        return lambda: torch.count_nonzero(x, dim=axis)
     raise ValueError(op)
 
 
@@ -233,7 +239,7 @@ def main():
             print("%-18s skipped: %s" % (r["case"], r["skipped"]))
         else:
             ratio = r.get("ratio_to_copy", r.get("ratio_to_submit"))
-            print("%-18s %-11s %-8s %10.3f ms %8.2f GB/s  ratio %.2f" % (
+            print("%-18s %-13s %-8s %10.3f ms %8.2f GB/s  ratio %.2f" % (
                 r["case"], r["op"], r["dtype"], r["median_ms"], r["gbps"], ratio or float("nan")))
     if args.json:
         with open(args.json, "w") as f:

@@ -36,6 +36,8 @@ std::vector<Case> default_cases() {
         {"logsumexp-1d", Op::logsumexp, F32, {kBig}, 0},
         {"variance-1d", Op::variance, F32, {kBig}, 0},
         {"variance-outer", Op::variance, F32, {4096, 4096}, 0},
+        {"any-1d", Op::any, F32, {kBig}, 0},
+        {"count-nonzero-1d", Op::count_nonzero, F32, {kBig}, 0},
         {"scan-1d-f16", Op::cumsum, F16, {kBig}, 0},
         {"scan-1d-i32", Op::cumsum, I32, {kBig}, 0},
         {"scan-1d-i64", Op::cumsum, I64, {kBig}, 0},
@@ -98,6 +100,8 @@ const char* op_name(Op op) {
     case Op::argmax: return "argmax";
     case Op::logsumexp: return "logsumexp";
     case Op::variance: return "variance";
+    case Op::any: return "any";
+    case Op::count_nonzero: return "count-nonzero";
     case Op::host_cumsum: return "host-cumsum";
     }
     return "?";
@@ -116,7 +120,9 @@ DML_OPERATOR_TYPE dml_operator(Op op) {
     case Op::argmax: return DML_OPERATOR_ARGMAX;
     case Op::reduce_sum:
     case Op::logsumexp:
-    case Op::variance: return DML_OPERATOR_REDUCE;
+    case Op::variance:
+    case Op::any:
+    case Op::count_nonzero: return DML_OPERATOR_REDUCE;
     }
     return DML_OPERATOR_INVALID;
 }
@@ -155,6 +161,8 @@ ops::Operation operation(const Case& c) {
     case Op::reduce_sum: return take(ops::reduce(input, DML_REDUCE_FUNCTION_SUM, axes));
     case Op::logsumexp: return take(ops::reduce(input, DML_REDUCE_FUNCTION_LOG_SUM_EXP, axes));
     case Op::variance: return take(ops::reduce(input, VKDML_REDUCE_FUNCTION_VARIANCE, axes));
+    case Op::any: return take(ops::reduce(input, VKDML_REDUCE_FUNCTION_ANY, axes));
+    case Op::count_nonzero: return take(ops::reduce(input, VKDML_REDUCE_FUNCTION_COUNT_NONZERO, axes));
     case Op::argmax: break;
     }
     return take(ops::argmax(input, axes, DML_AXIS_DIRECTION_INCREASING, DML_TENSOR_DATA_TYPE_UINT32));

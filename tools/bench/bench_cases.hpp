@@ -20,6 +20,8 @@ enum class Op {
     argmax,       ///< DML_OPERATOR_ARGMAX over the case's one axis, UINT32 indices
     logsumexp,    ///< DML_OPERATOR_REDUCE, LOG_SUM_EXP over the case's one axis
     variance,     ///< DML_OPERATOR_REDUCE, vkdml's VARIANCE over the case's one axis
+    any,          ///< DML_OPERATOR_REDUCE, vkdml's ANY over the case's one axis (UINT8 flags)
+    count_nonzero,  ///< DML_OPERATOR_REDUCE, vkdml's COUNT_NONZERO over the case's one axis (INT64)
     host_cumsum,  ///< a float32 cumsum through HostExecution::run(), against an empty submit
 };
 

@@ -139,6 +139,19 @@ void variance(const Fibers& f, const typename Traits::Storage* in) {
     }
 }
 
+// ANY (`count` false) or COUNT_NONZERO along every fiber.
+template <class Traits>
+void nonzero(const Fibers& f, const typename Traits::Storage* in, bool count) {
+    for (uint64_t o = 0; o < f.outer; ++o) {
+        const auto* x = in + o * f.len * f.inner;
+        for (uint64_t i = 0; i < f.inner; ++i) {
+            uint64_t n = 0;
+            for (uint64_t k = 0; k < f.len; ++k) n += Traits::load(x[k * f.inner + i]) != 0;
+            g_sink = static_cast<double>(count ? n : n > 0);
+        }
+    }
+}
+
 template <class Traits>
 bool run_once(const Case& c, const std::byte* input, std::byte* output) {
     using T = typename Traits::Storage;
@@ -167,6 +180,8 @@ bool run_once(const Case& c, const std::byte* input, std::byte* output) {
         } else {
             return false;
         }
+    case Op::any:
+    case Op::count_nonzero: nonzero<Traits>(f, in, c.op == Op::count_nonzero); return true;
     case Op::variance:
         if constexpr (std::is_floating_point_v<Acc>) {
             variance<Traits>(f, in);

@@ -175,6 +175,11 @@ std::vector<Sample> reference_samples(const Case& c, std::span<const std::byte> 
         if (c.op == Op::argmax) {
             s.exact = true;
             s.bits = best_index;
+        } else if (c.op == Op::any || c.op == Op::count_nonzero) {
+            uint64_t nonzero = 0;
+            for (uint64_t k = 0; k < f.len; ++k) nonzero += load_value(c.type, at(k)) != 0;
+            s.exact = true;
+            s.bits = c.op == Op::any ? (nonzero > 0 ? 1 : 0) : nonzero;
         } else if (c.op == Op::variance) {
             const double mean = sum.value() / static_cast<double>(f.len);
             DoubleDouble m2;

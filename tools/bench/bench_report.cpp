@@ -118,7 +118,7 @@ std::string device_line(const Report& report) {
 
 std::string table(const Report& report) {
     char line[512];
-    const char* row = "%-18s %-11s %-8s %-12s %-4s %9s %10s %10s %10s %8s %8s %7s %8s %8s  %s\n";
+    const char* row = "%-18s %-13s %-8s %-12s %-4s %9s %10s %10s %10s %8s %8s %7s %8s %8s  %s\n";
     std::string text;
     std::snprintf(line, sizeof line, row, "case", "op", "dtype", "shape", "axes", "MB", "median ms", "min",
                   "max", "GB/s", "copy", "ratio", "cpu", "rel err", "check");
@@ -128,7 +128,7 @@ std::string table(const Report& report) {
         const std::string shape = join(r.c.shape, "x"), axes = std::to_string(r.c.axis);
         const std::string mb = format("%.2f", static_cast<double>(r.bytes) / 1e6);
         if (!r.skipped.empty() || !r.error.empty()) {
-            std::snprintf(line, sizeof line, "%-18s %-11s %-8s %-12s %-4s %9s  %s\n", r.c.name.c_str(),
+            std::snprintf(line, sizeof line, "%-18s %-13s %-8s %-12s %-4s %9s  %s\n", r.c.name.c_str(),
                           op_name(r.c.op), dtype_name(r.c.type).c_str(), shape.c_str(), axes.c_str(),
                           mb.c_str(),
                           (r.skipped.empty() ? "error: " + r.error : "skipped: " + r.skipped).c_str());
