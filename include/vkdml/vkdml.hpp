@@ -309,7 +309,8 @@ enum class NanMode {
     /// cumulative product, -inf for LOG_SUM_EXP, as NumPy's nansum, nanprod, nancumsum and nancumprod
     /// do (a NaN that the arithmetic itself makes, inf - inf, still propagates); AVERAGE divides that
     /// sum by the count of the other elements, as NumPy's nanmean (NaN for a fiber of NaN only);
-    /// VKDML_REDUCE_FUNCTION_VARIANCE and STANDARD_DEVIATION leave them out, as NumPy's nanvar and nanstd.
+    /// VKDML_REDUCE_FUNCTION_VARIANCE and STANDARD_DEVIATION leave them out, as NumPy's nanvar and nanstd,
+    /// and so do ANY, ALL and COUNT_NONZERO (a fiber of NaN only: 0, 1 and 0).
     /// Integer data has no NaN: the results are those of propagate.
     ignore,
 };
