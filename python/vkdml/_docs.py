@@ -18,6 +18,10 @@ PARAMETERS = {
     "axis_scan": ("axis : int, optional", "The axis; None (default) scans the flattened array."),
     "out": ("out : ndarray, optional", "Where to write the result (its shape)."),
     "keepdims": ("keepdims : bool, optional", "Keep the reduced axes, with size 1."),
+    "initial": ("initial : scalar, optional",
+                "A value the reduction starts from, cast to the result's type as numpy casts it: added (sum), "
+                "multiplied (prod) or compared (max, min; the nan functions leave NaN out) on the host after "
+                "the device's reduction; an empty slice gives it."),
     "keepdims_arg": ("keepdims : bool, optional",
                      "Keep the searched axis (or every axis, for axis None) with size 1."),
     "device": ("device : vkdml.Device or str, optional",

@@ -15,6 +15,16 @@ from .dml import REDUCE_FUNCTIONS, VKDML_REDUCE_FUNCTIONS, reduced, reduced_shap
 _INTP = _np.dtype(_np.intp)
 
 
+class _NoValue:
+    """The default of `initial` (numpy's own sentinel, shown as numpy shows it): no initial value."""
+
+    def __repr__(self):
+        return "<no value>"
+
+
+_NO_VALUE = _NoValue()
+
+
 def _with_out(computed, out):
     """numpy's loop for a given `out` and no dtype: out's type where the default one casts to it safely
     (float32 data summed into a float64 out is summed in float64), else the default (then cast)."""
@@ -52,7 +62,20 @@ def _drop_axes(result, shape, axes, keepdims):
     return result.reshape(tuple(n for i, n in enumerate(shape) if i not in axes))
 
 
-def _reduction(a, axis, dtype, out, keepdims, function, device, name, nan_ignore=False):
+def _with_initial(result, initial, function, nan_ignore):
+    """numpy's `initial=`: the reduction's result combined with `initial`, cast to the result's type
+    (numpy's rule 'unsafe'), on the host: added, multiplied, or the larger (smaller) of the two; nanmax and
+    nanmin leave a NaN out (a slice of NaN only gives `initial`)."""
+    host = _np.asarray(on_host(result))
+    init = _np.asarray(initial).astype(host.dtype)
+    combine = {"sum": _np.add, "multiply": _np.multiply,
+               "max": _np.fmax if nan_ignore else _np.maximum,
+               "min": _np.fmin if nan_ignore else _np.minimum}[function]
+    with _np.errstate(over="ignore", invalid="ignore"):
+        return _np.asarray(combine(init, host), host.dtype)
+
+
+def _reduction(a, axis, dtype, out, keepdims, function, device, name, nan_ignore=False, initial=_NO_VALUE):
     arr = as_array(a, allow_bool=True)
     is_bool = arr.dtype == _np.bool_
     if dtype is not None:
@@ -81,8 +104,11 @@ def _reduction(a, axis, dtype, out, keepdims, function, device, name, nan_ignore
         axis = ()
     axes = axis_set(axis, arr.ndim, tuple)
     out_shape = reduced_shape(arr.shape, axes)
+    has_initial = initial is not _NO_VALUE
     if arr.size == 0 and _np.prod(out_shape, dtype=_np.int64) != 0:
         identity = {"sum": 0, "multiply": 1, "average": _np.nan, "log_sum_exp": -_np.inf}.get(function)
+        if identity is None and has_initial:  # max, min: initial is the result of an empty slice
+            identity = _np.asarray(initial).astype(computed)
         if identity is None:
             raise invalid(f"{name}: zero-size array to a reduction operation {name} which has no identity")
         if function == "average":
@@ -90,11 +116,11 @@ def _reduction(a, axis, dtype, out, keepdims, function, device, name, nan_ignore
         result = _np.full(out_shape, identity, computed)
     else:
         final = out_shape if keepdims else tuple(n for i, n in enumerate(arr.shape) if i not in axes)
-        # numpy's all-NaN rule for nanmax and nanmin runs on the host
-        host_after = nan_ignore and computed.kind == "f" and function in ("max", "min")
+        # numpy's all-NaN rule for nanmax and nanmin runs on the host, and so does `initial`
+        host_after = (nan_ignore and computed.kind == "f" and function in ("max", "min")) or has_initial
         result = reduced(arr, REDUCE_FUNCTIONS.index(function), axes, computed, nan=nan_ignore, device=device,
                          out=None if host_after else direct_out(out, computed, final))
-    if nan_ignore and computed.kind == "f" and function in ("max", "min") and result.size:
+    if nan_ignore and computed.kind == "f" and function in ("max", "min") and result.size and not has_initial:
         arr, result = on_host(arr), on_host(result)
         # numpy: a slice of NaN only is NaN, with a warning (NanMode::ignore gives -inf or +inf there).
         extreme = -_np.inf if function == "max" else _np.inf
@@ -105,6 +131,8 @@ def _reduction(a, axis, dtype, out, keepdims, function, device, name, nan_ignore
                 result = _np.where(all_nan, _np.array(_np.nan, computed), result)
     if is_bool and function in ("max", "min"):
         result = result.astype(_np.bool_)
+    if has_initial:
+        result = _with_initial(result, initial, function, nan_ignore)
     return like(store(_drop_axes(result, arr.shape, axes, keepdims), out, name), a, out)
 
 
@@ -205,6 +233,7 @@ def cumprod(a, axis=None, dtype=None, out=None, *, device=None):
       "booleans to int64, floats keep their type)."),
      "out",
      "keepdims",
+     "initial",
      "device"],
     ("numpy.ndarray or numpy scalar",
      "The sums (a scalar when every axis is reduced without keepdims; `out` if given). Float sums are "
@@ -213,8 +242,9 @@ def cumprod(a, axis=None, dtype=None, out=None, *, device=None):
 >>> vkdml.sum(np.array([[1, 2], [3, 4]], np.int8), axis=1)
 array([3, 7])
 """)
-def sum(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None):  # noqa: A001 (numpy's name)
-    return _reduction(a, axis, dtype, out, keepdims, "sum", device, "sum")
+def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NO_VALUE, *,  # noqa: A001 (numpy's name)
+        device=None):
+    return _reduction(a, axis, dtype, out, keepdims, "sum", device, "sum", initial=initial)
 
 
 @numpy_doc(
@@ -226,6 +256,7 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None):  # 
       "The type of the result and of the product; default as in sum."),
      "out",
      "keepdims",
+     "initial",
      "device"],
     ("numpy.ndarray or numpy scalar",
      "The products (`out` if given); an empty product is 1."),
@@ -233,8 +264,8 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None):  # 
 >>> vkdml.prod(np.array([[1, 2], [3, 4]], np.uint8), axis=0)
 array([3, 8], dtype=uint64)
 """)
-def prod(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None):
-    return _reduction(a, axis, dtype, out, keepdims, "multiply", device, "prod")
+def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NO_VALUE, *, device=None):
+    return _reduction(a, axis, dtype, out, keepdims, "multiply", device, "prod", initial=initial)
 
 
 @numpy_doc(
@@ -264,6 +295,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None):
      "axes_reduced",
      "out",
      "keepdims",
+     "initial",
      "device"],
     ("numpy.ndarray or numpy scalar",
      "The maxima, in `a`'s type; NaN where a slice holds a NaN (see nanmax). An empty slice raises "
@@ -272,8 +304,8 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None):
 >>> vkdml.max(np.array([[1, 5], [7, 2]], np.int16), axis=0)
 array([7, 5], dtype=int16)
 """)
-def max(a, axis=None, out=None, keepdims=False, *, device=None):  # noqa: A001 (numpy's name)
-    return _reduction(a, axis, None, out, keepdims, "max", device, "max")
+def max(a, axis=None, out=None, keepdims=False, initial=_NO_VALUE, *, device=None):  # noqa: A001 (numpy's)
+    return _reduction(a, axis, None, out, keepdims, "max", device, "max", initial=initial)
 
 
 @numpy_doc(
@@ -282,6 +314,7 @@ def max(a, axis=None, out=None, keepdims=False, *, device=None):  # noqa: A001 (
      "axes_reduced",
      "out",
      "keepdims",
+     "initial",
      "device"],
     ("numpy.ndarray or numpy scalar",
      "The minima, in `a`'s type; NaN where a slice holds a NaN (see nanmin). Of -0 and +0, -0 (IEEE "
@@ -290,8 +323,8 @@ def max(a, axis=None, out=None, keepdims=False, *, device=None):  # noqa: A001 (
 >>> vkdml.min(np.array([[1, 5], [7, 2]], np.int16), axis=1)
 array([1, 2], dtype=int16)
 """)
-def min(a, axis=None, out=None, keepdims=False, *, device=None):  # noqa: A001 (numpy's name)
-    return _reduction(a, axis, None, out, keepdims, "min", device, "min")
+def min(a, axis=None, out=None, keepdims=False, initial=_NO_VALUE, *, device=None):  # noqa: A001 (numpy's)
+    return _reduction(a, axis, None, out, keepdims, "min", device, "min", initial=initial)
 
 
 #: numpy's other name of max (numpy.amax), the same function.
@@ -383,6 +416,7 @@ def argmin(a, axis=None, out=None, *, keepdims=False, device=None):
      "axes_reduced",
      "out",
      "keepdims",
+     "initial",
      "device"],
     ("numpy.ndarray or numpy scalar",
      "The maxima (vkdml's NanMode::ignore). A slice of NaN only gives NaN with a RuntimeWarning, as in "
@@ -391,8 +425,8 @@ def argmin(a, axis=None, out=None, *, keepdims=False, device=None):
 >>> vkdml.nanmax(np.array([1., np.nan, 3.], np.float32))
 3.0
 """)
-def nanmax(a, axis=None, out=None, keepdims=False, *, device=None):
-    return _reduction(a, axis, None, out, keepdims, "max", device, "nanmax", nan_ignore=True)
+def nanmax(a, axis=None, out=None, keepdims=False, initial=_NO_VALUE, *, device=None):
+    return _reduction(a, axis, None, out, keepdims, "max", device, "nanmax", nan_ignore=True, initial=initial)
 
 
 @numpy_doc(
@@ -401,6 +435,7 @@ def nanmax(a, axis=None, out=None, keepdims=False, *, device=None):
      "axes_reduced",
      "out",
      "keepdims",
+     "initial",
      "device"],
     ("numpy.ndarray or numpy scalar",
      "The minima; a slice of NaN only gives NaN with a RuntimeWarning (DirectML: +inf). Of -0 and +0, -0."),
@@ -408,8 +443,8 @@ def nanmax(a, axis=None, out=None, keepdims=False, *, device=None):
 >>> vkdml.nanmin(np.array([1., np.nan, 3.], np.float32))
 1.0
 """)
-def nanmin(a, axis=None, out=None, keepdims=False, *, device=None):
-    return _reduction(a, axis, None, out, keepdims, "min", device, "nanmin", nan_ignore=True)
+def nanmin(a, axis=None, out=None, keepdims=False, initial=_NO_VALUE, *, device=None):
+    return _reduction(a, axis, None, out, keepdims, "min", device, "nanmin", nan_ignore=True, initial=initial)
 
 
 @numpy_doc(
@@ -419,6 +454,7 @@ def nanmin(a, axis=None, out=None, keepdims=False, *, device=None):
      "dtype_fold",
      "out",
      "keepdims",
+     "initial",
      "device"],
     ("numpy.ndarray or numpy scalar",
      "The sums, as `sum` gives them (integers as they are: they hold no NaN); a slice of NaN only gives "
@@ -427,8 +463,8 @@ def nanmin(a, axis=None, out=None, keepdims=False, *, device=None):
 >>> vkdml.nansum(np.array([1, np.nan, 3], np.float32))
 4.0
 """)
-def nansum(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None):
-    return _reduction(a, axis, dtype, out, keepdims, "sum", device, "nansum", nan_ignore=True)
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NO_VALUE, *, device=None):
+    return _reduction(a, axis, dtype, out, keepdims, "sum", device, "nansum", nan_ignore=True, initial=initial)
 
 
 @numpy_doc(
@@ -438,6 +474,7 @@ def nansum(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None):
      "dtype_fold",
      "out",
      "keepdims",
+     "initial",
      "device"],
     ("numpy.ndarray or numpy scalar",
      "The products, as `prod` gives them; a slice of NaN only gives 1. NaN elements are read as 1 on the "
@@ -446,8 +483,8 @@ def nansum(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None):
 >>> vkdml.nanprod(np.array([2, np.nan, 3], np.float64))
 6.0
 """)
-def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None):
-    return _reduction(a, axis, dtype, out, keepdims, "multiply", device, "nanprod", nan_ignore=True)
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NO_VALUE, *, device=None):
+    return _reduction(a, axis, dtype, out, keepdims, "multiply", device, "nanprod", nan_ignore=True, initial=initial)
 
 
 @numpy_doc(

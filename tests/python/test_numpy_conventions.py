@@ -284,7 +284,7 @@ def test_signatures_match_numpy():
                  "nansum", "nanprod", "nanmean", "nancumsum", "nancumprod", "var", "std", "nanvar", "nanstd", "any",
                  "all", "count_nonzero"):
         ours = [p for p in inspect.signature(getattr(vkdml, name)).parameters if p != "device"]
-        theirs = [p for p in inspect.signature(getattr(np, name)).parameters if p not in ("initial", "where")]
+        theirs = [p for p in inspect.signature(getattr(np, name)).parameters if p != "where"]
         assert ours == theirs, f"{name}: {ours} against numpy's {theirs}"
 
 
@@ -443,3 +443,31 @@ def test_any_all_count_nonzero_follow_numpy():
     assert not vkdml.any(line)
     line[-1] = 7
     assert vkdml.any(line) and vkdml.count_nonzero(line) == 1 and not vkdml.all(line)
+
+
+@pytest.mark.parametrize("name", ["sum", "prod", "max", "min", "amax", "amin", "nansum", "nanprod", "nanmax",
+                                  "nanmin"])
+def test_initial_follows_numpy(name):
+    rng = np.random.default_rng(7)
+    floats = rng.standard_normal((4, 5)).astype(np.float32)
+    floats[1, :] = np.nan if name.startswith("nan") else floats[1, :]
+    floats[2, 3] = np.nan
+    cases = [(floats, 1, 0.25), (floats, None, 3), (floats, (0, 1), -7.5),
+             (np.arange(12, dtype=np.int8).reshape(3, 4), 0, 300.7),  # cast to the result's type first
+             (np.array([True, False, True]), None, 2),
+             (np.zeros((2, 0), np.float64), 1, -1.5),  # an empty slice gives initial
+             (np.zeros((2, 0), np.int16), 1, 4)]
+    for x, axis, initial in cases:
+        what = f"{name}({x.dtype} {x.shape}, axis={axis}, initial={initial})"
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            want = getattr(np, name)(x, axis, initial=initial)
+            got = getattr(vkdml, name)(x, axis, initial=initial)
+        check(got, want, what)
+    # keepdims and out= with initial.
+    out = np.empty((4, 1), np.float64)
+    assert getattr(vkdml, name)(floats, 1, out=out, keepdims=True, initial=1) is out
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        np.testing.assert_allclose(out, getattr(np, name)(floats, 1, keepdims=True, initial=1).astype(np.float64),
+                                   rtol=2e-6)
