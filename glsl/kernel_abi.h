@@ -122,9 +122,9 @@
 // the variances, AVERAGE with NanMode::ignore) the count of numbers (the logical functions: their
 // flag or count; their value words go unused). (A third || in the count's
 // condition made glslang 11 emit a spec constant that reads a phi: `counted` covers the variances.)
-#define REDUCE_STATE_WORDS(acc_words, f, compensated, counted)                                          \
-    ((acc_words) * (1u + ((f) == REDUCE_F_LOG_SUM_EXP ? 1u : 0u) + ((compensated) ? 1u : 0u) +         \
-                    (REDUCE_IS_VARIANCE(f) ? 3u : 0u)) +                                                \
+#define REDUCE_STATE_WORDS(acc_words, f, compensated, counted)                                 \
+    ((acc_words) * (1u + ((f) == REDUCE_F_LOG_SUM_EXP ? 1u : 0u) + ((compensated) ? 1u : 0u) + \
+                    (REDUCE_IS_VARIANCE(f) ? 3u : 0u)) +                                       \
      ((REDUCE_IS_ARG(f) || (counted)) ? 1u : 0u))
 
 #define REDUCE_MAX_DIM_WORDS 24

@@ -3,8 +3,8 @@
 #pragma once
 
 #include "kernel_abi.h"
-#include "vkdml/directml.h"
 #include "kernel_ids.hpp"
+#include "vkdml/directml.h"
 
 #include <array>
 #include <compare>
@@ -76,13 +76,14 @@ constexpr bool is_compensated(uint32_t function) {
 }
 
 /// 32-bit words of a fold state between reduce passes (reduce_common.glsl's STATE_WORDS); `nan_ignore`:
-/// float AVERAGE then counts its elements in a word of its own.
+/// float AVERAGE then counts its elements in a word of its own, as the variances always do; the logical
+/// functions keep their flag or count in that word.
 constexpr uint32_t state_words(uint32_t accumulator_bytes, uint32_t function, bool float_type,
                                bool nan_ignore = false) {
-    return REDUCE_STATE_WORDS(accumulator_bytes / 4, function, float_type && is_compensated(function),
-                              (float_type && ((nan_ignore && function == REDUCE_F_AVERAGE) ||
-                                              is_variance_function(function))) ||
-                                  is_logical_function(function));
+    return REDUCE_STATE_WORDS(
+        accumulator_bytes / 4, function, float_type && is_compensated(function),
+        (float_type && ((nan_ignore && function == REDUCE_F_AVERAGE) || is_variance_function(function))) ||
+            is_logical_function(function));
 }
 
 }  // namespace vkdml::detail

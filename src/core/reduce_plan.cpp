@@ -196,8 +196,8 @@ struct Planner {
             .dst_partials = dst_partials,
             .tie_last = arg && r.tie_last,
             .is_signed = sign_matters && is_signed_integer_type(r.type),
-            .index64 = (arg || is_logical_function(r.function)) && !dst_partials &&
-                       element_size(r.output_type) == 8,
+            .index64 =
+                (arg || is_logical_function(r.function)) && !dst_partials && element_size(r.output_type) == 8,
             // (Only where the data can hold a NaN: integer pipelines stay shared
             // with propagate.)
             .nan_ignore = r.nan_ignore && is_float_type(r.type),
@@ -247,9 +247,9 @@ struct Planner {
             REDUCE_W_BASE_OUT,
             [&] {
                 PassBinding dst{Slot::output, 0};
-                dst.element_bytes =
-                    is_arg_function(r.function) || is_logical_function(r.function) ? element_size(r.output_type)
-                                                                                    : v.element_bytes;
+                dst.element_bytes = is_arg_function(r.function) || is_logical_function(r.function)
+                                        ? element_size(r.output_type)
+                                        : v.element_bytes;
                 dst.base_word = REDUCE_W_BASE_OUT;
                 return add_pass(s, src, dst, false);
             },

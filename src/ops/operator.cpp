@@ -1,8 +1,8 @@
 // What Device::create_operator and Device::supports run for a device's capabilities: the operator's row
 // of the operator table validates and keeps its description, then the options are checked against it.
 #include "core/errors.hpp"
-#include "front/operator_state.hpp"
 #include "core/kernel_abi.hpp"
+#include "front/operator_state.hpp"
 #include "front/validation.hpp"
 #include "ops/op_table.hpp"
 
@@ -41,10 +41,11 @@ Status validate_options(const OperatorState& s, const OperatorOptions& options) 
     const bool variance = s.desc.Type == DML_OPERATOR_REDUCE &&
                           detail::is_variance_function(static_cast<uint32_t>(s.normalized.function));
     if (options.correction != 0 && !variance)
-        return make_error(ErrorCode::invalid_argument, to_string(s.desc.Type), ": OperatorOptions::correction is ",
-                          options.correction,
-                          s.desc.Type == DML_OPERATOR_REDUCE ? detail::cat(" but Function is ", to_string(s.normalized.function))
-                                                             : std::string(),
+        return make_error(ErrorCode::invalid_argument, to_string(s.desc.Type),
+                          ": OperatorOptions::correction is ", options.correction,
+                          s.desc.Type == DML_OPERATOR_REDUCE
+                              ? detail::cat(" but Function is ", to_string(s.normalized.function))
+                              : std::string(),
                           " (only VARIANCE and STANDARD_DEVIATION take a correction; it must be 0 here)");
     return {};
 }

@@ -254,7 +254,8 @@ std::vector<GoldenCase> make_cases() {
     });
     // vkdml's VARIANCE and STANDARD_DEVIATION (appended): every float type, a long line, rows along either
     // axis, two axes of three, cancelling data, a strided view, and NaN ignored.
-    constexpr DML_REDUCE_FUNCTION VAR = VKDML_REDUCE_FUNCTION_VARIANCE, STD = VKDML_REDUCE_FUNCTION_STANDARD_DEVIATION;
+    constexpr DML_REDUCE_FUNCTION VAR = VKDML_REDUCE_FUNCTION_VARIANCE,
+                                  STD = VKDML_REDUCE_FUNCTION_STANDARD_DEVIATION;
     b.reduce(VAR, {F32, {1000003}}, {0}, D::normal);
     b.reduce(STD, {F64, {100003}}, {0}, D::normal, 1);
     b.reduce(VAR, {F16, {4097}}, {0}, D::normal);

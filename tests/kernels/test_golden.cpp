@@ -159,14 +159,16 @@ TEST_CASE("the golden corpus: about 200 cases, unique names, every case with a c
     CHECK(class_of("reduce average FLOAT16 {1031, 257} axes {0}, normal with NaN, NaN ignored") ==
           GoldenClass::canonical);
     CHECK(class_of("cumsum FLOAT32 {100003} axis 0, normal with NaN, NaN ignored") == GoldenClass::free);
-    CHECK(class_of("reduce variance FLOAT32 {257, 1031} axes {1} correction 1, normal with NaN, NaN ignored") ==
-          GoldenClass::canonical);
+    CHECK(
+        class_of("reduce variance FLOAT32 {257, 1031} axes {1} correction 1, normal with NaN, NaN ignored") ==
+        GoldenClass::canonical);
     CHECK(count[GoldenClass::exact] == 58);
     CHECK(count[GoldenClass::canonical] == 110);
     CHECK(count[GoldenClass::stable] == 50);
     CHECK(count[GoldenClass::free] == 31);
     CHECK(std::count_if(cases.begin(), cases.end(), [](const GoldenCase& c) { return c.nan_ignore; }) == 15);
-    CHECK(std::count_if(cases.begin(), cases.end(), [](const GoldenCase& c) { return c.correction != 0; }) == 4);
+    CHECK(std::count_if(cases.begin(), cases.end(), [](const GoldenCase& c) { return c.correction != 0; }) ==
+          4);
 }
 
 TEST_CASE("the golden hash: FNV-1a of the bytes, every NaN as the canonical quiet NaN", "[golden]") {

@@ -38,7 +38,8 @@ std::vector<uint64_t> run(const vkdml::Device& dev, const vkdml::ops::Operation&
     TestTensor out = make_packed(op.output().data_type, op.output().sizes);
     const std::span<const std::byte> inputs[] = {in.bytes};
     const std::span<std::byte> outputs[] = {out.bytes};
-    const vkdml::Status st = vkdml::execute(dev, op.desc(), inputs, outputs, DML_EXECUTION_FLAG_NONE, options);
+    const vkdml::Status st =
+        vkdml::execute(dev, op.desc(), inputs, outputs, DML_EXECUTION_FLAG_NONE, options);
     INFO((st ? std::string() : st.error().message));
     REQUIRE(st);
     std::vector<uint64_t> v(out.count());
@@ -66,8 +67,8 @@ std::vector<uint64_t> expected(DML_REDUCE_FUNCTION f, const TestTensor& x, uint6
 }
 
 /// Mostly zeros, a few ones and other values (and, for floats, -0 and an occasional NaN with `nans`).
-TestTensor sparse(DML_TENSOR_DATA_TYPE type, const std::vector<uint32_t>& sizes, uint32_t seed, uint32_t one_in,
-                  bool nans = false) {
+TestTensor sparse(DML_TENSOR_DATA_TYPE type, const std::vector<uint32_t>& sizes, uint32_t seed,
+                  uint32_t one_in, bool nans = false) {
     TestTensor t = make_packed(type, sizes);
     std::mt19937 rng(seed);
     for (uint64_t i = 0; i < t.count(); ++i) {
@@ -158,7 +159,8 @@ TEST_CASE("ANY, ALL and COUNT_NONZERO against a host count, both families, windo
     const auto kernels = config == 0 ? vkdml::KernelChoice::serial : vkdml::KernelChoice::cooperative;
     const uint64_t window = config == 2 ? uint64_t{64} << 10 : 0;
     const PC policy = kernels == vkdml::KernelChoice::cooperative ? PC::gpu : PC::cpu;
-    const auto dev = window ? make_windowed_test_device(kernels, policy, window) : make_test_device(kernels, policy);
+    const auto dev =
+        window ? make_windowed_test_device(kernels, policy, window) : make_test_device(kernels, policy);
     INFO((kernels == vkdml::KernelChoice::cooperative ? "cooperative kernels, GPU rows" : "serial kernels")
          << (window ? ", 64 KiB windows" : ""));
     struct Shape {
@@ -193,8 +195,9 @@ TEST_CASE("ANY, ALL and COUNT_NONZERO against a host count, both families, windo
     // NaN ignored on a long line and on columns.
     const TestTensor x = sparse(DML_TENSOR_DATA_TYPE_FLOAT32, {1001, 37}, 9, 4, true);
     for (DML_REDUCE_FUNCTION f : {kAny, kAll, kCount})
-        CHECK(run(*dev, built(vkdml::ops::reduce(vkdml::ops::TensorDesc{DML_TENSOR_DATA_TYPE_FLOAT32, {1001, 37}},
-                                                 f, {0})),
+        CHECK(run(*dev,
+                  built(vkdml::ops::reduce(vkdml::ops::TensorDesc{DML_TENSOR_DATA_TYPE_FLOAT32, {1001, 37}},
+                                           f, {0})),
                   x, NanMode::ignore) == expected(f, x, 1, 1001, 37, true));
     require_no_validation_messages();
 }
@@ -204,11 +207,21 @@ TEST_CASE("ANY and ALL write their bytes alone: the bytes between and after stri
     vkdml::Device& dev = test_device();
     // [11, 4] reduced along axis 1 into a UINT8 output with stride 3: 33 bytes, 22 of them padding.
     const uint32_t in_sizes[] = {11, 4}, out_sizes[] = {11, 1}, out_strides[] = {3, 1};
-    const DML_BUFFER_TENSOR_DESC in{DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_FLAG_NONE, 2, in_sizes, nullptr,
-                                    DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE_INT32, 2, in_sizes, nullptr), 0};
-    const DML_BUFFER_TENSOR_DESC out{DML_TENSOR_DATA_TYPE_UINT8, DML_TENSOR_FLAG_NONE, 2, out_sizes, out_strides,
-                                     DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE_UINT8, 2, out_sizes, out_strides),
-                                     0};
+    const DML_BUFFER_TENSOR_DESC in{DML_TENSOR_DATA_TYPE_INT32,
+                                    DML_TENSOR_FLAG_NONE,
+                                    2,
+                                    in_sizes,
+                                    nullptr,
+                                    DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE_INT32, 2, in_sizes, nullptr),
+                                    0};
+    const DML_BUFFER_TENSOR_DESC out{
+        DML_TENSOR_DATA_TYPE_UINT8,
+        DML_TENSOR_FLAG_NONE,
+        2,
+        out_sizes,
+        out_strides,
+        DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE_UINT8, 2, out_sizes, out_strides),
+        0};
     const DML_TENSOR_DESC tin{DML_TENSOR_TYPE_BUFFER, &in}, tout{DML_TENSOR_TYPE_BUFFER, &out};
     const uint32_t axes[] = {1};
     std::vector<int32_t> x(44, 0);
@@ -241,15 +254,20 @@ TEST_CASE("ANY and ALL write their bytes alone: the bytes between and after stri
 TEST_CASE("ANY, ALL and COUNT_NONZERO refusals name what is wrong", "[gpu][reduce][logical][validation]") {
     vkdml::Device& dev = test_device();
     const uint32_t sizes[] = {4}, one[] = {1}, axes[] = {0};
-    const auto desc_of = [&](DML_TENSOR_DATA_TYPE in_type, DML_TENSOR_DATA_TYPE out_type, const uint32_t* in_sizes) {
+    const auto desc_of = [&](DML_TENSOR_DATA_TYPE in_type, DML_TENSOR_DATA_TYPE out_type,
+                             const uint32_t* in_sizes) {
         struct Parts {
             DML_BUFFER_TENSOR_DESC in, out;
             DML_TENSOR_DESC tin, tout;
         };
         auto p = std::make_shared<Parts>();
-        p->in = {in_type, DML_TENSOR_FLAG_NONE, 1, in_sizes, nullptr,
-                 DMLCalcBufferTensorSize(in_type, 1, in_sizes, nullptr), 0};
-        p->out = {out_type, DML_TENSOR_FLAG_NONE, 1, one, nullptr, DMLCalcBufferTensorSize(out_type, 1, one, nullptr),
+        p->in = {in_type, DML_TENSOR_FLAG_NONE,
+                 1,       in_sizes,
+                 nullptr, DMLCalcBufferTensorSize(in_type, 1, in_sizes, nullptr),
+                 0};
+        p->out = {out_type, DML_TENSOR_FLAG_NONE,
+                  1,        one,
+                  nullptr,  DMLCalcBufferTensorSize(out_type, 1, one, nullptr),
                   0};
         p->tin = {DML_TENSOR_TYPE_BUFFER, &p->in};
         p->tout = {DML_TENSOR_TYPE_BUFFER, &p->out};
@@ -284,8 +302,9 @@ TEST_CASE("ANY, ALL and COUNT_NONZERO refusals name what is wrong", "[gpu][reduc
           "vkdml::ops::reduce: output type FLOAT32 (1) but ALL writes UINT8 flags, 0 or 1");
     r = vkdml::ops::reduce(input, kCount, {0}, DML_TENSOR_DATA_TYPE_FLOAT64);
     REQUIRE_FALSE(r);
-    CHECK(r.error().message == "vkdml::ops::reduce: output type FLOAT64 (9) is not a count type: COUNT_NONZERO "
-                               "writes INT32, INT64, UINT32 or UINT64");
+    CHECK(r.error().message ==
+          "vkdml::ops::reduce: output type FLOAT64 (9) is not a count type: COUNT_NONZERO "
+          "writes INT32, INT64, UINT32 or UINT64");
     CHECK(std::string(vkdml::to_string(kAny)) == "ANY");
     CHECK(std::string(vkdml::to_string(kAll)) == "ALL");
     CHECK(std::string(vkdml::to_string(kCount)) == "COUNT_NONZERO");

@@ -44,7 +44,8 @@ std::vector<double> run(const vkdml::Device& dev, const vkdml::ops::Operation& o
     TestTensor out = make_packed(op.output().data_type, op.output().sizes);
     const std::span<const std::byte> inputs[] = {in.bytes};
     const std::span<std::byte> outputs[] = {out.bytes};
-    const vkdml::Status st = vkdml::execute(dev, op.desc(), inputs, outputs, DML_EXECUTION_FLAG_NONE, options);
+    const vkdml::Status st =
+        vkdml::execute(dev, op.desc(), inputs, outputs, DML_EXECUTION_FLAG_NONE, options);
     INFO((st ? std::string() : st.error().message));
     REQUIRE(st);
     std::vector<double> v(out.count());
@@ -99,8 +100,8 @@ bool accurate(DML_TENSOR_DATA_TYPE type, double got, long double want) {
 }
 
 /// Checks VARIANCE and STANDARD_DEVIATION of `x` (row-major `sizes`) over `axis` against the reference.
-void check_against_reference(const vkdml::Device& dev, const TestTensor& x, uint32_t axis, uint32_t correction,
-                             NanMode mode = NanMode::propagate) {
+void check_against_reference(const vkdml::Device& dev, const TestTensor& x, uint32_t axis,
+                             uint32_t correction, NanMode mode = NanMode::propagate) {
     const std::vector<uint32_t>& sizes = x.sizes;
     uint64_t outer = 1, inner = 1;
     for (uint32_t d = 0; d < axis; ++d) outer *= sizes[d];
@@ -129,7 +130,8 @@ TestTensor normal(DML_TENSOR_DATA_TYPE type, const std::vector<uint32_t>& sizes,
     TestTensor t = make_packed(type, sizes);
     std::mt19937 rng(seed);
     std::normal_distribution<double> dist(mean, 1.0);
-    for (uint64_t i = 0; i < t.count(); ++i) t.set_double(i, nans && rng() % 16 == 0 ? std::nan("") : dist(rng));
+    for (uint64_t i = 0; i < t.count(); ++i)
+        t.set_double(i, nans && rng() % 16 == 0 ? std::nan("") : dist(rng));
     return t;
 }
 
@@ -180,7 +182,8 @@ TEST_CASE("VARIANCE and STANDARD_DEVIATION are accurate on every float type, bot
           "[gpu][reduce][variance][families]") {
     using PC = vkdml::testing::DeviceOverrides::PolicyClass;
     const auto kernels = GENERATE(vkdml::KernelChoice::serial, vkdml::KernelChoice::cooperative);
-    const auto dev = make_test_device(kernels, kernels == vkdml::KernelChoice::cooperative ? PC::gpu : PC::cpu);
+    const auto dev =
+        make_test_device(kernels, kernels == vkdml::KernelChoice::cooperative ? PC::gpu : PC::cpu);
     INFO((kernels == vkdml::KernelChoice::cooperative ? "cooperative kernels, GPU rows" : "serial kernels"));
     for (DML_TENSOR_DATA_TYPE type : {kF16, kF32, kF64}) {
         if (!dev->supports(DML_OPERATOR_REDUCE, type).supported) continue;
@@ -229,8 +232,8 @@ TEST_CASE("VARIANCE: the same bits on both families and policy rows, strided vie
     vkdml::ops::TensorDesc view{kF32, {40, 300}};
     view.strides = {600, 2};
     const auto strided = run(dev, built(vkdml::ops::reduce(view, kVar, {1})), wide);
-    const auto dense = run(dev, built(vkdml::ops::reduce(vkdml::ops::TensorDesc{kF32, {40, 300}}, kVar, {1})),
-                           packed);
+    const auto dense =
+        run(dev, built(vkdml::ops::reduce(vkdml::ops::TensorDesc{kF32, {40, 300}}, kVar, {1})), packed);
     CHECK(strided == dense);
     require_no_validation_messages();
 }
@@ -268,15 +271,18 @@ TEST_CASE("VARIANCE and STANDARD_DEVIATION: NaN and infinities, NanMode::ignore 
     require_no_validation_messages();
 }
 
-TEST_CASE("VARIANCE and STANDARD_DEVIATION refusals name what is wrong", "[gpu][reduce][variance][validation]") {
+TEST_CASE("VARIANCE and STANDARD_DEVIATION refusals name what is wrong",
+          "[gpu][reduce][variance][validation]") {
     vkdml::Device& dev = test_device();
     // Integer input: float types only.
     for (DML_REDUCE_FUNCTION f : {kVar, kStd}) {
-        const auto op = built(vkdml::ops::reduce(vkdml::ops::TensorDesc{DML_TENSOR_DATA_TYPE_INT32, {4}}, f, {0}));
+        const auto op =
+            built(vkdml::ops::reduce(vkdml::ops::TensorDesc{DML_TENSOR_DATA_TYPE_INT32, {4}}, f, {0}));
         auto r = dev.create_operator(op.desc());
         REQUIRE_FALSE(r);
         CHECK(r.error().code == vkdml::ErrorCode::unsupported_type);
-        CHECK(r.error().message == std::string("REDUCE: InputTensor.DataType is INT32 but ") + vkdml::to_string(f) +
+        CHECK(r.error().message == std::string("REDUCE: InputTensor.DataType is INT32 but ") +
+                                       vkdml::to_string(f) +
                                        " takes FLOAT16, FLOAT32 or FLOAT64 only (SPEC §4)");
     }
     // An output type of its own: the input's only.
@@ -286,19 +292,22 @@ TEST_CASE("VARIANCE and STANDARD_DEVIATION refusals name what is wrong", "[gpu][
     // A correction for another function or operator.
     vkdml::OperatorOptions options;
     options.correction = 1;
-    const auto sum = built(vkdml::ops::reduce(vkdml::ops::TensorDesc{kF32, {4}}, DML_REDUCE_FUNCTION_SUM, {0}));
+    const auto sum =
+        built(vkdml::ops::reduce(vkdml::ops::TensorDesc{kF32, {4}}, DML_REDUCE_FUNCTION_SUM, {0}));
     auto refused = dev.create_operator(sum.desc(), options);
     REQUIRE_FALSE(refused);
     CHECK(refused.error().code == vkdml::ErrorCode::invalid_argument);
-    CHECK(refused.error().message ==
-          "REDUCE: OperatorOptions::correction is 1 but Function is SUM (only VARIANCE and STANDARD_DEVIATION "
-          "take a correction; it must be 0 here)");
+    CHECK(
+        refused.error().message ==
+        "REDUCE: OperatorOptions::correction is 1 but Function is SUM (only VARIANCE and STANDARD_DEVIATION "
+        "take a correction; it must be 0 here)");
     const auto scan = built(vkdml::ops::cumulative_sum(vkdml::ops::TensorDesc{kF32, {4}}, 0));
     refused = dev.create_operator(scan.desc(), options);
     REQUIRE_FALSE(refused);
-    CHECK(refused.error().message ==
-          "CUMULATIVE_SUMMATION: OperatorOptions::correction is 1 (only VARIANCE and STANDARD_DEVIATION take a "
-          "correction; it must be 0 here)");
+    CHECK(
+        refused.error().message ==
+        "CUMULATIVE_SUMMATION: OperatorOptions::correction is 1 (only VARIANCE and STANDARD_DEVIATION take a "
+        "correction; it must be 0 here)");
     // The names.
     CHECK(std::string(vkdml::to_string(kVar)) == "VARIANCE");
     CHECK(std::string(vkdml::to_string(kStd)) == "STANDARD_DEVIATION");

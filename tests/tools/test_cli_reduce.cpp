@@ -384,7 +384,8 @@ TEST_CASE(
     CHECK(help.out.find("--nan MODE") != std::string::npos);
 }
 
-TEST_CASE("cli: --function variance and standard_deviation, --correction, --nan ignore", "[gpu][cli][variance]") {
+TEST_CASE("cli: --function variance and standard_deviation, --correction, --nan ignore",
+          "[gpu][cli][variance]") {
     TempDir dir;
     const std::string in = dir / "in.npy", out = dir / "out.npy";
     const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -395,10 +396,11 @@ TEST_CASE("cli: --function variance and standard_deviation, --correction, --nan 
     CHECK(var[0] == 1.25);
     CHECK(var[1] == 5);
     CHECK(std::isnan(var[2]));
-    run_command(dir, "reduce", {"--function", "variance", "--axes", "1", "--correction", "1", "--nan", "ignore"},
-                in, out);
+    run_command(dir, "reduce",
+                {"--function", "variance", "--axes", "1", "--correction", "1", "--nan", "ignore"}, in, out);
     CHECK(values() == std::vector<double>{5.0 / 3, 20.0 / 3, 2});
-    run_command(dir, "reduce", {"--function", "standard_deviation", "--axes", "1", "--nan", "ignore"}, in, out);
+    run_command(dir, "reduce", {"--function", "standard_deviation", "--axes", "1", "--nan", "ignore"}, in,
+                out);
     CHECK(values() == std::vector<double>{std::sqrt(1.25), std::sqrt(5.0), 1});
     // A bool file is computed in FLOAT32, as average is.
     write_text(in, npy_image("{'descr': '|b1', 'fortran_order': False, 'shape': (4,), }",
@@ -410,9 +412,10 @@ TEST_CASE("cli: --function variance and standard_deviation, --correction, --nan 
     check_error(dir, {"reduce", "--function", "variance", "--axes", "0", "--correction", "-1", in, out}, 2,
                 "option '--correction' expects an integer from 0 to 4294967295, got -1");
     write_c_order(in, DML_TENSOR_DATA_TYPE_INT32, {4}, {1, 0, 1, 1});
-    check_error(dir, {"reduce", "--function", "standard_deviation", "--axes", "0", in, out}, 1,
-                "REDUCE: InputTensor.DataType is INT32 but STANDARD_DEVIATION takes FLOAT16, FLOAT32 or FLOAT64 "
-                "only (SPEC §4)");
+    check_error(
+        dir, {"reduce", "--function", "standard_deviation", "--axes", "0", in, out}, 1,
+        "REDUCE: InputTensor.DataType is INT32 but STANDARD_DEVIATION takes FLOAT16, FLOAT32 or FLOAT64 "
+        "only (SPEC §4)");
 }
 
 TEST_CASE("cli: --function any, all and count_nonzero: bool flags and int64 counts, --output-type",
@@ -428,16 +431,18 @@ TEST_CASE("cli: --function any, all and count_nonzero: bool flags and int64 coun
     CHECK(read_values(out, DML_TENSOR_DATA_TYPE_UINT8, {3}) == std::vector<double>{0, 1, 1});
     run_command(dir, "reduce", {"--function", "all", "--axes", "1", "--keepdims", "false"}, in, out);
     CHECK(read_values(out, DML_TENSOR_DATA_TYPE_UINT8, {3}) == std::vector<double>{0, 0, 1});
-    run_command(dir, "reduce", {"--function", "any", "--axes", "1", "--keepdims", "false", "--nan", "ignore"}, in,
-                out);
+    run_command(dir, "reduce", {"--function", "any", "--axes", "1", "--keepdims", "false", "--nan", "ignore"},
+                in, out);
     CHECK(read_values(out, DML_TENSOR_DATA_TYPE_UINT8, {3}) == std::vector<double>{0, 0, 1});
     run_command(dir, "reduce", {"--function", "count_nonzero", "--axes", "all"}, in, out);
     CHECK(read_values(out, DML_TENSOR_DATA_TYPE_INT64, {1, 1}) == std::vector<double>{4});
-    run_command(dir, "reduce", {"--function", "count_nonzero", "--axes", "0", "--output-type", "uint32"}, in, out);
+    run_command(dir, "reduce", {"--function", "count_nonzero", "--axes", "0", "--output-type", "uint32"}, in,
+                out);
     CHECK(read_values(out, DML_TENSOR_DATA_TYPE_UINT32, {1, 3}) == std::vector<double>{2, 1, 1});
-    check_error(dir, {"reduce", "--function", "any", "--axes", "0", "--output-type", "int32", in, out}, 2,
-                "option '--output-type' is only for --function argmax, argmin and count_nonzero (--function any "
-                "gives bool)");
+    check_error(
+        dir, {"reduce", "--function", "any", "--axes", "0", "--output-type", "int32", in, out}, 2,
+        "option '--output-type' is only for --function argmax, argmin and count_nonzero (--function any "
+        "gives bool)");
 }
 
 TEST_CASE("cli: --axes all reduces every axis, --keepdims false drops reduced axes, '-' writes to stdout",

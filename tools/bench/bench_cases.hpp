@@ -14,15 +14,15 @@ namespace vkdml::cli::bench {
 
 /// What a case computes.
 enum class Op {
-    cumsum,       ///< DML_OPERATOR_CUMULATIVE_SUMMATION along the case's one axis
-    cumprod,      ///< DML_OPERATOR_CUMULATIVE_PRODUCT along the case's one axis
-    reduce_sum,   ///< DML_OPERATOR_REDUCE, SUM over the case's one axis
-    argmax,       ///< DML_OPERATOR_ARGMAX over the case's one axis, UINT32 indices
-    logsumexp,    ///< DML_OPERATOR_REDUCE, LOG_SUM_EXP over the case's one axis
-    variance,     ///< DML_OPERATOR_REDUCE, vkdml's VARIANCE over the case's one axis
-    any,          ///< DML_OPERATOR_REDUCE, vkdml's ANY over the case's one axis (UINT8 flags)
+    cumsum,         ///< DML_OPERATOR_CUMULATIVE_SUMMATION along the case's one axis
+    cumprod,        ///< DML_OPERATOR_CUMULATIVE_PRODUCT along the case's one axis
+    reduce_sum,     ///< DML_OPERATOR_REDUCE, SUM over the case's one axis
+    argmax,         ///< DML_OPERATOR_ARGMAX over the case's one axis, UINT32 indices
+    logsumexp,      ///< DML_OPERATOR_REDUCE, LOG_SUM_EXP over the case's one axis
+    variance,       ///< DML_OPERATOR_REDUCE, vkdml's VARIANCE over the case's one axis
+    any,            ///< DML_OPERATOR_REDUCE, vkdml's ANY over the case's one axis (UINT8 flags)
     count_nonzero,  ///< DML_OPERATOR_REDUCE, vkdml's COUNT_NONZERO over the case's one axis (INT64)
-    host_cumsum,  ///< a float32 cumsum through HostExecution::run(), against an empty submit
+    host_cumsum,    ///< a float32 cumsum through HostExecution::run(), against an empty submit
 };
 
 /// The reference a case's GB/s is divided by: a vec4 copy (scans: bytes read + written) or a vec4 read

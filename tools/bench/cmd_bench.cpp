@@ -40,8 +40,8 @@ std::string joined_names(const std::vector<std::string>& names) {
 
 // The case of --op, --shape, --dtype and --axis: one of the bench's operators on any shape and type.
 Case custom_case(const Args& args) {
-    const std::vector<Op> kinds = {Op::cumsum,   Op::cumprod, Op::reduce_sum,   Op::argmax,
-                                   Op::logsumexp, Op::variance, Op::any, Op::count_nonzero};
+    const std::vector<Op> kinds = {Op::cumsum,    Op::cumprod,  Op::reduce_sum, Op::argmax,
+                                   Op::logsumexp, Op::variance, Op::any,        Op::count_nonzero};
     std::vector<std::string> names;
     for (Op op : kinds) names.push_back(op_name(op));
     Case c;
@@ -51,7 +51,8 @@ Case custom_case(const Args& args) {
     c.type = parse_dtype(args.value("--dtype").value_or("float32"));
     if ((c.op == Op::logsumexp || c.op == Op::variance) && !is_float_type(c.type))
         usage_error(std::string("--op ") + op_name(c.op) +
-                    " needs a float --dtype (float16, float32 or float64), got '" + *args.value("--dtype") + "'");
+                    " needs a float --dtype (float16, float32 or float64), got '" + *args.value("--dtype") +
+                    "'");
     const auto rank = static_cast<int64_t>(c.shape.size());
     const int64_t axis = args.integer("--axis").value_or(-1);
     if (axis < -rank || axis >= rank)
@@ -316,9 +317,10 @@ void define_bench(CLI::App& app) {
     add_value(app, "--suite", "S",
               "quick (1/16 of the elements), default or full (more types); default: default");
     add_repeatable(app, "--case", "NAME", "run only this case (repeatable; any case of the full suite)");
-    add_value(app, "--op", "OP",
-              "run one case of your own instead: cumsum, cumprod, reduce-sum, argmax, logsumexp, variance, any or "
-              "count-nonzero");
+    add_value(
+        app, "--op", "OP",
+        "run one case of your own instead: cumsum, cumprod, reduce-sum, argmax, logsumexp, variance, any or "
+        "count-nonzero");
     add_value(app, "--shape", "N[,N...]", "--op's input sizes, 1 to 8 of them, e.g. 4096,1000");
     add_value(app, "--dtype", "T",
               "--op's input type (default float32): float16, float32, float64, int8 ... uint64");

@@ -207,8 +207,9 @@ void reduce_file(const Args& args, const WrittenAxes& written, const OperatorOpt
             file_shape.push_back(op.output().sizes[d]);
     check_output(args.operands()[1]);
     const auto device = open_device(args);
-    run_one(*device, op, file, args.operands()[1], file_shape, options,
-            bool_output == BoolOutput::always || (bool_output == BoolOutput::if_input && file.header.boolean));
+    run_one(
+        *device, op, file, args.operands()[1], file_shape, options,
+        bool_output == BoolOutput::always || (bool_output == BoolOutput::if_input && file.header.boolean));
 }
 
 void run_reduce(const Args& args) {
@@ -218,8 +219,9 @@ void run_reduce(const Args& args) {
     const bool counts = function == VKDML_REDUCE_FUNCTION_COUNT_NONZERO;
     const bool flags = function == VKDML_REDUCE_FUNCTION_ANY || function == VKDML_REDUCE_FUNCTION_ALL;
     if (!is_arg && !counts && args.has("--output-type"))
-        usage_error("option '--output-type' is only for --function argmax, argmin and count_nonzero (--function " +
-                    function_name + (flags ? " gives bool)" : " gives the input's type)"));
+        usage_error(
+            "option '--output-type' is only for --function argmax, argmin and count_nonzero (--function " +
+            function_name + (flags ? " gives bool)" : " gives the input's type)"));
     const bool selects = is_arg || flags || function == DML_REDUCE_FUNCTION_MAX ||
                          function == DML_REDUCE_FUNCTION_MIN || counts;
     const bool variance =
@@ -240,8 +242,8 @@ void run_reduce(const Args& args) {
     // summed and multiplied as INT64 (NumPy's type for them), and in FLOAT32 for the float functions.
     // any and all write bool.
     const bool real = function == DML_REDUCE_FUNCTION_AVERAGE || function == DML_REDUCE_FUNCTION_L2 ||
-                      function == DML_REDUCE_FUNCTION_LOG_SUM || function == DML_REDUCE_FUNCTION_LOG_SUM_EXP ||
-                      variance;
+                      function == DML_REDUCE_FUNCTION_LOG_SUM ||
+                      function == DML_REDUCE_FUNCTION_LOG_SUM_EXP || variance;
     const DML_TENSOR_DATA_TYPE bool_as = selects ? DML_TENSOR_DATA_TYPE_UINT8
                                          : real  ? DML_TENSOR_DATA_TYPE_FLOAT32
                                                  : DML_TENSOR_DATA_TYPE_INT64;
@@ -251,9 +253,9 @@ void run_reduce(const Args& args) {
             return ops::reduce(input, function, axes, output_type);
         },
         bool_as,
-        flags                       ? BoolOutput::always
+        flags                           ? BoolOutput::always
         : selects && !is_arg && !counts ? BoolOutput::if_input
-                                    : BoolOutput::never);
+                                        : BoolOutput::never);
 }
 
 // ARGMAX (kMax) or ARGMIN.
