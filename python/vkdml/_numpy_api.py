@@ -723,7 +723,7 @@ def _logical(a, axis, out, keepdims, function, device, name):
     else:
         result = reduced(arr, VKDML_REDUCE_FUNCTIONS[function], axes, result_dtype, device=device)
     result = _drop_axes(result, arr.shape, axes, keepdims)
-    if isinstance(result, _np.ndarray) and not counts:
+    if isinstance(result, _np.ndarray) and not counts and not isinstance(a, Array):  # (an Array holds no bool)
         result = result.view(_np.bool_)
     if counts and axis is None and not keepdims:  # numpy: a Python int
         return int(_np.asarray(on_host(result))) if not isinstance(a, Array) else like(result, a, None)

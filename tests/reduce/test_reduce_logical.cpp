@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "gpu_fixture.hpp"
+#include "run_operation.hpp"
 #include "tensor_data.hpp"
 #include "vkdml/ops.hpp"
 
@@ -24,24 +25,12 @@ constexpr DML_REDUCE_FUNCTION kAny = VKDML_REDUCE_FUNCTION_ANY;
 constexpr DML_REDUCE_FUNCTION kAll = VKDML_REDUCE_FUNCTION_ALL;
 constexpr DML_REDUCE_FUNCTION kCount = VKDML_REDUCE_FUNCTION_COUNT_NONZERO;
 
-vkdml::ops::Operation built(vkdml::Result<vkdml::ops::Operation> r) {
-    INFO((r ? std::string() : r.error().message));
-    REQUIRE(r);
-    return *r;
-}
-
-/// Runs `op` on `in` through vkdml::execute; the output's values as unsigned integers.
+/// ANY, ALL or COUNT_NONZERO of `in`: the output's values.
 std::vector<uint64_t> run(const vkdml::Device& dev, const vkdml::ops::Operation& op, const TestTensor& in,
                           NanMode mode = NanMode::propagate) {
     vkdml::OperatorOptions options;
     options.nan_mode = mode;
-    TestTensor out = make_packed(op.output().data_type, op.output().sizes);
-    const std::span<const std::byte> inputs[] = {in.bytes};
-    const std::span<std::byte> outputs[] = {out.bytes};
-    const vkdml::Status st =
-        vkdml::execute(dev, op.desc(), inputs, outputs, DML_EXECUTION_FLAG_NONE, options);
-    INFO((st ? std::string() : st.error().message));
-    REQUIRE(st);
+    const TestTensor out = run_operation(dev, op, in, options);
     std::vector<uint64_t> v(out.count());
     for (uint64_t i = 0; i < out.count(); ++i) v[i] = out.get_bits(i);
     return v;

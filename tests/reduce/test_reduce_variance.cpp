@@ -9,6 +9,7 @@
 
 #include "gpu_fixture.hpp"
 #include "half.hpp"
+#include "run_operation.hpp"
 #include "tensor_data.hpp"
 #include "vkdml/ops.hpp"
 
@@ -29,25 +30,13 @@ constexpr DML_TENSOR_DATA_TYPE kF16 = DML_TENSOR_DATA_TYPE_FLOAT16;
 constexpr DML_TENSOR_DATA_TYPE kF32 = DML_TENSOR_DATA_TYPE_FLOAT32;
 constexpr DML_TENSOR_DATA_TYPE kF64 = DML_TENSOR_DATA_TYPE_FLOAT64;
 
-vkdml::ops::Operation built(vkdml::Result<vkdml::ops::Operation> r) {
-    INFO((r ? std::string() : r.error().message));
-    REQUIRE(r);
-    return *r;
-}
-
-/// Runs `op` on `in` through vkdml::execute; the output's values (the output packed row-major).
+/// VARIANCE or STANDARD_DEVIATION of `in` with `correction`: the output's values.
 std::vector<double> run(const vkdml::Device& dev, const vkdml::ops::Operation& op, const TestTensor& in,
                         uint32_t correction = 0, NanMode mode = NanMode::propagate) {
     vkdml::OperatorOptions options;
     options.nan_mode = mode;
     options.correction = correction;
-    TestTensor out = make_packed(op.output().data_type, op.output().sizes);
-    const std::span<const std::byte> inputs[] = {in.bytes};
-    const std::span<std::byte> outputs[] = {out.bytes};
-    const vkdml::Status st =
-        vkdml::execute(dev, op.desc(), inputs, outputs, DML_EXECUTION_FLAG_NONE, options);
-    INFO((st ? std::string() : st.error().message));
-    REQUIRE(st);
+    const TestTensor out = run_operation(dev, op, in, options);
     std::vector<double> v(out.count());
     for (uint64_t i = 0; i < out.count(); ++i) v[i] = out.get_double(i);
     return v;
