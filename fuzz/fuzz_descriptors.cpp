@@ -6,7 +6,8 @@
 //
 // Input layout (a byte stream; reads past the end give zeros): see read_desc below. Seeds in
 // corpus/descriptors were written by make_descriptor_corpus.py. After the description, one byte picks
-// OperatorOptions::nan_mode (modulo 3: propagate, ignore, or a value out of range that must be refused).
+// OperatorOptions::nan_mode (modulo 3: propagate, ignore, or a value out of range that must be refused)
+// and one OperatorOptions::correction (modulo 3: 0, 1 or 2; refused but for the variances).
 #include "vkdml/profiling.hpp"
 #include "vkdml/testing.hpp"
 #include "vkdml/vkdml.hpp"
@@ -97,7 +98,9 @@ void read_desc(Bytes& in, Description& d) {
     const DML_OPERATOR_TYPE types[] = {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT,
                                        DML_OPERATOR_REDUCE, DML_OPERATOR_ARGMIN, DML_OPERATOR_ARGMAX};
     d.op.Type = which % 6 == 5 ? static_cast<DML_OPERATOR_TYPE>(in.get<uint32_t>()) : types[which % 6];
-    const auto function = static_cast<DML_REDUCE_FUNCTION>(in.byte() % 13);
+    // DirectML's functions 0..11 and 12 (invalid), vkdml's 1000..1004 and 1005 (invalid).
+    const uint32_t f = in.byte() % 19u;
+    const auto function = static_cast<DML_REDUCE_FUNCTION>(f < 13u ? f : 1000u + (f - 13u));
     const uint32_t axis = in.byte() % 10;
     const auto direction = static_cast<DML_AXIS_DIRECTION>(in.byte() % 3);
     const int32_t exclusive = in.byte() & 1;
@@ -108,9 +111,13 @@ void read_desc(Bytes& in, Description& d) {
     const bool reduction = d.op.Type == DML_OPERATOR_REDUCE || d.op.Type == DML_OPERATOR_ARGMIN ||
                            d.op.Type == DML_OPERATOR_ARGMAX;
     d.out.read(in, &d.in, reduction, d.axes, axis_count);
-    if (reduction && (function <= DML_REDUCE_FUNCTION_ARGMIN || d.op.Type != DML_OPERATOR_REDUCE) &&
+    const bool counts = function == VKDML_REDUCE_FUNCTION_COUNT_NONZERO;
+    const bool flags = function == VKDML_REDUCE_FUNCTION_ANY || function == VKDML_REDUCE_FUNCTION_ALL;
+    if (reduction && (function <= DML_REDUCE_FUNCTION_ARGMIN || counts || d.op.Type != DML_OPERATOR_REDUCE) &&
         !(in.byte() & 1))
         d.out.desc.DataType = in.byte() & 1 ? DML_TENSOR_DATA_TYPE_UINT32 : DML_TENSOR_DATA_TYPE_INT64;
+    if (reduction && flags && d.op.Type == DML_OPERATOR_REDUCE && !(in.byte() & 1))
+        d.out.desc.DataType = DML_TENSOR_DATA_TYPE_UINT8;
     const DML_TENSOR_DESC* tin = which & 128 ? nullptr : &d.in.tensor;
     const DML_TENSOR_DESC* tout = &d.out.tensor;
     d.cumsum = {tin, tout, axis, direction, exclusive};
@@ -154,6 +161,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     read_desc(in, d);
     vkdml::OperatorOptions options;
     options.nan_mode = static_cast<vkdml::NanMode>(in.byte() % 3);  // 2: out of range, refused
+    options.correction = in.byte() % 3u;
     auto op = dev.create_operator(d.op, options);
     if (!op) {
         if (op.error().message.empty()) __builtin_trap();  // every refusal says why

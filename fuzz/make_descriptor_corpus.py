@@ -26,14 +26,18 @@ def tensor(dtype, sizes=None, strides=None, raw_sizes=None):
 
 
 def desc(device, op, dtype, sizes, function=10, axis=0, direction=0, exclusive=0, axes=(), strides=None,
-         index=None, raw_sizes=None):
+         index=None, raw_sizes=None, correction=None):
     b = bytes([device, OPS[op], function, axis, direction, exclusive, len(axes)]) + bytes(axes)
     b += tensor(dtype, sizes, strides, raw_sizes)
     out_type = index if index else dtype
     b += tensor(out_type)
-    if op in ("argmin", "argmax") or (op == "reduce" and function <= 1):
-        b += bytes([0, 1 if out_type == "u32" else 0])  # choose the index type
-    return b + bytes([0])  # execution flags
+    if op in ("argmin", "argmax") or (op == "reduce" and function in (0, 1, 17)):
+        b += bytes([0, 1 if out_type == "u32" else 0])  # choose the index (count) type
+    if op == "reduce" and function in (15, 16):
+        b += bytes([1])  # ANY, ALL: the output tensor's own type
+    if correction is not None:  # nan_mode, then OperatorOptions::correction
+        return b + bytes([0, correction])
+    return b + bytes([0])  # nan_mode
 
 
 SEEDS = {
@@ -48,6 +52,11 @@ SEEDS = {
     "argmax_f32_rank8": desc(0, "argmax", "f32", [2, 1, 2, 1, 2, 1, 2, 3], axes=(7, 0), direction=1, index="u32"),
     "cumsum_u16_broadcast_input": desc(0, "cumsum", "u16", [4, 3], axis=0, strides=[0, 1]),
     "reduce_max_f32_long_row": desc(1, "reduce", "f32", None, function=7, axes=(1,), raw_sizes=[2, 100000]),
+    # vkdml's functions: function bytes 13..17 are VARIANCE (1000) .. COUNT_NONZERO (1004).
+    "reduce_variance_f32_4x5_axis1": desc(0, "reduce", "f32", [4, 5], function=13, axes=(1,), correction=1),
+    "reduce_std_f64_3x3_both": desc(1, "reduce", "f64", [3, 3], function=14, axes=(0, 1)),
+    "reduce_any_i16_4x5_axis0": desc(0, "reduce", "i16", [4, 5], function=15, axes=(0,), index="u8"),
+    "reduce_count_nonzero_f16_6x2_axis1": desc(1, "reduce", "f16", [6, 2], function=17, axes=(1,), index="u32"),
 }
 
 os.makedirs(OUT, exist_ok=True)
