@@ -9,7 +9,7 @@
 // ---- every kernel ----------------------------------------------------------------------------------
 #define ABI_BINDINGS 3         // storage buffers 0 (source), 1 (destination), 2 (partials)
 #define ABI_PUSH_WORDS 32      // 128 bytes: the minimum maxPushConstantsSize
-#define ABI_SPEC_COUNT 15      // constant ids 0..14
+#define ABI_SPEC_COUNT 16      // constant ids 0..15
 #define ABI_SPEC_WORKGROUP 0   // local_size_x_id
 #define ABI_SPEC_LINE_MAJOR 9  // serial kernels: items numbered line-major, else chunk-major (work_items)
 #define ABI_SPEC_LOCKSTEP 10   // serial kernels: the workgroup walks its chunks together (barriers)
@@ -28,10 +28,13 @@
 #define SCAN_SPEC_IN_PLACE 12       // the source is the destination: read and write through binding 1 only
 #define SCAN_SPEC_SPIN_LIMIT 13     // scan_chained: flag reads before a silent predecessor is reduced here
 #define SCAN_SPEC_WALK_TOP 13       // scan_serial, floats: a chunk's node level (32^(top+1) steps)
-#define SCAN_SPEC_NAN_IGNORE 14     // floats, passes reading the input: a NaN element reads as 0 or 1
+#define SCAN_SPEC_NAN_IGNORE 14     // floats, passes reading the input: a NaN element reads as the identity
+#define SCAN_SPEC_SIGNED 15         // SCAN_OP_MAX, SCAN_OP_MIN: integers are signed
 
 #define SCAN_OP_SUM 0
 #define SCAN_OP_PRODUCT 1
+#define SCAN_OP_MAX 2  // vkdml's cumulative maximum and minimum: selections, exact in any order
+#define SCAN_OP_MIN 3
 #define SCAN_MODE_SCAN 0     // scan each chunk (from its carry in the partials with HAS_CARRY)
 #define SCAN_MODE_REDUCE 1   // fold each chunk into its partial
 #define SCAN_MODE_CLEAR 2    // scan_chained: zero the tile states (words [0, len) of the partials)

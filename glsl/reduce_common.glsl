@@ -17,6 +17,7 @@
 #include "kernel_abi.h"
 #include "storage_types.glsl"
 #include "compensated.glsl"
+#include "ordering.glsl"
 #if defined(STORAGE_F64)
 #include "float64_math.glsl"
 #endif
@@ -150,27 +151,21 @@ bool acc_isnan(ACC_T a) {
 #endif
 }
 
-// The sign bit: set for -0 and not for +0 (floats); false for integers.
-bool acc_signbit(ACC_T a) {
+// Whether x is not 0 (either zero), told by its bits.
+bool acc_nonzero(ACC_T x) {
 #if defined(STORAGE_F64)
-    return (unpackDouble2x32(a).y >> 31) != 0u;
+    uvec2 u = unpackDouble2x32(x);
+    return ((u.y & 0x7fffffffu) | u.x) != 0u;
 #elif defined(ACC_IS_FLOAT)
-    return (floatBitsToUint(a) >> 31) != 0u;
+    return (floatBitsToUint(x) & 0x7fffffffu) != 0u;
 #else
-    return false;
+    return x != ACC_T(0);
 #endif
 }
 
-// a < b in the data's order (signed or unsigned integers, IEEE floats).
-bool acc_less(ACC_T a, ACC_T b) {
-#if defined(ACC_IS_FLOAT)
-    return a < b;
-#elif defined(STORAGE_U64)
-    return SIGNED ? int64_t(a) < int64_t(b) : a < b;
-#else
-    return SIGNED ? int(a) < int(b) : a < b;
-#endif
-}
+// The data type's order (ordering.glsl), with this kernel's signedness.
+bool acc_signbit(ACC_T a) { return order_signbit(a); }
+bool acc_less(ACC_T a, ACC_T b) { return order_less(a, b, SIGNED); }
 
 ACC_T acc_abs(ACC_T a) {
 #if defined(ACC_IS_FLOAT)
@@ -182,49 +177,12 @@ ACC_T acc_abs(ACC_T a) {
 #endif
 }
 
-// The smallest and largest values of the data type (floats: -inf and +inf).
-ACC_T acc_lowest() {
-#if defined(ACC_IS_FLOAT)
-    return -acc_inf();
-#elif defined(STORAGE_U64)
-    return SIGNED ? uint64_t(0x8000000000000000ul) : uint64_t(0);
-#elif defined(STORAGE_U8)
-    return SIGNED ? 0xFFFFFF80u : 0u;
-#elif defined(STORAGE_U16)
-    return SIGNED ? 0xFFFF8000u : 0u;
-#else
-    return SIGNED ? 0x80000000u : 0u;
-#endif
-}
-ACC_T acc_highest() {
-#if defined(ACC_IS_FLOAT)
-    return acc_inf();
-#elif defined(STORAGE_U64)
-    return SIGNED ? uint64_t(0x7FFFFFFFFFFFFFFFul) : ~uint64_t(0);
-#elif defined(STORAGE_U8)
-    return SIGNED ? 0x7Fu : 0xFFu;
-#elif defined(STORAGE_U16)
-    return SIGNED ? 0x7FFFu : 0xFFFFu;
-#else
-    return SIGNED ? 0x7FFFFFFFu : 0xFFFFFFFFu;
-#endif
-}
+ACC_T acc_lowest() { return order_lowest(SIGNED); }
+ACC_T acc_highest() { return order_highest(SIGNED); }
 
 // Element value in the arithmetic type; narrow signed integers are sign-extended (wrap-around sums
 // and products keep the same low bits either way; comparisons and |x| need the sign).
-ACC_T element_value(WIDE_T stored) {
-// (Sign extension in 32 bits: 8/16-bit arithmetic types would need shaderInt8/shaderInt16, which
-// the storage-only features do not give.)
-#if defined(STORAGE_U8)
-    uint x = uint(stored);
-    return SIGNED ? uint(bitfieldExtract(int(x), 0, 8)) : x;
-#elif defined(STORAGE_U16)
-    uint x = uint(stored);
-    return SIGNED ? uint(bitfieldExtract(int(x), 0, 16)) : x;
-#else
-    return TO_ACC(stored);
-#endif
-}
+ACC_T element_value(WIDE_T stored) { return order_extended(TO_ACC(stored), SIGNED); }
 ACC_T load_element(uint index) { return element_value(WIDE_T(src[index])); }
 
 // ---- fold state ----------------------------------------------------------------------------------
@@ -391,8 +349,9 @@ State fold_element(State st, ACC_T x, uint index) {
     }
 #endif
     if (IS_LOGICAL) {
+        // Not 0 by its bits (a device may flush a subnormal to 0 in a comparison; a NaN is not 0).
         // (NAN_IGNORE: a NaN element leaves the state as it was.)
-        uint nonzero = (x != ACC_T(0) && !(NAN_IGNORE && acc_isnan(x))) ? 1u : 0u;
+        uint nonzero = (acc_nonzero(x) && !(NAN_IGNORE && acc_isnan(x))) ? 1u : 0u;
         uint all = (NAN_IGNORE && acc_isnan(x)) ? st.i : (st.i & nonzero);
         st.i = FUNCTION == F_ANY ? (st.i | nonzero) : (FUNCTION == F_ALL ? all : st.i + nonzero);
         return st;
@@ -450,15 +409,17 @@ Pair pair_div_value(Pair a, ACC_T b) {
     return Pair(q, div_rn(rem, b));
 }
 
-// The variances' result: M2 = S2 - S1²/N with the pairs, then M2 / (N - correction) as a pair, rounded
+// The variances' result: M2 = S2 - S1·(S1/N) with the pairs, then M2 / (N - correction) as a pair, rounded
 // once; the standard deviation its square root, correctly rounded. M2 below 0 (rounding) is 0; N <=
 // correction divides by 0 (+inf, or NaN where M2 is 0, as NumPy); a fiber without a number (NAN_IGNORE)
 // gives NaN.
 ACC_T finish_variance(State st) {
     Pair s1 = Pair(st.v, st.c);
-    Pair q = pair_div_value(pair_mul(s1, s1), ACC_T(st.i));
+    // S1·(S1/N), not S1²/N: it stays finite wherever S2 is (S1²/N <= S2).
+    Pair q = pair_mul(s1, pair_div_value(s1, ACC_T(st.i)));
     Pair m2 = pair_add(Pair(st.s, st.t), Pair(-q.hi, -q.lo));
-    m2 = pair_value(m2) < ACC_T(0) ? pair_of(ACC_T(0)) : m2;
+    ACC_T m2v = pair_value(m2);
+    m2 = (m2v < ACC_T(0) && !isinf(m2v)) ? pair_of(ACC_T(0)) : m2;
     ACC_T dof = st.i > p.correction ? ACC_T(st.i - p.correction) : ACC_T(0);
     ACC_T var = dof > ACC_T(0) ? pair_value(pair_div_value(m2, dof)) : div_rn(pair_value(m2), dof);
     ACC_T r = FUNCTION == F_STANDARD_DEVIATION ? sqrt_rn(var) : var;

@@ -1,5 +1,6 @@
 // Shared by the scan kernels: specialization constants, push-constant parameters, the combine
-// operation (sum or product, chosen by a specialization constant) and the addressing of one chunk of
+// operation (sum, product, maximum or minimum, chosen by a specialization constant) and the addressing of
+// one chunk of
 // one fiber (a 1-D line along the scanned axis) through arbitrary strides. A dispatch runs the items
 // [item_begin, item_end) of its pass; items number (fiber, chunk) pairs, below 2^32.
 #ifndef SCAN_COMMON_GLSL
@@ -8,10 +9,11 @@
 #include "kernel_abi.h"
 #include "storage_types.glsl"
 #include "compensated.glsl"
+#include "ordering.glsl"
 
 layout(local_size_x_id = ABI_SPEC_WORKGROUP) in;
 #include "work_items.glsl"  // after the workgroup size: it reads gl_WorkGroupSize
-layout(constant_id = SCAN_SPEC_OP) const uint OP = 0;         // 0: sum, 1: product
+layout(constant_id = SCAN_SPEC_OP) const uint OP = 0;  // a SCAN_OP_*: sum, product, maximum, minimum
 layout(constant_id = SCAN_SPEC_REVERSE) const bool REVERSE = false; // DECREASING direction
 layout(constant_id = SCAN_SPEC_EXCLUSIVE) const bool EXCLUSIVE = false;
 layout(constant_id = SCAN_SPEC_MODE) const uint MODE = 0;        // a SCAN_MODE_* (kernel_abi.h)
@@ -28,8 +30,12 @@ layout(constant_id = SCAN_SPEC_OTHER_DIMS) const uint OTHER_DIMS = 1u;
 // depend on the element loaded at the same position, and integer carries read back as the identity).
 layout(constant_id = SCAN_SPEC_IN_PLACE) const bool IN_PLACE = false;
 // NanMode::ignore (the passes that read the caller's input, never the partials): a NaN element reads as
-// the combine's identity, 0 for sums and 1 for products, as numpy's nancumsum and nancumprod read it.
+// the combine's identity, 0 for sums and 1 for products, as numpy's nancumsum and nancumprod read it, and
+// -inf (+inf) for the maximum (minimum), as numpy's fmax.accumulate (fmin) leaves it out.
 layout(constant_id = SCAN_SPEC_NAN_IGNORE) const bool NAN_IGNORE = false;
+// The maximum and minimum (SELECT) of integers compare signed or unsigned.
+layout(constant_id = SCAN_SPEC_SIGNED) const bool SIGNED = false;
+const bool SELECT = OP == SCAN_OP_MAX || OP == SCAN_OP_MIN;
 
 const uint MODE_SCAN = SCAN_MODE_SCAN;
 const uint MODE_REDUCE = SCAN_MODE_REDUCE;
@@ -62,8 +68,11 @@ layout(set = 0, binding = 1) buffer DstV { STORE_V dstv[]; };
 // Vector i of the source: the destination's when IN_PLACE (a constant: one path compiles).
 STORE_V source_vector(uint i) { return IN_PLACE ? dstv[i] : srcv[i]; }
 
-// The identity of the combine: for float sums -0 (x + -0 = x for every x, -0 included), else 0 or 1.
+// The identity of the combine: for float sums -0 (x + -0 = x for every x, -0 included), else 0 or 1; the
+// type's smallest (largest) value for the maximum (minimum): -inf (+inf) for floats.
 ACC_T identity() {
+    if (OP == SCAN_OP_MAX) return order_lowest(SIGNED);
+    if (OP == SCAN_OP_MIN) return order_highest(SIGNED);
 #if defined(ACC_IS_F64)
     if (OP == 0u) return packDouble2x32(uvec2(0u, 0x80000000u));
 #elif defined(ACC_IS_FLOAT)
@@ -72,14 +81,36 @@ ACC_T identity() {
     return OP == 0u ? ACC_T(0) : ACC_T(1);
 }
 
+// The maximum (minimum) of a and b: a NaN wins (the first of two); of -0 and +0, +0 (-0), as IEEE
+// 754-2019's maximum (minimum); else the larger (smaller) in the type's order. Exact in any order.
+ACC_T select(ACC_T a, ACC_T b) {
+#if defined(ACC_IS_FLOAT)
+    bool an = isnan(a), bn = isnan(b);
+    bool zeros = a == b && order_signbit(a) != order_signbit(b);
+    bool b_zero = zeros && order_signbit(b) == (OP == SCAN_OP_MIN);
+    bool b_beyond = OP == SCAN_OP_MAX ? order_less(a, b, SIGNED) : order_less(b, a, SIGNED);
+    return an ? a : (bn ? b : ((b_beyond || b_zero) ? b : a));
+#else
+    bool b_beyond = OP == SCAN_OP_MAX ? order_less(a, b, SIGNED) : order_less(b, a, SIGNED);
+    return b_beyond ? b : a;
+#endif
+}
+
 // What an exclusive scan writes at logical position k given the combine of the elements before it: at
 // k = 0 nothing was combined, which reads 0 (not -0) for sums and 1 for products.
 Pair exclusive_value(Pair before, uint k) { return (OP == 0u && k == 0u) ? pair_of(ACC_T(0)) : before; }
-ACC_T combine(ACC_T a, ACC_T b) { return OP == 0u ? a + b : a * b; }
+ACC_T combine(ACC_T a, ACC_T b) { return SELECT ? select(a, b) : (OP == 0u ? a + b : a * b); }
 
-// A running combine (compensated for floats, compensated.glsl) and one more value or pair.
-Pair combine_value(Pair run, ACC_T x) { return OP == 0u ? pair_add_value(run, x) : pair_mul_value(run, x); }
-Pair combine_pair(Pair run, Pair x) { return OP == 0u ? pair_add(run, x) : pair_mul(run, x); }
+// A running combine (compensated for floats, compensated.glsl; a selection's pair is (value, 0)) and one
+// more value or pair.
+Pair combine_value(Pair run, ACC_T x) {
+    if (SELECT) return pair_of(select(run.hi, x));
+    return OP == 0u ? pair_add_value(run, x) : pair_mul_value(run, x);
+}
+Pair combine_pair(Pair run, Pair x) {
+    if (SELECT) return pair_of(select(run.hi, x.hi));
+    return OP == 0u ? pair_add(run, x) : pair_mul(run, x);
+}
 
 // Partial slot i (already offset by base_part): a pair for floats, one accumulator for integers.
 Pair load_partial(uint i) {
@@ -115,12 +146,13 @@ void store_element(uint i, Pair a) {
     dst[i] = STORE_T(n.hi, n.lo);
 }
 #else
-// An input element as the scan reads it (NAN_IGNORE: a NaN as 0 or 1).
+// An input element as the scan reads it: a narrow signed integer sign-extended for the selections;
+// NAN_IGNORE: a NaN as 0, 1 or the selection's identity.
 ACC_T leaf_value(ACC_T x) {
 #if defined(ACC_IS_FLOAT)
-    if (NAN_IGNORE && isnan(x)) return OP == 0u ? ACC_T(0) : ACC_T(1);
+    if (NAN_IGNORE && isnan(x)) return SELECT ? identity() : (OP == 0u ? ACC_T(0) : ACC_T(1));
 #endif
-    return x;
+    return SELECT ? order_extended(x, SIGNED) : x;
 }
 
 // Element i of the source, widened (the destination's when IN_PLACE).

@@ -34,13 +34,38 @@ SubgroupScan subgroup_scan_pair(Pair x) {
     return s;
 }
 #else
+// (Signed selections through the signed built-ins; their identity, the 32- or 64-bit extreme, lies
+// beyond every value of the type, and each result is combined with a prefix that starts from the type's
+// own identity.)
+#if defined(STORAGE_U64)
+#define SIGNED_T int64_t
+#else
+#define SIGNED_T int
+#endif
 SubgroupScan subgroup_scan_pair(Pair x) {
     SubgroupScan s;
-    s.inclusive = pair_of(OP == 0u ? subgroupInclusiveAdd(x.hi) : subgroupInclusiveMul(x.hi));
-    s.exclusive = pair_of(OP == 0u ? subgroupExclusiveAdd(x.hi) : subgroupExclusiveMul(x.hi));
-    s.total = pair_of(OP == 0u ? subgroupAdd(x.hi) : subgroupMul(x.hi));
+    ACC_T v = x.hi;
+    SIGNED_T sv = SIGNED_T(v);
+    ACC_T inclusive, exclusive, total;
+    if (OP == SCAN_OP_MAX) {
+        inclusive = SIGNED ? ACC_T(subgroupInclusiveMax(sv)) : subgroupInclusiveMax(v);
+        exclusive = SIGNED ? ACC_T(subgroupExclusiveMax(sv)) : subgroupExclusiveMax(v);
+        total = SIGNED ? ACC_T(subgroupMax(sv)) : subgroupMax(v);
+    } else if (OP == SCAN_OP_MIN) {
+        inclusive = SIGNED ? ACC_T(subgroupInclusiveMin(sv)) : subgroupInclusiveMin(v);
+        exclusive = SIGNED ? ACC_T(subgroupExclusiveMin(sv)) : subgroupExclusiveMin(v);
+        total = SIGNED ? ACC_T(subgroupMin(sv)) : subgroupMin(v);
+    } else {
+        inclusive = OP == 0u ? subgroupInclusiveAdd(v) : subgroupInclusiveMul(v);
+        exclusive = OP == 0u ? subgroupExclusiveAdd(v) : subgroupExclusiveMul(v);
+        total = OP == 0u ? subgroupAdd(v) : subgroupMul(v);
+    }
+    s.inclusive = pair_of(inclusive);
+    s.exclusive = pair_of(exclusive);
+    s.total = pair_of(total);
     return s;
 }
+#undef SIGNED_T
 #endif
 
 // The scans of one value per invocation.

@@ -104,7 +104,7 @@ def _reduction(a, axis, dtype, out, keepdims, function, device, name, nan_ignore
         axis = ()
     axes = axis_set(axis, arr.ndim, tuple)
     out_shape = reduced_shape(arr.shape, axes)
-    has_initial = initial is not _NO_VALUE
+    has_initial = initial is not _NO_VALUE and initial is not None  # numpy: None is no initial
     if arr.size == 0 and _np.prod(out_shape, dtype=_np.int64) != 0:
         identity = {"sum": 0, "multiply": 1, "average": _np.nan, "log_sum_exp": -_np.inf}.get(function)
         if identity is None and has_initial:  # max, min: initial is the result of an empty slice
@@ -640,6 +640,9 @@ def _variance(a, axis, dtype, out, ddof, keepdims, device, name, deviation, nan_
         with _np.errstate(divide="ignore", invalid="ignore"):
             scaled = host * counts / _np.maximum(counts - ddof, 0)
             result = (_np.sqrt(scaled) if deviation else scaled).astype(computed)
+    if nan_ignore and _np.any(counts - ddof <= 0):  # numpy's nanvar: NaN where N - ddof <= 0, not +inf
+        host = _np.asarray(on_host(result))
+        result = _np.where(counts - ddof <= 0, _np.array(_np.nan, computed), host).astype(computed)
     return like(store(_drop_axes(result, arr.shape, axes, keepdims), out, name), a, out)
 
 

@@ -40,7 +40,8 @@ uint64_t full_span(std::span<const AccessDim> dims) {
 
 uint64_t window_bytes(const DeviceInfo& info) {
     uint64_t a = alignment(info);
-    return info.max_storage_buffer_range > a ? info.max_storage_buffer_range - a : 0;
+    // (Whole words: a binding then ends on a word within maxStorageBufferRange, as ANY and ALL need.)
+    return info.max_storage_buffer_range > a ? (info.max_storage_buffer_range - a) / 4 * 4 : 0;
 }
 
 ElementRange row_major_bounds(std::span<const AccessDim> dims, uint64_t first, uint64_t last) {

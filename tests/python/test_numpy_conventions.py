@@ -356,10 +356,15 @@ def test_var_and_std_follow_numpy_on_ddof_dtype_out_and_empty_slices():
             check(getattr(vkdml, fn)(x, 1, ddof=ddof), getattr(np, fn)(x, 1, ddof=ddof), f"{fn} ddof={ddof}")
             check(getattr(vkdml, fn)(x, ddof=ddof), getattr(np, fn)(x, ddof=ddof), f"{fn} ddof={ddof}, all")
     # N - ddof <= 0: +inf, or NaN for deviations of 0, with numpy's warning.
-    for fn, name in (("var", "var"), ("nanvar", "nanvar")):
-        with pytest.warns(RuntimeWarning, match="Degrees of freedom <= 0 for slice"):
-            got = getattr(vkdml, fn)(np.array([[1.0, 2.0], [3.0, 3.0]]), 1, ddof=2)
-        assert got[0] == np.inf and np.isnan(got[1]), name
+    with pytest.warns(RuntimeWarning, match="Degrees of freedom <= 0 for slice"):
+        got = vkdml.var(np.array([[1.0, 2.0], [3.0, 3.0]]), 1, ddof=2)
+    assert got[0] == np.inf and np.isnan(got[1])
+    with pytest.warns(RuntimeWarning, match="Degrees of freedom <= 0 for slice"):  # nanvar: NaN, not inf
+        got = vkdml.nanvar(np.array([[1.0, 2.0], [3.0, 3.0]]), 1, ddof=2)
+    assert np.isnan(got).all()
+    # Squares past float32's range: the variance is finite where numpy's is (S1·(S1/N), never S1²).
+    big = np.array([1e18] + [0] * 99, np.float32)
+    np.testing.assert_allclose(vkdml.var(big), np.var(big.astype(np.float64)), rtol=1e-6)
     with pytest.warns(RuntimeWarning, match=r"Degrees of freedom <= 0 for slice\."):
         got = vkdml.nanstd(np.array([[np.nan, np.nan], [1.0, 2.0]], np.float32), 1)
     assert np.isnan(got[0]) and got[1] == np.float32(0.5) and got.dtype == np.float32
@@ -464,6 +469,8 @@ def test_initial_follows_numpy(name):
             want = getattr(np, name)(x, axis, initial=initial)
             got = getattr(vkdml, name)(x, axis, initial=initial)
         check(got, want, what)
+    # initial=None is no initial, as in numpy.
+    check(getattr(vkdml, name)(floats, 1, initial=None), getattr(np, name)(floats, 1, initial=None), "None")
     # keepdims and out= with initial.
     out = np.empty((4, 1), np.float64)
     assert getattr(vkdml, name)(floats, 1, out=out, keepdims=True, initial=1) is out

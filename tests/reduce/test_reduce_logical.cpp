@@ -117,7 +117,8 @@ TEST_CASE("ANY, ALL and COUNT_NONZERO: -0 is 0, NaN and infinities are not; NanM
           "[gpu][reduce][logical][nan]") {
     vkdml::Device& dev = test_device();
     const double nan = std::nan(""), inf = INFINITY;
-    // Rows: [-0, 0, 0], [NaN, 0, 0], [inf, -inf, 1], [NaN, NaN, 2], [NaN, NaN, NaN].
+    // Rows: [-0, 0, 0], [NaN, 0, 0], [inf, -inf, 1], [NaN, NaN, 2], [NaN, NaN, NaN], and the least
+    // subnormal of each type (not 0, though a device may flush it in a comparison: told by its bits).
     const std::vector<double> values = {-0.0, 0, 0, nan, 0, 0, inf, -inf, 1, nan, nan, 2, nan, nan, nan};
     for (DML_TENSOR_DATA_TYPE type :
          {DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT64}) {
@@ -136,6 +137,12 @@ TEST_CASE("ANY, ALL and COUNT_NONZERO: -0 is 0, NaN and infinities are not; NanM
         CHECK(run(dev, any, x, NanMode::ignore) == std::vector<uint64_t>{0, 0, 1, 1, 0});
         CHECK(run(dev, all, x, NanMode::ignore) == std::vector<uint64_t>{0, 0, 1, 1, 1});
         CHECK(run(dev, count, x, NanMode::ignore) == std::vector<uint64_t>{0, 0, 3, 1, 0});
+        TestTensor tiny = make_packed(type, {1, 2});
+        tiny.set_bits(0, 1);  // the least positive subnormal
+        tiny.set_bits(1, 0);
+        const vkdml::ops::TensorDesc pair{type, {1, 2}};
+        CHECK(run(dev, built(vkdml::ops::reduce(pair, kCount, {1})), tiny) == std::vector<uint64_t>{1});
+        CHECK(run(dev, built(vkdml::ops::reduce(pair, kAny, {1})), tiny) == std::vector<uint64_t>{1});
     }
     require_no_validation_messages();
 }

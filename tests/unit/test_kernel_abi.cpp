@@ -105,6 +105,7 @@ std::map<std::string, uint32_t> scan_spec(std::initializer_list<std::pair<const 
                                             {"OTHER_DIMS", SCAN_SPEC_OTHER_DIMS},
                                             {"IN_PLACE", SCAN_SPEC_IN_PLACE},
                                             {"NAN_IGNORE", SCAN_SPEC_NAN_IGNORE},
+                                            {"SIGNED", SCAN_SPEC_SIGNED},
                                             {"LINE_MAJOR", ABI_SPEC_LINE_MAJOR}};
     spec.insert(own);
     return spec;
