@@ -323,4 +323,41 @@ static inline uint64_t DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE dataType, ui
 /** The count of elements that are not 0; any of the 11 types, output INT32, INT64, UINT32 or UINT64. */
 #define VKDML_REDUCE_FUNCTION_COUNT_NONZERO VKDML_REDUCE_FUNCTION_VALUE(1004)
 
+/* vkdml's own operators (SPEC §3 "vkdml's operators"): values of DML_OPERATOR_TYPE outside DirectML's
+ * range, and their descriptions, declared beside the real DirectML.h too. DirectML refuses them. */
+#ifdef __cplusplus
+#define VKDML_OPERATOR_VALUE(v) static_cast<DML_OPERATOR_TYPE>(v)
+#else
+#define VKDML_OPERATOR_VALUE(v) ((DML_OPERATOR_TYPE)(v))
+#endif
+/** Desc: VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC. */
+#define VKDML_OPERATOR_CUMULATIVE_MAXIMUM VKDML_OPERATOR_VALUE(1000)
+/** Desc: VKDML_CUMULATIVE_MINIMUM_OPERATOR_DESC. */
+#define VKDML_OPERATOR_CUMULATIVE_MINIMUM VKDML_OPERATOR_VALUE(1001)
+
+/** Running maximum along one axis (VKDML_OPERATOR_CUMULATIVE_MAXIMUM): NumPy's maximum.accumulate and the
+ *  values of PyTorch's cummax. Laid out as DML_CUMULATIVE_SUMMATION_OPERATOR_DESC. */
+typedef struct VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor; /**< any of the 11 types; not null */
+    /** Not null; same DataType, DimensionCount and Sizes as the input, strides may differ (rule 7). It
+     *  may be bound to the input's range (in place) when the strides are equal too (rule 9). */
+    const DML_TENSOR_DESC* OutputTensor;
+    uint32_t Axis;                    /**< index of the dimension scanned, < DimensionCount (rule 8) */
+    DML_AXIS_DIRECTION AxisDirection; /**< INCREASING: from index 0 up; DECREASING: from the last down */
+    /** BOOL. Nonzero: each output leaves its own element out (the first in AxisDirection gets the type's
+     *  smallest value: -inf for floats). */
+    int32_t HasExclusiveMaximum;
+} VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC;
+
+/** Running minimum along one axis (VKDML_OPERATOR_CUMULATIVE_MINIMUM): NumPy's minimum.accumulate and the
+ *  values of PyTorch's cummin; as VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC, with the type's largest value
+ *  (+inf for floats) first in an exclusive scan. */
+typedef struct VKDML_CUMULATIVE_MINIMUM_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    uint32_t Axis;
+    DML_AXIS_DIRECTION AxisDirection;
+    int32_t HasExclusiveMinimum;
+} VKDML_CUMULATIVE_MINIMUM_OPERATOR_DESC;
+
 #endif /* VKDML_DIRECTML_H */

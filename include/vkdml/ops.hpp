@@ -155,4 +155,19 @@ VKDML_API Result<Operation> cumulative_product(const TensorDesc& input, uint32_t
                                                bool exclusive = false,
                                                DML_TENSOR_DATA_TYPE output_type = kAutoType);
 
+/// vkdml's VKDML_OPERATOR_CUMULATIVE_MAXIMUM: as cumulative_sum(), with the running maximum (NumPy's
+/// maximum.accumulate; a NaN makes every later output NaN; an exclusive first output is the type's
+/// smallest value, -inf for floats).
+VKDML_API Result<Operation> cumulative_maximum(const TensorDesc& input, uint32_t axis,
+                                               DML_AXIS_DIRECTION direction = DML_AXIS_DIRECTION_INCREASING,
+                                               bool exclusive = false,
+                                               DML_TENSOR_DATA_TYPE output_type = kAutoType);
+
+/// vkdml's VKDML_OPERATOR_CUMULATIVE_MINIMUM: as cumulative_maximum(), with the running minimum (an
+/// exclusive first output is the type's largest value, +inf for floats).
+VKDML_API Result<Operation> cumulative_minimum(const TensorDesc& input, uint32_t axis,
+                                               DML_AXIS_DIRECTION direction = DML_AXIS_DIRECTION_INCREASING,
+                                               bool exclusive = false,
+                                               DML_TENSOR_DATA_TYPE output_type = kAutoType);
+
 }  // namespace vkdml::ops

@@ -14,6 +14,7 @@ SpecConstants ScanParams::to_spec() const {
     s[SCAN_SPEC_OTHER_DIMS] = static_cast<uint32_t>(layout.kept.size());
     s[SCAN_SPEC_IN_PLACE] = in_place;
     s[SCAN_SPEC_NAN_IGNORE] = nan_ignore;
+    s[SCAN_SPEC_SIGNED] = is_signed;
     return s;
 }
 

@@ -12,7 +12,8 @@ namespace vkdml::detail {
 /// What every scan kernel takes (scan_common.glsl).
 struct ScanParams {
     uint32_t workgroup = 0;
-    uint32_t op = SCAN_OP_SUM;  ///< SCAN_OP_SUM or SCAN_OP_PRODUCT
+    uint32_t op = SCAN_OP_SUM;  ///< a SCAN_OP_*
+    bool is_signed = false;     ///< SCAN_OP_MAX, SCAN_OP_MIN: integers compare signed
     bool reverse = false;
     bool exclusive = false;
     uint32_t mode = SCAN_MODE_SCAN;  ///< a SCAN_MODE_* (scan_serial: SCAN or REDUCE)

@@ -197,6 +197,7 @@ struct Planner {
         set_kernel(p, s,
                    {.workgroup = s.workgroup,
                     .op = r.op,
+                    .is_signed = r.is_signed,
                     .reverse = r.reverse,
                     .exclusive = r.exclusive,
                     .mode = mode,
@@ -226,6 +227,7 @@ struct Planner {
         const uint32_t lanes = s.blocks.lanes();
         ScanRequest carry;
         carry.op = r.op;
+        carry.is_signed = r.is_signed;  // (narrow signed values reach the partials sign-extended)
         carry.type = accumulator_type(r.type);
         carry.exclusive = true;
         carry.pairs = is_float_type(r.type);

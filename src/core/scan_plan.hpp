@@ -1,4 +1,4 @@
-// Planning a cumulative operator (sum or product): kernel per shape, chunking of long fibers into
+// Planning a cumulative operator (sum, product, maximum or minimum): kernel per shape, chunking of long fibers into
 // reduce-then-scan passes, and the scratch they need. Pure: no device calls.
 #pragma once
 
@@ -8,7 +8,8 @@
 namespace vkdml::detail {
 
 struct ScanRequest {
-    uint32_t op = SCAN_OP_SUM;  ///< SCAN_OP_SUM or SCAN_OP_PRODUCT
+    uint32_t op = SCAN_OP_SUM;  ///< a SCAN_OP_*: sum, product, maximum or minimum
+    bool is_signed = false;     ///< the maximum and minimum of a signed integer type
     DML_TENSOR_DATA_TYPE type = DML_TENSOR_DATA_TYPE_FLOAT32;
     bool reverse = false;
     bool exclusive = false;

@@ -1,4 +1,5 @@
-// The cumulative operators' builders of vkdml/ops.hpp: the input checked, the output its copy.
+// The cumulative operators' builders of vkdml/ops.hpp (DirectML's and vkdml's): the input checked, the
+// output its copy.
 #include "front/operation_parts.hpp"
 
 namespace vkdml::ops {
@@ -41,6 +42,20 @@ Result<Operation> cumulative_product(const TensorDesc& input, uint32_t axis, DML
                                      bool exclusive, DML_TENSOR_DATA_TYPE output_type) {
     return cumulative<DML_CUMULATIVE_PRODUCT_OPERATOR_DESC>(
         "vkdml::ops::cumulative_product", DML_OPERATOR_CUMULATIVE_PRODUCT, "CUMULATIVE_PRODUCT", input, axis,
+        direction, exclusive, output_type);
+}
+
+Result<Operation> cumulative_maximum(const TensorDesc& input, uint32_t axis, DML_AXIS_DIRECTION direction,
+                                     bool exclusive, DML_TENSOR_DATA_TYPE output_type) {
+    return cumulative<VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC>(
+        "vkdml::ops::cumulative_maximum", VKDML_OPERATOR_CUMULATIVE_MAXIMUM, "CUMULATIVE_MAXIMUM", input, axis,
+        direction, exclusive, output_type);
+}
+
+Result<Operation> cumulative_minimum(const TensorDesc& input, uint32_t axis, DML_AXIS_DIRECTION direction,
+                                     bool exclusive, DML_TENSOR_DATA_TYPE output_type) {
+    return cumulative<VKDML_CUMULATIVE_MINIMUM_OPERATOR_DESC>(
+        "vkdml::ops::cumulative_minimum", VKDML_OPERATOR_CUMULATIVE_MINIMUM, "CUMULATIVE_MINIMUM", input, axis,
         direction, exclusive, output_type);
 }
 

@@ -13,6 +13,20 @@ CumulativeDesc as_cumulative(const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC& d) {
 CumulativeDesc as_cumulative(const DML_CUMULATIVE_PRODUCT_OPERATOR_DESC& d) {
     return {d.InputTensor, d.OutputTensor, d.Axis, d.AxisDirection, d.HasExclusiveProduct};
 }
+CumulativeDesc as_cumulative(const VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC& d) {
+    return {d.InputTensor, d.OutputTensor, d.Axis, d.AxisDirection, d.HasExclusiveMaximum};
+}
+CumulativeDesc as_cumulative(const VKDML_CUMULATIVE_MINIMUM_OPERATOR_DESC& d) {
+    return {d.InputTensor, d.OutputTensor, d.Axis, d.AxisDirection, d.HasExclusiveMinimum};
+}
+
+// The kernels' combine of an operator.
+uint32_t scan_op_of(DML_OPERATOR_TYPE type) {
+    if (type == DML_OPERATOR_CUMULATIVE_PRODUCT) return SCAN_OP_PRODUCT;
+    if (type == VKDML_OPERATOR_CUMULATIVE_MAXIMUM) return SCAN_OP_MAX;
+    if (type == VKDML_OPERATOR_CUMULATIVE_MINIMUM) return SCAN_OP_MIN;
+    return SCAN_OP_SUM;
+}
 
 template <class OpDesc>
 Status normalize(const DeviceCaps& caps, DML_OPERATOR_TYPE type, const void* desc, OperatorState& s) {
@@ -34,6 +48,12 @@ Status normalize_cumulative_sum(const DeviceCaps& caps, const void* desc, Operat
 Status normalize_cumulative_product(const DeviceCaps& caps, const void* desc, OperatorState& s) {
     return normalize<DML_CUMULATIVE_PRODUCT_OPERATOR_DESC>(caps, DML_OPERATOR_CUMULATIVE_PRODUCT, desc, s);
 }
+Status normalize_cumulative_maximum(const DeviceCaps& caps, const void* desc, OperatorState& s) {
+    return normalize<VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC>(caps, VKDML_OPERATOR_CUMULATIVE_MAXIMUM, desc, s);
+}
+Status normalize_cumulative_minimum(const DeviceCaps& caps, const void* desc, OperatorState& s) {
+    return normalize<VKDML_CUMULATIVE_MINIMUM_OPERATOR_DESC>(caps, VKDML_OPERATOR_CUMULATIVE_MINIMUM, desc, s);
+}
 
 std::shared_ptr<const void> typed_cumulative_sum(const NormalizedDesc& n) {
     return std::make_shared<const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC>(
@@ -43,15 +63,24 @@ std::shared_ptr<const void> typed_cumulative_product(const NormalizedDesc& n) {
     return std::make_shared<const DML_CUMULATIVE_PRODUCT_OPERATOR_DESC>(
         DML_CUMULATIVE_PRODUCT_OPERATOR_DESC{n.input, n.output, n.axis, n.direction, n.exclusive});
 }
+std::shared_ptr<const void> typed_cumulative_maximum(const NormalizedDesc& n) {
+    return std::make_shared<const VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC>(
+        VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC{n.input, n.output, n.axis, n.direction, n.exclusive});
+}
+std::shared_ptr<const void> typed_cumulative_minimum(const NormalizedDesc& n) {
+    return std::make_shared<const VKDML_CUMULATIVE_MINIMUM_OPERATOR_DESC>(
+        VKDML_CUMULATIVE_MINIMUM_OPERATOR_DESC{n.input, n.output, n.axis, n.direction, n.exclusive});
+}
 
-// Both operators: one plan builder, the operation (sum or product) a parameter of it.
+// Every cumulative operator: one plan builder, the combine a parameter of it.
 Status plan_cumulative(const PlanTarget& target, const OperatorState& op, Plan& plan) {
     const TensorCopy& in = *op.inputs[0];
     const TensorCopy& out = *op.outputs[0];
     const NormalizedDesc& n = op.normalized;
     ScanRequest r;
-    r.op = n.type == DML_OPERATOR_CUMULATIVE_PRODUCT ? SCAN_OP_PRODUCT : SCAN_OP_SUM;
+    r.op = scan_op_of(n.type);
     r.type = in.buffer.DataType;
+    r.is_signed = (r.op == SCAN_OP_MAX || r.op == SCAN_OP_MIN) && is_signed_integer_type(r.type);
     r.reverse = n.direction == DML_AXIS_DIRECTION_DECREASING;
     r.exclusive = n.exclusive != 0;
     r.problem = lower_scan(in.sizes, in.strides, out.strides, n.axis);

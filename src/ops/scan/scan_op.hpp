@@ -1,6 +1,7 @@
-// The cumulative operators, CUMULATIVE_SUMMATION and CUMULATIVE_PRODUCT: what their rows of the operator
-// table (ops/op_table.cpp) call — validate and keep a description, give DirectML's struct back, lower
-// and plan — and the one shape both descriptions are read through.
+// The cumulative operators, CUMULATIVE_SUMMATION and CUMULATIVE_PRODUCT, and vkdml's CUMULATIVE_MAXIMUM and
+// CUMULATIVE_MINIMUM: what their rows of the operator table (ops/op_table.cpp) call — validate and keep a
+// description, give its struct back, lower and plan — and the one shape every description is read
+// through.
 #pragma once
 
 #include "core/plan.hpp"
@@ -9,7 +10,7 @@
 
 namespace vkdml::detail {
 
-/// The cumulative operators' common shape (both descriptions share a layout).
+/// The cumulative operators' common shape (every description shares a layout).
 struct CumulativeDesc {
     const DML_TENSOR_DESC* InputTensor;
     const DML_TENSOR_DESC* OutputTensor;
@@ -25,12 +26,16 @@ Status validate_cumulative(const DeviceCaps& caps, DML_OPERATOR_TYPE op, const C
 /// normalized.
 Status normalize_cumulative_sum(const DeviceCaps& caps, const void* desc, OperatorState& s);
 Status normalize_cumulative_product(const DeviceCaps& caps, const void* desc, OperatorState& s);
+Status normalize_cumulative_maximum(const DeviceCaps& caps, const void* desc, OperatorState& s);
+Status normalize_cumulative_minimum(const DeviceCaps& caps, const void* desc, OperatorState& s);
 
 /// DirectML's struct of the normalized description.
 std::shared_ptr<const void> typed_cumulative_sum(const NormalizedDesc& n);
 std::shared_ptr<const void> typed_cumulative_product(const NormalizedDesc& n);
+std::shared_ptr<const void> typed_cumulative_maximum(const NormalizedDesc& n);
+std::shared_ptr<const void> typed_cumulative_minimum(const NormalizedDesc& n);
 
-/// Either operator lowered to one problem (its fibers along the axis) and planned by the scan planner.
+/// Any of them lowered to one problem (its fibers along the axis) and planned by the scan planner.
 Status plan_cumulative(const PlanTarget& target, const OperatorState& op, Plan& plan);
 
 }  // namespace vkdml::detail
