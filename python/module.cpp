@@ -286,14 +286,19 @@ py::array prepared(py::array a) {
     return a;
 }
 
-/// The call of a cumulative operator on `in`; nan_ignore: vkdml::NanMode::ignore (NaN read as 0 or 1).
-Call scan_call(const vkdml::ops::TensorDesc& in, uint32_t axis, bool product, bool exclusive, bool reverse,
+/// The call of a cumulative operator on `in`, by `combine`: 0 sum, 1 product, 2 maximum, 3 minimum (a
+/// Python bool is 0 or 1: sum or product); nan_ignore: vkdml::NanMode::ignore (NaN read as the identity).
+Call scan_call(const vkdml::ops::TensorDesc& in, uint32_t axis, int combine, bool exclusive, bool reverse,
                bool nan_ignore) {
     const DML_AXIS_DIRECTION dir = reverse ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
+    static const char* const kNames[] = {"cumsum ", "cumprod ", "cummax ", "cummin "};
+    if (combine < 0 || combine > 3) raise("invalid_argument", "combine " + std::to_string(combine) + " is not 0 to 3");
     Call c;
-    c.op = built(product ? vkdml::ops::cumulative_product(in, axis, dir, exclusive)
-                         : vkdml::ops::cumulative_sum(in, axis, dir, exclusive));
-    c.key = std::string(product ? "cumprod " : "cumsum ") + tensor_key(in) + " axis " + std::to_string(axis) +
+    c.op = built(combine == 1   ? vkdml::ops::cumulative_product(in, axis, dir, exclusive)
+                 : combine == 2 ? vkdml::ops::cumulative_maximum(in, axis, dir, exclusive)
+                 : combine == 3 ? vkdml::ops::cumulative_minimum(in, axis, dir, exclusive)
+                                : vkdml::ops::cumulative_sum(in, axis, dir, exclusive));
+    c.key = std::string(kNames[combine]) + tensor_key(in) + " axis " + std::to_string(axis) +
             (exclusive ? " exclusive" : "") + (reverse ? " reverse" : "") + (nan_ignore ? " nan-ignore" : "");
     c.options.nan_mode = nan_ignore ? vkdml::NanMode::ignore : vkdml::NanMode::propagate;
     return c;
@@ -320,10 +325,10 @@ Call reduce_call(const vkdml::ops::TensorDesc& in, int function, const std::vect
     return c;
 }
 
-py::array cumulative(DeviceHandle& h, py::array a, uint32_t axis, bool product, bool exclusive, bool reverse,
+py::array cumulative(DeviceHandle& h, py::array a, uint32_t axis, int combine, bool exclusive, bool reverse,
                      bool nan_ignore) {
     a = prepared(a);
-    Call c = scan_call(input_tensor(a), axis, product, exclusive, reverse, nan_ignore);
+    Call c = scan_call(input_tensor(a), axis, combine, exclusive, reverse, nan_ignore);
     return run(h, c, a, a.dtype());
 }
 
@@ -506,8 +511,8 @@ ArrayPtr submit_array(const std::shared_ptr<DeviceHandle>& h, const Call& call, 
 }
 
 ArrayPtr cumulative_array(const std::shared_ptr<DeviceHandle>& h, const ArrayPtr& a, uint32_t axis,
-                          bool product, bool exclusive, bool reverse, bool nan_ignore, const ArrayPtr& out) {
-    return submit_array(h, scan_call(packed_tensor(*a), axis, product, exclusive, reverse, nan_ignore), *a,
+                          int combine, bool exclusive, bool reverse, bool nan_ignore, const ArrayPtr& out) {
+    return submit_array(h, scan_call(packed_tensor(*a), axis, combine, exclusive, reverse, nan_ignore), *a,
                         out);
 }
 

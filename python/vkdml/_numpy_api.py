@@ -776,3 +776,77 @@ array([2, 1])
 """)
 def count_nonzero(a, axis=None, *, keepdims=False, device=None):
     return _logical(a, axis, None, keepdims, "count_nonzero", device, "count_nonzero")
+
+
+def _accumulate(a, axis, dtype, out, combine, nan, device, name):
+    """numpy's maximum.accumulate and minimum.accumulate (fmax and fmin with `nan`) over vkdml's
+    CUMULATIVE_MAXIMUM (combine 2) and CUMULATIVE_MINIMUM (3): the type kept, bools as bools."""
+    arr = as_array(a, allow_bool=True)
+    if arr.ndim == 0:
+        raise TypeError("cannot accumulate on a scalar")
+    is_bool = arr.dtype == _np.bool_
+    computed = vkdml_dtype(dtype) if dtype is not None else (_np.dtype(_np.uint8) if is_bool else arr.dtype)
+    arr = cast_input(arr.view(_np.uint8) if is_bool else arr, computed)
+    ax = axis_index(axis, arr.ndim)
+    if arr.size == 0:
+        result = _np.empty(arr.shape, computed)
+    else:
+        result = scanned(arr, ax, combine, device=device, nan=nan,
+                         out=None if is_bool else direct_out(out, computed, arr.shape))
+    if is_bool and dtype is None and not isinstance(result, Array):
+        result = _np.asarray(result).view(_np.bool_)
+    if nan and computed.kind == "f" and arr.size:
+        # numpy's fmax/fmin.accumulate: an output before the slice's first number is NaN (the device, with
+        # NanMode::ignore, gives the identity there).
+        host = _np.asarray(on_host(arr))
+        leading = _np.logical_and.accumulate(_np.isnan(host), axis=ax)
+        if leading.any():
+            result = _np.where(leading, _np.array(_np.nan, computed), _np.asarray(on_host(result)))
+    return like(store(result, out, name), a, out)
+
+
+def _accumulate_doc(name, which, nan):
+    rule = ("NaN elements are left out on the device (NanMode::ignore), and the outputs before a slice's "
+            "first number are NaN, as numpy's" if nan else
+            "a NaN makes every later output NaN, as numpy's")
+    return (f"numpy.{name}.accumulate: the running {which} along an axis.",
+            ["a", ("axis : int, optional", "The axis (default 0)."),
+             ("dtype : dtype, optional", "The type of the result and of the comparison (default `a`'s)."),
+             "out", "device"],
+            ("numpy.ndarray",
+             f"The running {which}s, `a`'s shape and type (vkdml's CUMULATIVE_{which.upper()}, exact); "
+             f"{rule} {name}.accumulate. A vkdml.Array of bool cannot exist: bools give bools from numpy "
+             "input."))
+
+
+@numpy_doc(*_accumulate_doc("maximum", "maximum", False), """
+>>> vkdml.maximum_accumulate(np.array([3, 1, 4, 1, 5], np.int16))
+array([3, 3, 4, 4, 5], dtype=int16)
+""")
+def maximum_accumulate(a, axis=0, dtype=None, out=None, *, device=None):
+    return _accumulate(a, axis, dtype, out, 2, False, device, "maximum_accumulate")
+
+
+@numpy_doc(*_accumulate_doc("minimum", "minimum", False), """
+>>> vkdml.minimum_accumulate(np.array([[3., 1.], [2., 5.]], np.float32), axis=1)
+array([[3., 1.],
+       [2., 2.]], dtype=float32)
+""")
+def minimum_accumulate(a, axis=0, dtype=None, out=None, *, device=None):
+    return _accumulate(a, axis, dtype, out, 3, False, device, "minimum_accumulate")
+
+
+@numpy_doc(*_accumulate_doc("fmax", "maximum", True), """
+>>> vkdml.fmax_accumulate(np.array([1., np.nan, 3.], np.float64))
+array([1., 1., 3.])
+""")
+def fmax_accumulate(a, axis=0, dtype=None, out=None, *, device=None):
+    return _accumulate(a, axis, dtype, out, 2, True, device, "fmax_accumulate")
+
+
+@numpy_doc(*_accumulate_doc("fmin", "minimum", True), """
+>>> vkdml.fmin_accumulate(np.array([np.nan, 2., 1.], np.float32))
+array([nan,  2.,  1.], dtype=float32)
+""")
+def fmin_accumulate(a, axis=0, dtype=None, out=None, *, device=None):
+    return _accumulate(a, axis, dtype, out, 3, True, device, "fmin_accumulate")

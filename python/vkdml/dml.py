@@ -107,19 +107,20 @@ def reduced(arr, code, axes, out_dtype, select_last=False, nan=False, device=Non
     return run(device, _native.reduction, arr, code, list(axes), out_dtype, select_last, nan, correction)
 
 
-def scanned(arr, axis, product, exclusive=False, reverse=False, device=None, out=None, nan=False):
-    """CUMULATIVE_SUMMATION or CUMULATIVE_PRODUCT of `arr` (at least 1-d) along `axis` (in range); `nan`:
-    NanMode::ignore. An Array `arr` gives an Array (written into `out`, an Array of its type and size, when
-    given)."""
+def scanned(arr, axis, combine, exclusive=False, reverse=False, device=None, out=None, nan=False):
+    """A cumulative operator of `arr` (at least 1-d) along `axis` (in range), by `combine`: 0 (or False)
+    CUMULATIVE_SUMMATION, 1 (or True) CUMULATIVE_PRODUCT, 2 vkdml's CUMULATIVE_MAXIMUM, 3 its
+    CUMULATIVE_MINIMUM; `nan`: NanMode::ignore. An Array `arr` gives an Array (written into `out`, an Array of
+    its type and size, when given)."""
     if isinstance(arr, Array):
         dev = _array_device(arr, device)
         if arr.size == 0:
             return asarray(_np.empty(arr.shape, arr.dtype), device=dev)
-        return _on_device(arr, _native.cumulative_array, axis, product, bool(exclusive), bool(reverse), bool(nan),
+        return _on_device(arr, _native.cumulative_array, axis, int(combine), bool(exclusive), bool(reverse), bool(nan),
                           out=out)
     if arr.size == 0:
         return _np.empty(arr.shape, arr.dtype)
-    return run(device, _native.cumulative, arr, axis, product, bool(exclusive), bool(reverse), bool(nan))
+    return run(device, _native.cumulative, arr, axis, int(combine), bool(exclusive), bool(reverse), bool(nan))
 
 
 @numpy_doc(
@@ -177,6 +178,47 @@ def cumulative_product(a, axis, *, exclusive=False, reverse=False, nan="propagat
     return scanned(arr, axis_index(axis, arr.ndim), True, exclusive, reverse, device,
                    nan=ignore)
 
+
+
+def _selection_doc(which, numpy_name, identity):
+    return (
+        f"vkdml's CUMULATIVE_{which.upper()}: the running {which} along one axis, in the input's type.",
+        [("a : array_like", "One of vkdml's 11 types, at least 1-d."),
+         ("axis : int", "The axis (negative counts from the end)."),
+         ("exclusive : bool, optional",
+          f"Each output leaves out its own element: the first is the type's {identity}."),
+         ("reverse : bool, optional", "Scan from the last index down (`AxisDirection` DECREASING)."),
+         ("nan : {'propagate', 'ignore'}, optional",
+          f"'propagate': a NaN makes every later output NaN, as numpy's {numpy_name}.accumulate; 'ignore': "
+          f"NaN elements are left out, as numpy's f{numpy_name[:3]}.accumulate (a leading NaN gives "
+          f"{'-inf' if which == 'maximum' else '+inf'})."),
+         "device_dml"],
+        ("numpy.ndarray", "The shape and type of `a`; exact (a selection). Of -0 and +0, "
+         f"{'+0' if which == 'maximum' else '-0'} (IEEE 754-2019)."))
+
+
+@numpy_doc(*_selection_doc("maximum", "maximum", "smallest value (-inf for floats)"), """
+>>> dml.cumulative_maximum(np.array([3, 1, 4, 1, 5], np.int8), 0)
+array([3, 3, 4, 4, 5], dtype=int8)
+""")
+def cumulative_maximum(a, axis, *, exclusive=False, reverse=False, nan="propagate", device=None):
+    arr = as_array(a)
+    ignore = nan_ignore(nan)
+    if arr.ndim == 0:
+        raise invalid("a 0-d array has no axis to scan (reshape it to (1,))")
+    return scanned(arr, axis_index(axis, arr.ndim), 2, exclusive, reverse, device, nan=ignore)
+
+
+@numpy_doc(*_selection_doc("minimum", "minimum", "largest value (+inf for floats)"), """
+>>> dml.cumulative_minimum(np.array([3., 1., 4.], np.float32), 0, reverse=True)
+array([1., 1., 4.], dtype=float32)
+""")
+def cumulative_minimum(a, axis, *, exclusive=False, reverse=False, nan="propagate", device=None):
+    arr = as_array(a)
+    ignore = nan_ignore(nan)
+    if arr.ndim == 0:
+        raise invalid("a 0-d array has no axis to scan (reshape it to (1,))")
+    return scanned(arr, axis_index(axis, arr.ndim), 3, exclusive, reverse, device, nan=ignore)
 
 @numpy_doc(
     "DML_OPERATOR_REDUCE: `function` over `axes`, the rank kept.",
