@@ -104,6 +104,8 @@ TEST_CASE("the operator table: every implemented operator once, with its names; 
     const Row expected[] = {
         {DML_OPERATOR_CUMULATIVE_SUMMATION, "CUMULATIVE_SUMMATION", "cumsum", "cumulative_sum"},
         {DML_OPERATOR_CUMULATIVE_PRODUCT, "CUMULATIVE_PRODUCT", "cumprod", "cumulative_product"},
+        {VKDML_OPERATOR_CUMULATIVE_MAXIMUM, "CUMULATIVE_MAXIMUM", "cummax", "cumulative_maximum"},
+        {VKDML_OPERATOR_CUMULATIVE_MINIMUM, "CUMULATIVE_MINIMUM", "cummin", "cumulative_minimum"},
         {DML_OPERATOR_REDUCE, "REDUCE", "reduce", "reduce"},
         {DML_OPERATOR_ARGMIN, "ARGMIN", "argmin", "argmin"},
         {DML_OPERATOR_ARGMAX, "ARGMAX", "argmax", "argmax"},

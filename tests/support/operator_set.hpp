@@ -1,4 +1,4 @@
-// operator_set.hpp — one small description of each of the five operators, for tests that go over all
+// operator_set.hpp — one small description of each operator of the table, for tests that go over all
 // of them for a data type (feature queries, refusals, a quick run).
 #pragma once
 
@@ -8,7 +8,7 @@
 
 namespace vkdml_test {
 
-/// The five operators on a {4} tensor of `type` (index outputs UINT64, needing no feature).
+/// Every operator on a {4} tensor of `type` (index outputs UINT64, needing no feature).
 struct OperatorSet {
     OperatorSet(const OperatorSet&) = delete;  // the descriptions point into it
     OperatorSet& operator=(const OperatorSet&) = delete;
@@ -22,14 +22,18 @@ struct OperatorSet {
         t_index{DML_TENSOR_TYPE_BUFFER, &index_one};
     DML_CUMULATIVE_SUMMATION_OPERATOR_DESC sum{&t, &t, 0, DML_AXIS_DIRECTION_INCREASING, 0};
     DML_CUMULATIVE_PRODUCT_OPERATOR_DESC product{&t, &t, 0, DML_AXIS_DIRECTION_INCREASING, 0};
+    VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC maximum{&t, &t, 0, DML_AXIS_DIRECTION_DECREASING, 0};
+    VKDML_CUMULATIVE_MINIMUM_OPERATOR_DESC minimum{&t, &t, 0, DML_AXIS_DIRECTION_INCREASING, 1};
     DML_REDUCE_OPERATOR_DESC reduce{DML_REDUCE_FUNCTION_MAX, &t, &t_one, 1, axis};
     DML_ARGMIN_OPERATOR_DESC argmin{&t, &t_index, 1, axis, DML_AXIS_DIRECTION_INCREASING};
     DML_ARGMAX_OPERATOR_DESC argmax{&t, &t_index, 1, axis, DML_AXIS_DIRECTION_DECREASING};
 
-    /// The five descriptions, pointing into this object (which must stay where it is).
+    /// The descriptions, in the table's order, pointing into this object (which must stay where it is).
     std::vector<DML_OPERATOR_DESC> all() const {
         return {{DML_OPERATOR_CUMULATIVE_SUMMATION, &sum},
                 {DML_OPERATOR_CUMULATIVE_PRODUCT, &product},
+                {VKDML_OPERATOR_CUMULATIVE_MAXIMUM, &maximum},
+                {VKDML_OPERATOR_CUMULATIVE_MINIMUM, &minimum},
                 {DML_OPERATOR_REDUCE, &reduce},
                 {DML_OPERATOR_ARGMIN, &argmin},
                 {DML_OPERATOR_ARGMAX, &argmax}};

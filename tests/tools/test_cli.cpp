@@ -411,7 +411,8 @@ TEST_CASE("cli: every operator of the table is a command of the tool and an --op
         CHECK(help.exit_code == 0);
         CHECK_THAT(help.out, Catch::Matchers::Contains(info.command));
         const bool scan =
-            info.type == DML_OPERATOR_CUMULATIVE_SUMMATION || info.type == DML_OPERATOR_CUMULATIVE_PRODUCT;
+            info.type == DML_OPERATOR_CUMULATIVE_SUMMATION || info.type == DML_OPERATOR_CUMULATIVE_PRODUCT ||
+            info.type == VKDML_OPERATOR_CUMULATIVE_MAXIMUM || info.type == VKDML_OPERATOR_CUMULATIVE_MINIMUM;
         const Outcome plan =
             run_tool(dir, {"plan", "--op", info.command, "--shape", "8", scan ? "--axis" : "--axes", "0"});
         INFO(plan.err);
@@ -511,8 +512,9 @@ TEST_CASE("cli: vkdml info --json says the same as the library, as one document"
     if (info.physical.driver_name == "llvmpipe" && info.physical.driver_info.starts_with("Mesa 22."))
         CHECK_FALSE(info.denorm_preserve_float32);
     const json::Value& support = doc.at("support");
-    CHECK(support.size() == 5);
+    CHECK(support.size() == 7);
     for (DML_OPERATOR_TYPE op : {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT,
+                                 VKDML_OPERATOR_CUMULATIVE_MAXIMUM, VKDML_OPERATOR_CUMULATIVE_MINIMUM,
                                  DML_OPERATOR_REDUCE, DML_OPERATOR_ARGMIN, DML_OPERATOR_ARGMAX}) {
         const json::Value& types = support.at(vkdml::to_string(op));
         CHECK(types.size() == 11);

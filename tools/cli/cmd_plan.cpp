@@ -55,14 +55,15 @@ void run_plan(const Args& args) {
     std::vector<std::string> op_names;  // the operator table's commands
     for (const OperatorInfo& info : operators()) op_names.push_back(info.command);
     const DML_OPERATOR_TYPE op = operators()[choose("--op", args.value("--op").value_or(""), op_names)].type;
-    const bool scan = op == DML_OPERATOR_CUMULATIVE_SUMMATION || op == DML_OPERATOR_CUMULATIVE_PRODUCT;
+    const bool scan = op == DML_OPERATOR_CUMULATIVE_SUMMATION || op == DML_OPERATOR_CUMULATIVE_PRODUCT ||
+                      op == VKDML_OPERATOR_CUMULATIVE_MAXIMUM || op == VKDML_OPERATOR_CUMULATIVE_MINIMUM;
     const DML_TENSOR_DATA_TYPE type = parse_dtype(args.value("--dtype").value_or("float32"));
     const std::vector<uint32_t> sizes = parse_shape(*args.value("--shape"));
     const std::string shape_name = "the --shape";
     if (scan && !args.has("--axis")) usage_error("--op " + *args.value("--op") + " needs --axis N");
     if (scan && args.has("--axes"))
-        usage_error("--axes is for reduce, argmax and argmin (cumsum/cumprod take --axis)");
-    if (!scan && args.has("--exclusive")) usage_error("--exclusive is for cumsum and cumprod");
+        usage_error("--axes is for reduce, argmax and argmin (cumsum/cumprod/cummax/cummin take --axis)");
+    if (!scan && args.has("--exclusive")) usage_error("--exclusive is for cumsum, cumprod, cummax and cummin");
     if (op != DML_OPERATOR_REDUCE && args.has("--function")) usage_error("--function is for --op reduce");
 
     if (args.has("--device"))
@@ -101,20 +102,26 @@ void run_plan(const Args& args) {
     if (scan) {
         const uint32_t axis = resolve_axis(*args.integer("--axis"), sizes.size(), shape_name);
         const bool exclusive = args.has("--exclusive");
-        describe(take(op == DML_OPERATOR_CUMULATIVE_SUMMATION
-                          ? ops::cumulative_sum(input, axis, direction, exclusive)
-                          : ops::cumulative_product(input, axis, direction, exclusive))
+        describe(take(op == DML_OPERATOR_CUMULATIVE_SUMMATION ? ops::cumulative_sum(input, axis, direction, exclusive)
+                      : op == DML_OPERATOR_CUMULATIVE_PRODUCT
+                          ? ops::cumulative_product(input, axis, direction, exclusive)
+                      : op == VKDML_OPERATOR_CUMULATIVE_MAXIMUM
+                          ? ops::cumulative_maximum(input, axis, direction, exclusive)
+                          : ops::cumulative_minimum(input, axis, direction, exclusive))
                      .desc());
     } else {
         const std::vector<uint32_t> axes = resolve_axes(written_axes(args), sizes.size(), shape_name);
-        std::vector<std::string> function_names;
+        // DirectML's functions, then vkdml's (VARIANCE 1000 to COUNT_NONZERO 1004).
+        std::vector<DML_REDUCE_FUNCTION> functions;
         for (int f = DML_REDUCE_FUNCTION_ARGMAX; f <= DML_REDUCE_FUNCTION_SUM_SQUARE; ++f)
-            function_names.push_back(lower(to_string(static_cast<DML_REDUCE_FUNCTION>(f))));
+            functions.push_back(static_cast<DML_REDUCE_FUNCTION>(f));
+        for (int f = 1000; f <= 1004; ++f) functions.push_back(static_cast<DML_REDUCE_FUNCTION>(f));
+        std::vector<std::string> function_names;
+        for (DML_REDUCE_FUNCTION f : functions) function_names.push_back(lower(to_string(f)));
         DML_REDUCE_FUNCTION function =
             op == DML_OPERATOR_ARGMAX ? DML_REDUCE_FUNCTION_ARGMAX : DML_REDUCE_FUNCTION_ARGMIN;
         if (op == DML_OPERATOR_REDUCE)
-            function = static_cast<DML_REDUCE_FUNCTION>(
-                choose("--function", args.value("--function").value_or("sum"), function_names));
+            function = functions[choose("--function", args.value("--function").value_or("sum"), function_names)];
         const bool arg = function == DML_REDUCE_FUNCTION_ARGMAX || function == DML_REDUCE_FUNCTION_ARGMIN;
         const DML_TENSOR_DATA_TYPE out_type = arg ? DML_TENSOR_DATA_TYPE_INT64 : ops::kAutoType;
         const std::span<const uint32_t> axis_span(axes);
