@@ -267,10 +267,13 @@ def test_numpy_errors():
 NUMPY_NAMED = ["cumsum", "cumprod", "sum", "prod", "mean", "max", "min", "argmax", "argmin", "logsumexp",
                "nanmax", "nanmin", "nanargmax", "nanargmin", "ptp", "nansum", "nanprod", "nanmean", "nancumsum",
                "nancumprod", "var", "std", "nanvar", "nanstd", "any", "all", "count_nonzero"]
-DML_NAMED = ["cumulative_sum", "cumulative_product", "reduce", "argmax", "argmin"]
+DML_NAMED = ["cumulative_sum", "cumulative_product", "cumulative_maximum", "cumulative_minimum", "reduce", "argmax",
+             "argmin"]
+ACCUMULATE_NAMED = ["maximum_accumulate", "minimum_accumulate", "fmax_accumulate", "fmin_accumulate"]
 
 
-@pytest.mark.parametrize("name", [f"vkdml.{n}" for n in NUMPY_NAMED] + [f"vkdml.dml.{n}" for n in DML_NAMED])
+@pytest.mark.parametrize("name", [f"vkdml.{n}" for n in NUMPY_NAMED + ACCUMULATE_NAMED] +
+                         [f"vkdml.dml.{n}" for n in DML_NAMED])
 def test_help_shows_numpy_format_docstrings(name):
     obj = vkdml.dml if name.startswith("vkdml.dml.") else vkdml
     text = pydoc.render_doc(getattr(obj, name.rsplit(".", 1)[1]), renderer=pydoc.plaintext)
@@ -478,3 +481,45 @@ def test_initial_follows_numpy(name):
         warnings.simplefilter("ignore", RuntimeWarning)
         np.testing.assert_allclose(out, getattr(np, name)(floats, 1, keepdims=True, initial=1).astype(np.float64),
                                    rtol=2e-6)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_maximum_and_minimum_accumulate_follow_numpy(dtype):
+    rng = np.random.default_rng(DTYPES.index(dtype))
+    x = values("maximum", dtype, (6, 7, 5), seed=DTYPES.index(dtype))
+    if np.dtype(dtype).kind == "f":
+        x[rng.random(x.shape) < 0.05] = np.nan
+    for name in ("maximum", "minimum", "fmax", "fmin"):
+        for axis in (0, 1, -1):
+            what = f"{name}.accumulate({dtype}, axis={axis})"
+            want = getattr(np, name).accumulate(x, axis=axis)
+            got = getattr(vkdml, f"{name}_accumulate")(x, axis=axis)
+            assert got.dtype == want.dtype and got.shape == want.shape, what
+            np.testing.assert_array_equal(got, want, err_msg=what)
+
+
+def test_accumulate_arguments_and_the_dml_functions():
+    x = np.array([[3, 1, 4], [1, 5, 9]], np.int8)
+    out = np.empty((2, 3), np.int8)
+    assert vkdml.maximum_accumulate(x, 1, out=out) is out
+    np.testing.assert_array_equal(out, [[3, 3, 4], [1, 5, 9]])
+    np.testing.assert_array_equal(vkdml.minimum_accumulate(x, dtype=np.float32), [[3, 1, 4], [1, 1, 4]])
+    with pytest.raises(TypeError, match="cannot accumulate on a scalar"):
+        vkdml.maximum_accumulate(np.float32(1))
+    on_device = vkdml.maximum_accumulate(vkdml.asarray(x), 1)
+    assert isinstance(on_device, vkdml.Array)
+    np.testing.assert_array_equal(on_device.numpy(), [[3, 3, 4], [1, 5, 9]])
+    # DirectML's conventions: the type kept, exclusive and reverse, NaN left out as the identity.
+    np.testing.assert_array_equal(vkdml.dml.cumulative_maximum(x, 1, exclusive=True),
+                                  np.array([[-128, 3, 3], [-128, 1, 5]], np.int8))
+    np.testing.assert_array_equal(vkdml.dml.cumulative_minimum(x.astype(np.uint16), 0, reverse=True),
+                                  np.array([[1, 1, 4], [1, 5, 9]], np.uint16))
+    f = np.array([np.nan, 2.0, np.nan, 1.0], np.float32)
+    np.testing.assert_array_equal(vkdml.dml.cumulative_minimum(f, 0, nan="ignore"),
+                                  np.array([np.inf, 2, 2, 1], np.float32))
+    got = vkdml.dml.cumulative_maximum(f, 0)
+    assert np.isnan(got).all()
+    # Of -0 and +0: +0 for the maximum, -0 for the minimum, in either order (IEEE 754-2019).
+    z = np.array([-0.0, 0.0, -0.0], np.float64)
+    assert not np.signbit(vkdml.dml.cumulative_maximum(z, 0)[1:]).any()
+    assert np.signbit(vkdml.dml.cumulative_minimum(z[::-1].copy(), 0)).all()
