@@ -89,6 +89,28 @@ TEST_CASE("cli: vkdml cumsum and cumprod reproduce the SPEC §6 examples for eve
     CHECK(dir.entries() == std::vector<std::string>{"in.npy"});
 }
 
+TEST_CASE("cli: vkdml cummax and cummin: the SPEC §6 examples, flags, NaN and bool files", "[gpu][cli][selection]") {
+    TempDir dir;
+    const std::string in = dir / "in.npy", out = dir / "out.npy";
+    write_c_order(in, DML_TENSOR_DATA_TYPE_INT16, kSpecSizes, kSpecInput);
+    run_command(dir, "cummax", {"--axis", "3"}, in, out);
+    CHECK(read_values(out, DML_TENSOR_DATA_TYPE_INT16, kSpecSizes) ==
+          std::vector<double>{2, 2, 3, 5, 3, 8, 8, 8, 9, 9, 9, 9});
+    run_command(dir, "cummin", {"--axis", "-1", "--reverse", "--exclusive"}, in, out);
+    CHECK(read_values(out, DML_TENSOR_DATA_TYPE_INT16, kSpecSizes) ==
+          std::vector<double>{1, 3, 5, 32767, 3, 3, 3, 32767, 2, 2, 4, 32767});
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    write_c_order(in, DML_TENSOR_DATA_TYPE_FLOAT32, {4}, {nan, 2, nan, 1});
+    run_command(dir, "cummin", {"--axis", "0", "--nan", "ignore"}, in, out);
+    CHECK(read_values(out, DML_TENSOR_DATA_TYPE_FLOAT32, {4}) ==
+          std::vector<double>{std::numeric_limits<double>::infinity(), 2, 2, 1});
+    // A bool file gives a bool file.
+    write_text(in, npy_image("{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }", std::string("\0\1\0", 3)));
+    run_command(dir, "cummax", {"--axis", "0"}, in, out);
+    CHECK(read_text(out).find("'descr': '|b1'") != std::string::npos);
+    CHECK(read_values(out, DML_TENSOR_DATA_TYPE_UINT8, {3}) == std::vector<double>{0, 1, 1});
+}
+
 TEST_CASE("cli: file names outside ASCII are read, written and reported intact", "[gpu][cli]") {
     TempDir dir;
     const std::string in = dir /

@@ -151,11 +151,12 @@ std::vector<Sample> reference_samples(const Case& c, std::span<const std::byte> 
             const double x = load_value(c.type, at(k));
             if (!vkdml::is_float_type(c.type)) {
                 const uint64_t b = load_bits(at(k), size);
-                bits = c.op == Op::cumprod ? bits * b : bits + b;
+                if (c.op == Op::cummax) bits = (k == 0 || x > best) ? b : bits;  // the maximum's own bits
+                else bits = c.op == Op::cumprod ? bits * b : bits + b;
             }
             if (c.op == Op::cumprod) {
                 sum.multiply(x);
-            } else if (c.op == Op::argmax || c.op == Op::logsumexp) {
+            } else if (c.op == Op::argmax || c.op == Op::logsumexp || c.op == Op::cummax) {
                 if (x > best) {
                     best = x;
                     best_index = k;
@@ -164,8 +165,9 @@ std::vector<Sample> reference_samples(const Case& c, std::span<const std::byte> 
                 sum.add(x);
             }
             if (is_scan(c.op) && next < positions.size() && positions[next] == k) {
-                samples.push_back({out_fiber + k * f.inner, !vkdml::is_float_type(c.type), bits & mask,
-                                   sum.value(), tolerance(c.type, sum.value())});
+                const double value = c.op == Op::cummax ? best : sum.value();  // (a maximum is exact)
+                samples.push_back({out_fiber + k * f.inner, !vkdml::is_float_type(c.type), bits & mask, value,
+                                   c.op == Op::cummax ? 0.0 : tolerance(c.type, value)});
                 ++next;
             }
         }
