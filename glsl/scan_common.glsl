@@ -85,11 +85,17 @@ ACC_T identity() {
 // 754-2019's maximum (minimum); else the larger (smaller) in the type's order. Exact in any order.
 ACC_T select(ACC_T a, ACC_T b) {
 #if defined(ACC_IS_FLOAT)
-    bool an = isnan(a), bn = isnan(b);
-    bool zeros = a == b && order_signbit(a) != order_signbit(b);
-    bool b_zero = zeros && order_signbit(b) == (OP == SCAN_OP_MIN);
-    bool b_beyond = OP == SCAN_OP_MAX ? order_less(a, b, SIGNED) : order_less(b, a, SIGNED);
-    return an ? a : (bn ? b : ((b_beyond || b_zero) ? b : a));
+    // (Equal values have equal bits but for the zeros: their sign bits ANDed give +0, ORed -0.)
+#if defined(ACC_IS_F64)
+    uvec2 ua = unpackDouble2x32(a), ub = unpackDouble2x32(b);
+    ACC_T equal = packDouble2x32(OP == SCAN_OP_MAX ? ua & ub : ua | ub);
+#else
+    ACC_T equal = uintBitsToFloat(OP == SCAN_OP_MAX ? floatBitsToUint(a) & floatBitsToUint(b)
+                                                    : floatBitsToUint(a) | floatBitsToUint(b));
+#endif
+    bool b_beyond = OP == SCAN_OP_MAX ? a < b : b < a;
+    ACC_T r = b_beyond ? b : (a == b ? equal : a);
+    return isnan(a) ? a : (isnan(b) ? b : r);
 #else
     bool b_beyond = OP == SCAN_OP_MAX ? order_less(a, b, SIGNED) : order_less(b, a, SIGNED);
     return b_beyond ? b : a;
@@ -111,6 +117,8 @@ Pair combine_pair(Pair run, Pair x) {
     if (SELECT) return pair_of(select(run.hi, x.hi));
     return OP == 0u ? pair_add(run, x) : pair_mul(run, x);
 }
+// A running combine normalized (a selection's pair has no error term to normalize).
+Pair run_normalized(Pair a) { return SELECT ? a : pair_normalized(a); }
 
 // Partial slot i (already offset by base_part): a pair for floats, one accumulator for integers.
 Pair load_partial(uint i) {

@@ -55,7 +55,7 @@ const bool PREFIX_IS_IDENTITY = !HAS_CARRY && WALK_TOP == 0u;
 // (carry levels) fold into a running prefix normalized at every step, as the tree's prefixes are.
 void walk_leaf(uint lane, LEAF_T x) {
 #if defined(PAIR_STORAGE)
-    if (MODE == MODE_SCAN) w_run[lane] = pair_normalized(combine_leaf(w_run[lane], x));
+    if (MODE == MODE_SCAN) w_run[lane] = run_normalized(combine_leaf(w_run[lane], x));
     if (KEEP_TOTALS) w_total[lane][0] = combine_leaf(w_total[lane][0], x);
 #elif defined(ACC_IS_FLOAT)
     w_total[lane][0] = combine_leaf(w_total[lane][0], x);
