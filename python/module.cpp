@@ -292,7 +292,8 @@ Call scan_call(const vkdml::ops::TensorDesc& in, uint32_t axis, int combine, boo
                bool nan_ignore) {
     const DML_AXIS_DIRECTION dir = reverse ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
     static const char* const kNames[] = {"cumsum ", "cumprod ", "cummax ", "cummin "};
-    if (combine < 0 || combine > 3) raise("invalid_argument", "combine " + std::to_string(combine) + " is not 0 to 3");
+    if (combine < 0 || combine > 3)
+        raise("invalid_argument", "combine " + std::to_string(combine) + " is not 0 to 3");
     Call c;
     c.op = built(combine == 1   ? vkdml::ops::cumulative_product(in, axis, dir, exclusive)
                  : combine == 2 ? vkdml::ops::cumulative_maximum(in, axis, dir, exclusive)

@@ -123,6 +123,15 @@ def scanned(arr, axis, combine, exclusive=False, reverse=False, device=None, out
     return run(device, _native.cumulative, arr, axis, int(combine), bool(exclusive), bool(reverse), bool(nan))
 
 
+def _cumulative(a, axis, combine, exclusive, reverse, nan, device):
+    """The cumulative operators of this module: `combine` as scanned() takes it."""
+    arr = as_array(a)
+    ignore = nan_ignore(nan)
+    if arr.ndim == 0:
+        raise invalid("a 0-d array has no axis to scan (reshape it to (1,))")
+    return scanned(arr, axis_index(axis, arr.ndim), combine, exclusive, reverse, device, nan=ignore)
+
+
 @numpy_doc(
     "DML_OPERATOR_CUMULATIVE_SUMMATION: the running sum along one axis, in the input's type.",
     [("a : array_like",
@@ -143,12 +152,7 @@ def scanned(arr, axis, combine, exclusive=False, reverse=False, device=None, out
 array([0, 1, 3], dtype=uint8)
 """)
 def cumulative_sum(a, axis, *, exclusive=False, reverse=False, nan="propagate", device=None):
-    arr = as_array(a)
-    ignore = nan_ignore(nan)
-    if arr.ndim == 0:
-        raise invalid("a 0-d array has no axis to scan (reshape it to (1,))")
-    return scanned(arr, axis_index(axis, arr.ndim), False, exclusive, reverse, device,
-                   nan=ignore)
+    return _cumulative(a, axis, 0, exclusive, reverse, nan, device)
 
 
 @numpy_doc(
@@ -171,12 +175,7 @@ def cumulative_sum(a, axis, *, exclusive=False, reverse=False, nan="propagate", 
 array([6., 6., 3.], dtype=float32)
 """)
 def cumulative_product(a, axis, *, exclusive=False, reverse=False, nan="propagate", device=None):
-    arr = as_array(a)
-    ignore = nan_ignore(nan)
-    if arr.ndim == 0:
-        raise invalid("a 0-d array has no axis to scan (reshape it to (1,))")
-    return scanned(arr, axis_index(axis, arr.ndim), True, exclusive, reverse, device,
-                   nan=ignore)
+    return _cumulative(a, axis, 1, exclusive, reverse, nan, device)
 
 
 
@@ -202,11 +201,7 @@ def _selection_doc(which, numpy_name, identity):
 array([3, 3, 4, 4, 5], dtype=int8)
 """)
 def cumulative_maximum(a, axis, *, exclusive=False, reverse=False, nan="propagate", device=None):
-    arr = as_array(a)
-    ignore = nan_ignore(nan)
-    if arr.ndim == 0:
-        raise invalid("a 0-d array has no axis to scan (reshape it to (1,))")
-    return scanned(arr, axis_index(axis, arr.ndim), 2, exclusive, reverse, device, nan=ignore)
+    return _cumulative(a, axis, 2, exclusive, reverse, nan, device)
 
 
 @numpy_doc(*_selection_doc("minimum", "minimum", "largest value (+inf for floats)"), """
@@ -214,11 +209,7 @@ def cumulative_maximum(a, axis, *, exclusive=False, reverse=False, nan="propagat
 array([1., 1., 4.], dtype=float32)
 """)
 def cumulative_minimum(a, axis, *, exclusive=False, reverse=False, nan="propagate", device=None):
-    arr = as_array(a)
-    ignore = nan_ignore(nan)
-    if arr.ndim == 0:
-        raise invalid("a 0-d array has no axis to scan (reshape it to (1,))")
-    return scanned(arr, axis_index(axis, arr.ndim), 3, exclusive, reverse, device, nan=ignore)
+    return _cumulative(a, axis, 3, exclusive, reverse, nan, device)
 
 @numpy_doc(
     "DML_OPERATOR_REDUCE: `function` over `axes`, the rank kept.",

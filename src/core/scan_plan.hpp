@@ -1,5 +1,5 @@
-// Planning a cumulative operator (sum, product, maximum or minimum): kernel per shape, chunking of long fibers into
-// reduce-then-scan passes, and the scratch they need. Pure: no device calls.
+// Planning a cumulative operator (sum, product, maximum or minimum): kernel per shape, chunking of long
+// fibers into reduce-then-scan passes, and the scratch they need. Pure: no device calls.
 #pragma once
 
 #include "core/plan.hpp"

@@ -251,10 +251,11 @@ TEST_CASE("ops builders: every refusal, with its code and message", "[host][ops]
                 "count from 0)");
     check_error(vkdml::ops::argmax(in, {0, 0}), ErrorCode::invalid_argument,
                 "vkdml::ops::argmax: axes {0,0} name axis 0 twice (each axis at most once)");
-    check_error(
-        vkdml::ops::reduce(in, static_cast<DML_REDUCE_FUNCTION>(12), {0}), ErrorCode::invalid_argument,
-        "vkdml::ops::reduce: function 12 is not a DML_REDUCE_FUNCTION (ARGMAX (0) to SUM_SQUARE (11), or vkdml's "
-        "VARIANCE (1000) to COUNT_NONZERO (1004))");
+    check_error(vkdml::ops::reduce(in, static_cast<DML_REDUCE_FUNCTION>(12), {0}),
+                ErrorCode::invalid_argument,
+                "vkdml::ops::reduce: function 12 is not a DML_REDUCE_FUNCTION (ARGMAX (0) to SUM_SQUARE "
+                "(11), or vkdml's "
+                "VARIANCE (1000) to COUNT_NONZERO (1004))");
     check_error(vkdml::ops::reduce(in, DML_REDUCE_FUNCTION_SUM, {0}, DML_TENSOR_DATA_TYPE_FLOAT64),
                 ErrorCode::unsupported_type,
                 "vkdml::ops::reduce: output type FLOAT64 (9) but SUM writes the input's type, FLOAT32");

@@ -73,8 +73,10 @@ std::vector<uint64_t> expected(const TestTensor& x, uint64_t outer, uint64_t n, 
                 const uint64_t j = s.direction == DML_AXIS_DIRECTION_INCREASING ? step : n - 1 - step;
                 const uint64_t at = (o * n + j) * inner + k;
                 const auto store = [&] {
-                    if (fl) out.set_double(at, run_f);
-                    else out.set_bits(at, run_b);
+                    if (fl)
+                        out.set_double(at, run_f);
+                    else
+                        out.set_bits(at, run_b);
                 };
                 if (s.exclusive) store();
                 if (fl) {
@@ -99,7 +101,8 @@ std::vector<uint64_t> expected(const TestTensor& x, uint64_t outer, uint64_t n, 
 
 /// Values of `type`: a spread of small numbers, with its extremes now and then (floats: ±inf, ±0 and, with
 /// `nans`, NaN).
-TestTensor data(DML_TENSOR_DATA_TYPE type, const std::vector<uint32_t>& sizes, uint32_t seed, bool nans = false) {
+TestTensor data(DML_TENSOR_DATA_TYPE type, const std::vector<uint32_t>& sizes, uint32_t seed,
+                bool nans = false) {
     TestTensor t = make_packed(type, sizes);
     std::mt19937 rng(seed);
     const uint32_t bits = element_size(type) * 8;
@@ -115,10 +118,11 @@ TestTensor data(DML_TENSOR_DATA_TYPE type, const std::vector<uint32_t>& sizes, u
         } else {
             uint64_t v = rng();
             v = (v << 32) | rng();
-            if (pick == 0) v = bits == 64 ? ~uint64_t{0} >> 1 : (uint64_t{1} << (bits - 1)) - 1;  // signed max
-            if (pick == 1) v = uint64_t{1} << (bits - 1);                                        // signed min
-            if (pick == 2) v = ~uint64_t{0};                                                     // unsigned max
-            t.set_bits(i, v);  // (the low bits)
+            if (pick == 0)
+                v = bits == 64 ? ~uint64_t{0} >> 1 : (uint64_t{1} << (bits - 1)) - 1;  // signed max
+            if (pick == 1) v = uint64_t{1} << (bits - 1);                              // signed min
+            if (pick == 2) v = ~uint64_t{0};                                           // unsigned max
+            t.set_bits(i, v);                                                          // (the low bits)
         }
     }
     return t;
@@ -126,7 +130,8 @@ TestTensor data(DML_TENSOR_DATA_TYPE type, const std::vector<uint32_t>& sizes, u
 
 }  // namespace
 
-TEST_CASE("SPEC §6 CUMULATIVE_MAXIMUM and CUMULATIVE_MINIMUM examples for every type", "[gpu][scan][selection][spec]") {
+TEST_CASE("SPEC §6 CUMULATIVE_MAXIMUM and CUMULATIVE_MINIMUM examples for every type",
+          "[gpu][scan][selection][spec]") {
     vkdml::Device& dev = test_device();
     const std::vector<double> input = {2, 1, 3, 5, 3, 8, 7, 3, 9, 6, 2, 4};
     struct Example {
@@ -148,9 +153,9 @@ TEST_CASE("SPEC §6 CUMULATIVE_MAXIMUM and CUMULATIVE_MINIMUM examples for every
         TestTensor x = make_packed(type, {1, 1, 3, 4});
         for (uint64_t i = 0; i < input.size(); ++i) x.set_double(i, input[i]);
         for (const Example& e : examples) {
-            INFO(vkdml::to_string(type) << (e.scan.maximum ? " maximum" : " minimum") << " axis " << e.axis
-                                        << (e.scan.exclusive ? " exclusive" : "")
-                                        << (e.scan.direction ? " decreasing" : ""));
+            INFO(vkdml::to_string(type)
+                 << (e.scan.maximum ? " maximum" : " minimum") << " axis " << e.axis
+                 << (e.scan.exclusive ? " exclusive" : "") << (e.scan.direction ? " decreasing" : ""));
             const TestTensor out =
                 run_operation(dev, operation(vkdml::ops::TensorDesc{type, {1, 1, 3, 4}}, e.axis, e.scan), x);
             for (uint64_t i = 0; i < e.want.size(); ++i) {
@@ -160,7 +165,8 @@ TEST_CASE("SPEC §6 CUMULATIVE_MAXIMUM and CUMULATIVE_MINIMUM examples for every
                 }
                 // The exclusive first output: the type's extreme.
                 TestTensor extreme = make_packed(type, {1});
-                if (is_float_type(type)) extreme.set_double(0, e.scan.maximum ? -INFINITY : INFINITY);
+                if (is_float_type(type))
+                    extreme.set_double(0, e.scan.maximum ? -INFINITY : INFINITY);
                 else {
                     const uint32_t bits = element_size(type) * 8;
                     const uint64_t smallest = is_signed_integer_type(type) ? uint64_t{1} << (bits - 1) : 0;
@@ -188,8 +194,11 @@ TEST_CASE("CUMULATIVE_MAXIMUM and CUMULATIVE_MINIMUM against the host on every t
         uint32_t axis;
         uint64_t outer, inner;
     };
-    const Shape shapes[] = {{{100003}, 0, 1, 1}, {{37, 1001}, 1, 37, 1}, {{1001, 37}, 0, 1, 37}, {{9, 257, 5}, 1, 9, 5}};
-    const Scan scans[] = {{true}, {false, DML_AXIS_DIRECTION_DECREASING}, {true, DML_AXIS_DIRECTION_DECREASING, true},
+    const Shape shapes[] = {
+        {{100003}, 0, 1, 1}, {{37, 1001}, 1, 37, 1}, {{1001, 37}, 0, 1, 37}, {{9, 257, 5}, 1, 9, 5}};
+    const Scan scans[] = {{true},
+                          {false, DML_AXIS_DIRECTION_DECREASING},
+                          {true, DML_AXIS_DIRECTION_DECREASING, true},
                           {false, DML_AXIS_DIRECTION_INCREASING, true}};
     for (DML_TENSOR_DATA_TYPE type : all_types()) {
         if (!dev->supports(VKDML_OPERATOR_CUMULATIVE_MAXIMUM, type).supported) continue;
@@ -203,10 +212,12 @@ TEST_CASE("CUMULATIVE_MAXIMUM and CUMULATIVE_MINIMUM against the host on every t
             // (Every type meets every shape; the scans rotate over them.)
             for (size_t k = 0; k < 2; ++k) {
                 const Scan& s = scans[(si + k + static_cast<size_t>(type)) % std::size(scans)];
-                INFO(vkdml::to_string(type) << " " << sh.sizes.size() << "-D axis " << sh.axis
-                                            << (s.maximum ? " maximum" : " minimum")
-                                            << (s.exclusive ? " exclusive" : "") << (s.direction ? " decreasing" : ""));
-                const TestTensor out = run_operation(*dev, operation(vkdml::ops::TensorDesc{type, sh.sizes}, sh.axis, s), x);
+                INFO(vkdml::to_string(type)
+                     << " " << sh.sizes.size() << "-D axis " << sh.axis
+                     << (s.maximum ? " maximum" : " minimum") << (s.exclusive ? " exclusive" : "")
+                     << (s.direction ? " decreasing" : ""));
+                const TestTensor out =
+                    run_operation(*dev, operation(vkdml::ops::TensorDesc{type, sh.sizes}, sh.axis, s), x);
                 CHECK(bits_of(out) == expected(x, sh.outer, sh.sizes[sh.axis], sh.inner, s));
             }
         }
@@ -218,7 +229,8 @@ TEST_CASE("CUMULATIVE_MAXIMUM and CUMULATIVE_MINIMUM: NaN wins, or is left out w
           "[gpu][scan][selection][nan]") {
     using PC = vkdml::testing::DeviceOverrides::PolicyClass;
     const auto kernels = GENERATE(vkdml::KernelChoice::serial, vkdml::KernelChoice::cooperative);
-    const auto dev = make_test_device(kernels, kernels == vkdml::KernelChoice::cooperative ? PC::gpu : PC::cpu);
+    const auto dev =
+        make_test_device(kernels, kernels == vkdml::KernelChoice::cooperative ? PC::gpu : PC::cpu);
     for (DML_TENSOR_DATA_TYPE type :
          {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT64, DML_TENSOR_DATA_TYPE_FLOAT16}) {
         if (!dev->supports(VKDML_OPERATOR_CUMULATIVE_MAXIMUM, type).supported) continue;
@@ -238,18 +250,22 @@ TEST_CASE("CUMULATIVE_MAXIMUM and CUMULATIVE_MINIMUM: NaN wins, or is left out w
     require_no_validation_messages();
 }
 
-TEST_CASE("CUMULATIVE_MAXIMUM and CUMULATIVE_MINIMUM refusals and names", "[gpu][scan][selection][validation]") {
+TEST_CASE("CUMULATIVE_MAXIMUM and CUMULATIVE_MINIMUM refusals and names",
+          "[gpu][scan][selection][validation]") {
     vkdml::Device& dev = test_device();
     const uint32_t sizes[] = {4}, other[] = {5};
-    const DML_BUFFER_TENSOR_DESC in{DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_FLAG_NONE, 1, sizes, nullptr, 16, 0};
-    const DML_BUFFER_TENSOR_DESC bad{DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_FLAG_NONE, 1, other, nullptr, 20, 0};
+    const DML_BUFFER_TENSOR_DESC in{
+        DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_FLAG_NONE, 1, sizes, nullptr, 16, 0};
+    const DML_BUFFER_TENSOR_DESC bad{
+        DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_FLAG_NONE, 1, other, nullptr, 20, 0};
     const DML_TENSOR_DESC tin{DML_TENSOR_TYPE_BUFFER, &in}, tbad{DML_TENSOR_TYPE_BUFFER, &bad};
     const VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC wrong_axis{&tin, &tin, 1, DML_AXIS_DIRECTION_INCREASING, 0};
     auto r = dev.create_operator(DML_OPERATOR_DESC{VKDML_OPERATOR_CUMULATIVE_MAXIMUM, &wrong_axis});
     REQUIRE_FALSE(r);
     CHECK(r.error().code == vkdml::ErrorCode::invalid_descriptor);
     CHECK_THAT(r.error().message, Catch::Matchers::StartsWith("CUMULATIVE_MAXIMUM: Axis is 1"));
-    const VKDML_CUMULATIVE_MINIMUM_OPERATOR_DESC wrong_sizes{&tin, &tbad, 0, DML_AXIS_DIRECTION_INCREASING, 0};
+    const VKDML_CUMULATIVE_MINIMUM_OPERATOR_DESC wrong_sizes{&tin, &tbad, 0, DML_AXIS_DIRECTION_INCREASING,
+                                                             0};
     r = dev.create_operator(DML_OPERATOR_DESC{VKDML_OPERATOR_CUMULATIVE_MINIMUM, &wrong_sizes});
     REQUIRE_FALSE(r);
     CHECK_THAT(r.error().message, Catch::Matchers::StartsWith("CUMULATIVE_MINIMUM: OutputTensor.Sizes"));
@@ -259,12 +275,14 @@ TEST_CASE("CUMULATIVE_MAXIMUM and CUMULATIVE_MINIMUM refusals and names", "[gpu]
     options.correction = 2;
     r = dev.create_operator(DML_OPERATOR_DESC{VKDML_OPERATOR_CUMULATIVE_MAXIMUM, &fine}, options);
     REQUIRE_FALSE(r);
-    CHECK(r.error().message == "CUMULATIVE_MAXIMUM: OperatorOptions::correction is 2 (only VARIANCE and "
-                               "STANDARD_DEVIATION take a correction; it must be 0 here)");
+    CHECK(r.error().message ==
+          "CUMULATIVE_MAXIMUM: OperatorOptions::correction is 2 (only VARIANCE and "
+          "STANDARD_DEVIATION take a correction; it must be 0 here)");
     CHECK(std::string(vkdml::to_string(VKDML_OPERATOR_CUMULATIVE_MAXIMUM)) == "CUMULATIVE_MAXIMUM");
     CHECK(std::string(vkdml::to_string(VKDML_OPERATOR_CUMULATIVE_MINIMUM)) == "CUMULATIVE_MINIMUM");
     auto built_op = vkdml::ops::cumulative_minimum(vkdml::ops::TensorDesc{DML_TENSOR_DATA_TYPE_INT8, {3}}, 1);
     REQUIRE_FALSE(built_op);
     CHECK(built_op.error().message ==
-          "vkdml::ops::cumulative_minimum: axis 1 is out of range for an input of 1 dimensions (axes count from 0)");
+          "vkdml::ops::cumulative_minimum: axis 1 is out of range for an input of 1 dimensions (axes count "
+          "from 0)");
 }

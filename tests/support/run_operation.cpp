@@ -18,7 +18,8 @@ TestTensor run_operation(const vkdml::Device& device, const vkdml::ops::Operatio
     TestTensor out = make_packed(op.output().data_type, op.output().sizes);
     const std::span<const std::byte> inputs[] = {in.bytes};
     const std::span<std::byte> outputs[] = {out.bytes};
-    const vkdml::Status st = vkdml::execute(device, op.desc(), inputs, outputs, DML_EXECUTION_FLAG_NONE, options);
+    const vkdml::Status st =
+        vkdml::execute(device, op.desc(), inputs, outputs, DML_EXECUTION_FLAG_NONE, options);
     INFO((st ? std::string() : st.error().message));
     REQUIRE(st);
     return out;

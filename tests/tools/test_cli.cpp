@@ -89,7 +89,8 @@ TEST_CASE("cli: vkdml cumsum and cumprod reproduce the SPEC §6 examples for eve
     CHECK(dir.entries() == std::vector<std::string>{"in.npy"});
 }
 
-TEST_CASE("cli: vkdml cummax and cummin: the SPEC §6 examples, flags, NaN and bool files", "[gpu][cli][selection]") {
+TEST_CASE("cli: vkdml cummax and cummin: the SPEC §6 examples, flags, NaN and bool files",
+          "[gpu][cli][selection]") {
     TempDir dir;
     const std::string in = dir / "in.npy", out = dir / "out.npy";
     write_c_order(in, DML_TENSOR_DATA_TYPE_INT16, kSpecSizes, kSpecInput);
@@ -105,7 +106,8 @@ TEST_CASE("cli: vkdml cummax and cummin: the SPEC §6 examples, flags, NaN and b
     CHECK(read_values(out, DML_TENSOR_DATA_TYPE_FLOAT32, {4}) ==
           std::vector<double>{std::numeric_limits<double>::infinity(), 2, 2, 1});
     // A bool file gives a bool file.
-    write_text(in, npy_image("{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }", std::string("\0\1\0", 3)));
+    write_text(
+        in, npy_image("{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }", std::string("\0\1\0", 3)));
     run_command(dir, "cummax", {"--axis", "0"}, in, out);
     CHECK(read_text(out).find("'descr': '|b1'") != std::string::npos);
     CHECK(read_values(out, DML_TENSOR_DATA_TYPE_UINT8, {3}) == std::vector<double>{0, 1, 1});

@@ -167,9 +167,7 @@ bool run_once(const Case& c, const std::byte* input, std::byte* output) {
     case Op::cumprod:
         scan<Traits>(f, in, out, [](Acc a, Acc b) { return static_cast<Acc>(a * b); });
         return true;
-    case Op::cummax:
-        scan<Traits>(f, in, out, [](Acc a, Acc b) { return b > a ? b : a; });
-        return true;
+    case Op::cummax: scan<Traits>(f, in, out, [](Acc a, Acc b) { return b > a ? b : a; }); return true;
     case Op::reduce_sum: reduce_sum<Traits>(f, in, out); return true;
     case Op::argmax:
         if (f.inner != 1) return false;

@@ -151,8 +151,10 @@ std::vector<Sample> reference_samples(const Case& c, std::span<const std::byte> 
             const double x = load_value(c.type, at(k));
             if (!vkdml::is_float_type(c.type)) {
                 const uint64_t b = load_bits(at(k), size);
-                if (c.op == Op::cummax) bits = (k == 0 || x > best) ? b : bits;  // the maximum's own bits
-                else bits = c.op == Op::cumprod ? bits * b : bits + b;
+                if (c.op == Op::cummax)
+                    bits = (k == 0 || x > best) ? b : bits;  // the maximum's own bits
+                else
+                    bits = c.op == Op::cumprod ? bits * b : bits + b;
             }
             if (c.op == Op::cumprod) {
                 sum.multiply(x);

@@ -13,10 +13,11 @@ void define_cumulative(CLI::App& app) {
                "leave each element's own value out (the first is the identity: 0 for a sum, 1 for a product, "
                "the type's smallest value for a maximum and its largest for a minimum)");
     add_switch(app, "--reverse", "scan from the end of the axis (DML_AXIS_DIRECTION_DECREASING)");
-    add_value(app, "--nan", "MODE",
-              "'propagate' (default: a NaN makes every later output NaN) or 'ignore': a NaN element counts as "
-              "0 in a sum and 1 in a product, as NumPy's nancumsum and nancumprod, and is left out of a "
-              "maximum or minimum, as NumPy's fmax.accumulate and fmin.accumulate");
+    add_value(
+        app, "--nan", "MODE",
+        "'propagate' (default: a NaN makes every later output NaN) or 'ignore': a NaN element counts as "
+        "0 in a sum and 1 in a product, as NumPy's nancumsum and nancumprod, and is left out of a "
+        "maximum or minimum, as NumPy's fmax.accumulate and fmin.accumulate");
     add_device_option(app);
     add_validation_option(app);
 }
@@ -30,7 +31,8 @@ void run_cumulative(const Args& args) {
     constexpr bool kSelect = kCombine == Combine::maximum || kCombine == Combine::minimum;
     const std::string& in_path = args.operands()[0];
     // Bools counted as NumPy does (int64); a running maximum or minimum of bools is bool again.
-    const InputFile file = open_input(in_path, kSelect ? DML_TENSOR_DATA_TYPE_UINT8 : DML_TENSOR_DATA_TYPE_INT64);
+    const InputFile file =
+        open_input(in_path, kSelect ? DML_TENSOR_DATA_TYPE_UINT8 : DML_TENSOR_DATA_TYPE_INT64);
     const uint32_t axis = resolve_axis(*args.integer("--axis"), file.tensor.sizes.size(), in_path);
     const DML_AXIS_DIRECTION direction =
         args.has("--reverse") ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;

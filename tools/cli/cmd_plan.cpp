@@ -63,7 +63,8 @@ void run_plan(const Args& args) {
     if (scan && !args.has("--axis")) usage_error("--op " + *args.value("--op") + " needs --axis N");
     if (scan && args.has("--axes"))
         usage_error("--axes is for reduce, argmax and argmin (cumsum/cumprod/cummax/cummin take --axis)");
-    if (!scan && args.has("--exclusive")) usage_error("--exclusive is for cumsum, cumprod, cummax and cummin");
+    if (!scan && args.has("--exclusive"))
+        usage_error("--exclusive is for cumsum, cumprod, cummax and cummin");
     if (op != DML_OPERATOR_REDUCE && args.has("--function")) usage_error("--function is for --op reduce");
 
     if (args.has("--device"))
@@ -102,7 +103,8 @@ void run_plan(const Args& args) {
     if (scan) {
         const uint32_t axis = resolve_axis(*args.integer("--axis"), sizes.size(), shape_name);
         const bool exclusive = args.has("--exclusive");
-        describe(take(op == DML_OPERATOR_CUMULATIVE_SUMMATION ? ops::cumulative_sum(input, axis, direction, exclusive)
+        describe(take(op == DML_OPERATOR_CUMULATIVE_SUMMATION
+                          ? ops::cumulative_sum(input, axis, direction, exclusive)
                       : op == DML_OPERATOR_CUMULATIVE_PRODUCT
                           ? ops::cumulative_product(input, axis, direction, exclusive)
                       : op == VKDML_OPERATOR_CUMULATIVE_MAXIMUM
@@ -121,7 +123,8 @@ void run_plan(const Args& args) {
         DML_REDUCE_FUNCTION function =
             op == DML_OPERATOR_ARGMAX ? DML_REDUCE_FUNCTION_ARGMAX : DML_REDUCE_FUNCTION_ARGMIN;
         if (op == DML_OPERATOR_REDUCE)
-            function = functions[choose("--function", args.value("--function").value_or("sum"), function_names)];
+            function =
+                functions[choose("--function", args.value("--function").value_or("sum"), function_names)];
         const bool arg = function == DML_REDUCE_FUNCTION_ARGMAX || function == DML_REDUCE_FUNCTION_ARGMIN;
         const DML_TENSOR_DATA_TYPE out_type = arg ? DML_TENSOR_DATA_TYPE_INT64 : ops::kAutoType;
         const std::span<const uint32_t> axis_span(axes);

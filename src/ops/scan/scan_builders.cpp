@@ -48,15 +48,15 @@ Result<Operation> cumulative_product(const TensorDesc& input, uint32_t axis, DML
 Result<Operation> cumulative_maximum(const TensorDesc& input, uint32_t axis, DML_AXIS_DIRECTION direction,
                                      bool exclusive, DML_TENSOR_DATA_TYPE output_type) {
     return cumulative<VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC>(
-        "vkdml::ops::cumulative_maximum", VKDML_OPERATOR_CUMULATIVE_MAXIMUM, "CUMULATIVE_MAXIMUM", input, axis,
-        direction, exclusive, output_type);
+        "vkdml::ops::cumulative_maximum", VKDML_OPERATOR_CUMULATIVE_MAXIMUM, "CUMULATIVE_MAXIMUM", input,
+        axis, direction, exclusive, output_type);
 }
 
 Result<Operation> cumulative_minimum(const TensorDesc& input, uint32_t axis, DML_AXIS_DIRECTION direction,
                                      bool exclusive, DML_TENSOR_DATA_TYPE output_type) {
     return cumulative<VKDML_CUMULATIVE_MINIMUM_OPERATOR_DESC>(
-        "vkdml::ops::cumulative_minimum", VKDML_OPERATOR_CUMULATIVE_MINIMUM, "CUMULATIVE_MINIMUM", input, axis,
-        direction, exclusive, output_type);
+        "vkdml::ops::cumulative_minimum", VKDML_OPERATOR_CUMULATIVE_MINIMUM, "CUMULATIVE_MINIMUM", input,
+        axis, direction, exclusive, output_type);
 }
 
 }  // namespace vkdml::ops

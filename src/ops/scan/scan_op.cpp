@@ -49,10 +49,12 @@ Status normalize_cumulative_product(const DeviceCaps& caps, const void* desc, Op
     return normalize<DML_CUMULATIVE_PRODUCT_OPERATOR_DESC>(caps, DML_OPERATOR_CUMULATIVE_PRODUCT, desc, s);
 }
 Status normalize_cumulative_maximum(const DeviceCaps& caps, const void* desc, OperatorState& s) {
-    return normalize<VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC>(caps, VKDML_OPERATOR_CUMULATIVE_MAXIMUM, desc, s);
+    return normalize<VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC>(caps, VKDML_OPERATOR_CUMULATIVE_MAXIMUM, desc,
+                                                             s);
 }
 Status normalize_cumulative_minimum(const DeviceCaps& caps, const void* desc, OperatorState& s) {
-    return normalize<VKDML_CUMULATIVE_MINIMUM_OPERATOR_DESC>(caps, VKDML_OPERATOR_CUMULATIVE_MINIMUM, desc, s);
+    return normalize<VKDML_CUMULATIVE_MINIMUM_OPERATOR_DESC>(caps, VKDML_OPERATOR_CUMULATIVE_MINIMUM, desc,
+                                                             s);
 }
 
 std::shared_ptr<const void> typed_cumulative_sum(const NormalizedDesc& n) {
