@@ -99,6 +99,31 @@ TEST_CASE("submit runs a cumulative product in place, and again on its own outpu
     require_no_validation_messages();
 }
 
+TEST_CASE("submit runs vkdml's cumulative maximum and minimum in place, signed", "[gpu][host][selection]") {
+    vkdml::Device& dev = test_device();
+    const int16_t in[] = {-5, 3, -7, 3, 9, -32768, 2};
+    for (const bool maximum : {true, false}) {
+        const auto scan =
+            built(maximum ? vkdml::ops::cumulative_maximum({DML_TENSOR_DATA_TYPE_INT16, {7}}, 0)
+                          : vkdml::ops::cumulative_minimum({DML_TENSOR_DATA_TYPE_INT16, {7}}, 0,
+                                                           DML_AXIS_DIRECTION_DECREASING, true));
+        const vkdml::CompiledOperator c = compiled(dev, scan);
+        vkdml::MappedBuffer a = buffer(dev, scan.input_bytes());
+        std::memcpy(a.data().data(), in, sizeof in);
+        auto s = vkdml::submit(c, {{a}}, {{a}}, temporary_for(dev, c));
+        REQUIRE(s);
+        REQUIRE(s->wait());
+        int16_t got[7];
+        std::memcpy(got, a.data().data(), sizeof got);
+        // The running maximum; the reversed exclusive minimum (its first output, the last element's, 32767).
+        const std::vector<int16_t> want =
+            maximum ? std::vector<int16_t>{-5, 3, 3, 3, 9, 9, 9}
+                    : std::vector<int16_t>{-32768, -32768, -32768, -32768, -32768, 2, 32767};
+        CHECK(std::vector<int16_t>(got, got + 7) == want);
+    }
+    require_no_validation_messages();
+}
+
 TEST_CASE("a submission keeps its buffers, operator and device alive until it is waited for", "[gpu][host]") {
     std::shared_ptr<vkdml::Device> dev = make_test_device(vkdml::testing::DeviceOverrides{});
     vkdml::MappedBuffer out;
