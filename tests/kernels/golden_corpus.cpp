@@ -70,6 +70,9 @@ const char* function_name(DML_REDUCE_FUNCTION f) {
     }
     if (f == VKDML_REDUCE_FUNCTION_VARIANCE) return "variance";
     if (f == VKDML_REDUCE_FUNCTION_STANDARD_DEVIATION) return "standard_deviation";
+    if (f == VKDML_REDUCE_FUNCTION_ANY) return "any";
+    if (f == VKDML_REDUCE_FUNCTION_ALL) return "all";
+    if (f == VKDML_REDUCE_FUNCTION_COUNT_NONZERO) return "count_nonzero";
     return "?";
 }
 
@@ -105,7 +108,10 @@ public:
         c.reverse = reverse;
         c.exclusive = exclusive;
         c.data = data;
-        c.name = std::string(type == DML_OPERATOR_CUMULATIVE_SUMMATION ? "cumsum " : "cumprod ") +
+        c.name = std::string(type == DML_OPERATOR_CUMULATIVE_SUMMATION   ? "cumsum "
+                             : type == DML_OPERATOR_CUMULATIVE_PRODUCT   ? "cumprod "
+                             : type == VKDML_OPERATOR_CUMULATIVE_MAXIMUM ? "cummax "
+                                                                         : "cummin ") +
                  shape_text(c.input) + " axis " + std::to_string(axis) + (reverse ? " reverse" : "") +
                  (exclusive ? " exclusive" : "");
         add(std::move(c));
@@ -266,6 +272,16 @@ std::vector<GoldenCase> make_cases() {
     b.reduce(VAR, {F32, {40, 50, 60}}, {0, 2}, D::normal);
     b.reduce(VAR, {F32, {500, 300}, {1, 500}}, {1}, D::cancelling);
     b.ignoring_nan([&] { b.reduce(VAR, {F32, {257, 1031}}, {1}, D::normal_nan, 1); });
+    // vkdml's cumulative maximum and minimum and its logical functions (appended): exact everywhere.
+    constexpr auto MAXIMUM = VKDML_OPERATOR_CUMULATIVE_MAXIMUM, MINIMUM = VKDML_OPERATOR_CUMULATIVE_MINIMUM;
+    b.scan(MAXIMUM, {F32, {100003}}, 0, D::normal);
+    b.scan(MINIMUM, {F16, {4097}}, 0, D::normal, true, true);
+    b.scan(MAXIMUM, {DML_TENSOR_DATA_TYPE_INT8, {257, 1031}}, 1, D::integers);
+    b.scan(MINIMUM, {DML_TENSOR_DATA_TYPE_INT64, {1031, 257}}, 0, D::integers, true);
+    b.ignoring_nan([&] { b.scan(MINIMUM, {F64, {1031, 257}}, 0, D::normal_nan); });
+    b.reduce(VKDML_REDUCE_FUNCTION_ANY, {F32, {257, 1031}}, {1}, D::normal_nan);
+    b.reduce(VKDML_REDUCE_FUNCTION_ALL, {DML_TENSOR_DATA_TYPE_UINT8, {100003}}, {0}, D::integers);
+    b.reduce(VKDML_REDUCE_FUNCTION_COUNT_NONZERO, {DML_TENSOR_DATA_TYPE_INT16, {1031, 257}}, {0}, D::integers);
     return std::move(b.cases);
 }
 
@@ -279,11 +295,14 @@ const std::vector<GoldenCase>& golden_cases() {
 GoldenClass golden_class(const GoldenCase& c) {
     const bool scan =
         c.type == DML_OPERATOR_CUMULATIVE_SUMMATION || c.type == DML_OPERATOR_CUMULATIVE_PRODUCT;
+    const bool logical = c.function == VKDML_REDUCE_FUNCTION_ANY || c.function == VKDML_REDUCE_FUNCTION_ALL ||
+                         c.function == VKDML_REDUCE_FUNCTION_COUNT_NONZERO;
     const bool selection =
         c.type == DML_OPERATOR_ARGMIN || c.type == DML_OPERATOR_ARGMAX ||
+        c.type == VKDML_OPERATOR_CUMULATIVE_MAXIMUM || c.type == VKDML_OPERATOR_CUMULATIVE_MINIMUM ||
         (c.type == DML_OPERATOR_REDUCE &&
          (c.function == DML_REDUCE_FUNCTION_MIN || c.function == DML_REDUCE_FUNCTION_MAX ||
-          c.function == DML_REDUCE_FUNCTION_ARGMIN || c.function == DML_REDUCE_FUNCTION_ARGMAX));
+          c.function == DML_REDUCE_FUNCTION_ARGMIN || c.function == DML_REDUCE_FUNCTION_ARGMAX || logical));
     if (!is_float_type(c.input.data_type) || selection) return GoldenClass::exact;
     // Every float REDUCE: the compensated pair rounded once, then divided, square-rooted (correctly
     // rounded) or taken the logarithm of, LOG_SUM_EXP's sum rescaled by exponentials (vkdml's own exp and
@@ -296,6 +315,10 @@ GoldenClass golden_class(const GoldenCase& c) {
 vkdml::ops::Operation golden_operation(const GoldenCase& c) {
     const DML_AXIS_DIRECTION dir = c.reverse ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
     auto op = [&]() -> vkdml::Result<vkdml::ops::Operation> {
+        if (c.type == VKDML_OPERATOR_CUMULATIVE_MAXIMUM)
+            return vkdml::ops::cumulative_maximum(c.input, c.axes[0], dir, c.exclusive);
+        if (c.type == VKDML_OPERATOR_CUMULATIVE_MINIMUM)
+            return vkdml::ops::cumulative_minimum(c.input, c.axes[0], dir, c.exclusive);
         switch (c.type) {
         case DML_OPERATOR_CUMULATIVE_SUMMATION:
             return vkdml::ops::cumulative_sum(c.input, c.axes[0], dir, c.exclusive);
