@@ -265,8 +265,8 @@ TEST_CASE("operators vkdml does not implement are refused by name", "[gpu][valid
     CHECK(r.error().code == ErrorCode::invalid_descriptor);
     CHECK_THAT(r.error().message, Contains("DML_OPERATOR_DESC.Type is 1"));
     CHECK_THAT(r.error().message,
-               Contains("it implements REDUCE (55), CUMULATIVE_SUMMATION (105), ARGMIN (137), "
-                        "ARGMAX (138) and CUMULATIVE_PRODUCT (145)"));
+               Contains("it implements REDUCE (55), CUMULATIVE_SUMMATION (105), ARGMIN (137), ARGMAX (138), "
+                        "CUMULATIVE_PRODUCT (145), CUMULATIVE_MAXIMUM (1000) and CUMULATIVE_MINIMUM (1001)"));
 }
 
 TEST_CASE("the description is deep-copied at creation", "[gpu][validation]") {
