@@ -18,7 +18,7 @@
 #define WALK_T Pair
 #define WALK_EMPTY() pair_of(identity())
 #define WALK_COMBINE(a, b) combine_pair(a, b)
-#define WALK_NORMALIZED(a) pair_normalized(a)
+#define WALK_NORMALIZED(a) run_normalized(a)
 #endif
 
 const uint WALK_ARITY = 32u;

@@ -41,6 +41,7 @@
 #extension GL_KHR_shader_subgroup_shuffle : require
 
 #extension GL_KHR_memory_scope_semantics : require
+#extension GL_EXT_control_flow_attributes : require
 #extension GL_GOOGLE_include_directive : require
 #include "scan_common.glsl"
 #include "subgroup_scan.glsl"
@@ -474,7 +475,7 @@ void store_round(uint r, uvec2 base, uint start, uint len, bool vec, Pair before
     }
     if (vec && k0 + VEC_W <= len) {
         WIDE_V w;
-        for (uint v = 0u; v < VEC_W; ++v) w[v] = FROM_ACC_WIDE(pair_value(out_values[v]));
+        for (uint v = 0u; v < VEC_W; ++v) w[v] = FROM_ACC_WIDE(scan_value(out_values[v]));
         dstv[(base.y + start + k0) / VEC_W] = PACK_V(w);
     } else {
         for (uint v = 0u; v < VEC_W; ++v)

@@ -1,7 +1,6 @@
 // Shared by the scan kernels: specialization constants, push-constant parameters, the combine
-// operation (sum, product, maximum or minimum, chosen by a specialization constant) and the addressing of
-// one chunk of
-// one fiber (a 1-D line along the scanned axis) through arbitrary strides. A dispatch runs the items
+// operation (sum, product, maximum, minimum or log-sum-exp, chosen by a specialization constant) and the
+// addressing of one chunk of one fiber (a 1-D line along the scanned axis) through arbitrary strides. A dispatch runs the items
 // [item_begin, item_end) of its pass; items number (fiber, chunk) pairs, below 2^32.
 #ifndef SCAN_COMMON_GLSL
 #define SCAN_COMMON_GLSL
@@ -10,10 +9,15 @@
 #include "storage_types.glsl"
 #include "compensated.glsl"
 #include "ordering.glsl"
+#if defined(ACC_IS_F64)
+#include "float64_math.glsl"
+#elif defined(ACC_IS_FLOAT)
+#include "float32_math.glsl"
+#endif
 
 layout(local_size_x_id = ABI_SPEC_WORKGROUP) in;
 #include "work_items.glsl"  // after the workgroup size: it reads gl_WorkGroupSize
-layout(constant_id = SCAN_SPEC_OP) const uint OP = 0;  // a SCAN_OP_*: sum, product, maximum, minimum
+layout(constant_id = SCAN_SPEC_OP) const uint OP = 0;  // a SCAN_OP_*: sum, product, maximum, minimum, log-sum-exp
 layout(constant_id = SCAN_SPEC_REVERSE) const bool REVERSE = false; // DECREASING direction
 layout(constant_id = SCAN_SPEC_EXCLUSIVE) const bool EXCLUSIVE = false;
 layout(constant_id = SCAN_SPEC_MODE) const uint MODE = 0;        // a SCAN_MODE_* (kernel_abi.h)
@@ -31,11 +35,16 @@ layout(constant_id = SCAN_SPEC_OTHER_DIMS) const uint OTHER_DIMS = 1u;
 layout(constant_id = SCAN_SPEC_IN_PLACE) const bool IN_PLACE = false;
 // NanMode::ignore (the passes that read the caller's input, never the partials): a NaN element reads as
 // the combine's identity, 0 for sums and 1 for products, as numpy's nancumsum and nancumprod read it, and
-// -inf (+inf) for the maximum (minimum), as numpy's fmax.accumulate (fmin) leaves it out.
+// -inf (+inf) for the maximum (minimum), as numpy's fmax.accumulate (fmin) leaves it out; -inf for
+// log-sum-exp.
 layout(constant_id = SCAN_SPEC_NAN_IGNORE) const bool NAN_IGNORE = false;
 // The maximum and minimum (SELECT) of integers compare signed or unsigned.
 layout(constant_id = SCAN_SPEC_SIGNED) const bool SIGNED = false;
 const bool SELECT = OP == SCAN_OP_MAX || OP == SCAN_OP_MIN;
+// Log-sum-exp (floats): a running pair is (m, S), the running maximum and Σ e^(x - m) (the value is
+// m + ln S), not a compensated value. Neither it nor a selection's (value, 0) is normalized.
+const bool LSE = OP == SCAN_OP_LOG_SUM_EXP;
+const bool RAW_PAIRS = SELECT || LSE;
 
 const uint MODE_SCAN = SCAN_MODE_SCAN;
 const uint MODE_REDUCE = SCAN_MODE_REDUCE;
@@ -69,9 +78,10 @@ layout(set = 0, binding = 1) buffer DstV { STORE_V dstv[]; };
 STORE_V source_vector(uint i) { return IN_PLACE ? dstv[i] : srcv[i]; }
 
 // The identity of the combine: for float sums -0 (x + -0 = x for every x, -0 included), else 0 or 1; the
-// type's smallest (largest) value for the maximum (minimum): -inf (+inf) for floats.
+// type's smallest (largest) value for the maximum (minimum): -inf (+inf) for floats; -inf for log-sum-exp
+// (its pair (-inf, 0) is the empty sum, e^-inf = 0).
 ACC_T identity() {
-    if (OP == SCAN_OP_MAX) return order_lowest(SIGNED);
+    if (OP == SCAN_OP_MAX || LSE) return order_lowest(SIGNED);
     if (OP == SCAN_OP_MIN) return order_highest(SIGNED);
 #if defined(ACC_IS_F64)
     if (OP == 0u) return packDouble2x32(uvec2(0u, 0x80000000u));
@@ -107,18 +117,59 @@ ACC_T select(ACC_T a, ACC_T b) {
 Pair exclusive_value(Pair before, uint k) { return (OP == 0u && k == 0u) ? pair_of(ACC_T(0)) : before; }
 ACC_T combine(ACC_T a, ACC_T b) { return SELECT ? select(a, b) : (OP == 0u ? a + b : a * b); }
 
-// A running combine (compensated for floats, compensated.glsl; a selection's pair is (value, 0)) and one
-// more value or pair.
+// Log-sum-exp's combine of two (m, S) pairs: the larger maximum stays and the other sum is scaled by
+// e^(m_small - m_large) (vkdml's exp, float32_math.glsl/float64_math.glsl: the same bits on every
+// device); equal maxima (two infinities too) add their sums; a NaN maximum makes (NaN, 1). Symmetric.
+Pair lse_combine(Pair a, Pair b) {
+#if defined(ACC_IS_F64)
+    if (isnan(a.hi) || isnan(b.hi)) return Pair(a.hi + b.hi, ACC_T(1));
+    bool b_higher = a.hi < b.hi;
+    Pair top = b_higher ? b : a, low = b_higher ? a : b;
+    precise ACC_T d = low.hi - top.hi;  // <= 0; -inf when low.hi is -inf or top.hi is +inf
+    ACC_T scale = low.hi == top.hi ? ACC_T(1) : exp64(d);
+    precise ACC_T s = top.lo + low.lo * scale;
+    return Pair(top.hi, s);
+#elif defined(ACC_IS_FLOAT)
+    if (isnan(a.hi) || isnan(b.hi)) return Pair(a.hi + b.hi, ACC_T(1));
+    bool b_higher = a.hi < b.hi;
+    Pair top = b_higher ? b : a, low = b_higher ? a : b;
+    precise ACC_T d = low.hi - top.hi;
+    ACC_T scale = low.hi == top.hi ? ACC_T(1) : exp32(d);
+    precise ACC_T s = top.lo + low.lo * scale;
+    return Pair(top.hi, s);
+#else
+    return a;  // (never: log-sum-exp takes floats alone)
+#endif
+}
+
+// A running combine (compensated for floats, compensated.glsl; a selection's pair is (value, 0);
+// log-sum-exp's (m, S), an element x is (x, 1)) and one more value or pair.
 Pair combine_value(Pair run, ACC_T x) {
     if (SELECT) return pair_of(select(run.hi, x));
+    if (LSE) return lse_combine(run, Pair(x, ACC_T(1)));
     return OP == 0u ? pair_add_value(run, x) : pair_mul_value(run, x);
 }
 Pair combine_pair(Pair run, Pair x) {
     if (SELECT) return pair_of(select(run.hi, x.hi));
+    if (LSE) return lse_combine(run, x);
     return OP == 0u ? pair_add(run, x) : pair_mul(run, x);
 }
-// A running combine normalized (a selection's pair has no error term to normalize).
-Pair run_normalized(Pair a) { return SELECT ? a : pair_normalized(a); }
+// A running combine normalized (selections and log-sum-exp have no error term to normalize).
+Pair run_normalized(Pair a) { return RAW_PAIRS ? a : pair_normalized(a); }
+
+// The scan's value of a running combine, rounded once: log-sum-exp's m + ln S (m itself when it is not
+// finite: -inf for the empty sum, +inf, NaN).
+ACC_T scan_value(Pair a) {
+#if defined(ACC_IS_FLOAT)
+#if defined(ACC_IS_F64)
+    precise ACC_T lse = a.hi + log64(a.lo);
+#else
+    precise ACC_T lse = a.hi + log32(a.lo);
+#endif
+    if (LSE) return (isinf(a.hi) || isnan(a.hi)) ? a.hi : lse;
+#endif
+    return pair_value(a);
+}
 
 // Partial slot i (already offset by base_part): a pair for floats, one accumulator for integers.
 Pair load_partial(uint i) {
@@ -130,7 +181,7 @@ Pair load_partial(uint i) {
 }
 void store_partial(uint i, Pair a) {
 #if defined(ACC_IS_FLOAT)
-    Pair n = pair_normalized(a);
+    Pair n = run_normalized(a);
     partials[2u * i] = n.hi;
     partials[2u * i + 1u] = n.lo;
 #else
@@ -150,7 +201,7 @@ Pair source_leaf(uint i) {
 }
 Pair combine_leaf(Pair run, Pair x) { return combine_pair(run, x); }
 void store_element(uint i, Pair a) {
-    Pair n = pair_normalized(a);
+    Pair n = run_normalized(a);
     dst[i] = STORE_T(n.hi, n.lo);
 }
 #else
@@ -158,7 +209,7 @@ void store_element(uint i, Pair a) {
 // NAN_IGNORE: a NaN as 0, 1 or the selection's identity.
 ACC_T leaf_value(ACC_T x) {
 #if defined(ACC_IS_FLOAT)
-    if (NAN_IGNORE && isnan(x)) return SELECT ? identity() : (OP == 0u ? ACC_T(0) : ACC_T(1));
+    if (NAN_IGNORE && isnan(x)) return (SELECT || LSE) ? identity() : (OP == 0u ? ACC_T(0) : ACC_T(1));
 #endif
     return SELECT ? order_extended(x, SIGNED) : x;
 }
@@ -168,7 +219,7 @@ ACC_T source_element(uint i) { return leaf_value(IN_PLACE ? TO_ACC(dst[i]) : TO_
 #define LEAF_T ACC_T
 ACC_T source_leaf(uint i) { return source_element(i); }
 Pair combine_leaf(Pair run, ACC_T x) { return combine_value(run, x); }
-void store_element(uint i, Pair a) { dst[i] = FROM_ACC(pair_value(a)); }
+void store_element(uint i, Pair a) { dst[i] = FROM_ACC(scan_value(a)); }
 #endif
 
 // Chunks per fiber.

@@ -111,7 +111,7 @@ void scan_block(uint k, uint start, uvec2 base) {
         walk_leaf(lane, leaf_value(TO_ACC(v[j % VEC_W])));
         if (MODE == MODE_SCAN) {
             Pair value = EXCLUSIVE ? exclusive_value(before, k * STEPS + s) : w_run[lane];
-            y[j % VEC_W] = FROM_ACC_WIDE(pair_value(value));
+            y[j % VEC_W] = FROM_ACC_WIDE(scan_value(value));
         }
         uint count = (k - start) * STEPS + s + 1u;
         if (WALK_TOP > 0u && CLIMB_INSIDE && (count & (WALK_ARITY - 1u)) == 0u) walk_climb(lane, count);

@@ -334,6 +334,8 @@ static inline uint64_t DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE dataType, ui
 #define VKDML_OPERATOR_CUMULATIVE_MAXIMUM VKDML_OPERATOR_VALUE(1000)
 /** Desc: VKDML_CUMULATIVE_MINIMUM_OPERATOR_DESC. */
 #define VKDML_OPERATOR_CUMULATIVE_MINIMUM VKDML_OPERATOR_VALUE(1001)
+/** Desc: VKDML_LOG_CUMULATIVE_SUM_EXP_OPERATOR_DESC. */
+#define VKDML_OPERATOR_LOG_CUMULATIVE_SUM_EXP VKDML_OPERATOR_VALUE(1002)
 
 /** Running maximum along one axis (VKDML_OPERATOR_CUMULATIVE_MAXIMUM): NumPy's maximum.accumulate and the
  *  values of PyTorch's cummax. Laid out as DML_CUMULATIVE_SUMMATION_OPERATOR_DESC. */
@@ -359,5 +361,21 @@ typedef struct VKDML_CUMULATIVE_MINIMUM_OPERATOR_DESC {
     DML_AXIS_DIRECTION AxisDirection;
     int32_t HasExclusiveMinimum;
 } VKDML_CUMULATIVE_MINIMUM_OPERATOR_DESC;
+
+/** Running log-sum-exp along one axis (VKDML_OPERATOR_LOG_CUMULATIVE_SUM_EXP): ln(Σ e^x) over the elements
+ *  so far, PyTorch's logcumsumexp and NumPy's logaddexp.accumulate, stable for any magnitudes (a running
+ *  maximum and a scaled sum). FLOAT16, FLOAT32 or FLOAT64 only. Laid out as
+ *  DML_CUMULATIVE_SUMMATION_OPERATOR_DESC. */
+typedef struct VKDML_LOG_CUMULATIVE_SUM_EXP_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor; /**< FLOAT16, FLOAT32 or FLOAT64; not null */
+    /** Not null; same DataType, DimensionCount and Sizes as the input, strides may differ (rule 7). It
+     *  may be bound to the input's range (in place) when the strides are equal too (rule 9). */
+    const DML_TENSOR_DESC* OutputTensor;
+    uint32_t Axis;                    /**< index of the dimension scanned, < DimensionCount (rule 8) */
+    DML_AXIS_DIRECTION AxisDirection; /**< INCREASING: from index 0 up; DECREASING: from the last down */
+    /** BOOL. Nonzero: each output leaves its own element out (the first in AxisDirection gets -inf, the
+     *  logarithm of the empty sum). */
+    int32_t HasExclusiveSum;
+} VKDML_LOG_CUMULATIVE_SUM_EXP_OPERATOR_DESC;
 
 #endif /* VKDML_DIRECTML_H */

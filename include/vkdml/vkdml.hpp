@@ -886,16 +886,20 @@ VKDML_API const char* to_string(DML_REDUCE_FUNCTION function) noexcept;
 /// The 11 data types vkdml knows (all but UNKNOWN), in DML_TENSOR_DATA_TYPE order.
 VKDML_API std::span<const DML_TENSOR_DATA_TYPE> all_data_types() noexcept;
 
-/// An operator this vkdml implements: its DirectML type and name, and the names the `vkdml` tool and the
-/// Python module give it.
+/// An operator this vkdml implements: its DirectML type and name, the names the `vkdml` tool and the
+/// Python module give it, and its kind.
 struct OperatorInfo {
     DML_OPERATOR_TYPE type;
     const char* name;     ///< DirectML's, as to_string prints it: "CUMULATIVE_SUMMATION"
     const char* command;  ///< the `vkdml` tool's command: "cumsum"
     const char* python;   ///< the function of the Python module's vkdml.dml: "cumulative_sum"
+    /// A cumulative operator (a scan along one Axis, laid out as DML_CUMULATIVE_SUMMATION_OPERATOR_DESC);
+    /// else a reduction over Axes (REDUCE, ARGMIN, ARGMAX).
+    bool cumulative;
 };
 /// Every operator this vkdml implements (the operator table), in the order `vkdml info` lists them:
-/// CUMULATIVE_SUMMATION, CUMULATIVE_PRODUCT, REDUCE, ARGMIN, ARGMAX.
+/// CUMULATIVE_SUMMATION, CUMULATIVE_PRODUCT, vkdml's CUMULATIVE_MAXIMUM, CUMULATIVE_MINIMUM and
+/// LOG_CUMULATIVE_SUM_EXP, then REDUCE, ARGMIN, ARGMAX.
 VKDML_API std::span<const OperatorInfo> operators() noexcept;
 
 }  // namespace vkdml

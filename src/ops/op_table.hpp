@@ -13,6 +13,11 @@
 
 namespace vkdml::detail {
 
+/// OpInfo::types of the operators defined on real numbers alone: FLOAT16, FLOAT32, FLOAT64.
+inline constexpr uint32_t kFloatTypeMask = 1u << DML_TENSOR_DATA_TYPE_FLOAT16 |
+                                           1u << DML_TENSOR_DATA_TYPE_FLOAT32 |
+                                           1u << DML_TENSOR_DATA_TYPE_FLOAT64;
+
 /// Which kernels and planner an operator's family uses.
 enum class OpFamily : uint8_t { scan, reduce };
 

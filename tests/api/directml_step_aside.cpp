@@ -26,6 +26,8 @@ int main() {
     // vkdml's own descriptions are declared beside the real header's types.
     VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC extension{nullptr, nullptr, 0, DML_AXIS_DIRECTION_INCREASING, 0};
     if (extension.Axis != 0) return 1;
+    VKDML_LOG_CUMULATIVE_SUM_EXP_OPERATOR_DESC lse{nullptr, nullptr, 1, DML_AXIS_DIRECTION_INCREASING, 0};
+    if (lse.Axis != 1) return 1;
     DML_BUFFER_TENSOR_DESC d{STAND_IN_ONLY};
     return DMLCalcBufferTensorSize(d.stand_in) == 42 ? 0 : 1;
 }

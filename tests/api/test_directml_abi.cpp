@@ -100,15 +100,18 @@ TEST_CASE("the operator table: every implemented operator once, with its names; 
     struct Row {
         DML_OPERATOR_TYPE type;
         const char *name, *command, *python;
+        bool cumulative;
     };
     const Row expected[] = {
-        {DML_OPERATOR_CUMULATIVE_SUMMATION, "CUMULATIVE_SUMMATION", "cumsum", "cumulative_sum"},
-        {DML_OPERATOR_CUMULATIVE_PRODUCT, "CUMULATIVE_PRODUCT", "cumprod", "cumulative_product"},
-        {VKDML_OPERATOR_CUMULATIVE_MAXIMUM, "CUMULATIVE_MAXIMUM", "cummax", "cumulative_maximum"},
-        {VKDML_OPERATOR_CUMULATIVE_MINIMUM, "CUMULATIVE_MINIMUM", "cummin", "cumulative_minimum"},
-        {DML_OPERATOR_REDUCE, "REDUCE", "reduce", "reduce"},
-        {DML_OPERATOR_ARGMIN, "ARGMIN", "argmin", "argmin"},
-        {DML_OPERATOR_ARGMAX, "ARGMAX", "argmax", "argmax"},
+        {DML_OPERATOR_CUMULATIVE_SUMMATION, "CUMULATIVE_SUMMATION", "cumsum", "cumulative_sum", true},
+        {DML_OPERATOR_CUMULATIVE_PRODUCT, "CUMULATIVE_PRODUCT", "cumprod", "cumulative_product", true},
+        {VKDML_OPERATOR_CUMULATIVE_MAXIMUM, "CUMULATIVE_MAXIMUM", "cummax", "cumulative_maximum", true},
+        {VKDML_OPERATOR_CUMULATIVE_MINIMUM, "CUMULATIVE_MINIMUM", "cummin", "cumulative_minimum", true},
+        {VKDML_OPERATOR_LOG_CUMULATIVE_SUM_EXP, "LOG_CUMULATIVE_SUM_EXP", "logcumsumexp", "log_cumulative_sum_exp",
+         true},
+        {DML_OPERATOR_REDUCE, "REDUCE", "reduce", "reduce", false},
+        {DML_OPERATOR_ARGMIN, "ARGMIN", "argmin", "argmin", false},
+        {DML_OPERATOR_ARGMAX, "ARGMAX", "argmax", "argmax", false},
     };
     const auto table = vkdml::operators();
     REQUIRE(table.size() == std::size(expected));
@@ -118,6 +121,7 @@ TEST_CASE("the operator table: every implemented operator once, with its names; 
         CHECK(std::string(table[i].name) == expected[i].name);
         CHECK(std::string(table[i].command) == expected[i].command);
         CHECK(std::string(table[i].python) == expected[i].python);
+        CHECK(table[i].cumulative == expected[i].cumulative);
         CHECK(std::string(vkdml::to_string(table[i].type)) == expected[i].name);  // one name, the table's
     }
     CHECK(std::string(vkdml::to_string(DML_OPERATOR_INVALID)) == "INVALID");

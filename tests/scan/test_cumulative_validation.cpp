@@ -266,7 +266,8 @@ TEST_CASE("operators vkdml does not implement are refused by name", "[gpu][valid
     CHECK_THAT(r.error().message, Contains("DML_OPERATOR_DESC.Type is 1"));
     CHECK_THAT(r.error().message,
                Contains("it implements REDUCE (55), CUMULATIVE_SUMMATION (105), ARGMIN (137), ARGMAX (138), "
-                        "CUMULATIVE_PRODUCT (145), CUMULATIVE_MAXIMUM (1000) and CUMULATIVE_MINIMUM (1001)"));
+                        "CUMULATIVE_PRODUCT (145), CUMULATIVE_MAXIMUM (1000), CUMULATIVE_MINIMUM (1001) and "
+                        "LOG_CUMULATIVE_SUM_EXP (1002)"));
 }
 
 TEST_CASE("the description is deep-copied at creation", "[gpu][validation]") {

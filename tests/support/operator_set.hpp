@@ -24,19 +24,26 @@ struct OperatorSet {
     DML_CUMULATIVE_PRODUCT_OPERATOR_DESC product{&t, &t, 0, DML_AXIS_DIRECTION_INCREASING, 0};
     VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC maximum{&t, &t, 0, DML_AXIS_DIRECTION_DECREASING, 0};
     VKDML_CUMULATIVE_MINIMUM_OPERATOR_DESC minimum{&t, &t, 0, DML_AXIS_DIRECTION_INCREASING, 1};
+    VKDML_LOG_CUMULATIVE_SUM_EXP_OPERATOR_DESC log_sum_exp{&t, &t, 0, DML_AXIS_DIRECTION_INCREASING, 0};
     DML_REDUCE_OPERATOR_DESC reduce{DML_REDUCE_FUNCTION_MAX, &t, &t_one, 1, axis};
     DML_ARGMIN_OPERATOR_DESC argmin{&t, &t_index, 1, axis, DML_AXIS_DIRECTION_INCREASING};
     DML_ARGMAX_OPERATOR_DESC argmax{&t, &t_index, 1, axis, DML_AXIS_DIRECTION_DECREASING};
 
-    /// The descriptions, in the table's order, pointing into this object (which must stay where it is).
+    /// The descriptions of the operators that take the type (LOG_CUMULATIVE_SUM_EXP takes floats alone), in
+    /// the table's order, pointing into this object (which must stay where it is).
     std::vector<DML_OPERATOR_DESC> all() const {
-        return {{DML_OPERATOR_CUMULATIVE_SUMMATION, &sum},
-                {DML_OPERATOR_CUMULATIVE_PRODUCT, &product},
-                {VKDML_OPERATOR_CUMULATIVE_MAXIMUM, &maximum},
-                {VKDML_OPERATOR_CUMULATIVE_MINIMUM, &minimum},
-                {DML_OPERATOR_REDUCE, &reduce},
-                {DML_OPERATOR_ARGMIN, &argmin},
-                {DML_OPERATOR_ARGMAX, &argmax}};
+        std::vector<DML_OPERATOR_DESC> ops = {{DML_OPERATOR_CUMULATIVE_SUMMATION, &sum},
+                                              {DML_OPERATOR_CUMULATIVE_PRODUCT, &product},
+                                              {VKDML_OPERATOR_CUMULATIVE_MAXIMUM, &maximum},
+                                              {VKDML_OPERATOR_CUMULATIVE_MINIMUM, &minimum}};
+        const DML_TENSOR_DATA_TYPE type = b.DataType;
+        if (type == DML_TENSOR_DATA_TYPE_FLOAT16 || type == DML_TENSOR_DATA_TYPE_FLOAT32 ||
+            type == DML_TENSOR_DATA_TYPE_FLOAT64)
+            ops.push_back({VKDML_OPERATOR_LOG_CUMULATIVE_SUM_EXP, &log_sum_exp});
+        ops.insert(ops.end(), {{DML_OPERATOR_REDUCE, &reduce},
+                               {DML_OPERATOR_ARGMIN, &argmin},
+                               {DML_OPERATOR_ARGMAX, &argmax}});
+        return ops;
     }
 };
 

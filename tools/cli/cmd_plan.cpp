@@ -54,17 +54,16 @@ std::string lower(std::string s) {
 void run_plan(const Args& args) {
     std::vector<std::string> op_names;  // the operator table's commands
     for (const OperatorInfo& info : operators()) op_names.push_back(info.command);
-    const DML_OPERATOR_TYPE op = operators()[choose("--op", args.value("--op").value_or(""), op_names)].type;
-    const bool scan = op == DML_OPERATOR_CUMULATIVE_SUMMATION || op == DML_OPERATOR_CUMULATIVE_PRODUCT ||
-                      op == VKDML_OPERATOR_CUMULATIVE_MAXIMUM || op == VKDML_OPERATOR_CUMULATIVE_MINIMUM;
+    const OperatorInfo& chosen = operators()[choose("--op", args.value("--op").value_or(""), op_names)];
+    const DML_OPERATOR_TYPE op = chosen.type;
+    const bool scan = chosen.cumulative;
     const DML_TENSOR_DATA_TYPE type = parse_dtype(args.value("--dtype").value_or("float32"));
     const std::vector<uint32_t> sizes = parse_shape(*args.value("--shape"));
     const std::string shape_name = "the --shape";
     if (scan && !args.has("--axis")) usage_error("--op " + *args.value("--op") + " needs --axis N");
     if (scan && args.has("--axes"))
-        usage_error("--axes is for reduce, argmax and argmin (cumsum/cumprod/cummax/cummin take --axis)");
-    if (!scan && args.has("--exclusive"))
-        usage_error("--exclusive is for cumsum, cumprod, cummax and cummin");
+        usage_error("--axes is for reduce, argmax and argmin (the cumulative operators take --axis)");
+    if (!scan && args.has("--exclusive")) usage_error("--exclusive is for the cumulative operators");
     if (op != DML_OPERATOR_REDUCE && args.has("--function")) usage_error("--function is for --op reduce");
 
     if (args.has("--device"))
@@ -109,7 +108,9 @@ void run_plan(const Args& args) {
                           ? ops::cumulative_product(input, axis, direction, exclusive)
                       : op == VKDML_OPERATOR_CUMULATIVE_MAXIMUM
                           ? ops::cumulative_maximum(input, axis, direction, exclusive)
-                          : ops::cumulative_minimum(input, axis, direction, exclusive))
+                      : op == VKDML_OPERATOR_CUMULATIVE_MINIMUM
+                          ? ops::cumulative_minimum(input, axis, direction, exclusive)
+                          : ops::log_cumulative_sum_exp(input, axis, direction, exclusive))
                      .desc());
     } else {
         const std::vector<uint32_t> axes = resolve_axes(written_axes(args), sizes.size(), shape_name);

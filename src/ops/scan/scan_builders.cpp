@@ -59,4 +59,11 @@ Result<Operation> cumulative_minimum(const TensorDesc& input, uint32_t axis, DML
         axis, direction, exclusive, output_type);
 }
 
+Result<Operation> log_cumulative_sum_exp(const TensorDesc& input, uint32_t axis, DML_AXIS_DIRECTION direction,
+                                         bool exclusive, DML_TENSOR_DATA_TYPE output_type) {
+    return cumulative<VKDML_LOG_CUMULATIVE_SUM_EXP_OPERATOR_DESC>(
+        "vkdml::ops::log_cumulative_sum_exp", VKDML_OPERATOR_LOG_CUMULATIVE_SUM_EXP, "LOG_CUMULATIVE_SUM_EXP",
+        input, axis, direction, exclusive, output_type);
+}
+
 }  // namespace vkdml::ops

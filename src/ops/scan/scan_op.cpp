@@ -19,12 +19,16 @@ CumulativeDesc as_cumulative(const VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC& d) {
 CumulativeDesc as_cumulative(const VKDML_CUMULATIVE_MINIMUM_OPERATOR_DESC& d) {
     return {d.InputTensor, d.OutputTensor, d.Axis, d.AxisDirection, d.HasExclusiveMinimum};
 }
+CumulativeDesc as_cumulative(const VKDML_LOG_CUMULATIVE_SUM_EXP_OPERATOR_DESC& d) {
+    return {d.InputTensor, d.OutputTensor, d.Axis, d.AxisDirection, d.HasExclusiveSum};
+}
 
 // The kernels' combine of an operator.
 uint32_t scan_op_of(DML_OPERATOR_TYPE type) {
     if (type == DML_OPERATOR_CUMULATIVE_PRODUCT) return SCAN_OP_PRODUCT;
     if (type == VKDML_OPERATOR_CUMULATIVE_MAXIMUM) return SCAN_OP_MAX;
     if (type == VKDML_OPERATOR_CUMULATIVE_MINIMUM) return SCAN_OP_MIN;
+    if (type == VKDML_OPERATOR_LOG_CUMULATIVE_SUM_EXP) return SCAN_OP_LOG_SUM_EXP;
     return SCAN_OP_SUM;
 }
 
@@ -56,6 +60,10 @@ Status normalize_cumulative_minimum(const DeviceCaps& caps, const void* desc, Op
     return normalize<VKDML_CUMULATIVE_MINIMUM_OPERATOR_DESC>(caps, VKDML_OPERATOR_CUMULATIVE_MINIMUM, desc,
                                                              s);
 }
+Status normalize_log_cumulative_sum_exp(const DeviceCaps& caps, const void* desc, OperatorState& s) {
+    return normalize<VKDML_LOG_CUMULATIVE_SUM_EXP_OPERATOR_DESC>(caps, VKDML_OPERATOR_LOG_CUMULATIVE_SUM_EXP,
+                                                                 desc, s);
+}
 
 std::shared_ptr<const void> typed_cumulative_sum(const NormalizedDesc& n) {
     return std::make_shared<const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC>(
@@ -72,6 +80,10 @@ std::shared_ptr<const void> typed_cumulative_maximum(const NormalizedDesc& n) {
 std::shared_ptr<const void> typed_cumulative_minimum(const NormalizedDesc& n) {
     return std::make_shared<const VKDML_CUMULATIVE_MINIMUM_OPERATOR_DESC>(
         VKDML_CUMULATIVE_MINIMUM_OPERATOR_DESC{n.input, n.output, n.axis, n.direction, n.exclusive});
+}
+std::shared_ptr<const void> typed_log_cumulative_sum_exp(const NormalizedDesc& n) {
+    return std::make_shared<const VKDML_LOG_CUMULATIVE_SUM_EXP_OPERATOR_DESC>(
+        VKDML_LOG_CUMULATIVE_SUM_EXP_OPERATOR_DESC{n.input, n.output, n.axis, n.direction, n.exclusive});
 }
 
 // Every cumulative operator: one plan builder, the combine a parameter of it.

@@ -1,5 +1,5 @@
-// The cumulative operators, CUMULATIVE_SUMMATION and CUMULATIVE_PRODUCT, and vkdml's CUMULATIVE_MAXIMUM and
-// CUMULATIVE_MINIMUM: what their rows of the operator table (ops/op_table.cpp) call — validate and keep a
+// The cumulative operators, CUMULATIVE_SUMMATION and CUMULATIVE_PRODUCT, and vkdml's CUMULATIVE_MAXIMUM,
+// CUMULATIVE_MINIMUM and LOG_CUMULATIVE_SUM_EXP: what their rows of the operator table (ops/op_table.cpp) call — validate and keep a
 // description, give its struct back, lower and plan — and the one shape every description is read
 // through.
 #pragma once
@@ -28,12 +28,14 @@ Status normalize_cumulative_sum(const DeviceCaps& caps, const void* desc, Operat
 Status normalize_cumulative_product(const DeviceCaps& caps, const void* desc, OperatorState& s);
 Status normalize_cumulative_maximum(const DeviceCaps& caps, const void* desc, OperatorState& s);
 Status normalize_cumulative_minimum(const DeviceCaps& caps, const void* desc, OperatorState& s);
+Status normalize_log_cumulative_sum_exp(const DeviceCaps& caps, const void* desc, OperatorState& s);
 
 /// DirectML's struct of the normalized description.
 std::shared_ptr<const void> typed_cumulative_sum(const NormalizedDesc& n);
 std::shared_ptr<const void> typed_cumulative_product(const NormalizedDesc& n);
 std::shared_ptr<const void> typed_cumulative_maximum(const NormalizedDesc& n);
 std::shared_ptr<const void> typed_cumulative_minimum(const NormalizedDesc& n);
+std::shared_ptr<const void> typed_log_cumulative_sum_exp(const NormalizedDesc& n);
 
 /// Any of them lowered to one problem (its fibers along the axis) and planned by the scan planner.
 Status plan_cumulative(const PlanTarget& target, const OperatorState& op, Plan& plan);

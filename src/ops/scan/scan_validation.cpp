@@ -2,6 +2,7 @@
 // front/validation.cpp.
 #include "core/errors.hpp"
 #include "front/validation.hpp"
+#include "ops/op_table.hpp"
 #include "ops/scan/scan_op.hpp"
 
 namespace vkdml::detail {
@@ -33,6 +34,10 @@ Status validate_cumulative(const DeviceCaps& caps, DML_OPERATOR_TYPE op, const C
     if (d.AxisDirection != DML_AXIS_DIRECTION_INCREASING && d.AxisDirection != DML_AXIS_DIRECTION_DECREASING)
         return fail("AxisDirection is ", static_cast<int>(d.AxisDirection),
                     " (must be DML_AXIS_DIRECTION_INCREASING (0) or DML_AXIS_DIRECTION_DECREASING (1))");
+    const OpInfo* row = find_op(op);
+    if (row && row->types == kFloatTypeMask && !is_float_type(in.DataType))
+        return make_error(ErrorCode::unsupported_type, name, ": InputTensor.DataType is ", to_string(in.DataType),
+                          " but ", name, " takes FLOAT16, FLOAT32 or FLOAT64 only (SPEC §4)");
     return validate_type_support(caps, op, "InputTensor", in.DataType);
 }
 
