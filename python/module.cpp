@@ -286,18 +286,19 @@ py::array prepared(py::array a) {
     return a;
 }
 
-/// The call of a cumulative operator on `in`, by `combine`: 0 sum, 1 product, 2 maximum, 3 minimum (a
-/// Python bool is 0 or 1: sum or product); nan_ignore: vkdml::NanMode::ignore (NaN read as the identity).
+/// The call of a cumulative operator on `in`, by `combine`: 0 sum, 1 product, 2 maximum, 3 minimum, 4
+/// log-sum-exp (a Python bool is 0 or 1: sum or product); nan_ignore: vkdml::NanMode::ignore (NaN read as the identity).
 Call scan_call(const vkdml::ops::TensorDesc& in, uint32_t axis, int combine, bool exclusive, bool reverse,
                bool nan_ignore) {
     const DML_AXIS_DIRECTION dir = reverse ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
-    static const char* const kNames[] = {"cumsum ", "cumprod ", "cummax ", "cummin "};
-    if (combine < 0 || combine > 3)
-        raise("invalid_argument", "combine " + std::to_string(combine) + " is not 0 to 3");
+    static const char* const kNames[] = {"cumsum ", "cumprod ", "cummax ", "cummin ", "logcumsumexp "};
+    if (combine < 0 || combine > 4)
+        raise("invalid_argument", "combine " + std::to_string(combine) + " is not 0 to 4");
     Call c;
     c.op = built(combine == 1   ? vkdml::ops::cumulative_product(in, axis, dir, exclusive)
                  : combine == 2 ? vkdml::ops::cumulative_maximum(in, axis, dir, exclusive)
                  : combine == 3 ? vkdml::ops::cumulative_minimum(in, axis, dir, exclusive)
+                 : combine == 4 ? vkdml::ops::log_cumulative_sum_exp(in, axis, dir, exclusive)
                                 : vkdml::ops::cumulative_sum(in, axis, dir, exclusive));
     c.key = std::string(kNames[combine]) + tensor_key(in) + " axis " + std::to_string(axis) +
             (exclusive ? " exclusive" : "") + (reverse ? " reverse" : "") + (nan_ignore ? " nan-ignore" : "");

@@ -9,7 +9,7 @@ from ._array import Array
 from ._arguments import (accumulator_dtype, as_array, axis_index, axis_set, cast_input, direct_out, like, on_host,
                          store, vkdml_dtype)
 from ._docs import numpy_doc
-from ._errors import invalid
+from ._errors import UnsupportedType, invalid
 from .dml import REDUCE_FUNCTIONS, VKDML_REDUCE_FUNCTIONS, reduced, reduced_shape, scanned
 
 _INTP = _np.dtype(_np.intp)
@@ -850,3 +850,67 @@ array([nan,  2.,  1.], dtype=float32)
 """)
 def fmin_accumulate(a, axis=0, dtype=None, out=None, *, device=None):
     return _accumulate(a, axis, dtype, out, 3, True, device, "fmin_accumulate")
+
+
+def _log_accumulate(a, axis, dtype, out, device, name, promote):
+    """ln(sum(exp)) accumulated along `axis` over vkdml's LOG_CUMULATIVE_SUM_EXP (combine 4), in
+    `dtype`, else the float type `promote` gives `a`'s dtype."""
+    arr = as_array(a, allow_bool=True)
+    if arr.ndim == 0:
+        raise TypeError("cannot accumulate on a scalar")
+    computed = vkdml_dtype(dtype) if dtype is not None else promote(arr.dtype)
+    if computed.kind != "f":
+        raise UnsupportedType("unsupported_type",
+                              f"{name}: dtype {computed} is not a float type (float16, float32 or float64)")
+    arr = cast_input(arr, computed)
+    ax = axis_index(axis, arr.ndim)
+    if arr.size == 0:
+        result = _np.empty(arr.shape, computed)
+    else:
+        result = scanned(arr, ax, 4, device=device, out=direct_out(out, computed, arr.shape))
+    return like(store(result, out, name), a, out)
+
+
+def _logaddexp_type(dtype):
+    """numpy's logaddexp result type for `dtype` (bool and int8/uint8 float16, int16/uint16 float32, wider
+    integers float64)."""
+    return _np.dtype(_np.logaddexp(_np.zeros(1, dtype), _np.zeros(1, dtype)).dtype)
+
+
+@numpy_doc(
+    "numpy.logaddexp.accumulate: ln(exp(x0) + ... + exp(xk)) along an axis, without overflow.",
+    ["a", ("axis : int, optional", "The axis (default 0)."),
+     ("dtype : dtype, optional",
+      "The float type of the result and the computation (default numpy's for logaddexp: bool and 8-bit "
+      "integers float16, 16-bit float32, wider integers float64)."),
+     "out", "device"],
+    ("numpy.ndarray",
+     "`a`'s shape (vkdml's LOG_CUMULATIVE_SUM_EXP: a running maximum and a scaled sum, within a few ulp of "
+     "the exact result, where numpy's pairwise logaddexp rounds at every step). A NaN makes every later "
+     "output NaN."),
+    """
+>>> vkdml.logaddexp_accumulate(np.array([0., 0., 0., 0.]))
+array([0.        , 0.69314718, 1.09861229, 1.38629436])
+""")
+def logaddexp_accumulate(a, axis=0, dtype=None, out=None, *, device=None):
+    return _log_accumulate(a, axis, dtype, out, device, "logaddexp_accumulate", _logaddexp_type)
+
+
+@numpy_doc(
+    "torch.logcumsumexp: the log of the cumulative sum of exp along `dim`, without overflow.",
+    [("a : array_like",
+      "Input array: bool or one of vkdml's 11 types (booleans and integers as float64, which PyTorch "
+      "refuses)."),
+     ("dim : int", "The dimension (negative counts from the end)."),
+     "out", "device"],
+    ("numpy.ndarray",
+     "`a`'s shape and float type (vkdml's LOG_CUMULATIVE_SUM_EXP). NaN propagates to every later output, "
+     "as in PyTorch; -inf elements add nothing; a +inf element makes every later output +inf."),
+    """
+>>> vkdml.logcumsumexp(np.array([[1., 2.], [3., 4.]], np.float32), 1)
+array([[1.       , 2.3132617],
+       [3.       , 4.3132615]], dtype=float32)
+""")
+def logcumsumexp(a, dim, *, out=None, device=None):
+    return _log_accumulate(a, dim, None, out, device, "logcumsumexp",
+                           lambda dt: dt if dt.kind == "f" else _np.dtype(_np.float64))

@@ -211,6 +211,28 @@ array([1., 1., 4.], dtype=float32)
 def cumulative_minimum(a, axis, *, exclusive=False, reverse=False, nan="propagate", device=None):
     return _cumulative(a, axis, 3, exclusive, reverse, nan, device)
 
+
+@numpy_doc(
+    "vkdml's LOG_CUMULATIVE_SUM_EXP: ln(sum(exp(x))) of the elements so far along one axis, in the "
+    "input's type, against a running maximum (no overflow where the result is finite).",
+    [("a : array_like", "float16, float32 or float64, at least 1-d (other types: UnsupportedType)."),
+     ("axis : int", "The axis (negative counts from the end)."),
+     ("exclusive : bool, optional",
+      "Each output leaves out its own element: the first is -inf (the log of an empty sum)."),
+     ("reverse : bool, optional", "Scan from the last index down (`AxisDirection` DECREASING)."),
+     ("nan : {'propagate', 'ignore'}, optional",
+      "'propagate': a NaN makes every later output NaN; 'ignore': NaN elements are left out (read as "
+      "-inf)."),
+     "device_dml"],
+    ("numpy.ndarray",
+     "The shape and type of `a`; +inf absorbs every later output (but NaN), -inf elements add nothing."),
+    """
+>>> dml.log_cumulative_sum_exp(np.array([1000., 1000., -np.inf], np.float32), 0, exclusive=True)
+array([     -inf, 1000.    , 1000.6932], dtype=float32)
+""")
+def log_cumulative_sum_exp(a, axis, *, exclusive=False, reverse=False, nan="propagate", device=None):
+    return _cumulative(a, axis, 4, exclusive, reverse, nan, device)
+
 @numpy_doc(
     "DML_OPERATOR_REDUCE: `function` over `axes`, the rank kept.",
     ["a_dml",

@@ -172,7 +172,8 @@ def test_nan_functions_on_integers_and_scalars():
 def test_the_operator_table_names_a_function_here_for_every_operator():
     # vkdml::operators(), the library's operator table: each row's function exists and is exported.
     assert list(dml.OPERATORS) == ["CUMULATIVE_SUMMATION", "CUMULATIVE_PRODUCT", "CUMULATIVE_MAXIMUM",
-                                   "CUMULATIVE_MINIMUM", "REDUCE", "ARGMIN", "ARGMAX"]
+                                   "CUMULATIVE_MINIMUM", "LOG_CUMULATIVE_SUM_EXP", "REDUCE", "ARGMIN", "ARGMAX"]
+    assert dml.OPERATORS["LOG_CUMULATIVE_SUM_EXP"] == ("log_cumulative_sum_exp", 1002)
     assert dml.OPERATORS["CUMULATIVE_MAXIMUM"] == ("cumulative_maximum", 1000)
     assert dml.OPERATORS["ARGMAX"] == ("argmax", 138)
     assert dml.OPERATORS["CUMULATIVE_PRODUCT"] == ("cumulative_product", 145)

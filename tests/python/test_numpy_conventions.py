@@ -267,9 +267,10 @@ def test_numpy_errors():
 NUMPY_NAMED = ["cumsum", "cumprod", "sum", "prod", "mean", "max", "min", "argmax", "argmin", "logsumexp",
                "nanmax", "nanmin", "nanargmax", "nanargmin", "ptp", "nansum", "nanprod", "nanmean", "nancumsum",
                "nancumprod", "var", "std", "nanvar", "nanstd", "any", "all", "count_nonzero"]
-DML_NAMED = ["cumulative_sum", "cumulative_product", "cumulative_maximum", "cumulative_minimum", "reduce", "argmax",
-             "argmin"]
-ACCUMULATE_NAMED = ["maximum_accumulate", "minimum_accumulate", "fmax_accumulate", "fmin_accumulate"]
+DML_NAMED = ["cumulative_sum", "cumulative_product", "cumulative_maximum", "cumulative_minimum",
+             "log_cumulative_sum_exp", "reduce", "argmax", "argmin"]
+ACCUMULATE_NAMED = ["maximum_accumulate", "minimum_accumulate", "fmax_accumulate", "fmin_accumulate",
+                    "logaddexp_accumulate", "logcumsumexp"]
 
 
 @pytest.mark.parametrize("name", [f"vkdml.{n}" for n in NUMPY_NAMED + ACCUMULATE_NAMED] +
@@ -496,6 +497,83 @@ def test_maximum_and_minimum_accumulate_follow_numpy(dtype):
             got = getattr(vkdml, f"{name}_accumulate")(x, axis=axis)
             assert got.dtype == want.dtype and got.shape == want.shape, what
             np.testing.assert_array_equal(got, want, err_msg=what)
+
+
+def log_accumulated(x, axis):
+    """ln(cumsum(exp)) along `axis` in long double, against a running maximum (the reference)."""
+    x = np.moveaxis(np.asarray(x, np.longdouble), axis, -1)
+    top = np.maximum.accumulate(x, axis=-1)
+    out = np.empty_like(x)
+    for k in range(x.shape[-1]):
+        m = top[..., k:k + 1]
+        with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+            s = np.exp(np.where(np.isneginf(m), -np.inf, x[..., :k + 1] - m)).sum(axis=-1)
+            out[..., k] = np.where(np.isinf(m[..., 0]), m[..., 0], m[..., 0] + np.log(s))
+    return np.moveaxis(out, -1, axis)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_logaddexp_accumulate_and_logcumsumexp_follow_numpy_and_torch(dtype):
+    seed = DTYPES.index(dtype)
+    rng = np.random.default_rng(seed)
+    dt = np.dtype(dtype)
+    if dt.kind == "f":
+        x = (rng.normal(size=(6, 40, 5)) * 4 + (500 if dt.itemsize > 2 else 0)).astype(dtype)
+        x[rng.random(x.shape) < 0.02] = -np.inf
+    else:
+        x = values("cumsum", dtype, (6, 40, 5), seed=seed)
+        if dt.kind in "iu":
+            x = (x % 50).astype(dtype)  # (integers whose float16 promotion stays finite)
+    for axis in (0, 1, -1):
+        what = f"logaddexp.accumulate({dtype}, axis={axis})"
+        want_type = np.logaddexp.accumulate(x, axis=axis).dtype
+        got = vkdml.logaddexp_accumulate(x, axis=axis)
+        assert got.dtype == want_type and got.shape == x.shape, what
+        exact = log_accumulated(x.astype(want_type), axis)
+        eps = np.finfo(want_type).eps
+        scale = np.maximum(np.maximum(np.abs(exact), 1), np.maximum.accumulate(np.abs(x.astype(np.float64)), axis))
+        finite = np.isfinite(exact)
+        err = np.abs(got[finite].astype(np.longdouble) - exact[finite]) / scale[finite]
+        assert err.max(initial=0) <= 4 * eps, what
+        np.testing.assert_array_equal(got[~finite], exact[~finite].astype(want_type), err_msg=what)
+        # PyTorch's logcumsumexp: floats keep their type, integers and bools become float64.
+        torch_type = dt.newbyteorder("=") if dt.kind == "f" else np.dtype(np.float64)
+        got = vkdml.logcumsumexp(x, axis)
+        assert got.dtype == torch_type, what
+        exact = log_accumulated(x.astype(torch_type), axis)
+        finite = np.isfinite(exact)
+        err = np.abs(got[finite].astype(np.longdouble) - exact[finite]) / scale[finite]
+        assert err.max(initial=0) <= 4 * np.finfo(torch_type).eps, what
+
+
+def test_logcumsumexp_edges_arguments_and_the_dml_function():
+    f = np.array([np.nan, 0.0, 0.0], np.float32)
+    assert np.isnan(vkdml.logcumsumexp(f, 0)).all()  # NaN propagates, as in PyTorch
+    np.testing.assert_array_equal(vkdml.dml.log_cumulative_sum_exp(f, 0, nan="ignore"),
+                                  np.array([-np.inf, 0, np.log(2)], np.float32))
+    big = np.array([1e30, 1e30, -np.inf, np.inf, 1.0], np.float32)
+    np.testing.assert_array_equal(vkdml.logcumsumexp(big, 0), np.array([1e30, 1e30, 1e30, np.inf, np.inf], np.float32))
+    np.testing.assert_array_equal(vkdml.dml.log_cumulative_sum_exp(np.float64([1, 2, 3]), 0, exclusive=True,
+                                                                   reverse=True),
+                                  [np.logaddexp(2, 3), 3, -np.inf])
+    out = np.empty((2, 3), np.float64)
+    x = np.array([[0, 1, 2], [3, 4, 5]], np.float32)
+    assert vkdml.logaddexp_accumulate(x, 1, out=out) is out
+    np.testing.assert_allclose(out, np.logaddexp.accumulate(x.astype(np.float64), axis=1), rtol=1e-6)
+    np.testing.assert_allclose(vkdml.logaddexp_accumulate(np.int32([0, 0]), dtype=np.float32), [0, np.log(2)],
+                               rtol=1e-7)
+    on_device = vkdml.logcumsumexp(vkdml.asarray(x), -1)
+    assert isinstance(on_device, vkdml.Array)
+    np.testing.assert_allclose(on_device.numpy(), np.logaddexp.accumulate(x, axis=1), rtol=1e-6)
+    assert vkdml.logcumsumexp(np.empty((0, 3), np.float32), 1).shape == (0, 3)
+    with pytest.raises(TypeError, match="cannot accumulate on a scalar"):
+        vkdml.logcumsumexp(np.float32(1), 0)
+    with pytest.raises(vkdml.UnsupportedType, match="logaddexp_accumulate: dtype int32 is not a float type"):
+        vkdml.logaddexp_accumulate(x, dtype=np.int32)
+    with pytest.raises(vkdml.UnsupportedType, match="LOG_CUMULATIVE_SUM_EXP: InputTensor.DataType is INT32"):
+        vkdml.dml.log_cumulative_sum_exp(np.int32([1, 2]), 0)
+    with pytest.raises(vkdml.AxisError):
+        vkdml.logcumsumexp(x, 2)
 
 
 def test_accumulate_arguments_and_the_dml_functions():

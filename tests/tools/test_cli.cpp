@@ -113,6 +113,44 @@ TEST_CASE("cli: vkdml cummax and cummin: the SPEC §6 examples, flags, NaN and b
     CHECK(read_values(out, DML_TENSOR_DATA_TYPE_UINT8, {3}) == std::vector<double>{0, 1, 1});
 }
 
+TEST_CASE("cli: vkdml logcumsumexp: the SPEC §6 example, flags, NaN, bool files, integer files refused",
+          "[gpu][cli][lse]") {
+    TempDir dir;
+    const std::string in = dir / "in.npy", out = dir / "out.npy";
+    write_c_order(in, DML_TENSOR_DATA_TYPE_FLOAT64, kSpecSizes, kSpecInput);
+    const auto log_sum_exp = [](std::initializer_list<double> xs) {
+        long double s = 0;
+        for (double x : xs) s += std::exp(static_cast<long double>(x));
+        return static_cast<double>(std::log(s));
+    };
+    run_command(dir, "logcumsumexp", {"--axis", "3"}, in, out);
+    std::vector<double> got = read_values(out, DML_TENSOR_DATA_TYPE_FLOAT64, kSpecSizes);
+    CHECK(got[3] == Approx(log_sum_exp({2, 1, 3, 5})).epsilon(1e-15));
+    CHECK(got[6] == Approx(log_sum_exp({3, 8, 7})).epsilon(1e-15));
+    run_command(dir, "logcumsumexp", {"--axis", "-1", "--reverse", "--exclusive"}, in, out);
+    got = read_values(out, DML_TENSOR_DATA_TYPE_FLOAT64, kSpecSizes);
+    CHECK(got[3] == -std::numeric_limits<double>::infinity());
+    CHECK(got[0] == Approx(log_sum_exp({1, 3, 5})).epsilon(1e-15));
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    write_c_order(in, DML_TENSOR_DATA_TYPE_FLOAT32, {3}, {nan, 2, 2});
+    run_command(dir, "logcumsumexp", {"--axis", "0", "--nan", "ignore"}, in, out);
+    got = read_values(out, DML_TENSOR_DATA_TYPE_FLOAT32, {3});
+    CHECK(got[0] == -std::numeric_limits<double>::infinity());
+    CHECK(got[1] == 2);
+    CHECK(got[2] == Approx(2 + std::log(2.0)).epsilon(1e-7));
+    // A bool file is computed in FLOAT32.
+    write_text(
+        in, npy_image("{'descr': '|b1', 'fortran_order': False, 'shape': (2,), }", std::string("\0\1", 2)));
+    run_command(dir, "logcumsumexp", {"--axis", "0"}, in, out);
+    got = read_values(out, DML_TENSOR_DATA_TYPE_FLOAT32, {2});
+    CHECK(got[0] == 0);
+    CHECK(got[1] == Approx(std::log(1 + std::exp(1.0))).epsilon(1e-7));
+    write_c_order(in, DML_TENSOR_DATA_TYPE_INT32, {2}, {1, 2});
+    check_error(dir, {"logcumsumexp", "--axis", "0", in, out}, 1,
+                "LOG_CUMULATIVE_SUM_EXP: InputTensor.DataType is INT32 but LOG_CUMULATIVE_SUM_EXP takes FLOAT16, "
+                "FLOAT32 or FLOAT64 only (SPEC §4)");
+}
+
 TEST_CASE("cli: file names outside ASCII are read, written and reported intact", "[gpu][cli]") {
     TempDir dir;
     const std::string in = dir /

@@ -1,5 +1,5 @@
-// tools/cli/cmd_cumulative.cpp — `vkdml cumsum`, `vkdml cumprod`, `vkdml cummax` and `vkdml cummin`: a
-// cumulative operator on a .npy file, written to a .npy file.
+// tools/cli/cmd_cumulative.cpp — `vkdml cumsum`, `vkdml cumprod`, `vkdml cummax`, `vkdml cummin` and
+// `vkdml logcumsumexp`: a cumulative operator on a .npy file, written to a .npy file.
 #include "cli/commands.hpp"
 #include "cli/host_ops.hpp"
 
@@ -11,28 +11,31 @@ void define_cumulative(CLI::App& app) {
         .required();
     add_switch(app, "--exclusive",
                "leave each element's own value out (the first is the identity: 0 for a sum, 1 for a product, "
-               "the type's smallest value for a maximum and its largest for a minimum)");
+               "the type's smallest value for a maximum and its largest for a minimum, -inf for a "
+               "log-sum-exp)");
     add_switch(app, "--reverse", "scan from the end of the axis (DML_AXIS_DIRECTION_DECREASING)");
     add_value(
         app, "--nan", "MODE",
         "'propagate' (default: a NaN makes every later output NaN) or 'ignore': a NaN element counts as "
         "0 in a sum and 1 in a product, as NumPy's nancumsum and nancumprod, and is left out of a "
-        "maximum or minimum, as NumPy's fmax.accumulate and fmin.accumulate");
+        "maximum, minimum or log-sum-exp, as NumPy's fmax.accumulate and fmin.accumulate");
     add_device_option(app);
     add_validation_option(app);
 }
 constexpr std::string_view kInOut[] = {"IN.npy", "OUT.npy"};
 
-enum class Combine { sum, product, maximum, minimum };
+enum class Combine { sum, product, maximum, minimum, log_sum_exp };
 
 // The cumulative operator of `kCombine`.
 template <Combine kCombine>
 void run_cumulative(const Args& args) {
     constexpr bool kSelect = kCombine == Combine::maximum || kCombine == Combine::minimum;
     const std::string& in_path = args.operands()[0];
-    // Bools counted as NumPy does (int64); a running maximum or minimum of bools is bool again.
-    const InputFile file =
-        open_input(in_path, kSelect ? DML_TENSOR_DATA_TYPE_UINT8 : DML_TENSOR_DATA_TYPE_INT64);
+    // Bools counted as NumPy does (int64); a running maximum or minimum of bools is bool again; a
+    // log-sum-exp of bools is FLOAT32.
+    const InputFile file = open_input(in_path, kSelect                                ? DML_TENSOR_DATA_TYPE_UINT8
+                                               : kCombine == Combine::log_sum_exp ? DML_TENSOR_DATA_TYPE_FLOAT32
+                                                                                  : DML_TENSOR_DATA_TYPE_INT64);
     const uint32_t axis = resolve_axis(*args.integer("--axis"), file.tensor.sizes.size(), in_path);
     const DML_AXIS_DIRECTION direction =
         args.has("--reverse") ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
@@ -43,6 +46,7 @@ void run_cumulative(const Args& args) {
         case Combine::product: return ops::cumulative_product(file.tensor, axis, direction, exclusive);
         case Combine::maximum: return ops::cumulative_maximum(file.tensor, axis, direction, exclusive);
         case Combine::minimum: return ops::cumulative_minimum(file.tensor, axis, direction, exclusive);
+        case Combine::log_sum_exp: return ops::log_cumulative_sum_exp(file.tensor, axis, direction, exclusive);
         default: return ops::cumulative_sum(file.tensor, axis, direction, exclusive);
         }
     };
@@ -69,5 +73,11 @@ extern const Command kCummaxCommand = {
 extern const Command kCumminCommand = {
     "cummin", "Running minimum of IN.npy along an axis (vkdml's CUMULATIVE_MINIMUM), written to OUT.npy.",
     kInOut, define_cumulative, run_cumulative<Combine::minimum>};
+
+extern const Command kLogcumsumexpCommand = {
+    "logcumsumexp",
+    "Running ln(sum of e^x) of IN.npy along an axis (vkdml's LOG_CUMULATIVE_SUM_EXP; float16, float32 or "
+    "float64), written to OUT.npy.",
+    kInOut, define_cumulative, run_cumulative<Combine::log_sum_exp>};
 
 }  // namespace vkdml::cli

@@ -11,6 +11,7 @@ extern const Command kCumsumCommand;   // cmd_cumulative.cpp
 extern const Command kCumprodCommand;  // cmd_cumulative.cpp
 extern const Command kCummaxCommand;   // cmd_cumulative.cpp
 extern const Command kCumminCommand;   // cmd_cumulative.cpp
+extern const Command kLogcumsumexpCommand;  // cmd_cumulative.cpp
 extern const Command kReduceCommand;   // cmd_reduce.cpp
 extern const Command kArgmaxCommand;   // cmd_reduce.cpp
 extern const Command kArgminCommand;   // cmd_reduce.cpp

@@ -16,7 +16,7 @@ namespace {
 
 // The commands, in the order the usage lists them.
 const Command* const kCommands[] = {
-    &kCumsumCommand, &kCumprodCommand, &kCummaxCommand, &kCumminCommand, &kReduceCommand, &kArgmaxCommand,
+    &kCumsumCommand, &kCumprodCommand, &kCummaxCommand, &kCumminCommand, &kLogcumsumexpCommand, &kReduceCommand, &kArgmaxCommand,
     &kArgminCommand, &kInfoCommand,    &kShowCommand,   &kBenchCommand,  &kPlanCommand,
 };
 
