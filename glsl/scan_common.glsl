@@ -9,6 +9,7 @@
 #include "storage_types.glsl"
 #include "compensated.glsl"
 #include "ordering.glsl"
+#define RN_DIVISION_UNROLLED 1  // log-sum-exp divides once per element (rounded_math.glsl)
 #if defined(ACC_IS_F64)
 #include "float64_math.glsl"
 #elif defined(ACC_IS_FLOAT)

@@ -43,7 +43,7 @@ Keys with_rel_err(Keys keys) {
 // The quick suite's cases, in order.
 const Keys kQuickCases = {
     "scan-1d",         "scan-rows-short",  "scan-rows-medium", "scan-outer",    "scan-outer-narrow",
-    "cumprod-1d",      "cummax-1d",        "reduce-1d",        "reduce-inner",  "reduce-outer",
+    "cumprod-1d",      "cummax-1d",        "logcumsumexp-1d",        "reduce-1d",        "reduce-inner",  "reduce-outer",
     "reduce-few-huge", "reduce-many-tiny", "argmax-1d",        "logsumexp-1d",  "variance-1d",
     "variance-outer",  "any-1d",           "count-nonzero-1d", "scan-1d-f16",   "scan-1d-i32",
     "scan-1d-i64",     "scan-1d-f64",      "reduce-1d-f16",    "reduce-1d-i32", "reduce-1d-i64",
@@ -313,8 +313,7 @@ TEST_CASE("cli: vkdml bench argument errors", "[cli]") {
     check_error(dir, {"bench", "--op", "cumsum"}, 2, "--op needs --shape N[,N...]");
     check_error(dir, {"bench", "--op", "cumsun", "--shape", "8"}, 2,
                 "unknown --op 'cumsun' (did you mean 'cumsum'?) (one of: cumsum, cumprod, cummax, "
-                "reduce-sum, argmax, "
-                "logsumexp, variance, any, count-nonzero)");
+                "logcumsumexp, reduce-sum, argmax, logsumexp, variance, any, count-nonzero)");
     check_error(dir, {"bench", "--op", "cumsum", "--shape", "8", "--case", "scan-1d"}, 2,
                 "--op describes a case of its own; give it or --case, not both");
     check_error(dir, {"bench", "--shape", "8"}, 2, "--shape describes the case of --op, which is missing");

@@ -28,6 +28,7 @@ std::vector<Case> default_cases() {
         {"scan-outer-narrow", Op::cumsum, F32, {kM, 2}, 0},
         {"cumprod-1d", Op::cumprod, F32, {kBig}, 0},
         {"cummax-1d", Op::cummax, F32, {kBig}, 0},
+        {"logcumsumexp-1d", Op::logcumsumexp, F32, {kBig}, 0},
         {"reduce-1d", Op::reduce_sum, F32, {kBig}, 0},
         {"reduce-inner", Op::reduce_sum, F32, {4096, 4096}, 1},
         {"reduce-outer", Op::reduce_sum, F32, {4096, 4096}, 0},
@@ -98,6 +99,7 @@ const char* op_name(Op op) {
     case Op::cumsum: return "cumsum";
     case Op::cumprod: return "cumprod";
     case Op::cummax: return "cummax";
+    case Op::logcumsumexp: return "logcumsumexp";
     case Op::reduce_sum: return "reduce-sum";
     case Op::argmax: return "argmax";
     case Op::logsumexp: return "logsumexp";
@@ -120,6 +122,7 @@ DML_OPERATOR_TYPE dml_operator(Op op) {
     case Op::host_cumsum: return DML_OPERATOR_CUMULATIVE_SUMMATION;
     case Op::cumprod: return DML_OPERATOR_CUMULATIVE_PRODUCT;
     case Op::cummax: return VKDML_OPERATOR_CUMULATIVE_MAXIMUM;
+    case Op::logcumsumexp: return VKDML_OPERATOR_LOG_CUMULATIVE_SUM_EXP;
     case Op::argmax: return DML_OPERATOR_ARGMAX;
     case Op::reduce_sum:
     case Op::logsumexp:
@@ -131,7 +134,8 @@ DML_OPERATOR_TYPE dml_operator(Op op) {
 }
 
 bool is_scan(Op op) {
-    return op == Op::cumsum || op == Op::cumprod || op == Op::cummax || op == Op::host_cumsum;
+    return op == Op::cumsum || op == Op::cumprod || op == Op::cummax || op == Op::logcumsumexp ||
+           op == Op::host_cumsum;
 }
 
 Baseline baseline_of(Op op) {
@@ -162,6 +166,7 @@ ops::Operation operation(const Case& c) {
     case Op::host_cumsum: return take(ops::cumulative_sum(input, c.axis));
     case Op::cumprod: return take(ops::cumulative_product(input, c.axis));
     case Op::cummax: return take(ops::cumulative_maximum(input, c.axis));
+    case Op::logcumsumexp: return take(ops::log_cumulative_sum_exp(input, c.axis));
     case Op::reduce_sum: return take(ops::reduce(input, DML_REDUCE_FUNCTION_SUM, axes));
     case Op::logsumexp: return take(ops::reduce(input, DML_REDUCE_FUNCTION_LOG_SUM_EXP, axes));
     case Op::variance: return take(ops::reduce(input, VKDML_REDUCE_FUNCTION_VARIANCE, axes));

@@ -17,6 +17,7 @@ enum class Op {
     cumsum,         ///< DML_OPERATOR_CUMULATIVE_SUMMATION along the case's one axis
     cumprod,        ///< DML_OPERATOR_CUMULATIVE_PRODUCT along the case's one axis
     cummax,         ///< vkdml's CUMULATIVE_MAXIMUM along the case's one axis
+    logcumsumexp,   ///< vkdml's LOG_CUMULATIVE_SUM_EXP along the case's one axis
     reduce_sum,     ///< DML_OPERATOR_REDUCE, SUM over the case's one axis
     argmax,         ///< DML_OPERATOR_ARGMAX over the case's one axis, UINT32 indices
     logsumexp,      ///< DML_OPERATOR_REDUCE, LOG_SUM_EXP over the case's one axis

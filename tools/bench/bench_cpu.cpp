@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <numeric>
 #include <vector>
 
@@ -168,6 +169,17 @@ bool run_once(const Case& c, const std::byte* input, std::byte* output) {
         scan<Traits>(f, in, out, [](Acc a, Acc b) { return static_cast<Acc>(a * b); });
         return true;
     case Op::cummax: scan<Traits>(f, in, out, [](Acc a, Acc b) { return b > a ? b : a; }); return true;
+    case Op::logcumsumexp:
+        if constexpr (std::is_floating_point_v<Acc>) {
+            scan<Traits>(f, in, out, [](Acc a, Acc b) {  // ln(e^a + e^b), as PyTorch's CPU loop steps
+                const Acc top = std::max(a, b);
+                return top == -std::numeric_limits<Acc>::infinity() ? top
+                                                                     : top + std::log1p(std::exp(-std::fabs(a - b)));
+            });
+            return true;
+        } else {
+            return false;
+        }
     case Op::reduce_sum: reduce_sum<Traits>(f, in, out); return true;
     case Op::argmax:
         if (f.inner != 1) return false;

@@ -146,6 +146,7 @@ std::vector<Sample> reference_samples(const Case& c, std::span<const std::byte> 
         DoubleDouble sum{c.op == Op::cumprod ? 1.0 : 0.0, 0.0};
         double best = -INFINITY;
         uint64_t bits = c.op == Op::cumprod ? 1 : 0, best_index = 0;
+        long double scaled = 0;  // logcumsumexp: the sum of e^(x - best)
         size_t next = 0;
         for (uint64_t k = 0; k < f.len; ++k) {
             const double x = load_value(c.type, at(k));
@@ -156,7 +157,11 @@ std::vector<Sample> reference_samples(const Case& c, std::span<const std::byte> 
                 else
                     bits = c.op == Op::cumprod ? bits * b : bits + b;
             }
-            if (c.op == Op::cumprod) {
+            if (c.op == Op::logcumsumexp) {
+                scaled = x > best ? scaled * std::exp(static_cast<long double>(best) - x) + 1
+                                  : scaled + std::exp(static_cast<long double>(x) - best);
+                best = std::max(best, x);
+            } else if (c.op == Op::cumprod) {
                 sum.multiply(x);
             } else if (c.op == Op::argmax || c.op == Op::logsumexp || c.op == Op::cummax) {
                 if (x > best) {
@@ -167,7 +172,9 @@ std::vector<Sample> reference_samples(const Case& c, std::span<const std::byte> 
                 sum.add(x);
             }
             if (is_scan(c.op) && next < positions.size() && positions[next] == k) {
-                const double value = c.op == Op::cummax ? best : sum.value();  // (a maximum is exact)
+                const double value = c.op == Op::cummax         ? best  // (a maximum is exact)
+                                      : c.op == Op::logcumsumexp ? static_cast<double>(best + std::log(scaled))
+                                                                 : sum.value();
                 samples.push_back({out_fiber + k * f.inner, !vkdml::is_float_type(c.type), bits & mask, value,
                                    c.op == Op::cummax ? 0.0 : tolerance(c.type, value)});
                 ++next;

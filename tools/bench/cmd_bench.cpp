@@ -40,8 +40,9 @@ std::string joined_names(const std::vector<std::string>& names) {
 
 // The case of --op, --shape, --dtype and --axis: one of the bench's operators on any shape and type.
 Case custom_case(const Args& args) {
-    const std::vector<Op> kinds = {Op::cumsum,    Op::cumprod,  Op::cummax, Op::reduce_sum,   Op::argmax,
-                                   Op::logsumexp, Op::variance, Op::any,    Op::count_nonzero};
+    const std::vector<Op> kinds = {Op::cumsum,     Op::cumprod,   Op::cummax,   Op::logcumsumexp,
+                                   Op::reduce_sum, Op::argmax,    Op::logsumexp, Op::variance,
+                                   Op::any,        Op::count_nonzero};
     std::vector<std::string> names;
     for (Op op : kinds) names.push_back(op_name(op));
     Case c;
@@ -49,7 +50,7 @@ Case custom_case(const Args& args) {
     if (!args.has("--shape")) usage_error("--op needs --shape N[,N...]");
     c.shape = parse_shape(*args.value("--shape"));
     c.type = parse_dtype(args.value("--dtype").value_or("float32"));
-    if ((c.op == Op::logsumexp || c.op == Op::variance) && !is_float_type(c.type))
+    if ((c.op == Op::logsumexp || c.op == Op::variance || c.op == Op::logcumsumexp) && !is_float_type(c.type))
         usage_error(std::string("--op ") + op_name(c.op) +
                     " needs a float --dtype (float16, float32 or float64), got '" + *args.value("--dtype") +
                     "'");
@@ -319,7 +320,8 @@ void define_bench(CLI::App& app) {
     add_repeatable(app, "--case", "NAME", "run only this case (repeatable; any case of the full suite)");
     add_value(
         app, "--op", "OP",
-        "run one case of your own instead: cumsum, cumprod, cummax, reduce-sum, argmax, logsumexp, variance, "
+        "run one case of your own instead: cumsum, cumprod, cummax, logcumsumexp, reduce-sum, argmax, logsumexp, "
+        "variance, "
         "any or count-nonzero");
     add_value(app, "--shape", "N[,N...]", "--op's input sizes, 1 to 8 of them, e.g. 4096,1000");
     add_value(app, "--dtype", "T",
