@@ -7,15 +7,6 @@
 #ifndef ROUNDED_MATH_GLSL
 #define ROUNDED_MATH_GLSL
 
-// The bit loops of the divisions stay loops (one result per fold: small code) unless the includer defines
-// RN_DIVISION_UNROLLED: the scans divide once per element (log-sum-exp's logarithm), and lavapipe ends a
-// loop after 65,535 trips counted over a whole invocation, so their divisions must be straight code.
-#if defined(RN_DIVISION_UNROLLED)
-#define RN_DIVISION_LOOP [[unroll]]
-#else
-#define RN_DIVISION_LOOP [[dont_unroll]]
-#endif
-
 // |x| (finite, nonzero) = m · 2^(e − 23) with m in [2^23, 2^24).
 void rn_unpack(uint bits, out uint m, out int e) {
     uint field = (bits >> 23) & 0xffu;
@@ -70,7 +61,7 @@ float div_rn(float a, float b) {
         exponent -= 1;
     }
     uint q = 0u;  // floor(r / mb · 2^25): 26 bits
-    RN_DIVISION_LOOP for (uint i = 0u; i < 26u; ++i) {
+    [[dont_unroll]] for (uint i = 0u; i < 26u; ++i) {
         q <<= 1;
         if (r >= mb) {
             r -= mb;
@@ -192,7 +183,7 @@ double div_rn(double a, double b) {
         exponent -= 1;
     }
     uvec2 q = uvec2(0u);  // floor(r / mb · 2^54): 55 bits
-    RN_DIVISION_LOOP for (uint i = 0u; i < 55u; ++i) {
+    [[dont_unroll]] for (uint i = 0u; i < 55u; ++i) {
         q = w_shl(q, 1u);
         if (w_ge(r, mb)) {
             r = w_sub(r, mb);

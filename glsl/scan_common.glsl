@@ -9,7 +9,10 @@
 #include "storage_types.glsl"
 #include "compensated.glsl"
 #include "ordering.glsl"
-#define RN_DIVISION_UNROLLED 1  // log-sum-exp divides once per element (rounded_math.glsl)
+// Log-sum-exp takes a logarithm per element: its quotient by Newton steps, not by the correctly rounded
+// division's bit loop (float32_math.glsl), which would cost more than the scan and, on lavapipe, whose
+// loops end after 65,535 trips counted over a whole invocation, stop a long chunk.
+#define LOG_NEWTON_QUOTIENT 1
 #if defined(ACC_IS_F64)
 #include "float64_math.glsl"
 #elif defined(ACC_IS_FLOAT)
@@ -119,23 +122,19 @@ Pair exclusive_value(Pair before, uint k) { return (OP == 0u && k == 0u) ? pair_
 ACC_T combine(ACC_T a, ACC_T b) { return SELECT ? select(a, b) : (OP == 0u ? a + b : a * b); }
 
 // Log-sum-exp's combine of two (m, S) pairs: the larger maximum stays and the other sum is scaled by
-// e^(m_small - m_large) (vkdml's exp, float32_math.glsl/float64_math.glsl: the same bits on every
-// device); equal maxima (two infinities too) add their sums; a NaN maximum makes (NaN, 1). Symmetric.
+// e^(m_small - m_large) (vkdml's exp_neg32/exp_neg64, float32_math.glsl/float64_math.glsl: the same
+// bits on every device); equal maxima (two infinities too) add their sums. Symmetric. A NaN needs no
+// test: it makes d, the scale and so S NaN, and S stays NaN in every later combine (scan_value reads it).
 Pair lse_combine(Pair a, Pair b) {
-#if defined(ACC_IS_F64)
-    if (isnan(a.hi) || isnan(b.hi)) return Pair(a.hi + b.hi, ACC_T(1));
+#if defined(ACC_IS_FLOAT)
     bool b_higher = a.hi < b.hi;
     Pair top = b_higher ? b : a, low = b_higher ? a : b;
     precise ACC_T d = low.hi - top.hi;  // <= 0; -inf when low.hi is -inf or top.hi is +inf
-    ACC_T scale = low.hi == top.hi ? ACC_T(1) : exp64(d);
-    precise ACC_T s = top.lo + low.lo * scale;
-    return Pair(top.hi, s);
-#elif defined(ACC_IS_FLOAT)
-    if (isnan(a.hi) || isnan(b.hi)) return Pair(a.hi + b.hi, ACC_T(1));
-    bool b_higher = a.hi < b.hi;
-    Pair top = b_higher ? b : a, low = b_higher ? a : b;
-    precise ACC_T d = low.hi - top.hi;
-    ACC_T scale = low.hi == top.hi ? ACC_T(1) : exp32(d);
+#if defined(ACC_IS_F64)
+    ACC_T scale = low.hi == top.hi ? ACC_T(1) : exp_neg64(d);
+#else
+    ACC_T scale = low.hi == top.hi ? ACC_T(1) : exp_neg32(d);
+#endif
     precise ACC_T s = top.lo + low.lo * scale;
     return Pair(top.hi, s);
 #else
@@ -159,15 +158,16 @@ Pair combine_pair(Pair run, Pair x) {
 Pair run_normalized(Pair a) { return RAW_PAIRS ? a : pair_normalized(a); }
 
 // The scan's value of a running combine, rounded once: log-sum-exp's m + ln S (m itself when it is not
-// finite: -inf for the empty sum, +inf, NaN).
+// finite: -inf for the empty sum, +inf; NaN where S is; else S >= 1, the maximum's own term, and no
+// special case of the logarithm arises).
 ACC_T scan_value(Pair a) {
 #if defined(ACC_IS_FLOAT)
 #if defined(ACC_IS_F64)
-    precise ACC_T lse = a.hi + log64(a.lo);
+    precise ACC_T lse = a.hi + log64_normal(a.lo);
 #else
-    precise ACC_T lse = a.hi + log32(a.lo);
+    precise ACC_T lse = a.hi + log32_normal(a.lo);
 #endif
-    if (LSE) return (isinf(a.hi) || isnan(a.hi)) ? a.hi : lse;
+    if (LSE) return isnan(a.lo) ? a.lo : (isinf(a.hi) || isnan(a.hi) ? a.hi : lse);
 #endif
     return pair_value(a);
 }
