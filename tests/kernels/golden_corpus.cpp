@@ -111,7 +111,8 @@ public:
         c.name = std::string(type == DML_OPERATOR_CUMULATIVE_SUMMATION   ? "cumsum "
                              : type == DML_OPERATOR_CUMULATIVE_PRODUCT   ? "cumprod "
                              : type == VKDML_OPERATOR_CUMULATIVE_MAXIMUM ? "cummax "
-                                                                         : "cummin ") +
+                             : type == VKDML_OPERATOR_CUMULATIVE_MINIMUM ? "cummin "
+                                                                         : "logcumsumexp ") +
                  shape_text(c.input) + " axis " + std::to_string(axis) + (reverse ? " reverse" : "") +
                  (exclusive ? " exclusive" : "");
         add(std::move(c));
@@ -282,6 +283,13 @@ std::vector<GoldenCase> make_cases() {
     b.reduce(VKDML_REDUCE_FUNCTION_ANY, {F32, {257, 1031}}, {1}, D::normal_nan);
     b.reduce(VKDML_REDUCE_FUNCTION_ALL, {DML_TENSOR_DATA_TYPE_UINT8, {100003}}, {0}, D::integers);
     b.reduce(VKDML_REDUCE_FUNCTION_COUNT_NONZERO, {DML_TENSOR_DATA_TYPE_INT16, {1031, 257}}, {0}, D::integers);
+    // vkdml's log-cumulative-sum-exp (appended): every float type, a long line, rows along either axis,
+    // exclusive and reversed, NaN ignored.
+    constexpr auto LSE = VKDML_OPERATOR_LOG_CUMULATIVE_SUM_EXP;
+    b.scan(LSE, {F32, {100003}}, 0, D::normal);
+    b.scan(LSE, {F64, {1031, 257}}, 0, D::normal, true);
+    b.scan(LSE, {F16, {4097}}, 0, D::normal, false, true);
+    b.ignoring_nan([&] { b.scan(LSE, {F32, {257, 1031}}, 1, D::normal_nan); });
     return std::move(b.cases);
 }
 
@@ -293,8 +301,8 @@ const std::vector<GoldenCase>& golden_cases() {
 }
 
 GoldenClass golden_class(const GoldenCase& c) {
-    const bool scan =
-        c.type == DML_OPERATOR_CUMULATIVE_SUMMATION || c.type == DML_OPERATOR_CUMULATIVE_PRODUCT;
+    const bool scan = c.type == DML_OPERATOR_CUMULATIVE_SUMMATION || c.type == DML_OPERATOR_CUMULATIVE_PRODUCT ||
+                      c.type == VKDML_OPERATOR_LOG_CUMULATIVE_SUM_EXP;
     const bool logical = c.function == VKDML_REDUCE_FUNCTION_ANY || c.function == VKDML_REDUCE_FUNCTION_ALL ||
                          c.function == VKDML_REDUCE_FUNCTION_COUNT_NONZERO;
     const bool selection =
@@ -319,6 +327,8 @@ vkdml::ops::Operation golden_operation(const GoldenCase& c) {
             return vkdml::ops::cumulative_maximum(c.input, c.axes[0], dir, c.exclusive);
         if (c.type == VKDML_OPERATOR_CUMULATIVE_MINIMUM)
             return vkdml::ops::cumulative_minimum(c.input, c.axes[0], dir, c.exclusive);
+        if (c.type == VKDML_OPERATOR_LOG_CUMULATIVE_SUM_EXP)
+            return vkdml::ops::log_cumulative_sum_exp(c.input, c.axes[0], dir, c.exclusive);
         switch (c.type) {
         case DML_OPERATOR_CUMULATIVE_SUMMATION:
             return vkdml::ops::cumulative_sum(c.input, c.axes[0], dir, c.exclusive);

@@ -54,7 +54,8 @@ enum class GoldenClass {
     stable,     ///< other floats: the same bits on every configuration of lavapipe (whose results the
                 ///< committed hashes are); elsewhere a difference is reported, not a failure (float scans
                 ///< planned without scan_chained bind everywhere too: test_golden.cpp)
-    free,       ///< float32 cumulative sums and products: differ between configurations (scan_chained)
+    free,       ///< float32 cumulative sums, products and log-sum-exps: differ between configurations
+                ///< (scan_chained)
 };
 
 /// The class of `c` (see GoldenClass).
