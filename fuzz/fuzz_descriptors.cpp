@@ -88,6 +88,9 @@ struct Description {
     DML_REDUCE_OPERATOR_DESC reduce{};
     DML_ARGMIN_OPERATOR_DESC argmin{};
     DML_ARGMAX_OPERATOR_DESC argmax{};
+    VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC maximum{};
+    VKDML_CUMULATIVE_MINIMUM_OPERATOR_DESC minimum{};
+    VKDML_LOG_CUMULATIVE_SUM_EXP_OPERATOR_DESC log_sum_exp{};
     DML_OPERATOR_DESC op{};
 };
 
@@ -95,9 +98,18 @@ struct Description {
 /// then the input tensor and the output tensor (derived from the input unless its mode says raw).
 void read_desc(Bytes& in, Description& d) {
     const uint8_t which = in.byte();
-    const DML_OPERATOR_TYPE types[] = {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT,
-                                       DML_OPERATOR_REDUCE, DML_OPERATOR_ARGMIN, DML_OPERATOR_ARGMAX};
-    d.op.Type = which % 6 == 5 ? static_cast<DML_OPERATOR_TYPE>(in.get<uint32_t>()) : types[which % 6];
+    // 0..4 DirectML's operators, 5 any value, 6..8 vkdml's.
+    const DML_OPERATOR_TYPE types[] = {DML_OPERATOR_CUMULATIVE_SUMMATION,
+                                       DML_OPERATOR_CUMULATIVE_PRODUCT,
+                                       DML_OPERATOR_REDUCE,
+                                       DML_OPERATOR_ARGMIN,
+                                       DML_OPERATOR_ARGMAX,
+                                       DML_OPERATOR_INVALID,
+                                       VKDML_OPERATOR_CUMULATIVE_MAXIMUM,
+                                       VKDML_OPERATOR_CUMULATIVE_MINIMUM,
+                                       VKDML_OPERATOR_LOG_CUMULATIVE_SUM_EXP};
+    const uint32_t pick = which % 9u;
+    d.op.Type = pick == 5 ? static_cast<DML_OPERATOR_TYPE>(in.get<uint32_t>()) : types[pick];
     // DirectML's functions 0..11 and 12 (invalid), vkdml's 1000..1004 and 1005 (invalid).
     const uint32_t f = in.byte() % 19u;
     const auto function = static_cast<DML_REDUCE_FUNCTION>(f < 13u ? f : 1000u + (f - 13u));
@@ -125,6 +137,16 @@ void read_desc(Bytes& in, Description& d) {
     d.reduce = {function, tin, tout, axis_count, axes};
     d.argmin = {tin, tout, axis_count, axes, direction};
     d.argmax = {tin, tout, axis_count, axes, direction};
+    d.maximum = {tin, tout, axis, direction, exclusive};
+    d.minimum = {tin, tout, axis, direction, exclusive};
+    d.log_sum_exp = {tin, tout, axis, direction, exclusive};
+    if (d.op.Type == VKDML_OPERATOR_CUMULATIVE_MAXIMUM) d.op.Desc = &d.maximum;
+    if (d.op.Type == VKDML_OPERATOR_CUMULATIVE_MINIMUM) d.op.Desc = &d.minimum;
+    if (d.op.Type == VKDML_OPERATOR_LOG_CUMULATIVE_SUM_EXP) d.op.Desc = &d.log_sum_exp;
+    if (d.op.Desc) {
+        if ((which & 96) == 96) d.op.Desc = nullptr;
+        return;
+    }
     switch (d.op.Type) {
     case DML_OPERATOR_CUMULATIVE_SUMMATION: d.op.Desc = &d.cumsum; break;
     case DML_OPERATOR_CUMULATIVE_PRODUCT: d.op.Desc = &d.cumprod; break;

@@ -8,7 +8,7 @@ import struct
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "corpus", "descriptors")
 
-OPS = {"cumsum": 0, "cumprod": 1, "reduce": 2, "argmin": 3, "argmax": 4}
+OPS = {"cumsum": 0, "cumprod": 1, "reduce": 2, "argmin": 3, "argmax": 4, "cummax": 6, "cummin": 7, "logcumsumexp": 8}
 TYPES = {"f32": 1, "f16": 2, "u32": 3, "u16": 4, "u8": 5, "i32": 6, "i16": 7, "i8": 8, "f64": 9, "u64": 10, "i64": 11}
 
 
@@ -57,6 +57,11 @@ SEEDS = {
     "reduce_std_f64_3x3_both": desc(1, "reduce", "f64", [3, 3], function=14, axes=(0, 1)),
     "reduce_any_i16_4x5_axis0": desc(0, "reduce", "i16", [4, 5], function=15, axes=(0,), index="u8"),
     "reduce_count_nonzero_f16_6x2_axis1": desc(1, "reduce", "f16", [6, 2], function=17, axes=(1,), index="u32"),
+    # vkdml's operators: byte 1 values 6..8.
+    "cummax_i8_4x5_axis1": desc(0, "cummax", "i8", [4, 5], axis=1),
+    "cummin_u64_3x4_decreasing_exclusive": desc(1, "cummin", "u64", [3, 4], axis=0, direction=1, exclusive=1),
+    "logcumsumexp_f32_2x7_axis1": desc(0, "logcumsumexp", "f32", [2, 7], axis=1),
+    "logcumsumexp_f16_strided": desc(1, "logcumsumexp", "f16", [3, 4], axis=1, strides=[8, 2]),
 }
 
 os.makedirs(OUT, exist_ok=True)

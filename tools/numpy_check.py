@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Runs the vkdml tool on random .npy inputs and checks each result against NumPy.
 
-Random ranks (1-4), shapes, axes, all 11 data types, cumsum / cumprod (inclusive, exclusive, reversed),
+Random ranks (1-4), shapes, axes, all 11 data types, cumsum / cumprod / cummax / cummin / logcumsumexp
+(floats; inclusive, exclusive, reversed),
 reduce (sum, multiply, max, min, over one or several axes, keepdims) and argmax / argmin (first or last
 index among ties), then the error paths (exit code 1 or 2, exactly one "vkdml: error:" line on stderr,
 nothing on stdout, no output file). Integer results must match exactly (wrapping like NumPy's
@@ -53,6 +54,25 @@ def scan(x, axis, exclusive, reverse, product):
         return np.flip(out, axis) if reverse else out
 
 
+def running(x, axis, exclusive, reverse, kind):
+    """vkdml's cummax, cummin and logcumsumexp (NumPy's maximum, minimum and logaddexp accumulated; the
+    exclusive first output the identity: the type's extreme, -inf for floats and the log-sum-exp)."""
+    a = np.flip(x, axis) if reverse else x
+    if kind == "logcumsumexp":
+        out = np.logaddexp.accumulate(a.astype(np.float64), axis=axis)
+    else:
+        out = (np.maximum if kind == "cummax" else np.minimum).accumulate(a, axis=axis)
+    if exclusive:
+        if x.dtype.kind == "f":
+            extreme = np.inf if kind == "cummin" else -np.inf
+        else:
+            extreme = np.iinfo(x.dtype).max if kind == "cummin" else np.iinfo(x.dtype).min
+        first = np.full_like(np.take(out, [0], axis=axis), extreme)
+        out = np.concatenate([first, np.take(out, range(out.shape[axis] - 1), axis=axis)], axis=axis)
+    out = out.astype(x.dtype)
+    return np.flip(out, axis) if reverse else out
+
+
 def reduce(x, axes, function):
     with np.errstate(over="ignore"):
         acc = np.float32 if x.dtype == np.float16 else x.dtype
@@ -74,7 +94,10 @@ def arg(x, axis, largest, last):
 def close(got, want, dtype, scale):
     if dtype in FLOAT_TYPES:
         tolerance = TOLERANCE[dtype] * np.maximum(scale, 1.0)
-        return bool(np.all(np.abs(got.astype(np.float64) - want.astype(np.float64)) <= tolerance))
+        g, w = got.astype(np.float64), want.astype(np.float64)
+        with np.errstate(invalid="ignore"):
+            same = (g == w) | (np.abs(g - w) <= tolerance)  # (infinities compare equal)
+        return bool(np.all(same))
     return bool(np.array_equal(got, want))
 
 
@@ -82,7 +105,9 @@ def check_case(tool, rng, work, index):
     rank = int(rng.integers(1, 5))
     shape = tuple(int(n) for n in rng.integers(1, 8, rank))
     dtype = str(rng.choice(INT_TYPES + FLOAT_TYPES))
-    kind = str(rng.choice(["cumsum", "cumprod", "reduce", "argmax", "argmin"]))
+    kind = str(rng.choice(["cumsum", "cumprod", "reduce", "argmax", "argmin", "cummax", "cummin", "logcumsumexp"]))
+    if kind == "logcumsumexp" and dtype not in FLOAT_TYPES:
+        dtype = str(rng.choice(FLOAT_TYPES))
     function = str(rng.choice(["sum", "multiply", "max", "min"])) if kind == "reduce" else ""
     product = kind == "cumprod" or function == "multiply"
     x = random_input(rng, dtype, shape, product)
@@ -95,6 +120,11 @@ def check_case(tool, rng, work, index):
         args = [kind, "--axis", str(axis - rank if rng.integers(0, 2) else axis)]
         args += ["--exclusive"] * exclusive + ["--reverse"] * reverse
         want = scan(x, axis, exclusive, reverse, kind == "cumprod")
+    elif kind in ("cummax", "cummin", "logcumsumexp"):
+        exclusive, reverse = bool(rng.integers(0, 2)), bool(rng.integers(0, 2))
+        args = [kind, "--axis", str(axis)] + ["--exclusive"] * exclusive + ["--reverse"] * reverse
+        want = running(x, axis, exclusive, reverse, kind)
+        scale = float(np.max(np.abs(x.astype(np.float64)))) if kind == "logcumsumexp" else 1.0
     elif kind == "reduce":
         axes = sorted({axis, int(rng.integers(0, rank))})
         args = ["reduce", "--function", function, "--axes", ",".join(map(str, axes))]
