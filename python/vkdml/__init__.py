@@ -3,7 +3,7 @@
 The numpy-named functions (cumsum, cumprod, sum, prod, mean, var, std, max and min (also amax and amin),
 ptp, any, all, count_nonzero, maximum_accumulate, minimum_accumulate, fmax_accumulate, fmin_accumulate,
 logaddexp_accumulate, argmax, argmin, the nan variants (nansum, nanprod, nanmean, nanvar, nanstd, nancumsum, nancumprod,
-nanmax, nanmin, nanargmax, nanargmin), scipy's logsumexp and PyTorch's logcumsumexp) follow numpy: positional `axis` (None flattens a scan and reduces
+nanmax, nanmin, nanargmax, nanargmin), scipy's logsumexp and PyTorch's logcumsumexp, cummax and cummin) follow numpy: positional `axis` (None flattens a scan and reduces
 every axis), numpy's type promotion (int32 cumsum gives int64), `dtype=`, `out=`, `keepdims`, bool and
 byte-swapped input. DirectML's own semantics (the input's type kept and wrapping, the rank kept, axes
 tuples, index types, exclusive and reverse scans, the NaN mode) are in `vkdml.dml`.
@@ -34,7 +34,7 @@ from ._devices import Device, cache_info, default_device, devices
 from ._errors import (AxisError, DeviceLost, Error, InvalidArgument, InvalidBinding, InvalidDescriptor,
                       NoDevice, OutOfMemory, UnsupportedDevice, UnsupportedType, VulkanError, _native)
 from ._numpy_api import all, any, max, min  # noqa: F401 (numpy's names; not star-imported, as numpy)
-from ._numpy_api import (amax, amin, argmax, argmin, count_nonzero, cumprod, cumsum, fmax_accumulate,
+from ._numpy_api import (amax, amin, argmax, argmin, count_nonzero, cummax, cummin, cumprod, cumsum, fmax_accumulate,
                          fmin_accumulate, logaddexp_accumulate, logcumsumexp, logsumexp, maximum_accumulate, mean, minimum_accumulate, nanargmax,
                          nanargmin, nancumprod, nancumsum, nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar,
                          prod, ptp, std, sum, var)
@@ -49,5 +49,5 @@ __all__ = [
     "nanmax", "nanmin", "nanargmax", "nanargmin", "amax", "amin", "ptp",
     "nansum", "nanprod", "nanmean", "nancumsum", "nancumprod", "var", "std", "nanvar", "nanstd",
     "count_nonzero", "maximum_accumulate", "minimum_accumulate", "fmax_accumulate", "fmin_accumulate",
-    "logaddexp_accumulate", "logcumsumexp",
+    "logaddexp_accumulate", "logcumsumexp", "cummax", "cummin",
 ]

@@ -1,11 +1,12 @@
 """The numpy-named functions: numpy's signatures and semantics (promotion, axis=None, dtype=, out=,
 keepdims, bools, byte-swapped input) over DirectML's operators (dml.py)."""
 
+import collections as _collections
 import warnings as _warnings
 
 import numpy as _np
 
-from ._array import Array
+from ._array import Array, asarray
 from ._arguments import (accumulator_dtype, as_array, axis_index, axis_set, cast_input, direct_out, like, on_host,
                          store, vkdml_dtype)
 from ._docs import numpy_doc
@@ -914,3 +915,61 @@ array([[1.       , 2.3132617],
 def logcumsumexp(a, dim, *, out=None, device=None):
     return _log_accumulate(a, dim, None, out, device, "logcumsumexp",
                            lambda dt: dt if dt.kind == "f" else _np.dtype(_np.float64))
+
+
+def _torch_selection(a, dim, combine, device, name):
+    """PyTorch's cummax (combine 2) and cummin (3): the values by vkdml's CUMULATIVE_MAXIMUM (MINIMUM); the
+    indices by the same scan of int64 z, z[j] = j where x[j] equals the running value at j (or is NaN),
+    else -1: the latest such j up to k is the latest element equal to the value at k, PyTorch's index
+    (the last of ties, the last NaN). z is formed on the host."""
+    arr = as_array(a, allow_bool=True)
+    scalar = arr.ndim == 0
+    if scalar:
+        arr = arr.reshape(1)
+    ax = axis_index(dim, arr.ndim)
+    is_bool = arr.dtype == _np.bool_
+    source = arr.view(_np.uint8) if is_bool else arr
+    values = scanned(source, ax, combine, device=device)
+    host_x, host_y = _np.asarray(on_host(source)), _np.asarray(on_host(values))
+    steps = _np.arange(arr.shape[ax], dtype=_np.int64).reshape([-1 if i == ax else 1 for i in range(arr.ndim)])
+    with _np.errstate(invalid="ignore"):
+        hit = (host_x == host_y) | (_np.isnan(host_x) if host_x.dtype.kind == "f" else False)
+    z = _np.where(hit, steps, _np.int64(-1))
+    indices = scanned(asarray(z, device=values.device) if isinstance(values, Array) else z, ax, 2, device=device)
+    if is_bool and not isinstance(values, Array):
+        values = _np.asarray(values).view(_np.bool_)
+    if scalar:
+        values, indices = values.reshape(()), indices.reshape(())
+    return _RESULT_TYPES[name](like(values, a, None), like(indices, a, None))
+
+
+_RESULT_TYPES = {name: _collections.namedtuple(name, ["values", "indices"]) for name in ("cummax", "cummin")}
+
+
+def _torch_selection_doc(which, torch_name):
+    return (f"torch.{torch_name}: the running {which} along `dim` and the index of the element it comes from.",
+            [("a : array_like", "Input array: bool or one of vkdml's 11 types."),
+             ("dim : int", "The dimension (negative counts from the end)."),
+             "device"],
+            (f"({torch_name}.values, {torch_name}.indices): numpy.ndarray (or vkdml.Array) pair",
+             f"`values`: the running {which}s, `a`'s shape and type (vkdml's CUMULATIVE_{which.upper()}, exact; "
+             "a NaN makes every later value NaN). `indices`: int64, the position along `dim` of the element "
+             "each value comes from: of equal elements the last, and after a NaN the last NaN, as PyTorch's "
+             "kernels choose. Of -0 and +0 the value is IEEE 754's (+0 for the maximum, -0 for the minimum), "
+             "where PyTorch keeps the later zero; the index is the later one in both."))
+
+
+@numpy_doc(*_torch_selection_doc("maximum", "cummax"), """
+>>> vkdml.cummax(np.array([1, 3, 2, 3, 0], np.int32), 0)
+cummax(values=array([1, 3, 3, 3, 3], dtype=int32), indices=array([0, 1, 1, 3, 3]))
+""")
+def cummax(a, dim, *, device=None):
+    return _torch_selection(a, dim, 2, device, "cummax")
+
+
+@numpy_doc(*_torch_selection_doc("minimum", "cummin"), """
+>>> vkdml.cummin(np.array([2., 1., 1., np.nan, 0.], np.float32), 0)
+cummin(values=array([ 2.,  1.,  1., nan, nan], dtype=float32), indices=array([0, 1, 2, 3, 3]))
+""")
+def cummin(a, dim, *, device=None):
+    return _torch_selection(a, dim, 3, device, "cummin")

@@ -110,7 +110,7 @@ def reduced(arr, code, axes, out_dtype, select_last=False, nan=False, device=Non
 def scanned(arr, axis, combine, exclusive=False, reverse=False, device=None, out=None, nan=False):
     """A cumulative operator of `arr` (at least 1-d) along `axis` (in range), by `combine`: 0 (or False)
     CUMULATIVE_SUMMATION, 1 (or True) CUMULATIVE_PRODUCT, 2 vkdml's CUMULATIVE_MAXIMUM, 3 its
-    CUMULATIVE_MINIMUM; `nan`: NanMode::ignore. An Array `arr` gives an Array (written into `out`, an Array of
+    CUMULATIVE_MINIMUM, 4 its LOG_CUMULATIVE_SUM_EXP; `nan`: NanMode::ignore. An Array `arr` gives an Array (written into `out`, an Array of
     its type and size, when given)."""
     if isinstance(arr, Array):
         dev = _array_device(arr, device)

@@ -270,7 +270,7 @@ NUMPY_NAMED = ["cumsum", "cumprod", "sum", "prod", "mean", "max", "min", "argmax
 DML_NAMED = ["cumulative_sum", "cumulative_product", "cumulative_maximum", "cumulative_minimum",
              "log_cumulative_sum_exp", "reduce", "argmax", "argmin"]
 ACCUMULATE_NAMED = ["maximum_accumulate", "minimum_accumulate", "fmax_accumulate", "fmin_accumulate",
-                    "logaddexp_accumulate", "logcumsumexp"]
+                    "logaddexp_accumulate", "logcumsumexp", "cummax", "cummin"]
 
 
 @pytest.mark.parametrize("name", [f"vkdml.{n}" for n in NUMPY_NAMED + ACCUMULATE_NAMED] +
@@ -544,6 +544,56 @@ def test_logaddexp_accumulate_and_logcumsumexp_follow_numpy_and_torch(dtype):
         finite = np.isfinite(exact)
         err = np.abs(got[finite].astype(np.longdouble) - exact[finite]) / scale[finite]
         assert err.max(initial=0) <= 4 * np.finfo(torch_type).eps, what
+
+
+def torch_cummax(x, dim, maximum):
+    """PyTorch's cummax (cummin) loop, as its CPU and CUDA kernels run it: an element replaces the running
+    value where it is NaN or, the running value not NaN, >= it (<=): the last of ties, the last NaN."""
+    x = np.moveaxis(np.asarray(x), dim, -1)
+    values, indices = np.empty_like(x), np.empty(x.shape, np.int64)
+    for at in np.ndindex(x.shape[:-1]):
+        best, where = None, 0
+        for k, v in enumerate(x[at]):
+            nan_v = x.dtype.kind == "f" and np.isnan(v)
+            nan_best = best is not None and x.dtype.kind == "f" and np.isnan(best)
+            if best is None or nan_v or (not nan_best and (v >= best if maximum else v <= best)):
+                best, where = v, k
+            values[at + (k,)], indices[at + (k,)] = best, where
+    return np.moveaxis(values, -1, dim), np.moveaxis(indices, -1, dim)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_cummax_and_cummin_follow_torch_values_and_indices(dtype):
+    seed = DTYPES.index(dtype)
+    rng = np.random.default_rng(seed)
+    dt = np.dtype(dtype)
+    x = rng.integers(0, 6, (5, 23, 4)).astype(dtype)  # (many ties)
+    if dt.kind == "f":
+        x[rng.random(x.shape) < 0.04] = np.nan
+        x[rng.random(x.shape) < 0.05] = -0.0
+    for name, maximum in (("cummax", True), ("cummin", False)):
+        for dim in (0, 1, -1):
+            what = f"{name}({dtype}, dim={dim})"
+            got = getattr(vkdml, name)(x, dim)
+            want_values, want_indices = torch_cummax(x, dim, maximum)
+            assert type(got).__name__ == name and got._fields == ("values", "indices"), what
+            assert got.values.dtype == (np.dtype(np.bool_) if dt.kind == "b" else dt.newbyteorder("=")), what
+            np.testing.assert_array_equal(got.values, want_values, err_msg=what)
+            assert got.indices.dtype == np.int64, what
+            np.testing.assert_array_equal(got.indices, want_indices, err_msg=what)
+
+
+def test_cummax_arguments():
+    x = np.array([[1, 5, 2], [7, 0, 9]], np.int16)
+    on_device = vkdml.cummin(vkdml.asarray(x), 1)
+    assert isinstance(on_device.values, vkdml.Array) and isinstance(on_device.indices, vkdml.Array)
+    np.testing.assert_array_equal(on_device.indices.numpy(), [[0, 0, 0], [0, 1, 1]])
+    scalar = vkdml.cummax(np.float64(2.5), 0)
+    assert scalar.values.shape == () and scalar.values == 2.5 and scalar.indices == 0
+    values, indices = vkdml.cummax(np.empty((0, 3), np.float32), 1)
+    assert values.shape == indices.shape == (0, 3)
+    with pytest.raises(vkdml.AxisError):
+        vkdml.cummax(x, 2)
 
 
 def test_logcumsumexp_edges_arguments_and_the_dml_function():
