@@ -29,10 +29,10 @@ const uint STEPS = BLOCK_VECS * VEC_W / LANES;  // axis steps per block
 
 // Float scans walk the canonical association (canonical_walk.glsl): the planner makes a chunk of a
 // line of several chunks 32^n steps, so every node of the tree closes at the end of a position unless
-// a block holds more steps than a node (CLIMB_INSIDE). Integer scans are exact in any order: a plain
-// running combine.
+// a block holds more steps than a node (CLIMB_INSIDE). Integer scans and the selections (the maximum
+// and minimum) are exact in any order: a plain running combine, no tree and no climbs.
 #if defined(ACC_IS_FLOAT)
-const bool CANONICAL = true;
+const bool CANONICAL = !SELECT;
 #else
 const bool CANONICAL = false;
 #endif
@@ -54,6 +54,12 @@ const bool PREFIX_IS_IDENTITY = !HAS_CARRY && WALK_TOP == 0u;
 // the block's exclusive prefix combined with that total; integers keep a plain running combine. Pairs
 // (carry levels) fold into a running prefix normalized at every step, as the tree's prefixes are.
 void walk_leaf(uint lane, LEAF_T x) {
+#if defined(ACC_IS_FLOAT)
+    if (!CANONICAL) {  // (a constant: one path compiles)
+        w_run[lane] = combine_leaf(w_run[lane], x);
+        return;
+    }
+#endif
 #if defined(PAIR_STORAGE)
     if (MODE == MODE_SCAN) w_run[lane] = run_normalized(combine_leaf(w_run[lane], x));
     if (KEEP_TOTALS) w_total[lane][0] = combine_leaf(w_total[lane][0], x);
@@ -76,7 +82,7 @@ const uint POS_STEPS = VEC_K == 0u ? 1u : STEPS;
 // groups of them and climbs after each (lavapipe runs the body of every if, taken or not, so a climb
 // tested at every position would cost as much as one taken there); 0: no climbs between positions.
 #if defined(ACC_IS_FLOAT)
-const uint CLIMB_GROUP = (WALK_TOP > 0u && !CLIMB_INSIDE) ? WALK_ARITY / POS_STEPS : 0u;
+const uint CLIMB_GROUP = (WALK_TOP > 0u && !CLIMB_INSIDE && CANONICAL) ? WALK_ARITY / POS_STEPS : 0u;
 #else
 const uint CLIMB_GROUP = 0u;
 #endif
@@ -114,7 +120,8 @@ void scan_block(uint k, uint start, uvec2 base) {
             y[j % VEC_W] = FROM_ACC_WIDE(scan_value(value));
         }
         uint count = (k - start) * STEPS + s + 1u;
-        if (WALK_TOP > 0u && CLIMB_INSIDE && (count & (WALK_ARITY - 1u)) == 0u) walk_climb(lane, count);
+        if (CANONICAL && WALK_TOP > 0u && CLIMB_INSIDE && (count & (WALK_ARITY - 1u)) == 0u)
+            walk_climb(lane, count);
         if (MODE == MODE_SCAN && t % VEC_W == VEC_W - 1u) dstv[at_out + j / VEC_W] = PACK_V(y);
     }
 }
