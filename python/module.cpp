@@ -287,7 +287,8 @@ py::array prepared(py::array a) {
 }
 
 /// The call of a cumulative operator on `in`, by `combine`: 0 sum, 1 product, 2 maximum, 3 minimum, 4
-/// log-sum-exp (a Python bool is 0 or 1: sum or product); nan_ignore: vkdml::NanMode::ignore (NaN read as the identity).
+/// log-sum-exp (a Python bool is 0 or 1: sum or product); nan_ignore: vkdml::NanMode::ignore (NaN read as the
+/// identity).
 Call scan_call(const vkdml::ops::TensorDesc& in, uint32_t axis, int combine, bool exclusive, bool reverse,
                bool nan_ignore) {
     const DML_AXIS_DIRECTION dir = reverse ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;

@@ -173,9 +173,8 @@ VKDML_API Result<Operation> cumulative_minimum(const TensorDesc& input, uint32_t
 /// vkdml's VKDML_OPERATOR_LOG_CUMULATIVE_SUM_EXP: as cumulative_sum(), with ln(Σ e^x) of the elements so far
 /// (PyTorch's logcumsumexp); FLOAT16, FLOAT32 or FLOAT64 input (else ErrorCode::unsupported_type); an
 /// exclusive first output is -inf.
-VKDML_API Result<Operation> log_cumulative_sum_exp(const TensorDesc& input, uint32_t axis,
-                                                   DML_AXIS_DIRECTION direction = DML_AXIS_DIRECTION_INCREASING,
-                                                   bool exclusive = false,
-                                                   DML_TENSOR_DATA_TYPE output_type = kAutoType);
+VKDML_API Result<Operation> log_cumulative_sum_exp(
+    const TensorDesc& input, uint32_t axis, DML_AXIS_DIRECTION direction = DML_AXIS_DIRECTION_INCREASING,
+    bool exclusive = false, DML_TENSOR_DATA_TYPE output_type = kAutoType);
 
 }  // namespace vkdml::ops

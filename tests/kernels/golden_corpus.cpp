@@ -282,7 +282,8 @@ std::vector<GoldenCase> make_cases() {
     b.ignoring_nan([&] { b.scan(MINIMUM, {F64, {1031, 257}}, 0, D::normal_nan); });
     b.reduce(VKDML_REDUCE_FUNCTION_ANY, {F32, {257, 1031}}, {1}, D::normal_nan);
     b.reduce(VKDML_REDUCE_FUNCTION_ALL, {DML_TENSOR_DATA_TYPE_UINT8, {100003}}, {0}, D::integers);
-    b.reduce(VKDML_REDUCE_FUNCTION_COUNT_NONZERO, {DML_TENSOR_DATA_TYPE_INT16, {1031, 257}}, {0}, D::integers);
+    b.reduce(VKDML_REDUCE_FUNCTION_COUNT_NONZERO, {DML_TENSOR_DATA_TYPE_INT16, {1031, 257}}, {0},
+             D::integers);
     // vkdml's log-cumulative-sum-exp (appended): every float type, a long line, rows along either axis,
     // exclusive and reversed, NaN ignored.
     constexpr auto LSE = VKDML_OPERATOR_LOG_CUMULATIVE_SUM_EXP;
@@ -301,7 +302,8 @@ const std::vector<GoldenCase>& golden_cases() {
 }
 
 GoldenClass golden_class(const GoldenCase& c) {
-    const bool scan = c.type == DML_OPERATOR_CUMULATIVE_SUMMATION || c.type == DML_OPERATOR_CUMULATIVE_PRODUCT ||
+    const bool scan = c.type == DML_OPERATOR_CUMULATIVE_SUMMATION ||
+                      c.type == DML_OPERATOR_CUMULATIVE_PRODUCT ||
                       c.type == VKDML_OPERATOR_LOG_CUMULATIVE_SUM_EXP;
     const bool logical = c.function == VKDML_REDUCE_FUNCTION_ANY || c.function == VKDML_REDUCE_FUNCTION_ALL ||
                          c.function == VKDML_REDUCE_FUNCTION_COUNT_NONZERO;

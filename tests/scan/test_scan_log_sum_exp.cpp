@@ -161,9 +161,8 @@ TEST_CASE("SPEC §6 LOG_CUMULATIVE_SUM_EXP example for every float type", "[gpu]
                 if (std::isinf(e.want[i]))
                     CHECK(out.get_double(i) == e.want[i]);
                 else
-                    CHECK(out.get_double(i) == Approx(e.want[i]).margin(type == DML_TENSOR_DATA_TYPE_FLOAT16
-                                                                            ? 5e-3
-                                                                            : 5e-5));
+                    CHECK(out.get_double(i) ==
+                          Approx(e.want[i]).margin(type == DML_TENSOR_DATA_TYPE_FLOAT16 ? 5e-3 : 5e-5));
             }
         }
     }
@@ -186,11 +185,16 @@ TEST_CASE("LOG_CUMULATIVE_SUM_EXP against a long double scan on both families an
         uint64_t outer, inner;
     };
     const Shape shapes[] = {
-        {{300007}, 0, 1, 1}, {{37, 1001}, 1, 37, 1}, {{1001, 37}, 0, 1, 37}, {{9, 257, 5}, 1, 9, 5},
+        {{300007}, 0, 1, 1},
+        {{37, 1001}, 1, 37, 1},
+        {{1001, 37}, 0, 1, 37},
+        {{9, 257, 5}, 1, 9, 5},
         // (Whole vectors: the serial kernels' blocks, one invocation over thousands of elements, each with a
         // logarithm; its division loops would stop lavapipe's invocation after 65,535 trips.)
         {{65536}, 0, 1, 1}};
-    const Scan scans[] = {{}, {DML_AXIS_DIRECTION_DECREASING}, {DML_AXIS_DIRECTION_DECREASING, true},
+    const Scan scans[] = {{},
+                          {DML_AXIS_DIRECTION_DECREASING},
+                          {DML_AXIS_DIRECTION_DECREASING, true},
                           {DML_AXIS_DIRECTION_INCREASING, true}};
     // Magnitudes: around 0, far below it (every e^x underflows), and far above (every e^x overflows).
     const double centers[] = {0, -1e4, 1e4};
@@ -203,13 +207,14 @@ TEST_CASE("LOG_CUMULATIVE_SUM_EXP against a long double scan on both families an
             const TestTensor x = data(type, sh.sizes, static_cast<uint32_t>(si * 31 + type), center, 3);
             for (size_t k = 0; k < 2; ++k) {
                 const Scan& s = scans[(si + k + static_cast<size_t>(type)) % std::size(scans)];
-                INFO(vkdml::to_string(type) << " " << sh.sizes.size() << "-D axis " << sh.axis << " around "
-                                            << center << (s.exclusive ? " exclusive" : "")
-                                            << (s.direction ? " decreasing" : ""));
+                INFO(vkdml::to_string(type)
+                     << " " << sh.sizes.size() << "-D axis " << sh.axis << " around " << center
+                     << (s.exclusive ? " exclusive" : "") << (s.direction ? " decreasing" : ""));
                 const TestTensor out =
                     run_operation(*dev, operation(vkdml::ops::TensorDesc{type, sh.sizes}, sh.axis, s), x);
                 double worst = 0;
-                const uint64_t missed = misses(out, reference(x, sh.outer, sh.sizes[sh.axis], sh.inner, s), worst);
+                const uint64_t missed =
+                    misses(out, reference(x, sh.outer, sh.sizes[sh.axis], sh.inner, s), worst);
                 INFO("worst error " << worst << " of the bound");
                 CHECK(missed == 0);
             }
@@ -266,12 +271,14 @@ TEST_CASE("LOG_CUMULATIVE_SUM_EXP: infinities; NaN propagates, or is left out wi
             // Long lines with NaNs, against the host.
             const TestTensor y = data(type, {3, 20001}, 7, 0, 2, true);
             const TestTensor long_out = run_operation(
-                *dev, operation(vkdml::ops::TensorDesc{type, {3, 20001}}, 1, Scan{DML_AXIS_DIRECTION_DECREASING}),
+                *dev,
+                operation(vkdml::ops::TensorDesc{type, {3, 20001}}, 1, Scan{DML_AXIS_DIRECTION_DECREASING}),
                 y, options);
             double worst = 0;
-            CHECK(misses(long_out,
-                         reference(y, 3, 20001, 1, Scan{DML_AXIS_DIRECTION_DECREASING}, mode == NanMode::ignore),
-                         worst) == 0);
+            CHECK(misses(
+                      long_out,
+                      reference(y, 3, 20001, 1, Scan{DML_AXIS_DIRECTION_DECREASING}, mode == NanMode::ignore),
+                      worst) == 0);
         }
     }
     require_no_validation_messages();
@@ -280,31 +287,37 @@ TEST_CASE("LOG_CUMULATIVE_SUM_EXP: infinities; NaN propagates, or is left out wi
 TEST_CASE("LOG_CUMULATIVE_SUM_EXP refusals and names", "[gpu][scan][lse][validation]") {
     vkdml::Device& dev = test_device();
     const uint32_t sizes[] = {4};
-    const DML_BUFFER_TENSOR_DESC ints{DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_FLAG_NONE, 1, sizes, nullptr, 16, 0};
+    const DML_BUFFER_TENSOR_DESC ints{
+        DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_FLAG_NONE, 1, sizes, nullptr, 16, 0};
     const DML_BUFFER_TENSOR_DESC floats{
         DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 1, sizes, nullptr, 16, 0};
     const DML_TENSOR_DESC tints{DML_TENSOR_TYPE_BUFFER, &ints}, tfloats{DML_TENSOR_TYPE_BUFFER, &floats};
-    const VKDML_LOG_CUMULATIVE_SUM_EXP_OPERATOR_DESC integer{&tints, &tints, 0, DML_AXIS_DIRECTION_INCREASING, 0};
+    const VKDML_LOG_CUMULATIVE_SUM_EXP_OPERATOR_DESC integer{&tints, &tints, 0, DML_AXIS_DIRECTION_INCREASING,
+                                                             0};
     auto r = dev.create_operator(DML_OPERATOR_DESC{VKDML_OPERATOR_LOG_CUMULATIVE_SUM_EXP, &integer});
     REQUIRE_FALSE(r);
     CHECK(r.error().code == vkdml::ErrorCode::unsupported_type);
     CHECK(r.error().message ==
           "LOG_CUMULATIVE_SUM_EXP: InputTensor.DataType is INT32 but LOG_CUMULATIVE_SUM_EXP takes FLOAT16, "
           "FLOAT32 or FLOAT64 only (SPEC §4)");
-    const vkdml::TypeSupport s = dev.supports(VKDML_OPERATOR_LOG_CUMULATIVE_SUM_EXP, DML_TENSOR_DATA_TYPE_INT32);
+    const vkdml::TypeSupport s =
+        dev.supports(VKDML_OPERATOR_LOG_CUMULATIVE_SUM_EXP, DML_TENSOR_DATA_TYPE_INT32);
     CHECK_FALSE(s.supported);
     CHECK(s.reason == "LOG_CUMULATIVE_SUM_EXP does not take INT32");
-    const VKDML_LOG_CUMULATIVE_SUM_EXP_OPERATOR_DESC mixed{&tfloats, &tints, 0, DML_AXIS_DIRECTION_INCREASING, 0};
+    const VKDML_LOG_CUMULATIVE_SUM_EXP_OPERATOR_DESC mixed{&tfloats, &tints, 0, DML_AXIS_DIRECTION_INCREASING,
+                                                           0};
     r = dev.create_operator(DML_OPERATOR_DESC{VKDML_OPERATOR_LOG_CUMULATIVE_SUM_EXP, &mixed});
     REQUIRE_FALSE(r);
     CHECK_THAT(r.error().message,
                Catch::Matchers::StartsWith("LOG_CUMULATIVE_SUM_EXP: OutputTensor.DataType is INT32"));
-    const VKDML_LOG_CUMULATIVE_SUM_EXP_OPERATOR_DESC fine{&tfloats, &tfloats, 0, DML_AXIS_DIRECTION_INCREASING, 1};
+    const VKDML_LOG_CUMULATIVE_SUM_EXP_OPERATOR_DESC fine{&tfloats, &tfloats, 0,
+                                                          DML_AXIS_DIRECTION_INCREASING, 1};
     vkdml::OperatorOptions options;
     options.correction = 1;
     r = dev.create_operator(DML_OPERATOR_DESC{VKDML_OPERATOR_LOG_CUMULATIVE_SUM_EXP, &fine}, options);
     REQUIRE_FALSE(r);
-    CHECK_THAT(r.error().message, Catch::Matchers::StartsWith("LOG_CUMULATIVE_SUM_EXP: OperatorOptions::correction is 1"));
+    CHECK_THAT(r.error().message,
+               Catch::Matchers::StartsWith("LOG_CUMULATIVE_SUM_EXP: OperatorOptions::correction is 1"));
     CHECK(std::string(vkdml::to_string(VKDML_OPERATOR_LOG_CUMULATIVE_SUM_EXP)) == "LOG_CUMULATIVE_SUM_EXP");
     // The builder describes an integer input; creating the operator refuses it, as above.
     const auto byte_op =
@@ -312,11 +325,13 @@ TEST_CASE("LOG_CUMULATIVE_SUM_EXP refusals and names", "[gpu][scan][lse][validat
     r = dev.create_operator(byte_op.desc());
     REQUIRE_FALSE(r);
     CHECK(r.error().code == vkdml::ErrorCode::unsupported_type);
-    auto wrong_axis = vkdml::ops::log_cumulative_sum_exp(vkdml::ops::TensorDesc{DML_TENSOR_DATA_TYPE_FLOAT32, {3}}, 1);
+    auto wrong_axis =
+        vkdml::ops::log_cumulative_sum_exp(vkdml::ops::TensorDesc{DML_TENSOR_DATA_TYPE_FLOAT32, {3}}, 1);
     REQUIRE_FALSE(wrong_axis);
-    CHECK(wrong_axis.error().message ==
-          "vkdml::ops::log_cumulative_sum_exp: axis 1 is out of range for an input of 1 dimensions (axes count "
-          "from 0)");
+    CHECK(
+        wrong_axis.error().message ==
+        "vkdml::ops::log_cumulative_sum_exp: axis 1 is out of range for an input of 1 dimensions (axes count "
+        "from 0)");
 }
 
 TEST_CASE("LOG_CUMULATIVE_SUM_EXP in place", "[gpu][scan][lse]") {
@@ -324,7 +339,8 @@ TEST_CASE("LOG_CUMULATIVE_SUM_EXP in place", "[gpu][scan][lse]") {
     std::vector<float> x = {0, 0, 0, 0, 1, 2, 3, 4};
     const std::vector<float> input = x;
     const uint32_t sizes[] = {2, 4};
-    const DML_BUFFER_TENSOR_DESC b{DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 2, sizes, nullptr, 32, 0};
+    const DML_BUFFER_TENSOR_DESC b{
+        DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 2, sizes, nullptr, 32, 0};
     const DML_TENSOR_DESC t{DML_TENSOR_TYPE_BUFFER, &b};
     const VKDML_LOG_CUMULATIVE_SUM_EXP_OPERATOR_DESC d{&t, &t, 1, DML_AXIS_DIRECTION_DECREASING, 0};
     const std::span<const std::byte> inputs[] = {std::as_bytes(std::span(x))};

@@ -40,9 +40,9 @@ struct OperatorSet {
         if (type == DML_TENSOR_DATA_TYPE_FLOAT16 || type == DML_TENSOR_DATA_TYPE_FLOAT32 ||
             type == DML_TENSOR_DATA_TYPE_FLOAT64)
             ops.push_back({VKDML_OPERATOR_LOG_CUMULATIVE_SUM_EXP, &log_sum_exp});
-        ops.insert(ops.end(), {{DML_OPERATOR_REDUCE, &reduce},
-                               {DML_OPERATOR_ARGMIN, &argmin},
-                               {DML_OPERATOR_ARGMAX, &argmax}});
+        ops.insert(
+            ops.end(),
+            {{DML_OPERATOR_REDUCE, &reduce}, {DML_OPERATOR_ARGMIN, &argmin}, {DML_OPERATOR_ARGMAX, &argmax}});
         return ops;
     }
 };

@@ -146,9 +146,10 @@ TEST_CASE("cli: vkdml logcumsumexp: the SPEC §6 example, flags, NaN, bool files
     CHECK(got[0] == 0);
     CHECK(got[1] == Approx(std::log(1 + std::exp(1.0))).epsilon(1e-7));
     write_c_order(in, DML_TENSOR_DATA_TYPE_INT32, {2}, {1, 2});
-    check_error(dir, {"logcumsumexp", "--axis", "0", in, out}, 1,
-                "LOG_CUMULATIVE_SUM_EXP: InputTensor.DataType is INT32 but LOG_CUMULATIVE_SUM_EXP takes FLOAT16, "
-                "FLOAT32 or FLOAT64 only (SPEC §4)");
+    check_error(
+        dir, {"logcumsumexp", "--axis", "0", in, out}, 1,
+        "LOG_CUMULATIVE_SUM_EXP: InputTensor.DataType is INT32 but LOG_CUMULATIVE_SUM_EXP takes FLOAT16, "
+        "FLOAT32 or FLOAT64 only (SPEC §4)");
 }
 
 TEST_CASE("cli: file names outside ASCII are read, written and reported intact", "[gpu][cli]") {

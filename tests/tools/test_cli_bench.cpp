@@ -41,13 +41,13 @@ Keys with_rel_err(Keys keys) {
 }
 
 // The quick suite's cases, in order.
-const Keys kQuickCases = {
-    "scan-1d",         "scan-rows-short",  "scan-rows-medium", "scan-outer",    "scan-outer-narrow",
-    "cumprod-1d",      "cummax-1d",        "logcumsumexp-1d",        "reduce-1d",        "reduce-inner",  "reduce-outer",
-    "reduce-few-huge", "reduce-many-tiny", "argmax-1d",        "logsumexp-1d",  "variance-1d",
-    "variance-outer",  "any-1d",           "count-nonzero-1d", "scan-1d-f16",   "scan-1d-i32",
-    "scan-1d-i64",     "scan-1d-f64",      "reduce-1d-f16",    "reduce-1d-i32", "reduce-1d-i64",
-    "reduce-1d-f64",   "host-cumsum-1k"};
+const Keys kQuickCases = {"scan-1d",           "scan-rows-short", "scan-rows-medium", "scan-outer",
+                          "scan-outer-narrow", "cumprod-1d",      "cummax-1d",        "logcumsumexp-1d",
+                          "reduce-1d",         "reduce-inner",    "reduce-outer",     "reduce-few-huge",
+                          "reduce-many-tiny",  "argmax-1d",       "logsumexp-1d",     "variance-1d",
+                          "variance-outer",    "any-1d",          "count-nonzero-1d", "scan-1d-f16",
+                          "scan-1d-i32",       "scan-1d-i64",     "scan-1d-f64",      "reduce-1d-f16",
+                          "reduce-1d-i32",     "reduce-1d-i64",   "reduce-1d-f64",    "host-cumsum-1k"};
 
 std::vector<double> numbers(const json::Value& array) {
     std::vector<double> values;

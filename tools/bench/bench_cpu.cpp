@@ -173,8 +173,9 @@ bool run_once(const Case& c, const std::byte* input, std::byte* output) {
         if constexpr (std::is_floating_point_v<Acc>) {
             scan<Traits>(f, in, out, [](Acc a, Acc b) {  // ln(e^a + e^b), as PyTorch's CPU loop steps
                 const Acc top = std::max(a, b);
-                return top == -std::numeric_limits<Acc>::infinity() ? top
-                                                                     : top + std::log1p(std::exp(-std::fabs(a - b)));
+                return top == -std::numeric_limits<Acc>::infinity()
+                           ? top
+                           : top + std::log1p(std::exp(-std::fabs(a - b)));
             });
             return true;
         } else {

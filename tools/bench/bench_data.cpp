@@ -173,8 +173,8 @@ std::vector<Sample> reference_samples(const Case& c, std::span<const std::byte> 
             }
             if (is_scan(c.op) && next < positions.size() && positions[next] == k) {
                 const double value = c.op == Op::cummax         ? best  // (a maximum is exact)
-                                      : c.op == Op::logcumsumexp ? static_cast<double>(best + std::log(scaled))
-                                                                 : sum.value();
+                                     : c.op == Op::logcumsumexp ? static_cast<double>(best + std::log(scaled))
+                                                                : sum.value();
                 samples.push_back({out_fiber + k * f.inner, !vkdml::is_float_type(c.type), bits & mask, value,
                                    c.op == Op::cummax ? 0.0 : tolerance(c.type, value)});
                 ++next;

@@ -40,8 +40,8 @@ std::string joined_names(const std::vector<std::string>& names) {
 
 // The case of --op, --shape, --dtype and --axis: one of the bench's operators on any shape and type.
 Case custom_case(const Args& args) {
-    const std::vector<Op> kinds = {Op::cumsum,     Op::cumprod,   Op::cummax,   Op::logcumsumexp,
-                                   Op::reduce_sum, Op::argmax,    Op::logsumexp, Op::variance,
+    const std::vector<Op> kinds = {Op::cumsum,     Op::cumprod,      Op::cummax,    Op::logcumsumexp,
+                                   Op::reduce_sum, Op::argmax,       Op::logsumexp, Op::variance,
                                    Op::any,        Op::count_nonzero};
     std::vector<std::string> names;
     for (Op op : kinds) names.push_back(op_name(op));
@@ -318,11 +318,9 @@ void define_bench(CLI::App& app) {
     add_value(app, "--suite", "S",
               "quick (1/16 of the elements), default or full (more types); default: default");
     add_repeatable(app, "--case", "NAME", "run only this case (repeatable; any case of the full suite)");
-    add_value(
-        app, "--op", "OP",
-        "run one case of your own instead: cumsum, cumprod, cummax, logcumsumexp, reduce-sum, argmax, logsumexp, "
-        "variance, "
-        "any or count-nonzero");
+    add_value(app, "--op", "OP",
+              "run one case of your own instead: cumsum, cumprod, cummax, logcumsumexp, reduce-sum, argmax, "
+              "logsumexp, variance, any or count-nonzero");
     add_value(app, "--shape", "N[,N...]", "--op's input sizes, 1 to 8 of them, e.g. 4096,1000");
     add_value(app, "--dtype", "T",
               "--op's input type (default float32): float16, float32, float64, int8 ... uint64");

@@ -33,9 +33,10 @@ void run_cumulative(const Args& args) {
     const std::string& in_path = args.operands()[0];
     // Bools counted as NumPy does (int64); a running maximum or minimum of bools is bool again; a
     // log-sum-exp of bools is FLOAT32.
-    const InputFile file = open_input(in_path, kSelect                                ? DML_TENSOR_DATA_TYPE_UINT8
-                                               : kCombine == Combine::log_sum_exp ? DML_TENSOR_DATA_TYPE_FLOAT32
-                                                                                  : DML_TENSOR_DATA_TYPE_INT64);
+    const InputFile file =
+        open_input(in_path, kSelect                            ? DML_TENSOR_DATA_TYPE_UINT8
+                            : kCombine == Combine::log_sum_exp ? DML_TENSOR_DATA_TYPE_FLOAT32
+                                                               : DML_TENSOR_DATA_TYPE_INT64);
     const uint32_t axis = resolve_axis(*args.integer("--axis"), file.tensor.sizes.size(), in_path);
     const DML_AXIS_DIRECTION direction =
         args.has("--reverse") ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
@@ -46,7 +47,8 @@ void run_cumulative(const Args& args) {
         case Combine::product: return ops::cumulative_product(file.tensor, axis, direction, exclusive);
         case Combine::maximum: return ops::cumulative_maximum(file.tensor, axis, direction, exclusive);
         case Combine::minimum: return ops::cumulative_minimum(file.tensor, axis, direction, exclusive);
-        case Combine::log_sum_exp: return ops::log_cumulative_sum_exp(file.tensor, axis, direction, exclusive);
+        case Combine::log_sum_exp:
+            return ops::log_cumulative_sum_exp(file.tensor, axis, direction, exclusive);
         default: return ops::cumulative_sum(file.tensor, axis, direction, exclusive);
         }
     };

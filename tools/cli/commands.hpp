@@ -7,17 +7,17 @@
 
 namespace vkdml::cli {
 
-extern const Command kCumsumCommand;   // cmd_cumulative.cpp
-extern const Command kCumprodCommand;  // cmd_cumulative.cpp
-extern const Command kCummaxCommand;   // cmd_cumulative.cpp
-extern const Command kCumminCommand;   // cmd_cumulative.cpp
+extern const Command kCumsumCommand;        // cmd_cumulative.cpp
+extern const Command kCumprodCommand;       // cmd_cumulative.cpp
+extern const Command kCummaxCommand;        // cmd_cumulative.cpp
+extern const Command kCumminCommand;        // cmd_cumulative.cpp
 extern const Command kLogcumsumexpCommand;  // cmd_cumulative.cpp
-extern const Command kReduceCommand;   // cmd_reduce.cpp
-extern const Command kArgmaxCommand;   // cmd_reduce.cpp
-extern const Command kArgminCommand;   // cmd_reduce.cpp
-extern const Command kInfoCommand;     // cmd_info.cpp
-extern const Command kShowCommand;     // cmd_show.cpp
-extern const Command kBenchCommand;    // cmd_bench.cpp
-extern const Command kPlanCommand;     // cmd_plan.cpp
+extern const Command kReduceCommand;        // cmd_reduce.cpp
+extern const Command kArgmaxCommand;        // cmd_reduce.cpp
+extern const Command kArgminCommand;        // cmd_reduce.cpp
+extern const Command kInfoCommand;          // cmd_info.cpp
+extern const Command kShowCommand;          // cmd_show.cpp
+extern const Command kBenchCommand;         // cmd_bench.cpp
+extern const Command kPlanCommand;          // cmd_plan.cpp
 
 }  // namespace vkdml::cli

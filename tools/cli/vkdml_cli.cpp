@@ -16,8 +16,9 @@ namespace {
 
 // The commands, in the order the usage lists them.
 const Command* const kCommands[] = {
-    &kCumsumCommand, &kCumprodCommand, &kCummaxCommand, &kCumminCommand, &kLogcumsumexpCommand, &kReduceCommand, &kArgmaxCommand,
-    &kArgminCommand, &kInfoCommand,    &kShowCommand,   &kBenchCommand,  &kPlanCommand,
+    &kCumsumCommand,       &kCumprodCommand, &kCummaxCommand, &kCumminCommand,
+    &kLogcumsumexpCommand, &kReduceCommand,  &kArgmaxCommand, &kArgminCommand,
+    &kInfoCommand,         &kShowCommand,    &kBenchCommand,  &kPlanCommand,
 };
 
 std::string tool_usage() {

@@ -1,7 +1,7 @@
 // The cumulative operators, CUMULATIVE_SUMMATION and CUMULATIVE_PRODUCT, and vkdml's CUMULATIVE_MAXIMUM,
-// CUMULATIVE_MINIMUM and LOG_CUMULATIVE_SUM_EXP: what their rows of the operator table (ops/op_table.cpp) call — validate and keep a
-// description, give its struct back, lower and plan — and the one shape every description is read
-// through.
+// CUMULATIVE_MINIMUM and LOG_CUMULATIVE_SUM_EXP: what their rows of the operator table (ops/op_table.cpp)
+// call — validate and keep a description, give its struct back, lower and plan — and the one shape every
+// description is read through.
 #pragma once
 
 #include "core/plan.hpp"

@@ -36,8 +36,9 @@ Status validate_cumulative(const DeviceCaps& caps, DML_OPERATOR_TYPE op, const C
                     " (must be DML_AXIS_DIRECTION_INCREASING (0) or DML_AXIS_DIRECTION_DECREASING (1))");
     const OpInfo* row = find_op(op);
     if (row && row->types == kFloatTypeMask && !is_float_type(in.DataType))
-        return make_error(ErrorCode::unsupported_type, name, ": InputTensor.DataType is ", to_string(in.DataType),
-                          " but ", name, " takes FLOAT16, FLOAT32 or FLOAT64 only (SPEC §4)");
+        return make_error(ErrorCode::unsupported_type, name, ": InputTensor.DataType is ",
+                          to_string(in.DataType), " but ", name,
+                          " takes FLOAT16, FLOAT32 or FLOAT64 only (SPEC §4)");
     return validate_type_support(caps, op, "InputTensor", in.DataType);
 }
 
