@@ -119,11 +119,9 @@ void check_average(const vkdml::Device& dev, DML_TENSOR_DATA_TYPE type, const Sh
 
 TEST_CASE("NanMode::ignore reads NaN as the identity in sums, products and scans, bit for bit",
           "[gpu][nan][families]") {
-    using PC = vkdml::testing::DeviceOverrides::PolicyClass;
-    const auto kernels = GENERATE(vkdml::KernelChoice::serial, vkdml::KernelChoice::cooperative);
-    const auto dev =
-        make_test_device(kernels, kernels == vkdml::KernelChoice::cooperative ? PC::gpu : PC::cpu);
-    INFO((kernels == vkdml::KernelChoice::cooperative ? "cooperative kernels, GPU rows" : "serial kernels"));
+    std::string configuration;
+    const auto dev = make_family_test_device(GENERATE(0, 1), &configuration);
+    INFO(configuration);
     for (DML_TENSOR_DATA_TYPE type :
          {DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT64}) {
         for (const Shape& shape : kShapes) {

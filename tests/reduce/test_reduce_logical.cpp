@@ -149,16 +149,10 @@ TEST_CASE("ANY, ALL and COUNT_NONZERO: -0 is 0, NaN and infinities are not; NanM
 
 TEST_CASE("ANY, ALL and COUNT_NONZERO against a host count, both families, windows",
           "[gpu][reduce][logical][families]") {
-    using PC = vkdml::testing::DeviceOverrides::PolicyClass;
-    // Serial kernels; cooperative kernels; cooperative kernels through 64 KiB windows.
     const int config = GENERATE(0, 1, 2);
-    const auto kernels = config == 0 ? vkdml::KernelChoice::serial : vkdml::KernelChoice::cooperative;
-    const uint64_t window = config == 2 ? uint64_t{64} << 10 : 0;
-    const PC policy = kernels == vkdml::KernelChoice::cooperative ? PC::gpu : PC::cpu;
-    const auto dev =
-        window ? make_windowed_test_device(kernels, policy, window) : make_test_device(kernels, policy);
-    INFO((kernels == vkdml::KernelChoice::cooperative ? "cooperative kernels, GPU rows" : "serial kernels")
-         << (window ? ", 64 KiB windows" : ""));
+    std::string configuration;
+    const auto dev = make_family_test_device(config, &configuration);
+    INFO(configuration);
     struct Shape {
         std::vector<uint32_t> sizes;
         uint32_t axis;

@@ -169,11 +169,9 @@ TEST_CASE("SPEC §6 VARIANCE and STANDARD_DEVIATION examples, exact, for every f
 
 TEST_CASE("VARIANCE and STANDARD_DEVIATION are accurate on every float type, both families",
           "[gpu][reduce][variance][families]") {
-    using PC = vkdml::testing::DeviceOverrides::PolicyClass;
-    const auto kernels = GENERATE(vkdml::KernelChoice::serial, vkdml::KernelChoice::cooperative);
-    const auto dev =
-        make_test_device(kernels, kernels == vkdml::KernelChoice::cooperative ? PC::gpu : PC::cpu);
-    INFO((kernels == vkdml::KernelChoice::cooperative ? "cooperative kernels, GPU rows" : "serial kernels"));
+    std::string configuration;
+    const auto dev = make_family_test_device(GENERATE(0, 1), &configuration);
+    INFO(configuration);
     for (DML_TENSOR_DATA_TYPE type : {kF16, kF32, kF64}) {
         if (!dev->supports(DML_OPERATOR_REDUCE, type).supported) continue;
         INFO(vkdml::to_string(type));

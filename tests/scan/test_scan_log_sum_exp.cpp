@@ -171,14 +171,10 @@ TEST_CASE("SPEC §6 LOG_CUMULATIVE_SUM_EXP example for every float type", "[gpu]
 
 TEST_CASE("LOG_CUMULATIVE_SUM_EXP against a long double scan on both families and through windows",
           "[gpu][scan][lse][families]") {
-    using PC = vkdml::testing::DeviceOverrides::PolicyClass;
-    // Serial kernels; cooperative kernels with the GPU rows (the chained scan); the latter in 64 KiB windows.
     const int config = GENERATE(0, 1, 2);
-    const auto kernels = config == 0 ? vkdml::KernelChoice::serial : vkdml::KernelChoice::cooperative;
-    const PC policy = config == 0 ? PC::cpu : PC::gpu;
-    const auto dev = config == 2 ? make_windowed_test_device(kernels, policy, uint64_t{64} << 10)
-                                 : make_test_device(kernels, policy);
-    INFO("configuration " << config);
+    std::string configuration;
+    const auto dev = make_family_test_device(config, &configuration);
+    INFO(configuration);
     struct Shape {
         std::vector<uint32_t> sizes;
         uint32_t axis;
@@ -241,10 +237,9 @@ TEST_CASE("LOG_CUMULATIVE_SUM_EXP: the same bits on every serial configuration",
 
 TEST_CASE("LOG_CUMULATIVE_SUM_EXP: infinities; NaN propagates, or is left out with NanMode::ignore",
           "[gpu][scan][lse][nan]") {
-    using PC = vkdml::testing::DeviceOverrides::PolicyClass;
-    const auto kernels = GENERATE(vkdml::KernelChoice::serial, vkdml::KernelChoice::cooperative);
-    const auto dev =
-        make_test_device(kernels, kernels == vkdml::KernelChoice::cooperative ? PC::gpu : PC::cpu);
+    std::string configuration;
+    const auto dev = make_family_test_device(GENERATE(0, 1), &configuration);
+    INFO(configuration);
     const double inf = INFINITY, nan = std::nan("");
     // Exact cases: -inf is e^x = 0; +inf absorbs everything but NaN.
     const std::vector<double> edge = {-inf, -inf, 5, -inf, inf, 7, -inf, nan, 1};

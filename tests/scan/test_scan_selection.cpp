@@ -181,14 +181,10 @@ TEST_CASE("SPEC §6 CUMULATIVE_MAXIMUM and CUMULATIVE_MINIMUM examples for every
 
 TEST_CASE("CUMULATIVE_MAXIMUM and CUMULATIVE_MINIMUM against the host on every type, both families, windows",
           "[gpu][scan][selection][families]") {
-    using PC = vkdml::testing::DeviceOverrides::PolicyClass;
-    // Serial kernels; cooperative kernels with the GPU rows (the chained scan); the latter in 64 KiB windows.
     const int config = GENERATE(0, 1, 2);
-    const auto kernels = config == 0 ? vkdml::KernelChoice::serial : vkdml::KernelChoice::cooperative;
-    const PC policy = config == 0 ? PC::cpu : PC::gpu;
-    const auto dev = config == 2 ? make_windowed_test_device(kernels, policy, uint64_t{64} << 10)
-                                 : make_test_device(kernels, policy);
-    INFO("configuration " << config);
+    std::string configuration;
+    const auto dev = make_family_test_device(config, &configuration);
+    INFO(configuration);
     struct Shape {
         std::vector<uint32_t> sizes;
         uint32_t axis;
@@ -227,10 +223,9 @@ TEST_CASE("CUMULATIVE_MAXIMUM and CUMULATIVE_MINIMUM against the host on every t
 
 TEST_CASE("CUMULATIVE_MAXIMUM and CUMULATIVE_MINIMUM: NaN wins, or is left out with NanMode::ignore",
           "[gpu][scan][selection][nan]") {
-    using PC = vkdml::testing::DeviceOverrides::PolicyClass;
-    const auto kernels = GENERATE(vkdml::KernelChoice::serial, vkdml::KernelChoice::cooperative);
-    const auto dev =
-        make_test_device(kernels, kernels == vkdml::KernelChoice::cooperative ? PC::gpu : PC::cpu);
+    std::string configuration;
+    const auto dev = make_family_test_device(GENERATE(0, 1), &configuration);
+    INFO(configuration);
     for (DML_TENSOR_DATA_TYPE type :
          {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT64, DML_TENSOR_DATA_TYPE_FLOAT16}) {
         if (!dev->supports(VKDML_OPERATOR_CUMULATIVE_MAXIMUM, type).supported) continue;

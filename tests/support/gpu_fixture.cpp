@@ -150,6 +150,17 @@ std::shared_ptr<vkdml::Device> make_windowed_test_device(vkdml::KernelChoice ker
     return make_test_device(o);
 }
 
+std::shared_ptr<vkdml::Device> make_family_test_device(int config, std::string* name) {
+    using PC = vkdml::testing::DeviceOverrides::PolicyClass;
+    const auto kernels = config == 0 ? vkdml::KernelChoice::serial : vkdml::KernelChoice::cooperative;
+    if (name)
+        *name = config == 0   ? "serial kernels, CPU rows"
+                : config == 1 ? "cooperative kernels, GPU rows"
+                              : "cooperative kernels, GPU rows, 64 KiB windows";
+    return make_windowed_test_device(kernels, config == 0 ? PC::cpu : PC::gpu,
+                                     config == 2 ? uint64_t{64} << 10 : 0);
+}
+
 UseLimitedDevice::UseLimitedDevice(const vkdml::testing::DeviceOverrides::Limits& limits) {
     DeviceSlot& slot = device_slot();
     std::lock_guard<std::mutex> lock(slot.mutex);

@@ -49,6 +49,11 @@ std::shared_ptr<vkdml::Device> make_windowed_test_device(vkdml::KernelChoice ker
                                                          vkdml::testing::DeviceOverrides::PolicyClass policy,
                                                          uint64_t window);
 
+/// The device of one configuration of a test over the kernel families: 0 the serial kernels with the CPU
+/// rows, 1 the cooperative kernels with the GPU rows (the chained scan, the trees), 2 the latter through
+/// 64 KiB windows (at most 64 workgroups per dimension). `name` (optional) says which, for INFO.
+std::shared_ptr<vkdml::Device> make_family_test_device(int config, std::string* name = nullptr);
+
 /// The DirectML float type of T (float or double).
 template <class T>
 constexpr DML_TENSOR_DATA_TYPE float_type_of() {
