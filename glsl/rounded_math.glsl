@@ -106,7 +106,7 @@ float sqrt_rn(float a) {
 }
 
 
-#if defined(STORAGE_F64) || defined(STORAGE_F64X2)
+#if defined(STORAGE_F64)
 // The same for float64, its significands in 64-bit integers held as two 32-bit words (x: low, y: high;
 // shaderInt64 is optional where shaderFloat64 is not), for FLOAT64's AVERAGE and L2.
 uvec2 w_shl(uvec2 a, uint s) {  // s < 32

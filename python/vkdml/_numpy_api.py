@@ -10,7 +10,7 @@ from ._array import Array, asarray
 from ._arguments import (accumulator_dtype, as_array, axis_index, axis_set, cast_input, direct_out, like, on_host,
                          store, vkdml_dtype)
 from ._docs import numpy_doc
-from ._errors import UnsupportedType, invalid
+from ._errors import invalid
 from .dml import REDUCE_FUNCTIONS, VKDML_REDUCE_FUNCTIONS, reduced, reduced_shape, scanned
 
 _INTP = _np.dtype(_np.intp)
@@ -853,16 +853,24 @@ def fmin_accumulate(a, axis=0, dtype=None, out=None, *, device=None):
     return _accumulate(a, axis, dtype, out, 3, True, device, "fmin_accumulate")
 
 
-def _log_accumulate(a, axis, dtype, out, device, name, promote):
+def _log_accumulate(a, axis, dtype, out, device, name, promote, scalar_ok=False):
     """ln(sum(exp)) accumulated along `axis` over vkdml's LOG_CUMULATIVE_SUM_EXP (combine 4), in
-    `dtype`, else the float type `promote` gives `a`'s dtype."""
+    `dtype`, else in `out`'s float type where the one `promote` gives `a`'s dtype casts to it safely (as
+    numpy's loops choose), else in that one. `scalar_ok`: a 0-d input is its own result (PyTorch's)."""
     arr = as_array(a, allow_bool=True)
-    if arr.ndim == 0:
+    if arr.ndim == 0 and not scalar_ok:
         raise TypeError("cannot accumulate on a scalar")
-    computed = vkdml_dtype(dtype) if dtype is not None else promote(arr.dtype)
-    if computed.kind != "f":
-        raise UnsupportedType("unsupported_type",
-                              f"{name}: dtype {computed} is not a float type (float16, float32 or float64)")
+    if dtype is not None:
+        computed = vkdml_dtype(dtype)
+        if computed.kind != "f":
+            raise TypeError(f"{name}: dtype {computed} is not a float type (float16, float32 or float64)")
+    else:
+        computed = promote(arr.dtype)
+        with_out = _with_out(computed, out)
+        computed = with_out if with_out.kind == "f" else computed
+    if arr.ndim == 0:
+        result = _np.asarray(on_host(arr)).astype(computed)
+        return like(store(result, out, name), a, out)
     arr = cast_input(arr, computed)
     ax = axis_index(axis, arr.ndim)
     if arr.size == 0:
@@ -913,8 +921,10 @@ array([[1.       , 2.3132617],
        [3.       , 4.3132615]], dtype=float32)
 """)
 def logcumsumexp(a, dim, *, out=None, device=None):
+    if _np.ndim(a) == 0:
+        axis_index(dim, 1)  # (PyTorch takes dim 0 or -1 for a 0-d input)
     return _log_accumulate(a, dim, None, out, device, "logcumsumexp",
-                           lambda dt: dt if dt.kind == "f" else _np.dtype(_np.float64))
+                           lambda dt: dt if dt.kind == "f" else _np.dtype(_np.float64), scalar_ok=True)
 
 
 def _torch_selection(a, dim, combine, device, name):

@@ -531,7 +531,8 @@ def test_logaddexp_accumulate_and_logcumsumexp_follow_numpy_and_torch(dtype):
         assert got.dtype == want_type and got.shape == x.shape, what
         exact = log_accumulated(x.astype(want_type), axis)
         eps = np.finfo(want_type).eps
-        scale = np.maximum(np.maximum(np.abs(exact), 1), np.maximum.accumulate(np.abs(x.astype(np.float64)), axis))
+        finite_x = np.where(np.isfinite(x.astype(np.float64)), np.abs(x.astype(np.float64)), 0)
+        scale = np.maximum(np.maximum(np.abs(exact), 1), np.maximum.accumulate(finite_x, axis))
         finite = np.isfinite(exact)
         err = np.abs(got[finite].astype(np.longdouble) - exact[finite]) / scale[finite]
         assert err.max(initial=0) <= 4 * eps, what
@@ -608,17 +609,26 @@ def test_logcumsumexp_edges_arguments_and_the_dml_function():
                                   [np.logaddexp(2, 3), 3, -np.inf])
     out = np.empty((2, 3), np.float64)
     x = np.array([[0, 1, 2], [3, 4, 5]], np.float32)
-    assert vkdml.logaddexp_accumulate(x, 1, out=out) is out
-    np.testing.assert_allclose(out, np.logaddexp.accumulate(x.astype(np.float64), axis=1), rtol=1e-6)
+    assert vkdml.logaddexp_accumulate(x, 1, out=out) is out  # computed in out's float64, as numpy's loop
+    np.testing.assert_allclose(out, np.logaddexp.accumulate(x, axis=1, out=np.empty((2, 3))), rtol=1e-15)
+    small = np.int8([1, 2, 3, 4])
+    np.testing.assert_allclose(vkdml.logaddexp_accumulate(small, out=np.empty(4, np.float32)),
+                               np.logaddexp.accumulate(small, out=np.empty(4, np.float32)), rtol=2e-7)
     np.testing.assert_allclose(vkdml.logaddexp_accumulate(np.int32([0, 0]), dtype=np.float32), [0, np.log(2)],
                                rtol=1e-7)
     on_device = vkdml.logcumsumexp(vkdml.asarray(x), -1)
     assert isinstance(on_device, vkdml.Array)
     np.testing.assert_allclose(on_device.numpy(), np.logaddexp.accumulate(x, axis=1), rtol=1e-6)
     assert vkdml.logcumsumexp(np.empty((0, 3), np.float32), 1).shape == (0, 3)
+    # A 0-d input is its own result, as PyTorch's (dim 0 or -1); numpy's accumulate refuses it.
+    scalar = vkdml.logcumsumexp(np.float32(1.5), -1)
+    assert scalar.dtype == np.float32 and scalar == 1.5
+    assert vkdml.logcumsumexp(np.int64(2), 0) == 2.0
+    with pytest.raises(vkdml.AxisError):
+        vkdml.logcumsumexp(np.float32(1), 1)
     with pytest.raises(TypeError, match="cannot accumulate on a scalar"):
-        vkdml.logcumsumexp(np.float32(1), 0)
-    with pytest.raises(vkdml.UnsupportedType, match="logaddexp_accumulate: dtype int32 is not a float type"):
+        vkdml.logaddexp_accumulate(np.float32(1))
+    with pytest.raises(TypeError, match="logaddexp_accumulate: dtype int32 is not a float type"):
         vkdml.logaddexp_accumulate(x, dtype=np.int32)
     with pytest.raises(vkdml.UnsupportedType, match="LOG_CUMULATIVE_SUM_EXP: InputTensor.DataType is INT32"):
         vkdml.dml.log_cumulative_sum_exp(np.int32([1, 2]), 0)
