@@ -489,12 +489,14 @@ TEST_CASE("cli: vkdml info lists the types of every operator", "[gpu][cli]") {
     INFO("stdout: " << outcome.out << "\nstderr: " << outcome.err);
     REQUIRE(outcome.exit_code == 0);
     CHECK(outcome.err.empty());
-    CHECK(outcome.out.find(
-              "\n  determinism                  the same bits on every device: integer results, MIN, "
-              "MAX, ARGMIN, ARGMAX;\n                               "
-              "float sums and products: the same bits everywhere for every REDUCE function and cumulative "
-              "ones on the serial kernels; cumulative ones on scan_chained the same run to run, last-place "
-              "differences elsewhere (docs/SPEC.md)\n") != std::string::npos);
+    CHECK(
+        outcome.out.find(
+            "\n  determinism                  the same bits on every device: integer results, MIN, "
+            "MAX, ARGMIN, ARGMAX, ANY, ALL, COUNT_NONZERO, the cumulative maximum and minimum;\n"
+            "                               float sums, products and log-sum-exps: the same bits everywhere "
+            "for every REDUCE function and the cumulative ones on the serial kernels; the cumulative ones on "
+            "scan_chained the same run to run, last-place differences elsewhere (docs/SPEC.md)\n") !=
+        std::string::npos);
     // The types table: a heading of one column per type (numpy's letter and bits), then one row per
     // operator in the operator table's order, "yes" or "no" in each column.
     const size_t table = outcome.out.find("\ntypes ");
@@ -538,12 +540,14 @@ TEST_CASE("cli: vkdml info --json says the same as the library, as one document"
     CHECK(doc.at("vkdml").at("version").get<std::string>() == VKDML_VERSION_STRING);
     // The determinism guarantee (docs/SPEC.md), as the text says it too.
     const json::Value& determinism = doc.at("vkdml").at("determinism");
-    CHECK(determinism.at("exact").get<std::string>() ==
-          "the same bits on every device: integer results, MIN, MAX, ARGMIN, ARGMAX");
+    CHECK(
+        determinism.at("exact").get<std::string>() ==
+        "the same bits on every device: integer results, MIN, MAX, ARGMIN, ARGMAX, ANY, ALL, COUNT_NONZERO, "
+        "the cumulative maximum and minimum");
     CHECK(determinism.at("floats").get<std::string>() ==
-          "float sums and products: the same bits everywhere for every REDUCE function and cumulative ones "
-          "on the serial kernels; cumulative ones on scan_chained the same run to run, last-place "
-          "differences elsewhere");
+          "float sums, products and log-sum-exps: the same bits everywhere for every REDUCE function and the "
+          "cumulative ones on the serial kernels; the cumulative ones on scan_chained the same run to run, "
+          "last-place differences elsewhere");
     const vkdml::DeviceInfo& info = test_device().info();
     int chosen = 0;
     for (const json::Value& d : doc.at("devices")) {

@@ -27,10 +27,12 @@ const char* device_type_name(VkPhysicalDeviceType type) {
 
 // The determinism guarantee as docs/SPEC.md states it ("Determinism across devices"), in two parts.
 constexpr const char* kExactEverywhere =
-    "the same bits on every device: integer results, MIN, MAX, ARGMIN, ARGMAX";
+    "the same bits on every device: integer results, MIN, MAX, ARGMIN, ARGMAX, ANY, ALL, COUNT_NONZERO, the "
+    "cumulative maximum and minimum";
 constexpr const char* kFloatsRunToRun =
-    "float sums and products: the same bits everywhere for every REDUCE function and cumulative ones on the "
-    "serial kernels; cumulative ones on scan_chained the same run to run, last-place differences elsewhere";
+    "float sums, products and log-sum-exps: the same bits everywhere for every REDUCE function and the "
+    "cumulative ones on the serial kernels; the cumulative ones on scan_chained the same run to run, "
+    "last-place differences elsewhere";
 
 const char* yes_no(bool value) {
     return value ? "yes" : "no";
