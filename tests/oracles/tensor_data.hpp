@@ -166,4 +166,21 @@ void fill_random_odd(TestTensor& t, uint64_t seed);
 void fill_choice(TestTensor& t, uint64_t seed, const std::vector<double>& values,
                  const std::vector<double>& weights);
 
+/// A packed tensor's sizes and the one axis a test scans or reduces, seen as [outer, length, inner].
+struct AxisShape {
+    std::vector<uint32_t> sizes;
+    uint32_t axis = 0;
+    uint64_t length() const { return sizes[axis]; }
+    uint64_t outer() const {
+        uint64_t n = 1;
+        for (uint32_t d = 0; d < axis; ++d) n *= sizes[d];
+        return n;
+    }
+    uint64_t inner() const {
+        uint64_t n = 1;
+        for (size_t d = axis + 1; d < sizes.size(); ++d) n *= sizes[d];
+        return n;
+    }
+};
+
 }  // namespace vkdml_test

@@ -153,23 +153,15 @@ TEST_CASE("ANY, ALL and COUNT_NONZERO against a host count, both families, windo
     std::string configuration;
     const auto dev = make_family_test_device(config, &configuration);
     INFO(configuration);
-    struct Shape {
-        std::vector<uint32_t> sizes;
-        uint32_t axis;
-        uint64_t outer, inner;
-    };
-    const Shape shapes[] = {{{200003}, 0, 1, 1},
-                            {{37, 1001}, 1, 37, 1},
-                            {{1001, 37}, 0, 1, 37},
-                            {{9, 257, 5}, 1, 9, 5},
-                            {{70001, 3}, 1, 70001, 1}};
+    const AxisShape shapes[] = {
+        {{200003}, 0}, {{37, 1001}, 1}, {{1001, 37}, 0}, {{9, 257, 5}, 1}, {{70001, 3}, 1}};
     for (DML_TENSOR_DATA_TYPE type :
          {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_UINT8, DML_TENSOR_DATA_TYPE_INT16,
           DML_TENSOR_DATA_TYPE_INT64, DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_FLOAT64}) {
         if (!dev->supports(DML_OPERATOR_REDUCE, type).supported) continue;
-        for (const Shape& s : shapes) {
+        for (const AxisShape& s : shapes) {
             INFO(vkdml::to_string(type) << " " << s.sizes.size() << "-D, axis " << s.axis);
-            const uint64_t n = s.sizes[s.axis];
+            const uint64_t n = s.length();
             // One in 3 (every line has a nonzero), one in n/2 (some lines do not) and all nonzero.
             for (uint32_t one_in : {3u, static_cast<uint32_t>(n / 2 + 1), 1u}) {
                 const TestTensor x = sparse(type, s.sizes, one_in + s.axis, one_in);
@@ -177,7 +169,7 @@ TEST_CASE("ANY, ALL and COUNT_NONZERO against a host count, both families, windo
                 for (DML_REDUCE_FUNCTION f : {kAny, kAll, kCount}) {
                     INFO(vkdml::to_string(f) << ", one in " << one_in);
                     CHECK(run(*dev, built(vkdml::ops::reduce(input, f, {s.axis})), x) ==
-                          expected(f, x, s.outer, n, s.inner));
+                          expected(f, x, s.outer(), n, s.inner()));
                 }
             }
         }

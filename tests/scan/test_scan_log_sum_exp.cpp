@@ -175,19 +175,14 @@ TEST_CASE("LOG_CUMULATIVE_SUM_EXP against a long double scan on both families an
     std::string configuration;
     const auto dev = make_family_test_device(config, &configuration);
     INFO(configuration);
-    struct Shape {
-        std::vector<uint32_t> sizes;
-        uint32_t axis;
-        uint64_t outer, inner;
-    };
-    const Shape shapes[] = {
-        {{300007}, 0, 1, 1},
-        {{37, 1001}, 1, 37, 1},
-        {{1001, 37}, 0, 1, 37},
-        {{9, 257, 5}, 1, 9, 5},
+    const AxisShape shapes[] = {
+        {{300007}, 0},
+        {{37, 1001}, 1},
+        {{1001, 37}, 0},
+        {{9, 257, 5}, 1},
         // (Whole vectors: the serial kernels' blocks, one invocation over thousands of elements, each with a
         // logarithm; its division loops would stop lavapipe's invocation after 65,535 trips.)
-        {{65536}, 0, 1, 1}};
+        {{65536}, 0}};
     const Scan scans[] = {{},
                           {DML_AXIS_DIRECTION_DECREASING},
                           {DML_AXIS_DIRECTION_DECREASING, true},
@@ -198,7 +193,7 @@ TEST_CASE("LOG_CUMULATIVE_SUM_EXP against a long double scan on both families an
         if (!dev->supports(VKDML_OPERATOR_LOG_CUMULATIVE_SUM_EXP, type).supported) continue;
         if (config == 2 && type != DML_TENSOR_DATA_TYPE_FLOAT32) continue;  // (windows: one type, for time)
         for (size_t si = 0; si < std::size(shapes); ++si) {
-            const Shape& sh = shapes[si];
+            const AxisShape& sh = shapes[si];
             const double center = type == DML_TENSOR_DATA_TYPE_FLOAT16 ? 0 : centers[si % std::size(centers)];
             const TestTensor x = data(type, sh.sizes, static_cast<uint32_t>(si * 31 + type), center, 3);
             for (size_t k = 0; k < 2; ++k) {
@@ -210,7 +205,7 @@ TEST_CASE("LOG_CUMULATIVE_SUM_EXP against a long double scan on both families an
                     run_operation(*dev, operation(vkdml::ops::TensorDesc{type, sh.sizes}, sh.axis, s), x);
                 double worst = 0;
                 const uint64_t missed =
-                    misses(out, reference(x, sh.outer, sh.sizes[sh.axis], sh.inner, s), worst);
+                    misses(out, reference(x, sh.outer(), sh.length(), sh.inner(), s), worst);
                 INFO("worst error " << worst << " of the bound");
                 CHECK(missed == 0);
             }
