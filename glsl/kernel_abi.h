@@ -40,6 +40,9 @@
 #define SCAN_MODE_REDUCE 1   // fold each chunk into its partial
 #define SCAN_MODE_CLEAR 2    // scan_chained: zero the tile states (words [0, len) of the partials)
 #define SCAN_MODE_CHAINED 3  // scan_chained: chunks of one tile in one pass, the look-back over tile states
+// scan_serial, SCAN_OP_MAX/MIN (elements, no blocks): the index output's marks, 32- or 64-bit (see there)
+#define SCAN_MODE_MARK32 4
+#define SCAN_MODE_MARK64 5
 
 #define SCAN_MAX_OTHER_DIMS 7
 #define SCAN_W_FIBERS 0

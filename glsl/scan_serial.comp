@@ -127,6 +127,39 @@ void scan_block(uint k, uint start, uvec2 base) {
 }
 #endif
 
+#if !defined(PAIR_STORAGE)
+// The index output of a selection (MODE_MARK32/64), the pass between two scans: the values scanned into
+// the partials binding, laid out as the index output (its strides, the partials' base), then each
+// position's mark into the index output: its own index along the axis where the element equals the
+// running value there (or is NaN, which wins; never a NaN that NanMode::ignore leaves out), else -1. In
+// an exclusive scan position k marks the element before it, whose inclusive value is the exclusive value
+// at k. The planner then scans the marks in place, the maximum (INCREASING) or the unsigned minimum
+// (DECREASING): each output gets the last element in scan order equal to its value, -1 where none is.
+const bool MARK = MODE == SCAN_MODE_MARK32 || MODE == SCAN_MODE_MARK64;
+layout(set = 0, binding = 1) buffer DstIndex { uint dst_index[]; };
+layout(set = 0, binding = 1) buffer DstIndex64 { uvec2 dst_index64[]; };
+layout(set = 0, binding = 2) readonly buffer RunValues { STORE_T run_values[]; };
+
+void mark_position(uint k, uvec2 base) {
+    uint pos = axis_pos(k);
+    bool first = EXCLUSIVE && k == 0u;
+    uint at = EXCLUSIVE ? axis_pos(first ? k : k - 1u) : pos;  // the element marked
+    ACC_T raw = TO_ACC(src[base.x + at * p.axis_in]);
+    ACC_T x = leaf_value(raw);
+    ACC_T y = leaf_value(TO_ACC(run_values[base.y - p.base_out + p.base_part + pos * p.axis_out]));
+#if defined(ACC_IS_FLOAT)
+    bool match = NAN_IGNORE ? !isnan(raw) && x == y : isnan(x) || x == y;
+#else
+    bool match = x == y;
+#endif
+    uint index = (match && !first) ? at : 0xFFFFFFFFu;
+    if (MODE == SCAN_MODE_MARK64)
+        dst_index64[base.y + pos * p.axis_out] = uvec2(index, index == 0xFFFFFFFFu ? 0xFFFFFFFFu : 0u);
+    else
+        dst_index[base.y + pos * p.axis_out] = index;
+}
+#endif
+
 // Trip k of the position loop: in lockstep, the workgroup's barrier every SYNC_STEPS trips, and nothing
 // past the chunk's end.
 void scan_trip(uint k, uint start, uint end, uvec2 base) {
@@ -156,6 +189,12 @@ void main() {
     // Trips of the position loop: the chunk's positions, or in lockstep the longest chunk's.
     uint stop = start + (LOCKSTEP ? p.chunk_len : end - start);
 
+#if !defined(PAIR_STORAGE)
+    if (MARK) {  // (a constant: the scan below compiles away)
+        for (uint k = start; k < end; ++k) mark_position(k, base);
+        return;
+    }
+#endif
     // The running combine starts from the chunk's carry and is compensated (float types): each element's
     // rounding error is kept, so a long chunk onto a large carry loses nothing.
     for (uint lane = 0u; lane < LANES; ++lane)

@@ -337,8 +337,9 @@ static inline uint64_t DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE dataType, ui
 /** Desc: VKDML_LOG_CUMULATIVE_SUM_EXP_OPERATOR_DESC. */
 #define VKDML_OPERATOR_LOG_CUMULATIVE_SUM_EXP VKDML_OPERATOR_VALUE(1002)
 
-/** Running maximum along one axis (VKDML_OPERATOR_CUMULATIVE_MAXIMUM): NumPy's maximum.accumulate and the
- *  values of PyTorch's cummax. Laid out as DML_CUMULATIVE_SUMMATION_OPERATOR_DESC. */
+/** Running maximum along one axis (VKDML_OPERATOR_CUMULATIVE_MAXIMUM): NumPy's maximum.accumulate and
+ *  PyTorch's cummax (values and, with OutputIndexTensor, indices). Laid out as
+ *  DML_CUMULATIVE_SUMMATION_OPERATOR_DESC with an optional second output. */
 typedef struct VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC {
     const DML_TENSOR_DESC* InputTensor; /**< any of the 11 types; not null */
     /** Not null; same DataType, DimensionCount and Sizes as the input, strides may differ (rule 7). It
@@ -349,6 +350,13 @@ typedef struct VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC {
     /** BOOL. Nonzero: each output leaves its own element out (the first in AxisDirection gets the type's
      *  smallest value: -inf for floats). */
     int32_t HasExclusiveMaximum;
+    /** Optional (null: none). Where each output's value came from: the index along Axis of the last element,
+     *  in AxisDirection, equal to the output (the last of ties and the last NaN, as PyTorch's cummax
+     *  chooses; -0 and +0 are equal); -1 (all bits set) where no element contributed (an exclusive scan's
+     *  first, NaN elements left out by NanMode::ignore). INT32, INT64, UINT32 or UINT64 (32-bit types need
+     *  Sizes[Axis] <= 2^31); the input's DimensionCount and Sizes, its own strides. Output 1 when given;
+     *  it overlaps neither the input nor OutputTensor. */
+    const DML_TENSOR_DESC* OutputIndexTensor;
 } VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC;
 
 /** Running minimum along one axis (VKDML_OPERATOR_CUMULATIVE_MINIMUM): NumPy's minimum.accumulate and the
@@ -360,6 +368,7 @@ typedef struct VKDML_CUMULATIVE_MINIMUM_OPERATOR_DESC {
     uint32_t Axis;
     DML_AXIS_DIRECTION AxisDirection;
     int32_t HasExclusiveMinimum;
+    const DML_TENSOR_DESC* OutputIndexTensor; /**< optional, as the maximum's */
 } VKDML_CUMULATIVE_MINIMUM_OPERATOR_DESC;
 
 /** Running log-sum-exp along one axis (VKDML_OPERATOR_LOG_CUMULATIVE_SUM_EXP): ln(Σ e^x) over the elements

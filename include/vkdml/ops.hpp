@@ -85,6 +85,11 @@ public:
     VKDML_API uint64_t output_bytes() const noexcept;
     /// The reduced axes as given (REDUCE, ARGMIN, ARGMAX); empty for the cumulative operators.
     VKDML_API std::span<const uint32_t> axes() const noexcept;
+    /// The second output, packed row-major (cumulative_maximum_with_indices and
+    /// cumulative_minimum_with_indices); nullptr when the operator has one output.
+    VKDML_API const TensorDesc* index_output() const noexcept;
+    /// The second output's TotalTensorSizeInBytes; 0 when the operator has one output.
+    VKDML_API uint64_t index_output_bytes() const noexcept;
 
     /// The parts; made by the builders below only.
     struct Parts;
@@ -169,6 +174,19 @@ VKDML_API Result<Operation> cumulative_minimum(const TensorDesc& input, uint32_t
                                                DML_AXIS_DIRECTION direction = DML_AXIS_DIRECTION_INCREASING,
                                                bool exclusive = false,
                                                DML_TENSOR_DATA_TYPE output_type = kAutoType);
+
+/// cumulative_maximum() with PyTorch's indices as output 1 (OutputIndexTensor, packed, `index_type`:
+/// kAutoType gives INT64, else INT32, INT64, UINT32 or UINT64): the index along `axis` of the last
+/// element in `direction` equal to each output, -1 (all bits set) where none contributed. Errors: those
+/// of cumulative_maximum(), and unsupported_type for another index type.
+VKDML_API Result<Operation> cumulative_maximum_with_indices(
+    const TensorDesc& input, uint32_t axis, DML_AXIS_DIRECTION direction = DML_AXIS_DIRECTION_INCREASING,
+    bool exclusive = false, DML_TENSOR_DATA_TYPE index_type = kAutoType);
+
+/// cumulative_minimum() with indices, as cumulative_maximum_with_indices().
+VKDML_API Result<Operation> cumulative_minimum_with_indices(
+    const TensorDesc& input, uint32_t axis, DML_AXIS_DIRECTION direction = DML_AXIS_DIRECTION_INCREASING,
+    bool exclusive = false, DML_TENSOR_DATA_TYPE index_type = kAutoType);
 
 /// vkdml's VKDML_OPERATOR_LOG_CUMULATIVE_SUM_EXP: as cumulative_sum(), with ln(Σ e^x) of the elements so far
 /// (PyTorch's logcumsumexp); FLOAT16, FLOAT32 or FLOAT64 input (else ErrorCode::unsupported_type); an

@@ -39,15 +39,18 @@ struct AccessDim {
 /// Which elements of one binding a pass's work items touch, in units of the binding's element_bytes
 /// from the start of its tensor (or scratch region). An item is a pair (group g, chunk c); g is the
 /// row-major index over `group`. Chunk c covers the line positions [c·chunk_len, min((c+1)·chunk_len,
-/// line_length)) or, with per_chunk, the single position c; a line position is the row-major index
-/// over `line`. The item touches origin + Σ group offsets + Σ line offsets, and the extent − 1
-/// elements after each.
+/// line_length)) or, with per_chunk, the single position c (`lead` positions more before the first);
+/// a line position is the row-major index over `line`. The item touches origin + Σ group offsets + Σ line
+/// offsets, and the extent − 1 elements after each.
 struct Access {
     int64_t origin = 0;
     std::vector<AccessDim> group;
     std::vector<AccessDim> line;
     bool per_chunk = false;
     uint32_t extent = 1;
+    /// Line positions touched before each chunk's first (within the line): an exclusive mark reads the
+    /// element before its own (scan_serial.comp, MODE_MARK32/64).
+    uint32_t lead = 0;
 };
 
 /// Inclusive range of element offsets.

@@ -116,7 +116,7 @@ struct Planner {
         const DeviceInfo& info = target.info;
         const bool subgroup_ops = is_float_type(r.type) ? info.subgroup_shuffle : info.subgroup_arithmetic;
         s.blocks.layout = r.problem;
-        s.tiled = !r.pairs && policy.inner_lines == KernelFamily::cooperative && subgroup_ops &&
+        s.tiled = !r.pairs && !r.mark && policy.inner_lines == KernelFamily::cooperative && subgroup_ops &&
                   r.problem.line[0].size >= policy.tile_min_length && r.problem.axis_innermost() &&
                   choose_tile(s);
         if (s.tiled) {
@@ -129,7 +129,7 @@ struct Planner {
         } else {
             // float16 blocks of one vector: the conversion back from float32, unrolled over larger
             // blocks, runs slower (measured on lavapipe).
-            if (!r.pairs && blocks) {
+            if (!r.pairs && !r.mark && blocks) {
                 const bool f16 = r.type == DML_TENSOR_DATA_TYPE_FLOAT16;
                 const BlockRules rules{f16 ? 1u : 4u, f16 ? 1u : policy.row_block_vectors, true, true};
                 s.blocks = block_layout(r.problem, vector_width(s.v), rules);
@@ -144,7 +144,7 @@ struct Planner {
             window_len = std::min(window_len, max_chunk_in_window(data[side].line, element_bytes(s),
                                                                   s.block(), window_bytes(info)));
         s.chunk_len = std::min(s.chunk_len, window_len);
-        s.canonical = !s.tiled && is_float_type(r.type);
+        s.canonical = !s.tiled && !r.mark && is_float_type(r.type);
         if (s.canonical && s.chunk_len < s.axis().size) {
             // Several chunks of a float line: chunks of 32^n steps (canonical_walk.glsl), which blocks of a
             // power of two steps, up to 32, divide; other blocks go.
@@ -207,13 +207,17 @@ struct Planner {
                     .layout = s.layout()});
         p.cooperative = s.tiled;
         p.line_major = s.layout().line_innermost();  // fibers far apart: chunks of one side by side
-        p.lockstep_min_len = policy.lockstep_min_len;
+        p.lockstep_min_len = r.mark ? 0 : policy.lockstep_min_len;
         p.lines = s.layout().lines();
         p.chunks = s.chunks;
         p.chunk_len = s.chunk_len;
         p.line_length = s.axis().size;
         p.bindings = bindings;
         p.access = scan_accesses(r, s.layout(), s.chunks, s.block(), s.blocks.lanes());
+        if (r.mark) {
+            p.access[2] = p.access[1];  // the running values, laid out as the index output
+            p.access[0].lead = r.exclusive ? 1 : 0;
+        }
         if (s.state_words > 0) p.access[2] = {.extent = static_cast<uint32_t>(s.state_words)};  // all states
         p.chunk_len_word = SCAN_W_CHUNK_LEN;
         p.item_begin_word = SCAN_W_ITEM_BEGIN;
@@ -286,6 +290,42 @@ struct Planner {
         return done;
     }
 
+    /// plan_selection_index's passes.
+    Status index_output(const IndexRequest& q) {
+        const ScanRequest& r = q.values;
+        const uint32_t value_bytes = element_size(r.type), index_bytes = element_size(q.index_type);
+        // 1. The running values, in scratch at the index output's element offsets.
+        const uint64_t bytes = ceil_div(q.index_elements * value_bytes, 4) * 4;
+        PassBinding run{Slot::temporary, 0, allocate_scratch(target.info, plan, bytes), bytes};
+        if (auto st = scan(r, {PassBinding{Slot::input, 0}, run}); !st) return st;
+        // 2. The marks: chunks within a window of the index output too.
+        ScanRequest m = r;
+        m.mark = true;
+        Shape s = choose(m, false);
+        const auto data = scan_accesses(m, s.layout(), 1, 1, 1);
+        s.chunk_len = std::min(s.chunk_len,
+                               max_chunk_in_window(data[1].line, index_bytes, 1, window_bytes(target.info)));
+        if (r.exclusive && s.chunk_len > 1 && s.chunk_len < s.axis().size) --s.chunk_len;  // (the lead)
+        s.chunks = ceil_div(s.axis().size, s.chunk_len);
+        if (auto st = check_item_count("scan", s.layout().lines(), 1, s.chunks); !st) return st;
+        PassBinding src{Slot::input, 0, 0, 0, value_bytes, SCAN_W_BASE_IN};
+        PassBinding marks{Slot::output, 1, 0, 0, index_bytes, SCAN_W_BASE_OUT};
+        run.element_bytes = value_bytes;
+        run.base_word = SCAN_W_BASE_PART;
+        if (auto st = add_pass(m, s, index_bytes == 8 ? SCAN_MODE_MARK64 : SCAN_MODE_MARK32, false, false,
+                               {src, marks, run});
+            !st)
+            return st;
+        // 3. The marks scanned in place: the last in scan order, -1 (all bits) for none.
+        ScanRequest last;
+        last.op = r.reverse ? SCAN_OP_MIN : SCAN_OP_MAX;
+        last.is_signed = !r.reverse;
+        last.type = index_bytes == 8 ? DML_TENSOR_DATA_TYPE_INT64 : DML_TENSOR_DATA_TYPE_INT32;
+        last.reverse = r.reverse;
+        last.problem = q.index_problem;
+        return scan(last, {PassBinding{Slot::output, 1}, PassBinding{Slot::output, 1}});
+    }
+
     Status scan(const ScanRequest& r, Endpoints ends) {
         const Shape s = choose(r);
         const uint64_t fibers = s.layout().lines();
@@ -296,8 +336,8 @@ struct Planner {
         dst.base_word = SCAN_W_BASE_OUT;
         // A carry level scans its partials in place (a caller's tensors are in place only when bound so:
         // record.cpp switches those passes to their in-place pipelines then).
-        const bool in_place =
-            src.slot == Slot::temporary && dst.slot == Slot::temporary && src.offset == dst.offset;
+        const bool in_place = src.slot == dst.slot && src.index == dst.index &&
+                              (src.slot != Slot::temporary || src.offset == dst.offset);
         if (s.tiled && policy.chained && !in_place && s.axis().size > s.tile_len() && chained(r, s, src, dst))
             return {};
         // Several chunks: reduce each to its partial, scan the partials, scan each chunk from its carry.
@@ -321,6 +361,11 @@ struct Planner {
 };
 
 }  // namespace
+
+Status plan_selection_index(const PlanTarget& target, const IndexRequest& request, Plan& plan) {
+    Planner p{target, select_policy(target).scan, plan};
+    return p.index_output(request);
+}
 
 Status plan_scan(const PlanTarget& target, const ScanRequest& request, Plan& plan) {
     Planner p{target, select_policy(target).scan, plan};

@@ -17,9 +17,25 @@ struct ScanRequest {
         false;        ///< elements are compensated pairs of `type` (how a float scan's partials are scanned)
     Problem problem;  ///< one line dimension: the axis
     bool nan_ignore = false;  ///< NanMode::ignore, float input: NaN elements read as the identity
+    bool mark = false;        ///< the index output's marks (scan_serial by elements, MODE_MARK32/64)
+};
+
+/// The index output of a cumulative maximum or minimum (output 1).
+struct IndexRequest {
+    /// The selection of input 0, its problem lowered with the index output's strides as the output's.
+    ScanRequest values;
+    DML_TENSOR_DATA_TYPE index_type = DML_TENSOR_DATA_TYPE_INT64;
+    uint64_t index_elements = 0;  ///< the index output's TotalTensorSizeInBytes in elements
+    Problem index_problem;        ///< the index output lowered with its own strides on both sides
 };
 
 /// Appends the passes of the scan of input 0 into output 0 to `plan`.
 Status plan_scan(const PlanTarget& target, const ScanRequest& request, Plan& plan);
+
+/// Appends the passes that write a selection's index output (output 1) to `plan`: the values scanned into
+/// scratch laid out as the index output, the marks (scan_serial.comp, MODE_MARK32/64), and their scan in
+/// place, the maximum (INCREASING) or the unsigned minimum (DECREASING). They read input 0 only, so
+/// they go before the values' passes, which may overwrite it (in place).
+Status plan_selection_index(const PlanTarget& target, const IndexRequest& request, Plan& plan);
 
 }  // namespace vkdml::detail

@@ -135,6 +135,7 @@ ElementRange touched(const Pass& pass, const Access& a, uint64_t first, uint64_t
     uint64_t l0 = c0, l1 = c1;
     if (!a.per_chunk) {
         l0 = c0 * pass.chunk_len;
+        l0 -= std::min<uint64_t>(l0, a.lead);
         l1 = std::min((c1 + 1) * pass.chunk_len, pass.line_length) - 1;
     }
     ElementRange g = row_major_bounds(a.group, g0, g1);

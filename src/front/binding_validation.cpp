@@ -78,14 +78,15 @@ Status check_temporary(const BufferMemorySize& memory_size, const char* name, co
     return check_binding(memory_size, name, "temporary", 0, *b.temporary, temp, 16);
 }
 
-/// No input range overlaps an output range (but a cumulative operator's byte-identical in-place pair
-/// with equal strides), and the temporary range (when `has_temporary`) overlaps none.
+/// No input range overlaps an output range (but a cumulative operator's byte-identical in-place pair of
+/// input 0 and output 0 with equal strides), no two outputs overlap, and the temporary range (when
+/// `has_temporary`) overlaps none.
 Status check_overlaps(const OperatorState& op, const char* name, const Bindings& b, bool has_temporary) {
     const bool may_run_in_place = op.may_run_in_place;  // its row's (ops/op_table.cpp)
     for (uint32_t o = 0; o < b.outputs.size(); ++o) {
         for (uint32_t i = 0; i < b.inputs.size(); ++i) {
             if (!overlaps(b.inputs[i], b.outputs[o])) continue;
-            bool in_place = may_run_in_place && b.inputs[i].offset == b.outputs[o].offset &&
+            bool in_place = may_run_in_place && o == 0 && b.inputs[i].offset == b.outputs[o].offset &&
                             b.inputs[i].size == b.outputs[o].size &&
                             op.inputs[i]->strides == op.outputs[o]->strides;
             if (!in_place)
@@ -95,6 +96,11 @@ Status check_overlaps(const OperatorState& op, const char* name, const Bindings&
                                   ") overlap (rule 9: only the cumulative operators run in place, on "
                                   "byte-identical ranges with equal strides)");
         }
+        for (uint32_t e = 0; e < o; ++e)
+            if (overlaps(b.outputs[e], b.outputs[o]))
+                return make_error(ErrorCode::invalid_binding, name, ": output ", e, " [", b.outputs[e].offset,
+                                  ", +", b.outputs[e].size, ") and output ", o, " [", b.outputs[o].offset,
+                                  ", +", b.outputs[o].size, ") overlap (rule 9: outputs never share bytes)");
         if (has_temporary && overlaps(*b.temporary, b.outputs[o]))
             return make_error(ErrorCode::invalid_binding, name, ": the temporary buffer overlaps output ", o);
     }

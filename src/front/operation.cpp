@@ -55,12 +55,23 @@ Result<std::shared_ptr<Parts>> make_parts(const char* op, const TensorDesc& inpu
     return p;
 }
 
+Status add_index_output(const char* op, Parts& p, DML_TENSOR_DATA_TYPE type) {
+    p.index_output = TensorDesc{type, p.input.sizes, {}, 0};
+    auto bytes = p.index_output.total_bytes();
+    if (!bytes) return make_error(bytes.error().code, op, ": index output ", bytes.error().message);
+    p.has_index_output = true;
+    p.index_output_bytes = *bytes;
+    p.index_buffer = buffer_of(p.index_output, p.index_output_bytes);
+    p.index_tensor = {DML_TENSOR_TYPE_BUFFER, &p.index_buffer};
+    return {};
+}
+
 Result<DML_TENSOR_DATA_TYPE> index_output_type(const char* op, DML_TENSOR_DATA_TYPE requested) {
     if (requested == kAutoType) return DML_TENSOR_DATA_TYPE_INT64;
     if (!is_index_type(requested))
         return make_error(ErrorCode::unsupported_type, op, ": output type ", to_string(requested), " (",
                           static_cast<int>(requested),
-                          ") is not an index type: ARGMAX and ARGMIN write INT32, INT64, UINT32 or UINT64");
+                          ") is not an index type: indices are INT32, INT64, UINT32 or UINT64");
     return requested;
 }
 
@@ -157,6 +168,12 @@ uint64_t Operation::output_bytes() const noexcept {
 }
 std::span<const uint32_t> Operation::axes() const noexcept {
     return p_->axes;
+}
+const TensorDesc* Operation::index_output() const noexcept {
+    return p_->has_index_output ? &p_->index_output : nullptr;
+}
+uint64_t Operation::index_output_bytes() const noexcept {
+    return p_->index_output_bytes;
 }
 
 }  // namespace vkdml::ops

@@ -17,6 +17,12 @@ struct Operation::Parts {
     std::vector<uint32_t> axes;
     DML_BUFFER_TENSOR_DESC input_buffer{}, output_buffer{};
     DML_TENSOR_DESC input_tensor{}, output_tensor{};
+    /// The second output (the selections' indices), when has_index_output.
+    bool has_index_output = false;
+    TensorDesc index_output;
+    uint64_t index_output_bytes = 0;
+    DML_BUFFER_TENSOR_DESC index_buffer{};
+    DML_TENSOR_DESC index_tensor{};
     std::shared_ptr<const void> typed;  ///< the DML_*_OPERATOR_DESC (a builder's set_typed)
     DML_OPERATOR_DESC desc{};
 
@@ -39,6 +45,10 @@ Result<uint64_t> check_input(const char* op, const TensorDesc& input);
 Result<std::shared_ptr<Parts>> make_parts(const char* op, const TensorDesc& input, uint64_t input_bytes,
                                           std::vector<uint32_t> output_sizes,
                                           DML_TENSOR_DATA_TYPE output_type, std::span<const uint32_t> axes);
+
+/// Adds a packed second output of the input's sizes and `type` to the parts. Errors: an output too large
+/// to size.
+Status add_index_output(const char* op, Parts& p, DML_TENSOR_DATA_TYPE type);
 
 /// Keeps `typed` in the parts and points the operator description of `type` at it.
 template <class OpDesc>

@@ -30,4 +30,9 @@ void keep_tensors(OperatorState& s, const DML_TENSOR_DESC& input, const DML_TENS
     s.normalized.output = &s.outputs[0]->tensor;
 }
 
+void keep_index_output(OperatorState& s, const DML_TENSOR_DESC& index) {
+    s.outputs.push_back(copy_tensor(index));
+    s.normalized.output_index = &s.outputs[1]->tensor;
+}
+
 }  // namespace vkdml::detail

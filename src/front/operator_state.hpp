@@ -34,6 +34,8 @@ struct NormalizedDesc {
     uint32_t axis = 0;                                       ///< the cumulative operators' Axis
     DML_AXIS_DIRECTION direction = DML_AXIS_DIRECTION_INCREASING;  ///< INCREASING for REDUCE
     int32_t exclusive = 0;  ///< HasExclusiveSum / HasExclusiveProduct as given (nonzero: exclusive)
+    /// The cumulative maximum's and minimum's OutputIndexTensor (output 1), or null.
+    const DML_TENSOR_DESC* output_index = nullptr;
 };
 
 struct OperatorState {
@@ -76,6 +78,9 @@ Status create_description(const DeviceCaps& caps, const DML_OPERATOR_DESC& desc,
 /// Keeps deep copies of a validated operator's two tensors in `s` and points the normalized description
 /// at them (operator_state.cpp).
 void keep_tensors(OperatorState& s, const DML_TENSOR_DESC& input, const DML_TENSOR_DESC& output);
+
+/// Keeps a deep copy of a validated index output as output 1 and points the normalized description at it.
+void keep_index_output(OperatorState& s, const DML_TENSOR_DESC& index);
 
 /// Device::supports for a device of these capabilities (ops/operator.cpp).
 TypeSupport type_support(const DeviceCaps& caps, DML_OPERATOR_TYPE op, DML_TENSOR_DATA_TYPE type);

@@ -109,6 +109,7 @@ std::optional<Status> execute_split(const Device& device, const OperatorState& o
                                     std::span<const std::span<const std::byte>> inputs,
                                     std::span<const std::span<std::byte>> outputs,
                                     DML_EXECUTION_FLAGS flags) {
+    if (op.outputs.size() != 1) return std::nullopt;  // (an index output: windows only)
     const TensorCopy& in = *op.inputs[0];
     const TensorCopy& out = *op.outputs[0];
     const NormalizedDesc& n = op.normalized;

@@ -92,12 +92,13 @@ struct PassPipelines {
 
 bool reads_input_writes_output(const detail::Pass& p) {
     return detail::is_scan(p.key.kernel) && p.bindings[0].slot == detail::Slot::input &&
-           !p.bindings[0].unused && p.bindings[1].slot == detail::Slot::output && !p.bindings[1].unused;
+           !p.bindings[0].unused && p.bindings[1].slot == detail::Slot::output && p.bindings[1].index == 0 &&
+           !p.bindings[1].unused;
 }
 
 Result<PassPipelines> pass_pipelines(const CompiledState& s, const Bindings& b) {
     const bool bound_in_place =
-        b.inputs.size() == 1 && b.outputs.size() == 1 && detail::overlaps(b.inputs[0], b.outputs[0]);
+        b.inputs.size() == 1 && !b.outputs.empty() && detail::overlaps(b.inputs[0], b.outputs[0]);
     PassPipelines r;
     for (size_t p = 0; p < s.plan.passes.size(); ++p) {
         const detail::Pass& pass = s.plan.passes[p];

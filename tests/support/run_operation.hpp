@@ -16,4 +16,13 @@ vkdml::ops::Operation built(vkdml::Result<vkdml::ops::Operation> r);
 TestTensor run_operation(const vkdml::Device& device, const vkdml::ops::Operation& op, const TestTensor& in,
                          const vkdml::OperatorOptions& options = {});
 
+/// Values and indices of a selection run with its index output (ops::cumulative_maximum_with_indices).
+struct WithIndices {
+    TestTensor values, indices;
+};
+
+/// `op` (of two outputs) run on `in` as run_operation runs one: both outputs, packed row-major.
+WithIndices run_with_indices(const vkdml::Device& device, const vkdml::ops::Operation& op,
+                             const TestTensor& in, const vkdml::OperatorOptions& options = {});
+
 }  // namespace vkdml_test

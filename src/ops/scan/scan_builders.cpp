@@ -9,10 +9,10 @@ namespace {
 using detail::make_error;
 using namespace builder;
 
-template <class CumulativeDesc>
-Result<Operation> cumulative(const char* op, DML_OPERATOR_TYPE type, const char* what,
-                             const TensorDesc& input, uint32_t axis, DML_AXIS_DIRECTION direction,
-                             bool exclusive, DML_TENSOR_DATA_TYPE output_type) {
+/// The checked parts of a cumulative operation; the caller sets its typed description.
+Result<std::shared_ptr<Parts>> cumulative_parts(const char* op, const char* what, const TensorDesc& input,
+                                                uint32_t axis, DML_AXIS_DIRECTION direction,
+                                                DML_TENSOR_DATA_TYPE output_type) {
     auto input_bytes = check_input(op, input);
     if (!input_bytes) return input_bytes.error();
     if (auto st = check_direction(op, direction); !st) return st.error();
@@ -22,10 +22,46 @@ Result<Operation> cumulative(const char* op, DML_OPERATOR_TYPE type, const char*
                           " dimensions (axes count from 0)");
     auto out_type = kept_output_type(op, what, input.data_type, output_type);
     if (!out_type) return out_type.error();
-    auto parts = make_parts(op, input, *input_bytes, input.sizes, *out_type, {});
+    return make_parts(op, input, *input_bytes, input.sizes, *out_type, {});
+}
+
+/// The description of the parts `p` (the selections' with the index output when `p` has one).
+template <class CumulativeDesc>
+CumulativeDesc description_of(const Parts& p, uint32_t axis, DML_AXIS_DIRECTION direction, bool exclusive) {
+    const int32_t flag = exclusive ? 1 : 0;
+    if constexpr (requires(CumulativeDesc d) { d.OutputIndexTensor; })
+        return {&p.input_tensor,
+                &p.output_tensor,
+                axis,
+                direction,
+                flag,
+                p.has_index_output ? &p.index_tensor : nullptr};
+    else
+        return {&p.input_tensor, &p.output_tensor, axis, direction, flag};
+}
+
+template <class CumulativeDesc>
+Result<Operation> cumulative(const char* op, DML_OPERATOR_TYPE type, const char* what,
+                             const TensorDesc& input, uint32_t axis, DML_AXIS_DIRECTION direction,
+                             bool exclusive, DML_TENSOR_DATA_TYPE output_type) {
+    auto parts = cumulative_parts(op, what, input, axis, direction, output_type);
     if (!parts) return parts.error();
     Parts& p = **parts;
-    set_typed(p, type, CumulativeDesc{&p.input_tensor, &p.output_tensor, axis, direction, exclusive ? 1 : 0});
+    set_typed(p, type, description_of<CumulativeDesc>(p, axis, direction, exclusive));
+    return Operation(std::move(*parts));
+}
+/// A selection with its index output.
+template <class SelectionDesc>
+Result<Operation> with_indices(const char* op, DML_OPERATOR_TYPE type, const char* what,
+                               const TensorDesc& input, uint32_t axis, DML_AXIS_DIRECTION direction,
+                               bool exclusive, DML_TENSOR_DATA_TYPE index_type) {
+    auto parts = cumulative_parts(op, what, input, axis, direction, kAutoType);
+    if (!parts) return parts.error();
+    auto index = index_output_type(op, index_type);
+    if (!index) return index.error();
+    Parts& p = **parts;
+    if (auto st = add_index_output(op, p, *index); !st) return st.error();
+    set_typed(p, type, description_of<SelectionDesc>(p, axis, direction, exclusive));
     return Operation(std::move(*parts));
 }
 
@@ -57,6 +93,22 @@ Result<Operation> cumulative_minimum(const TensorDesc& input, uint32_t axis, DML
     return cumulative<VKDML_CUMULATIVE_MINIMUM_OPERATOR_DESC>(
         "vkdml::ops::cumulative_minimum", VKDML_OPERATOR_CUMULATIVE_MINIMUM, "CUMULATIVE_MINIMUM", input,
         axis, direction, exclusive, output_type);
+}
+
+Result<Operation> cumulative_maximum_with_indices(const TensorDesc& input, uint32_t axis,
+                                                  DML_AXIS_DIRECTION direction, bool exclusive,
+                                                  DML_TENSOR_DATA_TYPE index_type) {
+    return with_indices<VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC>(
+        "vkdml::ops::cumulative_maximum_with_indices", VKDML_OPERATOR_CUMULATIVE_MAXIMUM,
+        "CUMULATIVE_MAXIMUM", input, axis, direction, exclusive, index_type);
+}
+
+Result<Operation> cumulative_minimum_with_indices(const TensorDesc& input, uint32_t axis,
+                                                  DML_AXIS_DIRECTION direction, bool exclusive,
+                                                  DML_TENSOR_DATA_TYPE index_type) {
+    return with_indices<VKDML_CUMULATIVE_MINIMUM_OPERATOR_DESC>(
+        "vkdml::ops::cumulative_minimum_with_indices", VKDML_OPERATOR_CUMULATIVE_MINIMUM,
+        "CUMULATIVE_MINIMUM", input, axis, direction, exclusive, index_type);
 }
 
 Result<Operation> log_cumulative_sum_exp(const TensorDesc& input, uint32_t axis, DML_AXIS_DIRECTION direction,

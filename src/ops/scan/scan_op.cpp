@@ -14,10 +14,12 @@ CumulativeDesc as_cumulative(const DML_CUMULATIVE_PRODUCT_OPERATOR_DESC& d) {
     return {d.InputTensor, d.OutputTensor, d.Axis, d.AxisDirection, d.HasExclusiveProduct};
 }
 CumulativeDesc as_cumulative(const VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC& d) {
-    return {d.InputTensor, d.OutputTensor, d.Axis, d.AxisDirection, d.HasExclusiveMaximum};
+    return {d.InputTensor,   d.OutputTensor,        d.Axis,
+            d.AxisDirection, d.HasExclusiveMaximum, d.OutputIndexTensor};
 }
 CumulativeDesc as_cumulative(const VKDML_CUMULATIVE_MINIMUM_OPERATOR_DESC& d) {
-    return {d.InputTensor, d.OutputTensor, d.Axis, d.AxisDirection, d.HasExclusiveMinimum};
+    return {d.InputTensor,   d.OutputTensor,        d.Axis,
+            d.AxisDirection, d.HasExclusiveMinimum, d.OutputIndexTensor};
 }
 CumulativeDesc as_cumulative(const VKDML_LOG_CUMULATIVE_SUM_EXP_OPERATOR_DESC& d) {
     return {d.InputTensor, d.OutputTensor, d.Axis, d.AxisDirection, d.HasExclusiveSum};
@@ -37,6 +39,7 @@ Status normalize(const DeviceCaps& caps, DML_OPERATOR_TYPE type, const void* des
     const CumulativeDesc d = as_cumulative(*static_cast<const OpDesc*>(desc));
     if (auto st = validate_cumulative(caps, type, d); !st) return st;
     keep_tensors(s, *d.InputTensor, *d.OutputTensor);
+    if (d.OutputIndexTensor) keep_index_output(s, *d.OutputIndexTensor);
     s.normalized.axis = d.Axis;
     s.normalized.direction = d.AxisDirection;
     s.normalized.exclusive = d.HasExclusive;
@@ -75,11 +78,13 @@ std::shared_ptr<const void> typed_cumulative_product(const NormalizedDesc& n) {
 }
 std::shared_ptr<const void> typed_cumulative_maximum(const NormalizedDesc& n) {
     return std::make_shared<const VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC>(
-        VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC{n.input, n.output, n.axis, n.direction, n.exclusive});
+        VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC{n.input, n.output, n.axis, n.direction, n.exclusive,
+                                               n.output_index});
 }
 std::shared_ptr<const void> typed_cumulative_minimum(const NormalizedDesc& n) {
     return std::make_shared<const VKDML_CUMULATIVE_MINIMUM_OPERATOR_DESC>(
-        VKDML_CUMULATIVE_MINIMUM_OPERATOR_DESC{n.input, n.output, n.axis, n.direction, n.exclusive});
+        VKDML_CUMULATIVE_MINIMUM_OPERATOR_DESC{n.input, n.output, n.axis, n.direction, n.exclusive,
+                                               n.output_index});
 }
 std::shared_ptr<const void> typed_log_cumulative_sum_exp(const NormalizedDesc& n) {
     return std::make_shared<const VKDML_LOG_CUMULATIVE_SUM_EXP_OPERATOR_DESC>(
@@ -99,6 +104,14 @@ Status plan_cumulative(const PlanTarget& target, const OperatorState& op, Plan& 
     r.exclusive = n.exclusive != 0;
     r.problem = lower_scan(in.sizes, in.strides, out.strides, n.axis);
     r.nan_ignore = op.options.nan_mode == NanMode::ignore;
+    if (op.outputs.size() > 1) {  // the index output first: its passes read the input, which may be in place
+        const TensorCopy& index = *op.outputs[1];
+        IndexRequest q{.values = r, .index_type = index.buffer.DataType};
+        q.values.problem = lower_scan(in.sizes, in.strides, index.strides, n.axis);
+        q.index_elements = index.buffer.TotalTensorSizeInBytes / element_size(index.buffer.DataType);
+        q.index_problem = lower_scan(index.sizes, index.strides, index.strides, n.axis);
+        if (auto st = plan_selection_index(target, q, plan); !st) return st;
+    }
     return plan_scan(target, r, plan);
 }
 

@@ -17,6 +17,8 @@ struct CumulativeDesc {
     uint32_t Axis;
     DML_AXIS_DIRECTION AxisDirection;
     int32_t HasExclusive;
+    /// CUMULATIVE_MAXIMUM and CUMULATIVE_MINIMUM: the optional index output (output 1); else null.
+    const DML_TENSOR_DESC* OutputIndexTensor = nullptr;
 };
 
 /// SPEC §2 rules 1–8 for a cumulative description (scan_validation.cpp).

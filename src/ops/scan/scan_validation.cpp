@@ -7,6 +7,45 @@
 
 namespace vkdml::detail {
 
+namespace {
+
+bool is_index_type(DML_TENSOR_DATA_TYPE t) {
+    const TypeInfo* info = type_info(t);
+    return info && info->index_output;
+}
+
+/// The cumulative maximum's and minimum's OutputIndexTensor: an index type, the input's shape, room for
+/// every position along the axis (the 32-bit types hold 2^31 - 1, the last position of 2^31: -1 is "none").
+Status validate_index_output(const DeviceCaps& caps, DML_OPERATOR_TYPE op, const DML_BUFFER_TENSOR_DESC& in,
+                             uint32_t axis, const DML_TENSOR_DESC* index) {
+    const char* name = to_string(op);
+    if (auto st = validate_tensor(name, "OutputIndexTensor", index, true); !st) return st;
+    const auto& idx = *static_cast<const DML_BUFFER_TENSOR_DESC*>(index->Desc);
+    if (!is_index_type(idx.DataType))
+        return make_error(ErrorCode::unsupported_type, name, ": OutputIndexTensor.DataType is ",
+                          to_string(idx.DataType), " but ", name,
+                          " writes indices: INT32, INT64, UINT32 or UINT64 (SPEC §4)");
+    if (idx.DimensionCount != in.DimensionCount)
+        return make_error(ErrorCode::invalid_descriptor, name, ": OutputIndexTensor.DimensionCount is ",
+                          idx.DimensionCount, " but InputTensor.DimensionCount is ", in.DimensionCount,
+                          " (rule 7: they must be equal)");
+    for (uint32_t i = 0; i < in.DimensionCount; ++i)
+        if (in.Sizes[i] != idx.Sizes[i])
+            return make_error(ErrorCode::invalid_descriptor, name, ": OutputIndexTensor.Sizes ",
+                              list(idx.Sizes, idx.DimensionCount), " differ from InputTensor.Sizes ",
+                              list(in.Sizes, in.DimensionCount), " at dimension ", i,
+                              " (rule 7: sizes must be equal)");
+    const uint32_t bytes = element_size(idx.DataType);
+    if (bytes == 4 && in.Sizes[axis] > 0x80000000u)
+        return make_error(
+            ErrorCode::unsupported_type, name, ": OutputIndexTensor.DataType is ", to_string(idx.DataType),
+            " but the axis has ", in.Sizes[axis],
+            " elements: 32-bit indices reach 2147483647, the last of 2^31 (use INT64 or UINT64)");
+    return validate_type_support(caps, op, "OutputIndexTensor", idx.DataType);
+}
+
+}  // namespace
+
 Status validate_cumulative(const DeviceCaps& caps, DML_OPERATOR_TYPE op, const CumulativeDesc& d) {
     const char* name = to_string(op);
     auto fail = [&](const auto&... parts) {
@@ -39,7 +78,9 @@ Status validate_cumulative(const DeviceCaps& caps, DML_OPERATOR_TYPE op, const C
         return make_error(ErrorCode::unsupported_type, name, ": InputTensor.DataType is ",
                           to_string(in.DataType), " but ", name,
                           " takes FLOAT16, FLOAT32 or FLOAT64 only (SPEC §4)");
-    return validate_type_support(caps, op, "InputTensor", in.DataType);
+    if (auto st = validate_type_support(caps, op, "InputTensor", in.DataType); !st) return st;
+    if (!d.OutputIndexTensor) return {};
+    return validate_index_output(caps, op, in, d.Axis, d.OutputIndexTensor);
 }
 
 }  // namespace vkdml::detail
