@@ -177,10 +177,10 @@ vkdml::Result<vkdml::CompiledOperator> compiled_for(DeviceHandle& h, const Call&
     });
 }
 
-/// Submits `compiled` from `in` to `out` (leases of the pool) with a temporary buffer of the pool, and
-/// registers the submission with each buffer it uses. No GIL needed.
+/// Submits `compiled` from `in` to `outs` (leases of the pool, one per output) with a temporary buffer of
+/// the pool, and registers the submission with each buffer it uses. No GIL needed.
 vkdml::Result<std::shared_ptr<Pending>> submit_on(DeviceHandle& h, const vkdml::CompiledOperator& compiled,
-                                                  const Lease& in, const Lease& out) {
+                                                  const Lease& in, std::initializer_list<const Lease*> outs) {
     const uint64_t temp_bytes = compiled.binding_properties().TemporaryResourceSize;
     std::shared_ptr<Lease> temp;
     if (temp_bytes > 0) {
@@ -188,12 +188,15 @@ vkdml::Result<std::shared_ptr<Pending>> submit_on(DeviceHandle& h, const vkdml::
         if (!t) return t.error();
         temp = *t;
     }
-    auto s = vkdml::submit(compiled, std::span(&in.buffer(), 1), std::span(&out.buffer(), 1),
+    std::vector<vkdml::MappedBuffer> out_buffers;
+    for (const Lease* out : outs) out_buffers.push_back(out->buffer());
+    auto s = vkdml::submit(compiled, std::span(&in.buffer(), 1), out_buffers,
                            temp ? temp->buffer() : vkdml::MappedBuffer());
     if (!s) return s.error();
     auto pending = std::make_shared<Pending>(std::move(*s));
     in.slot().add_user(pending);
-    if (&out != &in) out.slot().add_user(pending);
+    for (const Lease* out : outs)
+        if (out != &in) out->slot().add_user(pending);
     if (temp) temp->slot().add_user(pending);
     return pending;
 }
@@ -269,7 +272,7 @@ py::array run(DeviceHandle& h, const Call& call, const py::array& a, const py::d
         std::memcpy(in_bytes.data(), src, n);
         ++host_transfers;
         if (n < call.op->input_bytes()) std::memset(in_bytes.data() + n, 0, call.op->input_bytes() - n);
-        auto pending = submit_on(h, *compiled, **in, **result);
+        auto pending = submit_on(h, *compiled, **in, {result->get()});
         if (!pending) return pending.error();
         if (auto st = (*pending)->wait(); !st) return st;
         std::memcpy(dst, (*result)->buffer().data().data(),
@@ -333,6 +336,93 @@ py::array cumulative(DeviceHandle& h, py::array a, uint32_t axis, int combine, b
     a = prepared(a);
     Call c = scan_call(input_tensor(a), axis, combine, exclusive, reverse, nan_ignore);
     return run(h, c, a, a.dtype());
+}
+
+/// The call of vkdml's CUMULATIVE_MAXIMUM (combine 2) or CUMULATIVE_MINIMUM (3) on `in` with its INT64
+/// index output (output 1).
+Call selection_index_call(const vkdml::ops::TensorDesc& in, uint32_t axis, int combine, bool exclusive,
+                          bool reverse, bool nan_ignore) {
+    const DML_AXIS_DIRECTION dir = reverse ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
+    if (combine != 2 && combine != 3)
+        raise("invalid_argument",
+              "combine " + std::to_string(combine) + " is not 2 (maximum) or 3 (minimum)");
+    Call c;
+    c.op = built(combine == 2 ? vkdml::ops::cumulative_maximum_with_indices(in, axis, dir, exclusive)
+                              : vkdml::ops::cumulative_minimum_with_indices(in, axis, dir, exclusive));
+    c.key = std::string(combine == 2 ? "cummax-indices " : "cummin-indices ") + tensor_key(in) + " axis " +
+            std::to_string(axis) + (exclusive ? " exclusive" : "") + (reverse ? " reverse" : "") +
+            (nan_ignore ? " nan-ignore" : "");
+    c.options.nan_mode = nan_ignore ? vkdml::NanMode::ignore : vkdml::NanMode::propagate;
+    return c;
+}
+
+/// A selection's values and int64 indices of the numpy array `a`, as run() runs one output: buffers of
+/// the pool, or vkdml::execute on arrays the pool cannot hold.
+py::tuple cumulative_with_indices(DeviceHandle& h, py::array a, uint32_t axis, int combine, bool exclusive,
+                                  bool reverse, bool nan_ignore) {
+    a = prepared(a);
+    const Call call = selection_index_call(input_tensor(a), axis, combine, exclusive, reverse, nan_ignore);
+    const std::vector<uint32_t>& sizes = call.op->output().sizes;
+    std::vector<py::ssize_t> shape(sizes.begin(), sizes.end());
+    py::array values(a.dtype(), shape), indices(py::dtype::of<int64_t>(), shape);
+    const auto* src = static_cast<const std::byte*>(a.data());
+    const size_t src_bytes = reach_bytes(a);
+    std::byte* const dst[] = {static_cast<std::byte*>(values.mutable_data()),
+                              static_cast<std::byte*>(indices.mutable_data())};
+    const uint64_t dst_bytes[] = {static_cast<uint64_t>(values.nbytes()),
+                                  static_cast<uint64_t>(indices.nbytes())};
+    const uint64_t out_bytes[] = {call.op->output_bytes(), call.op->index_output_bytes()};
+    without_gil([&]() -> vkdml::Status {
+        const uint64_t limit = pool_limit(h);
+        auto compiled = compiled_for(h, call);
+        if (call.op->input_bytes() > limit || out_bytes[0] > limit || out_bytes[1] > limit || !compiled ||
+            compiled->binding_properties().TemporaryResourceSize > limit) {
+            // (Tensors longer than their arrays, by the rounding of the last element to 4 bytes: copies.)
+            std::vector<std::byte> in_copy(src, src + src_bytes);
+            in_copy.resize(std::max<uint64_t>(src_bytes, call.op->input_bytes()));
+            std::vector<std::byte> out_copy[2];
+            std::span<std::byte> outs[2];
+            for (int i = 0; i < 2; ++i) {
+                if (dst_bytes[i] >= out_bytes[i]) {
+                    outs[i] = {dst[i], dst_bytes[i]};
+                } else {
+                    out_copy[i].resize(out_bytes[i]);
+                    outs[i] = out_copy[i];
+                }
+            }
+            const std::span<const std::byte> ins[] = {in_copy};
+            ++host_transfers;
+            if (auto st = vkdml::execute(*h.device(), call.op->desc(), ins, outs, DML_EXECUTION_FLAG_NONE,
+                                         call.options);
+                !st)
+                return st;
+            ++host_transfers;
+            ++execute_runs;
+            for (int i = 0; i < 2; ++i)
+                if (!out_copy[i].empty()) std::memcpy(dst[i], out_copy[i].data(), dst_bytes[i]);
+            return {};
+        }
+        auto in = h.lend(call.op->input_bytes());
+        if (!in) return in.error();
+        auto first = h.lend(out_bytes[0]);
+        if (!first) return first.error();
+        auto second = h.lend(out_bytes[1]);
+        if (!second) return second.error();
+        const std::span<std::byte> in_bytes = (*in)->buffer().data();
+        const size_t n = std::min<size_t>(call.op->input_bytes(), src_bytes);
+        std::memcpy(in_bytes.data(), src, n);
+        ++host_transfers;
+        if (n < call.op->input_bytes()) std::memset(in_bytes.data() + n, 0, call.op->input_bytes() - n);
+        auto pending = submit_on(h, *compiled, **in, {first->get(), second->get()});
+        if (!pending) return pending.error();
+        if (auto st = (*pending)->wait(); !st) return st;
+        std::memcpy(dst[0], (*first)->buffer().data().data(), std::min<uint64_t>(out_bytes[0], dst_bytes[0]));
+        std::memcpy(dst[1], (*second)->buffer().data().data(),
+                    std::min<uint64_t>(out_bytes[1], dst_bytes[1]));
+        ++host_transfers;
+        return {};
+    });
+    return py::make_tuple(values, indices);
 }
 
 py::array reduction(DeviceHandle& h, py::array a, int function, std::vector<uint32_t> axes,
@@ -506,7 +596,7 @@ ArrayPtr submit_array(const std::shared_ptr<DeviceHandle>& h, const Call& call, 
             if (!lease) return lease.error();
             result->lease = *lease;
         }
-        auto pending = submit_on(*h, *compiled, *a.lease, *result->lease);
+        auto pending = submit_on(*h, *compiled, *a.lease, {result->lease.get()});
         if (!pending) return pending.error();
         return {};
     });
@@ -517,6 +607,34 @@ ArrayPtr cumulative_array(const std::shared_ptr<DeviceHandle>& h, const ArrayPtr
                           int combine, bool exclusive, bool reverse, bool nan_ignore, const ArrayPtr& out) {
     return submit_array(h, scan_call(packed_tensor(*a), axis, combine, exclusive, reverse, nan_ignore), *a,
                         out);
+}
+
+/// A selection's values and int64 indices of the device array `a`: two new arrays of the pool, not
+/// waited for.
+py::tuple cumulative_with_indices_array(const std::shared_ptr<DeviceHandle>& h, const ArrayPtr& a,
+                                        uint32_t axis, int combine, bool exclusive, bool reverse,
+                                        bool nan_ignore) {
+    if (a->handle != h) raise("invalid_argument", "the array is on another device than the call's");
+    const Call call = selection_index_call(packed_tensor(*a), axis, combine, exclusive, reverse, nan_ignore);
+    auto values = std::make_shared<DeviceArray>(), indices = std::make_shared<DeviceArray>();
+    values->handle = indices->handle = h;
+    values->type = a->type;
+    indices->type = DML_TENSOR_DATA_TYPE_INT64;
+    values->shape = indices->shape = a->shape;
+    without_gil([&]() -> vkdml::Status {
+        auto compiled = compiled_for(*h, call);
+        if (!compiled) return compiled.error();
+        auto first = h->lend(call.op->output_bytes());
+        if (!first) return first.error();
+        auto second = h->lend(call.op->index_output_bytes());
+        if (!second) return second.error();
+        values->lease = *first;
+        indices->lease = *second;
+        auto pending = submit_on(*h, *compiled, *a->lease, {values->lease.get(), indices->lease.get()});
+        if (!pending) return pending.error();
+        return {};
+    });
+    return py::make_tuple(values, indices);
 }
 
 ArrayPtr reduction_array(const std::shared_ptr<DeviceHandle>& h, const ArrayPtr& a, int function,
@@ -642,6 +760,7 @@ PYBIND11_MODULE(_native, m) {
     m.def("host_transfers", [] { return host_transfers.load(); });
     m.def("execute_runs", [] { return execute_runs.load(); });
     m.def("cumulative_array", &cumulative_array);
+    m.def("cumulative_with_indices_array", &cumulative_with_indices_array);
     m.def("reduction_array", &reduction_array);
     m.def("open_device", &open_device, py::arg("selector"));
 #ifdef VKDML_TESTING_HOOKS
@@ -687,6 +806,7 @@ PYBIND11_MODULE(_native, m) {
         return out;
     });
     m.def("cumulative", &cumulative);
+    m.def("cumulative_with_indices", &cumulative_with_indices);
     m.def("reduction", &reduction);
     m.def("reduced_shape", &reduced_shape, py::arg("shape"), py::arg("axes"));
     m.attr("version") = VKDML_VERSION_STRING;

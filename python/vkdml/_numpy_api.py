@@ -11,7 +11,7 @@ from ._arguments import (accumulator_dtype, as_array, axis_index, axis_set, cast
                          store, vkdml_dtype)
 from ._docs import numpy_doc
 from ._errors import invalid
-from .dml import REDUCE_FUNCTIONS, VKDML_REDUCE_FUNCTIONS, reduced, reduced_shape, scanned
+from .dml import REDUCE_FUNCTIONS, VKDML_REDUCE_FUNCTIONS, reduced, reduced_shape, scanned, selected_with_indices
 
 _INTP = _np.dtype(_np.intp)
 
@@ -928,10 +928,8 @@ def logcumsumexp(a, dim, *, out=None, device=None):
 
 
 def _torch_selection(a, dim, combine, device, name):
-    """PyTorch's cummax (combine 2) and cummin (3): the values by vkdml's CUMULATIVE_MAXIMUM (MINIMUM); the
-    indices by the same scan of int64 z, z[j] = j where x[j] equals the running value at j (or is NaN),
-    else -1: the latest such j up to k is the latest element equal to the value at k, PyTorch's index
-    (the last of ties, the last NaN). z is formed on the host."""
+    """PyTorch's cummax (combine 2) and cummin (3): vkdml's CUMULATIVE_MAXIMUM (MINIMUM) with its int64 index
+    output (the last of ties, the last NaN: PyTorch's index)."""
     arr = as_array(a, allow_bool=True)
     scalar = arr.ndim == 0
     if scalar:
@@ -939,13 +937,7 @@ def _torch_selection(a, dim, combine, device, name):
     ax = axis_index(dim, arr.ndim)
     is_bool = arr.dtype == _np.bool_
     source = arr.view(_np.uint8) if is_bool else arr
-    values = scanned(source, ax, combine, device=device)
-    host_x, host_y = _np.asarray(on_host(source)), _np.asarray(on_host(values))
-    steps = _np.arange(arr.shape[ax], dtype=_np.int64).reshape([-1 if i == ax else 1 for i in range(arr.ndim)])
-    with _np.errstate(invalid="ignore"):
-        hit = (host_x == host_y) | (_np.isnan(host_x) if host_x.dtype.kind == "f" else False)
-    z = _np.where(hit, steps, _np.int64(-1))
-    indices = scanned(asarray(z, device=values.device) if isinstance(values, Array) else z, ax, 2, device=device)
+    values, indices = selected_with_indices(source, ax, combine, device=device)
     if is_bool and not isinstance(values, Array):
         values = _np.asarray(values).view(_np.bool_)
     if scalar:

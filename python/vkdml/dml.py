@@ -123,12 +123,33 @@ def scanned(arr, axis, combine, exclusive=False, reverse=False, device=None, out
     return run(device, _native.cumulative, arr, axis, int(combine), bool(exclusive), bool(reverse), bool(nan))
 
 
-def _cumulative(a, axis, combine, exclusive, reverse, nan, device):
+def selected_with_indices(arr, axis, combine, exclusive=False, reverse=False, device=None, nan=False):
+    """vkdml's CUMULATIVE_MAXIMUM (combine 2) or CUMULATIVE_MINIMUM (3) of `arr` (at least 1-d) along
+    `axis` (in range) with its index output: (values, int64 indices), Arrays for an Array `arr`."""
+    if arr.size == 0:
+        values, indices = _np.empty(arr.shape, arr.dtype), _np.empty(arr.shape, _np.int64)
+        if isinstance(arr, Array):
+            dev = _array_device(arr, device)
+            return asarray(values, device=dev), asarray(indices, device=dev)
+        return values, indices
+    if isinstance(arr, Array):
+        dev = _array_device(arr, device)
+        values, indices = native_device_call(dev, _native.cumulative_with_indices_array, dev._handle, arr._native,
+                                             axis, int(combine), bool(exclusive), bool(reverse), bool(nan))
+        return Array(values, dev), Array(indices, dev)
+    return tuple(run(device, _native.cumulative_with_indices, arr, axis, int(combine), bool(exclusive),
+                     bool(reverse), bool(nan)))
+
+
+def _cumulative(a, axis, combine, exclusive, reverse, nan, device, indices=False):
     """The cumulative operators of this module: `combine` as scanned() takes it."""
     arr = as_array(a)
     ignore = nan_ignore(nan)
     if arr.ndim == 0:
         raise invalid("a 0-d array has no axis to scan (reshape it to (1,))")
+    if indices:
+        return selected_with_indices(arr, axis_index(axis, arr.ndim), combine, exclusive, reverse, device,
+                                     nan=ignore)
     return scanned(arr, axis_index(axis, arr.ndim), combine, exclusive, reverse, device, nan=ignore)
 
 
@@ -191,25 +212,33 @@ def _selection_doc(which, numpy_name, identity):
           f"'propagate': a NaN makes every later output NaN, as numpy's {numpy_name}.accumulate; 'ignore': "
           f"NaN elements are left out, as numpy's f{numpy_name[:3]}.accumulate (a leading NaN gives "
           f"{'-inf' if which == 'maximum' else '+inf'})."),
+         ("indices : bool, optional",
+          "Also return the index output (`OutputIndexTensor`): int64, the index along `axis` of the last "
+          "element in scan order equal to each value (the last of ties and the last NaN; -0 equals +0), "
+          "-1 where no element contributed (an exclusive first output, NaN left out by 'ignore')."),
          "device_dml"],
-        ("numpy.ndarray", "The shape and type of `a`; exact (a selection). Of -0 and +0, "
-         f"{'+0' if which == 'maximum' else '-0'} (IEEE 754-2019)."))
+        ("numpy.ndarray (or a pair with `indices`)", "The shape and type of `a`; exact (a selection). Of -0 "
+         f"and +0, {'+0' if which == 'maximum' else '-0'} (IEEE 754-2019)."))
 
 
 @numpy_doc(*_selection_doc("maximum", "maximum", "smallest value (-inf for floats)"), """
 >>> dml.cumulative_maximum(np.array([3, 1, 4, 1, 5], np.int8), 0)
 array([3, 3, 4, 4, 5], dtype=int8)
+>>> dml.cumulative_maximum(np.array([3, 1, 4, 4, 2], np.int8), 0, indices=True)
+(array([3, 3, 4, 4, 4], dtype=int8), array([0, 0, 2, 3, 3]))
 """)
-def cumulative_maximum(a, axis, *, exclusive=False, reverse=False, nan="propagate", device=None):
-    return _cumulative(a, axis, 2, exclusive, reverse, nan, device)
+def cumulative_maximum(a, axis, *, exclusive=False, reverse=False, nan="propagate", indices=False, device=None):
+    return _cumulative(a, axis, 2, exclusive, reverse, nan, device, indices)
 
 
 @numpy_doc(*_selection_doc("minimum", "minimum", "largest value (+inf for floats)"), """
 >>> dml.cumulative_minimum(np.array([3., 1., 4.], np.float32), 0, reverse=True)
 array([1., 1., 4.], dtype=float32)
+>>> dml.cumulative_minimum(np.array([3., 1., 4.], np.float32), 0, reverse=True, exclusive=True, indices=True)
+(array([ 1.,  4., inf], dtype=float32), array([ 1,  2, -1]))
 """)
-def cumulative_minimum(a, axis, *, exclusive=False, reverse=False, nan="propagate", device=None):
-    return _cumulative(a, axis, 3, exclusive, reverse, nan, device)
+def cumulative_minimum(a, axis, *, exclusive=False, reverse=False, nan="propagate", indices=False, device=None):
+    return _cumulative(a, axis, 3, exclusive, reverse, nan, device, indices)
 
 
 @numpy_doc(

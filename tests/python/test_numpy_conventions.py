@@ -584,6 +584,51 @@ def test_cummax_and_cummin_follow_torch_values_and_indices(dtype):
             np.testing.assert_array_equal(got.indices, want_indices, err_msg=what)
 
 
+def selection_indices(x, axis, maximum, exclusive, reverse, skip_nan):
+    """The index output of vkdml's CUMULATIVE_MAXIMUM (MINIMUM) as a loop in scan order: PyTorch's rule
+    (torch_cummax), NaN left out with `skip_nan`, exclusive outputs the index before theirs, -1 for none."""
+    x = np.moveaxis(np.asarray(x), axis, -1)
+    out = np.full(x.shape, -1, np.int64)
+    n = x.shape[-1]
+    for at in np.ndindex(x.shape[:-1]):
+        best, where = None, -1
+        for step in range(n):
+            k = n - 1 - step if reverse else step
+            v = x[at + (k,)]
+            if exclusive:
+                out[at + (k,)] = where
+            nan_v = x.dtype.kind == "f" and np.isnan(v)
+            nan_best = best is not None and x.dtype.kind == "f" and np.isnan(best)
+            if not (skip_nan and nan_v) and (best is None or nan_v or
+                                             (not nan_best and (v >= best if maximum else v <= best))):
+                best, where = v, k
+            if not exclusive:
+                out[at + (k,)] = where
+    return np.moveaxis(out, -1, axis)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.int8, np.uint64])
+def test_dml_selection_indices_exclusive_reverse_and_nan_modes(dtype):
+    rng = np.random.default_rng(7)
+    x = rng.integers(0, 5, (3, 41, 2)).astype(dtype)
+    if np.dtype(dtype).kind == "f":
+        x[rng.random(x.shape) < 0.05] = np.nan
+        x[0, 0, 0] = np.nan  # a line that starts with NaN
+    for maximum, function in ((True, vkdml.dml.cumulative_maximum), (False, vkdml.dml.cumulative_minimum)):
+        for exclusive in (False, True):
+            for reverse in (False, True):
+                for nan in ("propagate", "ignore"):
+                    what = f"{function.__name__}({dtype.__name__}, exclusive={exclusive}, reverse={reverse}, {nan})"
+                    values, indices = function(x, 1, exclusive=exclusive, reverse=reverse, nan=nan, indices=True)
+                    np.testing.assert_array_equal(
+                        values, function(x, 1, exclusive=exclusive, reverse=reverse, nan=nan), err_msg=what)
+                    np.testing.assert_array_equal(
+                        indices, selection_indices(x, 1, maximum, exclusive, reverse, nan == "ignore"), err_msg=what)
+    on_device = vkdml.dml.cumulative_maximum(vkdml.asarray(x), 1, indices=True)
+    assert isinstance(on_device[0], vkdml.Array) and isinstance(on_device[1], vkdml.Array)
+    np.testing.assert_array_equal(on_device[1].numpy(), selection_indices(x, 1, True, False, False, False))
+
+
 def test_cummax_arguments():
     x = np.array([[1, 5, 2], [7, 0, 9]], np.int16)
     on_device = vkdml.cummin(vkdml.asarray(x), 1)

@@ -113,6 +113,23 @@ TEST_CASE("cli: vkdml cummax and cummin: the SPEC §6 examples, flags, NaN and b
     CHECK(read_values(out, DML_TENSOR_DATA_TYPE_UINT8, {3}) == std::vector<double>{0, 1, 1});
 }
 
+TEST_CASE("cli: vkdml cummax and cummin --indices: the SPEC §6 index example, exclusive and reversed",
+          "[gpu][cli][selection]") {
+    TempDir dir;
+    const std::string in = dir / "in.npy", out = dir / "out.npy", indices = dir / "indices.npy";
+    write_c_order(in, DML_TENSOR_DATA_TYPE_FLOAT32, {8}, {2, 5, 1, 5, 3, 5, 7, 7});
+    run_command(dir, "cummax", {"--axis", "0", "--indices", indices}, in, out);
+    CHECK(read_values(out, DML_TENSOR_DATA_TYPE_FLOAT32, {8}) == std::vector<double>{2, 5, 5, 5, 5, 5, 7, 7});
+    CHECK(read_values(indices, DML_TENSOR_DATA_TYPE_INT64, {8}) ==
+          std::vector<double>{0, 1, 1, 3, 3, 5, 6, 7});
+    run_command(dir, "cummin", {"--axis", "-1", "--reverse", "--exclusive", "--indices", indices}, in, out);
+    CHECK(read_values(indices, DML_TENSOR_DATA_TYPE_INT64, {8}) ==
+          std::vector<double>{2, 2, 4, 4, 5, 6, 7, -1});
+    // Only the selections take it.
+    check_error(dir, {"cumsum", "--axis", "0", "--indices", indices, in, out}, 2,
+                "unknown option '--indices'");
+}
+
 TEST_CASE("cli: vkdml logcumsumexp: the SPEC §6 example, flags, NaN, bool files, integer files refused",
           "[gpu][cli][lse]") {
     TempDir dir;

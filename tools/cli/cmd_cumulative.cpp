@@ -22,6 +22,15 @@ void define_cumulative(CLI::App& app) {
     add_device_option(app);
     add_validation_option(app);
 }
+// cummax and cummin: the options of every cumulative command, and the index output.
+void define_selection(CLI::App& app) {
+    define_cumulative(app);
+    add_value(
+        app, "--indices", "FILE.npy",
+        "also write the index output (int64, as PyTorch's cummax/cummin): the index along the axis of "
+        "the last element in scan order equal to each output (the last of ties, the last NaN), -1 where "
+        "none contributed");
+}
 constexpr std::string_view kInOut[] = {"IN.npy", "OUT.npy"};
 
 enum class Combine { sum, product, maximum, minimum, log_sum_exp };
@@ -42,11 +51,18 @@ void run_cumulative(const Args& args) {
         args.has("--reverse") ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
     const bool exclusive = args.has("--exclusive");
     const OperatorOptions options = nan_options(args);
+    const std::string index_path = kSelect ? args.value("--indices").value_or("") : "";
     const auto build = [&] {
         switch (kCombine) {
         case Combine::product: return ops::cumulative_product(file.tensor, axis, direction, exclusive);
-        case Combine::maximum: return ops::cumulative_maximum(file.tensor, axis, direction, exclusive);
-        case Combine::minimum: return ops::cumulative_minimum(file.tensor, axis, direction, exclusive);
+        case Combine::maximum:
+            return index_path.empty()
+                       ? ops::cumulative_maximum(file.tensor, axis, direction, exclusive)
+                       : ops::cumulative_maximum_with_indices(file.tensor, axis, direction, exclusive);
+        case Combine::minimum:
+            return index_path.empty()
+                       ? ops::cumulative_minimum(file.tensor, axis, direction, exclusive)
+                       : ops::cumulative_minimum_with_indices(file.tensor, axis, direction, exclusive);
         case Combine::log_sum_exp:
             return ops::log_cumulative_sum_exp(file.tensor, axis, direction, exclusive);
         default: return ops::cumulative_sum(file.tensor, axis, direction, exclusive);
@@ -54,8 +70,10 @@ void run_cumulative(const Args& args) {
     };
     const ops::Operation op = take(build());
     check_output(args.operands()[1]);
+    if (!index_path.empty()) check_output(index_path);
     const auto device = open_device(args);
-    run_one(*device, op, file, args.operands()[1], std::nullopt, options, kSelect && file.header.boolean);
+    run_one(*device, op, file, args.operands()[1], std::nullopt, options, kSelect && file.header.boolean,
+            index_path);
 }
 
 }  // namespace
@@ -69,12 +87,16 @@ extern const Command kCumprodCommand = {
     define_cumulative, run_cumulative<Combine::product>};
 
 extern const Command kCummaxCommand = {
-    "cummax", "Running maximum of IN.npy along an axis (vkdml's CUMULATIVE_MAXIMUM), written to OUT.npy.",
-    kInOut, define_cumulative, run_cumulative<Combine::maximum>};
+    "cummax",
+    "Running maximum of IN.npy along an axis (vkdml's CUMULATIVE_MAXIMUM), written to OUT.npy; with "
+    "--indices, where each came from.",
+    kInOut, define_selection, run_cumulative<Combine::maximum>};
 
 extern const Command kCumminCommand = {
-    "cummin", "Running minimum of IN.npy along an axis (vkdml's CUMULATIVE_MINIMUM), written to OUT.npy.",
-    kInOut, define_cumulative, run_cumulative<Combine::minimum>};
+    "cummin",
+    "Running minimum of IN.npy along an axis (vkdml's CUMULATIVE_MINIMUM), written to OUT.npy; with "
+    "--indices, where each came from.",
+    kInOut, define_selection, run_cumulative<Combine::minimum>};
 
 extern const Command kLogcumsumexpCommand = {
     "logcumsumexp",

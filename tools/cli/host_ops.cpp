@@ -118,28 +118,38 @@ void read_input(const InputFile& input, std::span<std::byte> to) {
 
 void run_one(const Device& device, const ops::Operation& op, const InputFile& input,
              const std::string& out_path, std::optional<std::vector<uint32_t>> out_shape,
-             const OperatorOptions& options, bool bool_output) {
+             const OperatorOptions& options, bool bool_output, const std::string& index_path) {
     const ops::TensorDesc& output = op.output();
     const auto write = [&](std::span<const std::byte> bytes) {
         check(npy::write(out_path, output.data_type, out_shape.value_or(output.sizes),
                          bytes.first(output.elements() * element_size(output.data_type)), bool_output));
     };
+    // The second output (a selection's indices), when the operation has one.
+    const ops::TensorDesc* index = op.index_output();
+    const auto write_index = [&](std::span<const std::byte> bytes) {
+        if (!index) return;
+        check(npy::write(index_path, index->data_type, index->sizes,
+                         bytes.first(index->elements() * element_size(index->data_type)), false));
+    };
     auto made = HostExecution::create(device, op.desc(), DML_EXECUTION_FLAG_NONE, options);
     if (!made && made.error().code == ErrorCode::out_of_memory) {
         // Past one allocation or the host-visible heap: the arrays in host memory, and execute() runs
         // the operator on them in windows.
-        std::vector<std::byte> in(op.input_bytes()), out(op.output_bytes());
+        std::vector<std::byte> in(op.input_bytes()), out(op.output_bytes()), indices(op.index_output_bytes());
         read_input(input, in);
         const std::span<const std::byte> inputs[] = {in};
-        const std::span<std::byte> outputs[] = {out};
-        check(execute(device, op.desc(), inputs, outputs, DML_EXECUTION_FLAG_NONE, options));
+        const std::span<std::byte> outputs[] = {out, indices};
+        check(execute(device, op.desc(), inputs, std::span(outputs, index ? 2 : 1), DML_EXECUTION_FLAG_NONE,
+                      options));
         write(out);
+        write_index(indices);
         return;
     }
     HostExecution run = take(std::move(made));
     read_input(input, run.input(0));
     check(run.run());
     write(run.output(0));
+    if (index) write_index(run.output(1));
 }
 
 }  // namespace vkdml::cli

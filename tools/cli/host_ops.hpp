@@ -68,6 +68,7 @@ OperatorOptions nan_options(const Args& args);
 /// bool array. Fails with the library's or the file's message.
 void run_one(const Device& device, const ops::Operation& op, const InputFile& input,
              const std::string& out_path, std::optional<std::vector<uint32_t>> out_shape = std::nullopt,
-             const OperatorOptions& options = {}, bool bool_output = false);
+             const OperatorOptions& options = {}, bool bool_output = false,
+             const std::string& index_path = {});
 
 }  // namespace vkdml::cli
