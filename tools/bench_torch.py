@@ -33,6 +33,7 @@ DEFAULT_CASES = [
     ("argmax-1d", "argmax", "float32", [BIG], 0),
     ("logsumexp-1d", "logsumexp", "float32", [BIG], 0),
     ("cummax-1d", "cummax", "float32", [BIG], 0),
+    ("cummax-indices-1d", "cummax-indices", "float32", [BIG], 0),
     ("logcumsumexp-1d", "logcumsumexp", "float32", [BIG], 0),
     ("variance-1d", "variance", "float32", [BIG], 0),
     ("variance-outer", "variance", "float32", [4096, 4096], 0),
@@ -89,6 +90,8 @@ def useful_bytes(op, dtype, shape):
     for s in shape:
         n *= s
     bytes_in = n * SIZES[dtype]
+    if op == "cummax-indices":
+        return 2 * bytes_in + 8 * n  # and the int64 indices
     return 2 * bytes_in if op in ("cumsum", "cumprod", "cummax", "logcumsumexp", "host-cumsum") else bytes_in
 
 
@@ -137,6 +140,8 @@ def operation(torch, op, x, axis):
         return lambda: torch.logsumexp(x, dim=axis, keepdim=True)
     if op == "cummax":
         return lambda: torch.cummax(x, dim=axis).values
+    if op == "cummax-indices":
+        return lambda: torch.cummax(x, dim=axis)
     if op == "logcumsumexp":
         return lambda: torch.logcumsumexp(x, dim=axis)
     if op == "variance":

@@ -41,13 +41,13 @@ Keys with_rel_err(Keys keys) {
 }
 
 // The quick suite's cases, in order.
-const Keys kQuickCases = {"scan-1d",           "scan-rows-short", "scan-rows-medium", "scan-outer",
-                          "scan-outer-narrow", "cumprod-1d",      "cummax-1d",        "logcumsumexp-1d",
-                          "reduce-1d",         "reduce-inner",    "reduce-outer",     "reduce-few-huge",
-                          "reduce-many-tiny",  "argmax-1d",       "logsumexp-1d",     "variance-1d",
-                          "variance-outer",    "any-1d",          "count-nonzero-1d", "scan-1d-f16",
-                          "scan-1d-i32",       "scan-1d-i64",     "scan-1d-f64",      "reduce-1d-f16",
-                          "reduce-1d-i32",     "reduce-1d-i64",   "reduce-1d-f64",    "host-cumsum-1k"};
+const Keys kQuickCases = {
+    "scan-1d",       "scan-rows-short", "scan-rows-medium",  "scan-outer",       "scan-outer-narrow",
+    "cumprod-1d",    "cummax-1d",       "cummax-indices-1d", "logcumsumexp-1d",  "reduce-1d",
+    "reduce-inner",  "reduce-outer",    "reduce-few-huge",   "reduce-many-tiny", "argmax-1d",
+    "logsumexp-1d",  "variance-1d",     "variance-outer",    "any-1d",           "count-nonzero-1d",
+    "scan-1d-f16",   "scan-1d-i32",     "scan-1d-i64",       "scan-1d-f64",      "reduce-1d-f16",
+    "reduce-1d-i32", "reduce-1d-i64",   "reduce-1d-f64",     "host-cumsum-1k"};
 
 std::vector<double> numbers(const json::Value& array) {
     std::vector<double> values;
@@ -86,7 +86,7 @@ void check_times(const json::Value& r) {
     CHECK(r.at("check").get<std::string>() == "ok");
     const std::string op = r.at("op").get<std::string>();
     if (r.at("dtype").get<std::string>().rfind("float", 0) == 0 && op != "argmax" && op != "any" &&
-        op != "count-nonzero") {
+        op != "count-nonzero" && op != "cummax-indices") {
         // float results: the measured error, within the contract (indices, flags and counts: exact)
         REQUIRE(r.contains("max_rel_err"));
         CHECK(r.at("max_rel_err").get<double>() >= 0);
@@ -244,6 +244,16 @@ TEST_CASE("cli: vkdml bench --op, --shape, --dtype and --axis time a case of one
     const json::Value& a = last_doc.at("results")[0];
     CHECK(a.at("case").get<std::string>() == "argmax-f32-5x300-axis1");
     CHECK(a.at("check").get<std::string>() == "ok");
+    // The index output: its indices checked (the last of ties) and counted in the bytes.
+    const Outcome indexed = run_tool(dir, {"bench", "--op", "cummax-indices", "--shape", "3,5000", "--dtype",
+                                           "int8", "--repeat", "1", "--json", "-"});
+    INFO("stdout: " << indexed.out << "\nstderr: " << indexed.err);
+    REQUIRE(indexed.exit_code == 0);
+    const json::Value indexed_doc = json::parse(indexed.out);
+    const json::Value& c = indexed_doc.at("results")[0];
+    CHECK(c.at("case").get<std::string>() == "cummax-indices-i8-3x5000-axis1");
+    CHECK(c.at("bytes").get<double>() == 3.0 * 5000 * (1 + 1 + 8));
+    CHECK(c.at("check").get<std::string>() == "ok");
 }
 
 TEST_CASE("cli: vkdml bench --passes gives the chained scan's look-back fallbacks and tiles", "[gpu][cli]") {
@@ -313,7 +323,7 @@ TEST_CASE("cli: vkdml bench argument errors", "[cli]") {
     check_error(dir, {"bench", "--op", "cumsum"}, 2, "--op needs --shape N[,N...]");
     check_error(dir, {"bench", "--op", "cumsun", "--shape", "8"}, 2,
                 "unknown --op 'cumsun' (did you mean 'cumsum'?) (one of: cumsum, cumprod, cummax, "
-                "logcumsumexp, reduce-sum, argmax, logsumexp, variance, any, count-nonzero)");
+                "cummax-indices, logcumsumexp, reduce-sum, argmax, logsumexp, variance, any, count-nonzero)");
     check_error(dir, {"bench", "--op", "cumsum", "--shape", "8", "--case", "scan-1d"}, 2,
                 "--op describes a case of its own; give it or --case, not both");
     check_error(dir, {"bench", "--shape", "8"}, 2, "--shape describes the case of --op, which is missing");
@@ -326,6 +336,8 @@ TEST_CASE("cli: vkdml bench argument errors", "[cli]") {
                 "--op logsumexp needs a float --dtype (float16, float32 or float64), got 'int32'");
     check_error(dir, {"bench", "--op", "variance", "--shape", "8", "--dtype", "uint8"}, 2,
                 "--op variance needs a float --dtype (float16, float32 or float64), got 'uint8'");
+    check_error(dir, {"bench", "--op", "logcumsumexp", "--shape", "8", "--dtype", "int32"}, 2,
+                "--op logcumsumexp needs a float --dtype (float16, float32 or float64), got 'int32'");
     check_error(dir, {"bench", "--op", "cumsum", "--shape", "8", "--dtype", "float31"}, 2,
                 "unknown --dtype 'float31' (did you mean 'float32'?)");
     check_error(dir, {"bench", "--plot", dir / "chart.png"}, 2,

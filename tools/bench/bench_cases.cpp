@@ -28,6 +28,7 @@ std::vector<Case> default_cases() {
         {"scan-outer-narrow", Op::cumsum, F32, {kM, 2}, 0},
         {"cumprod-1d", Op::cumprod, F32, {kBig}, 0},
         {"cummax-1d", Op::cummax, F32, {kBig}, 0},
+        {"cummax-indices-1d", Op::cummax_indices, F32, {kBig}, 0},
         {"logcumsumexp-1d", Op::logcumsumexp, F32, {kBig}, 0},
         {"reduce-1d", Op::reduce_sum, F32, {kBig}, 0},
         {"reduce-inner", Op::reduce_sum, F32, {4096, 4096}, 1},
@@ -99,6 +100,7 @@ const char* op_name(Op op) {
     case Op::cumsum: return "cumsum";
     case Op::cumprod: return "cumprod";
     case Op::cummax: return "cummax";
+    case Op::cummax_indices: return "cummax-indices";
     case Op::logcumsumexp: return "logcumsumexp";
     case Op::reduce_sum: return "reduce-sum";
     case Op::argmax: return "argmax";
@@ -121,7 +123,8 @@ DML_OPERATOR_TYPE dml_operator(Op op) {
     case Op::cumsum:
     case Op::host_cumsum: return DML_OPERATOR_CUMULATIVE_SUMMATION;
     case Op::cumprod: return DML_OPERATOR_CUMULATIVE_PRODUCT;
-    case Op::cummax: return VKDML_OPERATOR_CUMULATIVE_MAXIMUM;
+    case Op::cummax:
+    case Op::cummax_indices: return VKDML_OPERATOR_CUMULATIVE_MAXIMUM;
     case Op::logcumsumexp: return VKDML_OPERATOR_LOG_CUMULATIVE_SUM_EXP;
     case Op::argmax: return DML_OPERATOR_ARGMAX;
     case Op::reduce_sum:
@@ -134,8 +137,8 @@ DML_OPERATOR_TYPE dml_operator(Op op) {
 }
 
 bool is_scan(Op op) {
-    return op == Op::cumsum || op == Op::cumprod || op == Op::cummax || op == Op::logcumsumexp ||
-           op == Op::host_cumsum;
+    return op == Op::cumsum || op == Op::cumprod || op == Op::cummax || op == Op::cummax_indices ||
+           op == Op::logcumsumexp || op == Op::host_cumsum;
 }
 
 Baseline baseline_of(Op op) {
@@ -166,6 +169,7 @@ ops::Operation operation(const Case& c) {
     case Op::host_cumsum: return take(ops::cumulative_sum(input, c.axis));
     case Op::cumprod: return take(ops::cumulative_product(input, c.axis));
     case Op::cummax: return take(ops::cumulative_maximum(input, c.axis));
+    case Op::cummax_indices: return take(ops::cumulative_maximum_with_indices(input, c.axis));
     case Op::logcumsumexp: return take(ops::log_cumulative_sum_exp(input, c.axis));
     case Op::reduce_sum: return take(ops::reduce(input, DML_REDUCE_FUNCTION_SUM, axes));
     case Op::logsumexp: return take(ops::reduce(input, DML_REDUCE_FUNCTION_LOG_SUM_EXP, axes));
@@ -178,11 +182,13 @@ ops::Operation operation(const Case& c) {
 }
 
 DML_TENSOR_DATA_TYPE output_type(const Case& c) {
-    return operation(c).output().data_type;
+    const ops::Operation op = operation(c);
+    return op.index_output() ? op.index_output()->data_type : op.output().data_type;
 }
 
 uint64_t useful_bytes(const Case& c) {
     const uint64_t in = element_count(c) * element_size(c.type);
+    if (c.op == Op::cummax_indices) return 2 * in + element_count(c) * 8;  // and the INT64 indices
     return is_scan(c.op) ? 2 * in : in;
 }
 

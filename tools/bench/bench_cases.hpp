@@ -14,17 +14,18 @@ namespace vkdml::cli::bench {
 
 /// What a case computes.
 enum class Op {
-    cumsum,         ///< DML_OPERATOR_CUMULATIVE_SUMMATION along the case's one axis
-    cumprod,        ///< DML_OPERATOR_CUMULATIVE_PRODUCT along the case's one axis
-    cummax,         ///< vkdml's CUMULATIVE_MAXIMUM along the case's one axis
-    logcumsumexp,   ///< vkdml's LOG_CUMULATIVE_SUM_EXP along the case's one axis
-    reduce_sum,     ///< DML_OPERATOR_REDUCE, SUM over the case's one axis
-    argmax,         ///< DML_OPERATOR_ARGMAX over the case's one axis, UINT32 indices
-    logsumexp,      ///< DML_OPERATOR_REDUCE, LOG_SUM_EXP over the case's one axis
-    variance,       ///< DML_OPERATOR_REDUCE, vkdml's VARIANCE over the case's one axis
-    any,            ///< DML_OPERATOR_REDUCE, vkdml's ANY over the case's one axis (UINT8 flags)
-    count_nonzero,  ///< DML_OPERATOR_REDUCE, vkdml's COUNT_NONZERO over the case's one axis (INT64)
-    host_cumsum,    ///< a float32 cumsum through HostExecution::run(), against an empty submit
+    cumsum,          ///< DML_OPERATOR_CUMULATIVE_SUMMATION along the case's one axis
+    cumprod,         ///< DML_OPERATOR_CUMULATIVE_PRODUCT along the case's one axis
+    cummax,          ///< vkdml's CUMULATIVE_MAXIMUM along the case's one axis
+    cummax_indices,  ///< the same with its INT64 index output (PyTorch's cummax: values and indices)
+    logcumsumexp,    ///< vkdml's LOG_CUMULATIVE_SUM_EXP along the case's one axis
+    reduce_sum,      ///< DML_OPERATOR_REDUCE, SUM over the case's one axis
+    argmax,          ///< DML_OPERATOR_ARGMAX over the case's one axis, UINT32 indices
+    logsumexp,       ///< DML_OPERATOR_REDUCE, LOG_SUM_EXP over the case's one axis
+    variance,        ///< DML_OPERATOR_REDUCE, vkdml's VARIANCE over the case's one axis
+    any,             ///< DML_OPERATOR_REDUCE, vkdml's ANY over the case's one axis (UINT8 flags)
+    count_nonzero,   ///< DML_OPERATOR_REDUCE, vkdml's COUNT_NONZERO over the case's one axis (INT64)
+    host_cumsum,     ///< a float32 cumsum through HostExecution::run(), against an empty submit
 };
 
 /// The reference a case's GB/s is divided by: a vec4 copy (scans: bytes read + written) or a vec4 read
@@ -64,7 +65,8 @@ uint64_t element_count(const Case& c);
 /// The case's operator, built by vkdml::ops: its description and its output (for argmax UINT32 indices,
 /// asked for: the bench's figures have always counted them; the input's type otherwise).
 ops::Operation operation(const Case& c);
-/// Type of the output: operation(c).output().data_type.
+/// Type of the output the bench checks: the index output's where the operation has one, else
+/// operation(c).output().data_type.
 DML_TENSOR_DATA_TYPE output_type(const Case& c);
 /// Useful bytes: input + output for scans, input for reductions.
 uint64_t useful_bytes(const Case& c);

@@ -107,6 +107,28 @@ void argmax(const Fibers& f, const typename Traits::Storage* in) {
     }
 }
 
+// The running maximum and the index of its last occurrence (PyTorch's cummax loop), inner fibers.
+template <class Traits>
+void cummax_indices(const Fibers& f, const typename Traits::Storage* in, typename Traits::Storage* out,
+                    std::vector<int64_t>& indices) {
+    using Acc = typename Traits::Acc;
+    indices.resize(f.outer * f.len);
+    for (uint64_t o = 0; o < f.outer; ++o) {
+        const auto* x = in + o * f.len;
+        Acc best = Traits::load(x[0]);
+        int64_t where = 0;
+        for (uint64_t k = 0; k < f.len; ++k) {
+            const Acc v = Traits::load(x[k]);
+            if (v >= best) {
+                best = v;
+                where = static_cast<int64_t>(k);
+            }
+            out[o * f.len + k] = Traits::store(best);
+            indices[o * f.len + k] = where;
+        }
+    }
+}
+
 template <class Traits>
 void logsumexp(const Fibers& f, const typename Traits::Storage* in) {
     using Acc = typename Traits::Acc;
@@ -169,6 +191,12 @@ bool run_once(const Case& c, const std::byte* input, std::byte* output) {
         scan<Traits>(f, in, out, [](Acc a, Acc b) { return static_cast<Acc>(a * b); });
         return true;
     case Op::cummax: scan<Traits>(f, in, out, [](Acc a, Acc b) { return b > a ? b : a; }); return true;
+    case Op::cummax_indices: {
+        if (f.inner != 1) return false;
+        static std::vector<int64_t> indices;  // (kept between runs: allocated once)
+        cummax_indices<Traits>(f, in, out, indices);
+        return true;
+    }
     case Op::logcumsumexp:
         if constexpr (std::is_floating_point_v<Acc>) {
             scan<Traits>(f, in, out, [](Acc a, Acc b) {  // ln(e^a + e^b), as PyTorch's CPU loop steps

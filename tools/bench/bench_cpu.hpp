@@ -1,5 +1,5 @@
-// tools/bench/bench_cpu.hpp — the single-threaded CPU reference of `vkdml bench`: the same case as a plain loop
-// (std::inclusive_scan, std::accumulate, std::max_element, a two-pass logsumexp; row or column loops for
+// tools/bench/bench_cpu.hpp — the single-threaded CPU reference of `vkdml bench`: the same case as a plain
+// loop (std::inclusive_scan, std::accumulate, std::max_element, a two-pass logsumexp; row or column loops for
 // 2-D cases; float16 converted to float in the loop), timed on the host.
 #pragma once
 

@@ -168,6 +168,11 @@ std::vector<Sample> reference_samples(const Case& c, std::span<const std::byte> 
                     best = x;
                     best_index = k;
                 }
+            } else if (c.op == Op::cummax_indices) {
+                if (x >= best) {  // the last of ties, as the index output
+                    best = x;
+                    best_index = k;
+                }
             } else {
                 sum.add(x);
             }
@@ -175,8 +180,11 @@ std::vector<Sample> reference_samples(const Case& c, std::span<const std::byte> 
                 const double value = c.op == Op::cummax         ? best  // (a maximum is exact)
                                      : c.op == Op::logcumsumexp ? static_cast<double>(best + std::log(scaled))
                                                                 : sum.value();
-                samples.push_back({out_fiber + k * f.inner, !vkdml::is_float_type(c.type), bits & mask, value,
-                                   c.op == Op::cummax ? 0.0 : tolerance(c.type, value)});
+                if (c.op == Op::cummax_indices)
+                    samples.push_back({out_fiber + k * f.inner, true, best_index, 0, 0});
+                else
+                    samples.push_back({out_fiber + k * f.inner, !vkdml::is_float_type(c.type), bits & mask,
+                                       value, c.op == Op::cummax ? 0.0 : tolerance(c.type, value)});
                 ++next;
             }
         }

@@ -1,5 +1,5 @@
-// tools/bench/bench_data.hpp — the data of `vkdml bench`: deterministic inputs per case, and the check of a few
-// downloaded output elements against a reference computed on the host in double / 64-bit integers.
+// tools/bench/bench_data.hpp — the data of `vkdml bench`: deterministic inputs per case, and the check of a
+// few downloaded output elements against a reference computed on the host in double / 64-bit integers.
 #pragma once
 
 #include <cmath>

@@ -40,9 +40,9 @@ std::string joined_names(const std::vector<std::string>& names) {
 
 // The case of --op, --shape, --dtype and --axis: one of the bench's operators on any shape and type.
 Case custom_case(const Args& args) {
-    const std::vector<Op> kinds = {Op::cumsum,     Op::cumprod,      Op::cummax,    Op::logcumsumexp,
-                                   Op::reduce_sum, Op::argmax,       Op::logsumexp, Op::variance,
-                                   Op::any,        Op::count_nonzero};
+    const std::vector<Op> kinds = {Op::cumsum,       Op::cumprod,    Op::cummax,       Op::cummax_indices,
+                                   Op::logcumsumexp, Op::reduce_sum, Op::argmax,       Op::logsumexp,
+                                   Op::variance,     Op::any,        Op::count_nonzero};
     std::vector<std::string> names;
     for (Op op : kinds) names.push_back(op_name(op));
     Case c;
@@ -222,13 +222,18 @@ void run_gpu_case(Result& r, const Device& device, Gpu& gpu, std::span<const std
     r.baseline_gbps = baselines[key];
 
     GpuBuffer in = gpu.storage_buffer(d.input_bytes()), out = gpu.storage_buffer(d.output_bytes());
+    GpuBuffer index_out;  // the second output (cummax-indices), which the check reads
+    if (d.index_output()) index_out = gpu.storage_buffer(d.index_output_bytes());
     const uint64_t temp_bytes = compiled.binding_properties().TemporaryResourceSize;
     GpuBuffer temp;
     if (temp_bytes > 0) temp = gpu.storage_buffer(temp_bytes);
     gpu.upload(in, input);
     const BufferBinding in_binding{in.buffer(), 0, d.input_bytes(), in.size(), in.usage()};
-    const BufferBinding out_binding{out.buffer(), 0, d.output_bytes(), out.size(), out.usage()};
-    Bindings bindings{std::span(&in_binding, 1), std::span(&out_binding, 1), std::nullopt};
+    const BufferBinding out_bindings[] = {
+        {out.buffer(), 0, d.output_bytes(), out.size(), out.usage()},
+        {index_out.buffer(), 0, d.index_output_bytes(), index_out.size(), index_out.usage()}};
+    Bindings bindings{std::span(&in_binding, 1), std::span(out_bindings, d.index_output() ? 2 : 1),
+                      std::nullopt};
     if (temp_bytes > 0)
         bindings.temporary = BufferBinding{temp.buffer(), 0, temp_bytes, temp.size(), temp.usage()};
 
@@ -258,7 +263,8 @@ void run_gpu_case(Result& r, const Device& device, Gpu& gpu, std::span<const std
     const std::vector<Sample> samples = reference_samples(r.c, input);
     std::vector<uint64_t> indices;
     for (const Sample& sample : samples) indices.push_back(sample.index);
-    check_result(r, samples, gpu.download(out, indices, element_size(output_type(r.c))));
+    check_result(r, samples,
+                 gpu.download(d.index_output() ? index_out : out, indices, element_size(output_type(r.c))));
     r.cpu_gbps = gbps(r.bytes, cpu_time_ms(r.c, input));
 }
 
@@ -319,7 +325,9 @@ void define_bench(CLI::App& app) {
               "quick (1/16 of the elements), default or full (more types); default: default");
     add_repeatable(app, "--case", "NAME", "run only this case (repeatable; any case of the full suite)");
     add_value(app, "--op", "OP",
-              "run one case of your own instead: cumsum, cumprod, cummax, logcumsumexp, reduce-sum, argmax, "
+              "run one case of your own instead: cumsum, cumprod, cummax, cummax-indices, logcumsumexp, "
+              "reduce-sum, "
+              "argmax, "
               "logsumexp, variance, any or count-nonzero");
     add_value(app, "--shape", "N[,N...]", "--op's input sizes, 1 to 8 of them, e.g. 4096,1000");
     add_value(app, "--dtype", "T",
