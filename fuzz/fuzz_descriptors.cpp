@@ -81,7 +81,7 @@ struct Tensor {
 };
 
 struct Description {
-    Tensor in, out;
+    Tensor in, out, index;
     uint32_t axes[10] = {};
     DML_CUMULATIVE_SUMMATION_OPERATOR_DESC cumsum{};
     DML_CUMULATIVE_PRODUCT_OPERATOR_DESC cumprod{};
@@ -95,7 +95,8 @@ struct Description {
 };
 
 /// Byte 0: operator (and whether Desc/tensors are null); then function, axis, direction, flags, axes;
-/// then the input tensor and the output tensor (derived from the input unless its mode says raw).
+/// then the input tensor and the output tensor (derived from the input unless its mode says raw); for
+/// the cumulative maximum and minimum, a byte and the index output it asks for.
 void read_desc(Bytes& in, Description& d) {
     const uint8_t which = in.byte();
     // 0..4 DirectML's operators, 5 any value, 6..8 vkdml's.
@@ -137,8 +138,21 @@ void read_desc(Bytes& in, Description& d) {
     d.reduce = {function, tin, tout, axis_count, axes};
     d.argmin = {tin, tout, axis_count, axes, direction};
     d.argmax = {tin, tout, axis_count, axes, direction};
-    d.maximum = {tin, tout, axis, direction, exclusive};
-    d.minimum = {tin, tout, axis, direction, exclusive};
+    // The selections' index output: a byte says none, one of the input's shape (INT32 or INT64), or a
+    // tensor of its own.
+    const DML_TENSOR_DESC* tindex = nullptr;
+    if (d.op.Type == VKDML_OPERATOR_CUMULATIVE_MAXIMUM || d.op.Type == VKDML_OPERATOR_CUMULATIVE_MINIMUM) {
+        const uint8_t index_mode = in.byte();
+        if (index_mode & 1) {
+            d.index.read(in, &d.in, false, d.axes, 0);
+            if (!(index_mode & 8))
+                d.index.desc.DataType =
+                    index_mode & 4 ? DML_TENSOR_DATA_TYPE_INT32 : DML_TENSOR_DATA_TYPE_INT64;
+            tindex = &d.index.tensor;
+        }
+    }
+    d.maximum = {tin, tout, axis, direction, exclusive, tindex};
+    d.minimum = {tin, tout, axis, direction, exclusive, tindex};
     d.log_sum_exp = {tin, tout, axis, direction, exclusive};
     if (d.op.Type == VKDML_OPERATOR_CUMULATIVE_MAXIMUM) d.op.Desc = &d.maximum;
     if (d.op.Type == VKDML_OPERATOR_CUMULATIVE_MINIMUM) d.op.Desc = &d.minimum;

@@ -26,7 +26,7 @@ def tensor(dtype, sizes=None, strides=None, raw_sizes=None):
 
 
 def desc(device, op, dtype, sizes, function=10, axis=0, direction=0, exclusive=0, axes=(), strides=None,
-         index=None, raw_sizes=None, correction=None):
+         index=None, raw_sizes=None, correction=None, indices=None):
     b = bytes([device, OPS[op], function, axis, direction, exclusive, len(axes)]) + bytes(axes)
     b += tensor(dtype, sizes, strides, raw_sizes)
     out_type = index if index else dtype
@@ -35,6 +35,8 @@ def desc(device, op, dtype, sizes, function=10, axis=0, direction=0, exclusive=0
         b += bytes([0, 1 if out_type == "u32" else 0])  # choose the index (count) type
     if op == "reduce" and function in (15, 16):
         b += bytes([1])  # ANY, ALL: the output tensor's own type
+    if op in ("cummax", "cummin"):  # the index output: none, or the input's shape (INT32: 5, INT64: 1)
+        b += bytes([0]) if indices is None else bytes([5 if indices == "i32" else 1]) + tensor(indices)
     if correction is not None:  # nan_mode, then OperatorOptions::correction
         return b + bytes([0, correction])
     return b + bytes([0])  # nan_mode
@@ -60,6 +62,8 @@ SEEDS = {
     # vkdml's operators: byte 1 values 6..8.
     "cummax_i8_4x5_axis1": desc(0, "cummax", "i8", [4, 5], axis=1),
     "cummin_u64_3x4_decreasing_exclusive": desc(1, "cummin", "u64", [3, 4], axis=0, direction=1, exclusive=1),
+    "cummax_f32_3x6_axis1_indices": desc(0, "cummax", "f32", [3, 6], axis=1, indices="i64"),
+    "cummin_u8_5x2_exclusive_i32_indices": desc(1, "cummin", "u8", [5, 2], axis=0, exclusive=1, indices="i32"),
     "logcumsumexp_f32_2x7_axis1": desc(0, "logcumsumexp", "f32", [2, 7], axis=1),
     "logcumsumexp_f16_strided": desc(1, "logcumsumexp", "f16", [3, 4], axis=1, strides=[8, 2]),
 }
