@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Runs the vkdml tool on random .npy inputs and checks each result against NumPy.
 
-Random ranks (1-4), shapes, axes, all 11 data types, cumsum / cumprod / cummax / cummin / logcumsumexp
-(floats; inclusive, exclusive, reversed),
+Random ranks (1-4), shapes, axes, all 11 data types, cumsum / cumprod / cummax / cummin (half of them
+with --indices, against PyTorch's loop) / logcumsumexp (floats; inclusive, exclusive, reversed),
 reduce (sum, multiply, max, min, over one or several axes, keepdims) and argmax / argmin (first or last
 index among ties), then the error paths (exit code 1 or 2, exactly one "vkdml: error:" line on stderr,
 nothing on stdout, no output file). Integer results must match exactly (wrapping like NumPy's
@@ -73,6 +73,29 @@ def running(x, axis, exclusive, reverse, kind):
     return np.flip(out, axis) if reverse else out
 
 
+def running_indices(x, axis, exclusive, reverse, kind):
+    """The index output of vkdml's cummax (cummin) as PyTorch's loop: in scan order an element takes the
+    index when it is NaN, or not beyond the running value (>= for the maximum) while that is not NaN; an
+    exclusive output takes the index before its element; -1 before any."""
+    a = np.moveaxis(x, axis, -1)
+    out = np.full(a.shape, -1, np.int64)
+    n = a.shape[-1]
+    for at in np.ndindex(a.shape[:-1]):
+        best, where = None, -1
+        for step in range(n):
+            k = n - 1 - step if reverse else step
+            v = a[at + (k,)]
+            if exclusive:
+                out[at + (k,)] = where
+            is_nan = x.dtype.kind == "f" and np.isnan(v)
+            best_nan = best is not None and x.dtype.kind == "f" and np.isnan(best)
+            if best is None or is_nan or (not best_nan and (v >= best if kind == "cummax" else v <= best)):
+                best, where = v, k
+            if not exclusive:
+                out[at + (k,)] = where
+    return np.moveaxis(out, -1, axis)
+
+
 def reduce(x, axes, function):
     with np.errstate(over="ignore"):
         acc = np.float32 if x.dtype == np.float16 else x.dtype
@@ -124,6 +147,10 @@ def check_case(tool, rng, work, index):
         exclusive, reverse = bool(rng.integers(0, 2)), bool(rng.integers(0, 2))
         args = [kind, "--axis", str(axis)] + ["--exclusive"] * exclusive + ["--reverse"] * reverse
         want = running(x, axis, exclusive, reverse, kind)
+        if kind != "logcumsumexp" and rng.integers(0, 2):
+            indices = os.path.join(work, "indices.npy")
+            args += ["--indices", indices]
+            want_indices = running_indices(x, axis, exclusive, reverse, kind)
         scale = float(np.max(np.abs(x.astype(np.float64)))) if kind == "logcumsumexp" else 1.0
     elif kind == "reduce":
         axes = sorted({axis, int(rng.integers(0, rank))})
@@ -139,6 +166,11 @@ def check_case(tool, rng, work, index):
         return f"{label}: exit {code}, stdout {out!r}, stderr {err!r}"
     got = np.load(dst)
     os.remove(dst)
+    if "--indices" in args:
+        got_indices = np.load(indices)
+        os.remove(indices)
+        if got_indices.dtype != np.int64 or not np.array_equal(got_indices, want_indices):
+            return f"{label}: indices\n{got_indices}\nPyTorch's loop\n{want_indices}"
     if got.dtype != want.dtype or got.shape != want.shape:
         return f"{label}: got {got.dtype}{got.shape}, NumPy {want.dtype}{want.shape}"
     if not close(got, want, dtype, scale):
