@@ -17,6 +17,7 @@ bool tile_per_line(const Pass& p, const TileScanParams& t) {
 std::string scan_mode(const Pass& p, const ScanParams& k, const TileScanParams* tile) {
     if (k.mode == SCAN_MODE_REDUCE) return "reduce to partials";
     if (k.mode == SCAN_MODE_CLEAR) return "clear tile states";
+    if (k.mode == SCAN_MODE_MARK32 || k.mode == SCAN_MODE_MARK64) return "mark the index output";
     if (k.mode == SCAN_MODE_CHAINED)
         return "chained scan (look-back over windows of " +
                std::to_string(SCAN_CHAINED_WINDOW_TILES(k.workgroup)) + " tiles, blocks of " +

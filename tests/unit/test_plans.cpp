@@ -53,7 +53,9 @@ void check_no_aliasing(const Pass& pass) {
         }
     if (is_scan(pass.key.kernel) && pass.key.spec[SCAN_SPEC_IN_PLACE]) {
         CHECK(pass.bindings[0].unused);
-        CHECK(pass.bindings[1].slot == Slot::temporary);
+        // A carry level's partials, or the selections' index output scanned over its marks.
+        CHECK((pass.bindings[1].slot == Slot::temporary ||
+               (pass.bindings[1].slot == Slot::output && pass.bindings[1].index == 1)));
     }
 }
 
@@ -555,6 +557,67 @@ TEST_CASE(
         }
     }
     CHECK(plans == 480);
+}
+
+TEST_CASE("scan plans: a selection's index output (the values to scratch, the marks, their scan in place)",
+          "[unit]") {
+    struct Case {
+        DML_TENSOR_DATA_TYPE type, index_type;
+        std::vector<uint32_t> sizes;
+        uint32_t axis;
+        bool reverse, exclusive;
+    };
+    const Case cases[] = {
+        {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_INT64, {1 << 22}, 0, false, false},
+        {DML_TENSOR_DATA_TYPE_INT8, DML_TENSOR_DATA_TYPE_INT32, {300, 7000}, 1, true, true},
+        {DML_TENSOR_DATA_TYPE_FLOAT64, DML_TENSOR_DATA_TYPE_UINT64, {5000, 3}, 0, false, true}};
+    for (const PlanTarget& target : {PlanTarget{gpu_info(32), kCoop}, PlanTarget{cpu_info(8), kAuto}})
+        for (const Case& c : cases) {
+            INFO(vkdml::to_string(c.type) << " -> " << vkdml::to_string(c.index_type) << " axis " << c.axis);
+            IndexRequest q;
+            q.values.op = SCAN_OP_MAX;
+            q.values.type = c.type;
+            q.values.reverse = c.reverse;
+            q.values.exclusive = c.exclusive;
+            q.values.problem = packed(c.sizes, c.axis, false);
+            q.index_type = c.index_type;
+            q.index_elements = 1;
+            for (uint32_t n : c.sizes) q.index_elements *= n;
+            q.index_problem = q.values.problem;
+            Plan plan;
+            REQUIRE(plan_selection_index(target, q, plan));
+            check_plan(plan, target.info);
+            // The mark pass: the input, the index output, the running values in scratch; every pass after
+            // it reads and writes the index output in place (or its partials).
+            size_t mark = plan.passes.size();
+            for (size_t i = 0; i < plan.passes.size(); ++i) {
+                const uint32_t mode = plan.passes[i].key.spec[SCAN_SPEC_MODE];
+                if (mode == SCAN_MODE_MARK32 || mode == SCAN_MODE_MARK64) mark = i;
+            }
+            REQUIRE(mark < plan.passes.size());
+            const Pass& m = plan.passes[mark];
+            CHECK(m.key.kernel == Kernel::scan_serial);
+            CHECK(m.key.spec[SCAN_SPEC_MODE] ==
+                  (vkdml::element_size(c.index_type) == 8 ? SCAN_MODE_MARK64 : SCAN_MODE_MARK32));
+            CHECK(m.key.spec[SCAN_SPEC_VEC_K] == 0);
+            CHECK(m.key.spec[ABI_SPEC_LOCKSTEP] == 0);
+            CHECK((m.bindings[0].slot == Slot::input && m.bindings[1].slot == Slot::output &&
+                   m.bindings[1].index == 1 && m.bindings[2].slot == Slot::temporary));
+            CHECK(m.bindings[1].element_bytes == vkdml::element_size(c.index_type));
+            CHECK(m.access[0].lead == (c.exclusive ? 1u : 0u));
+            for (size_t i = 0; i < mark; ++i)  // the values, into scratch
+                for (const PassBinding& b : plan.passes[i].bindings)
+                    CHECK((b.unused || b.slot != Slot::output));
+            for (size_t i = mark + 1; i < plan.passes.size(); ++i) {
+                const Pass& p = plan.passes[i];
+                CHECK(p.key.spec[SCAN_SPEC_OP] == (c.reverse ? SCAN_OP_MIN : SCAN_OP_MAX));
+                CHECK(p.key.spec[SCAN_SPEC_SIGNED] == (c.reverse ? 0u : 1u));
+                CHECK(p.key.spec[SCAN_SPEC_EXCLUSIVE] == (p.bindings[1].slot == Slot::output ? 0u : 1u));
+                for (const PassBinding& b : p.bindings)
+                    CHECK(
+                        (b.unused || b.slot == Slot::temporary || (b.slot == Slot::output && b.index == 1)));
+            }
+        }
 }
 
 TEST_CASE("scan plans: carry levels run in place through one binding (the H200's integer scans)", "[unit]") {
