@@ -352,16 +352,17 @@ typedef struct VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC {
     int32_t HasExclusiveMaximum;
     /** Optional (null: none). Where each output's value came from: the index along Axis of the last element,
      *  in AxisDirection, equal to the output (the last of ties and the last NaN, as PyTorch's cummax
-     *  chooses; -0 and +0 are equal); -1 (all bits set) where no element contributed (an exclusive scan's
-     *  first, NaN elements left out by NanMode::ignore). INT32, INT64, UINT32 or UINT64 (32-bit types need
+     *  chooses; -0 and +0 are equal; a NaN that NanMode::ignore leaves out never); -1 (all bits set) where
+     *  no element contributed (an exclusive scan's first output; with NanMode::ignore, the outputs before
+     *  the line's first number). INT32, INT64, UINT32 or UINT64 (32-bit types need
      *  Sizes[Axis] <= 2^31); the input's DimensionCount and Sizes, its own strides. Output 1 when given;
      *  it overlaps neither the input nor OutputTensor. */
     const DML_TENSOR_DESC* OutputIndexTensor;
 } VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC;
 
-/** Running minimum along one axis (VKDML_OPERATOR_CUMULATIVE_MINIMUM): NumPy's minimum.accumulate and the
- *  values of PyTorch's cummin; as VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC, with the type's largest value
- *  (+inf for floats) first in an exclusive scan. */
+/** Running minimum along one axis (VKDML_OPERATOR_CUMULATIVE_MINIMUM): NumPy's minimum.accumulate and
+ *  PyTorch's cummin (values and, with OutputIndexTensor, indices); as VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC,
+ *  with the type's largest value (+inf for floats) first in an exclusive scan. */
 typedef struct VKDML_CUMULATIVE_MINIMUM_OPERATOR_DESC {
     const DML_TENSOR_DESC* InputTensor;
     const DML_TENSOR_DESC* OutputTensor;

@@ -178,7 +178,8 @@ VKDML_API Result<Operation> cumulative_minimum(const TensorDesc& input, uint32_t
 /// cumulative_maximum() with PyTorch's indices as output 1 (OutputIndexTensor, packed, `index_type`:
 /// kAutoType gives INT64, else INT32, INT64, UINT32 or UINT64): the index along `axis` of the last
 /// element in `direction` equal to each output, -1 (all bits set) where none contributed. Errors: those
-/// of cumulative_maximum(), and unsupported_type for another index type.
+/// of cumulative_maximum(), and unsupported_type for another index type; create_operator refuses a 32-bit
+/// index type for an axis of more than 2^31 elements (unsupported_type, SPEC §3).
 VKDML_API Result<Operation> cumulative_maximum_with_indices(
     const TensorDesc& input, uint32_t axis, DML_AXIS_DIRECTION direction = DML_AXIS_DIRECTION_INCREASING,
     bool exclusive = false, DML_TENSOR_DATA_TYPE index_type = kAutoType);

@@ -21,7 +21,7 @@ from ._array import Array, asarray
 from ._arguments import as_array, axis_index, axis_set, vkdml_dtype
 from ._devices import as_device, native_device_call, run
 from ._docs import numpy_doc
-from ._errors import UnsupportedType, _native, invalid
+from ._errors import OutOfMemory, UnsupportedType, _native, invalid
 
 OPERATORS = {name: (python, value) for name, value, python in _native.operators}
 """The operator table (vkdml::operators()): each DirectML operator name, its function here and its
@@ -137,8 +137,39 @@ def selected_with_indices(arr, axis, combine, exclusive=False, reverse=False, de
         values, indices = native_device_call(dev, _native.cumulative_with_indices_array, dev._handle, arr._native,
                                              axis, int(combine), bool(exclusive), bool(reverse), bool(nan))
         return Array(values, dev), Array(indices, dev)
-    return tuple(run(device, _native.cumulative_with_indices, arr, axis, int(combine), bool(exclusive),
-                     bool(reverse), bool(nan)))
+    try:
+        return tuple(run(device, _native.cumulative_with_indices, arr, axis, int(combine), bool(exclusive),
+                         bool(reverse), bool(nan)))
+    except OutOfMemory:
+        # A line whose running values (the index output's scratch) no allocation holds: two plain scans,
+        # which run in windows, with the marks formed on the host.
+        return _indices_from_host_marks(arr, axis, combine, exclusive, reverse, device, nan)
+
+
+def _indices_from_host_marks(arr, axis, combine, exclusive, reverse, device, nan):
+    """selected_with_indices() by the values and the index output's own steps, the marks on the host: the
+    running values (inclusive), each position's index where its element equals its running value (or is a
+    NaN not left out) else -1, and their scan (the maximum; for DECREASING the unsigned minimum, -1's bits
+    the largest); an exclusive scan's indices are the inclusive ones one step later, -1 first."""
+    values = scanned(arr, axis, combine, exclusive, reverse, device, nan=nan)
+    running = scanned(arr, axis, combine, False, reverse, device, nan=nan) if exclusive else values
+    x, y = _np.asarray(arr), _np.asarray(running)
+    with _np.errstate(invalid="ignore"):
+        hit = x == y
+        if x.dtype.kind == "f":
+            hit = hit & ~_np.isnan(x) if nan else hit | _np.isnan(x)
+    n = arr.shape[axis]
+    steps = _np.arange(n, dtype=_np.int64).reshape([-1 if i == axis else 1 for i in range(arr.ndim)])
+    marks = _np.where(hit, steps, _np.int64(-1))
+    if reverse:
+        indices = scanned(marks.view(_np.uint64), axis, 3, False, True, device).view(_np.int64)
+    else:
+        indices = scanned(marks, axis, 2, False, False, device)
+    if exclusive:
+        before = _np.full_like(_np.take(indices, [0], axis=axis), -1)
+        kept = _np.take(indices, range(1, n) if reverse else range(n - 1), axis=axis)
+        indices = _np.concatenate([kept, before] if reverse else [before, kept], axis=axis)
+    return values, indices
 
 
 def _cumulative(a, axis, combine, exclusive, reverse, nan, device, indices=False):
@@ -214,8 +245,9 @@ def _selection_doc(which, numpy_name, identity):
           f"{'-inf' if which == 'maximum' else '+inf'})."),
          ("indices : bool, optional",
           "Also return the index output (`OutputIndexTensor`): int64, the index along `axis` of the last "
-          "element in scan order equal to each value (the last of ties and the last NaN; -0 equals +0), "
-          "-1 where no element contributed (an exclusive first output, NaN left out by 'ignore')."),
+          "element in scan order equal to each value (the last of ties and the last NaN; -0 equals +0; "
+          "never a NaN that 'ignore' leaves out), -1 where no element contributed (an exclusive first "
+          "output; with 'ignore', the outputs before the line's first number)."),
          "device_dml"],
         ("numpy.ndarray (or a pair with `indices`)", "The shape and type of `a`; exact (a selection). Of -0 "
          f"and +0, {'+0' if which == 'maximum' else '-0'} (IEEE 754-2019)."))

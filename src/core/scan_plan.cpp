@@ -14,8 +14,10 @@
 
 #include "core/blocks.hpp"
 #include "core/canonical.hpp"
+#include "core/errors.hpp"
 #include "core/kernel_params.hpp"
 #include "core/window.hpp"
+#include "vkdml/checked_math.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -295,7 +297,12 @@ struct Planner {
         const ScanRequest& r = q.values;
         const uint32_t value_bytes = element_size(r.type), index_bytes = element_size(q.index_type);
         // 1. The running values, in scratch at the index output's element offsets.
-        const uint64_t bytes = ceil_div(q.index_elements * value_bytes, 4) * 4;
+        uint64_t bytes = 0;
+        if (mul_overflows(q.index_elements, value_bytes, &bytes) || bytes > UINT64_MAX - 3)
+            return make_error(ErrorCode::out_of_memory,
+                              "the index output's running values would take more than "
+                              "2^64 bytes of temporary buffer");
+        bytes = ceil_div(bytes, 4) * 4;
         PassBinding run{Slot::temporary, 0, allocate_scratch(target.info, plan, bytes), bytes};
         if (auto st = scan(r, {PassBinding{Slot::input, 0}, run}); !st) return st;
         // 2. The marks: chunks within a window of the index output too.
@@ -306,6 +313,14 @@ struct Planner {
         s.chunk_len = std::min(s.chunk_len,
                                max_chunk_in_window(data[1].line, index_bytes, 1, window_bytes(target.info)));
         if (r.exclusive && s.chunk_len > 1 && s.chunk_len < s.axis().size) --s.chunk_len;  // (the lead)
+        // An exclusive mark reads its element's neighbour: the two must share a window of the input.
+        const uint64_t neighbours = (uint64_t(s.axis().stride_in) + 1) * value_bytes;
+        if (r.exclusive && s.axis().size > 1 && neighbours > window_bytes(target.info))
+            return make_error(ErrorCode::unsupported_device,
+                              "the index output of an exclusive scan reads each element with its neighbour "
+                              "along the axis, ",
+                              neighbours, " bytes of the input, more than one window of this device (",
+                              window_bytes(target.info), " bytes)");
         s.chunks = ceil_div(s.axis().size, s.chunk_len);
         if (auto st = check_item_count("scan", s.layout().lines(), 1, s.chunks); !st) return st;
         PassBinding src{Slot::input, 0, 0, 0, value_bytes, SCAN_W_BASE_IN};

@@ -25,7 +25,7 @@ struct IndexRequest {
     /// The selection of input 0, its problem lowered with the index output's strides as the output's.
     ScanRequest values;
     DML_TENSOR_DATA_TYPE index_type = DML_TENSOR_DATA_TYPE_INT64;
-    uint64_t index_elements = 0;  ///< the index output's TotalTensorSizeInBytes in elements
+    uint64_t index_elements = 0;  ///< the index output's extent: its last element's offset + 1
     Problem index_problem;        ///< the index output lowered with its own strides on both sides
 };
 

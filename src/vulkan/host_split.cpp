@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <new>
 #include <vector>
 
@@ -109,9 +110,7 @@ std::optional<Status> execute_split(const Device& device, const OperatorState& o
                                     std::span<const std::span<const std::byte>> inputs,
                                     std::span<const std::span<std::byte>> outputs,
                                     DML_EXECUTION_FLAGS flags) {
-    if (op.outputs.size() != 1) return std::nullopt;  // (an index output: windows only)
     const TensorCopy& in = *op.inputs[0];
-    const TensorCopy& out = *op.outputs[0];
     const NormalizedDesc& n = op.normalized;
     const size_t rank = in.sizes.size();
     std::vector<bool> kept(rank, true);
@@ -125,13 +124,17 @@ std::optional<Status> execute_split(const Device& device, const OperatorState& o
         if (kept[d] && in.sizes[d] > 1 && (axis == rank || in.strides[d] > in.strides[axis])) axis = d;
     if (axis == rank) return std::nullopt;
 
-    const uint32_t in_element = element_size(in.buffer.DataType),
-                   out_element = element_size(out.buffer.DataType);
-    uint64_t in_slice = in_element, out_slice = out_element;  // bytes of one index along `axis`
-    for (size_t d = 0; d < rank; ++d) {
-        if (d == axis) continue;
-        in_slice *= in.sizes[d];
-        out_slice *= out.sizes[d];
+    // Every output (the values; a selection's indices): its element size and the bytes of one index
+    // along `axis`, the input's likewise.
+    const uint32_t in_element = element_size(in.buffer.DataType);
+    uint64_t in_slice = in_element, out_slice = 0;
+    for (size_t d = 0; d < rank; ++d)
+        if (d != axis) in_slice *= in.sizes[d];
+    for (const auto& out : op.outputs) {
+        uint64_t slice = element_size(out->buffer.DataType);
+        for (size_t d = 0; d < rank; ++d)
+            if (d != axis) slice *= out->sizes[d];
+        out_slice = std::max(out_slice, slice);
     }
     const DeviceInfo& info = op.device->caps.info;
     const uint64_t budget =
@@ -154,13 +157,20 @@ std::optional<Status> execute_split(const Device& device, const OperatorState& o
     const uint64_t window = window_bytes(info);
     while (per_part > 1 && line_span(per_part) > window) per_part = std::max<uint64_t>(1, per_part / 2);
 
-    // An input that shares memory with the output, other than as the same elements, is read from a copy.
+    // An input that shares memory with an output, other than as output 0's same elements, is read from a
+    // copy.
     const std::byte* source = inputs[0].data();
     std::vector<std::byte> source_copy;
     const std::span<const std::byte> in_bytes = inputs[0].first(in.buffer.TotalTensorSizeInBytes);
-    const std::span<const std::byte> out_bytes = outputs[0].first(out.buffer.TotalTensorSizeInBytes);
-    if (bytes_overlap(in_bytes, out_bytes) &&
-        !(in_bytes.data() == out_bytes.data() && in.strides == out.strides && in_element == out_element)) {
+    bool shared = false;
+    for (size_t o = 0; o < op.outputs.size(); ++o) {
+        const TensorCopy& out = *op.outputs[o];
+        const std::span<const std::byte> out_bytes = outputs[o].first(out.buffer.TotalTensorSizeInBytes);
+        shared = shared || (bytes_overlap(in_bytes, out_bytes) &&
+                            !(o == 0 && in_bytes.data() == out_bytes.data() && in.strides == out.strides &&
+                              in_element == element_size(out.buffer.DataType)));
+    }
+    if (shared) {
         try {
             source_copy.assign(in_bytes.begin(), in_bytes.end());
         } catch (const std::bad_alloc&) {
@@ -171,32 +181,47 @@ std::optional<Status> execute_split(const Device& device, const OperatorState& o
 
     for (uint32_t first = 0; first < in.sizes[axis];) {
         const uint32_t count = static_cast<uint32_t>(std::min<uint64_t>(per_part, in.sizes[axis] - first));
-        std::vector<uint32_t> in_sizes = in.sizes, out_sizes = out.sizes;
-        in_sizes[axis] = out_sizes[axis] = count;
-        PackedTensor part_in(in.buffer.DataType, in_sizes), part_out(out.buffer.DataType, out_sizes);
+        std::vector<uint32_t> in_sizes = in.sizes;
+        in_sizes[axis] = count;
+        PackedTensor part_in(in.buffer.DataType, in_sizes);
+        std::vector<std::unique_ptr<PackedTensor>> part_out;
+        for (const auto& out : op.outputs) {
+            std::vector<uint32_t> sizes = out->sizes;
+            sizes[axis] = count;
+            part_out.push_back(std::make_unique<PackedTensor>(out->buffer.DataType, std::move(sizes)));
+        }
         NormalizedDesc part = n;
         part.input = &part_in.tensor;
-        part.output = &part_out.tensor;
+        part.output = &part_out[0]->tensor;
+        if (part_out.size() > 1) part.output_index = &part_out[1]->tensor;
         const std::shared_ptr<const void> typed = find_op(op.desc.Type)->typed(part);
-        std::vector<std::byte> packed_in, packed_out;
+        std::vector<std::byte> packed_in;
+        std::vector<std::vector<std::byte>> packed_out(part_out.size());
+        uint64_t part_bytes = part_in.buffer.TotalTensorSizeInBytes;
         try {
             packed_in.resize(part_in.buffer.TotalTensorSizeInBytes);
-            packed_out.resize(part_out.buffer.TotalTensorSizeInBytes);
+            for (size_t o = 0; o < part_out.size(); ++o) {
+                part_bytes += part_out[o]->buffer.TotalTensorSizeInBytes;
+                packed_out[o].resize(part_out[o]->buffer.TotalTensorSizeInBytes);
+            }
         } catch (const std::bad_alloc&) {
-            return no_host_memory(
-                op, part_in.buffer.TotalTensorSizeInBytes + part_out.buffer.TotalTensorSizeInBytes);
+            return no_host_memory(op, part_bytes);
         }
         gather({in_sizes, in.strides, in_element, uint64_t(first) * in.strides[axis]}, source,
                packed_in.data());
         const std::span<const std::byte> part_inputs[] = {packed_in};
-        const std::span<std::byte> part_outputs[] = {packed_out};
+        std::vector<std::span<std::byte>> part_outputs(packed_out.begin(), packed_out.end());
         if (auto st =
                 execute(device, {op.desc.Type, typed.get()}, part_inputs, part_outputs, flags, op.options);
             !st)
             return make_error(st.error().code, "execute: ", to_string(op.desc.Type), ": in parts along axis ",
                               axis, ": ", st.error().message);
-        scatter({out_sizes, out.strides, out_element, uint64_t(first) * out.strides[axis]}, packed_out.data(),
-                outputs[0].data());
+        for (size_t o = 0; o < part_out.size(); ++o) {
+            const TensorCopy& out = *op.outputs[o];
+            scatter({part_out[o]->sizes, out.strides, element_size(out.buffer.DataType),
+                     uint64_t(first) * out.strides[axis]},
+                    packed_out[o].data(), outputs[o].data());
+        }
         first += count;
     }
     return Status{};

@@ -83,3 +83,25 @@ def test_device_arrays_stay_within_one_buffer(small):
         vkdml.asarray(ints((300,)), device=small)
     assert str(e.value) == ("MappedBuffer::create: a buffer of 1200 bytes is more than this device's "
                             "maxMemoryAllocationSize (1024)")
+
+
+def test_selection_indices_past_one_allocation(small):
+    """cummax's index output keeps the running values in a temporary buffer as large as the output: rows run
+    in parts along the kept axis; one line no allocation holds falls back to two plain scans (in windows)
+    with the marks formed on the host. Both give one call's indices."""
+    x = np.random.default_rng(3).integers(0, 7, size=(40, 30)).astype(np.int32)
+    line = np.random.default_rng(4).integers(0, 7, size=600).astype(np.float32)
+    line[[5, 300]] = np.nan
+    for a, axis in ((x, 0), (x, 1), (line, 0)):
+        for exclusive in (False, True):
+            for reverse in (False, True):
+                for nan in ("propagate", "ignore"):
+                    what = f"{a.shape} axis {axis} exclusive={exclusive} reverse={reverse} {nan}"
+                    got = dml.cumulative_minimum(a, axis, exclusive=exclusive, reverse=reverse, nan=nan,
+                                                 indices=True, device=small)
+                    want = dml.cumulative_minimum(a, axis, exclusive=exclusive, reverse=reverse, nan=nan,
+                                                  indices=True)
+                    np.testing.assert_array_equal(got[0], want[0], err_msg=what)
+                    np.testing.assert_array_equal(got[1], want[1], err_msg=what)
+    values, indices = vkdml.cummax(line, 0, device=small)
+    np.testing.assert_array_equal(indices, vkdml.cummax(line, 0).indices)

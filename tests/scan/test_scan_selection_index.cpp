@@ -231,6 +231,17 @@ TEST_CASE("CUMULATIVE_MAXIMUM and CUMULATIVE_MINIMUM indices against PyTorch's l
             CHECK(mismatches == 0);
         }
     }
+    // The exclusive mark's neighbour across chunks (and windows) of an outer axis, scanned backwards.
+    const TestTensor x = tied_data(DML_TENSOR_DATA_TYPE_FLOAT32, {1001, 37}, 77, true);
+    const Scan s{false, DML_AXIS_DIRECTION_DECREASING, true};
+    for (DML_TENSOR_DATA_TYPE index_type : {DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_INT64}) {
+        INFO(describe(DML_TENSOR_DATA_TYPE_FLOAT32, s)
+             << " along an outer axis, " << vkdml::to_string(index_type));
+        const auto r = run_with_indices(
+            *dev,
+            operation(vkdml::ops::TensorDesc{DML_TENSOR_DATA_TYPE_FLOAT32, {1001, 37}}, 0, s, index_type), x);
+        CHECK(indices_of(r.indices) == expected_indices(x, 1, 1001, 37, s));
+    }
     require_no_validation_messages();
 }
 
@@ -261,8 +272,11 @@ TEST_CASE("CUMULATIVE_MAXIMUM indices in place and into a strided index output",
     vkdml::Device& dev = test_device();
     const DML_TENSOR_DATA_TYPE type = DML_TENSOR_DATA_TYPE_FLOAT32;
     const TestTensor x = tied_data(type, {70, 300}, 5, true);
-    const Scan s{true, DML_AXIS_DIRECTION_DECREASING};
-    const std::vector<int64_t> want = expected_indices(x, 1, 70, 300, s);
+    const bool exclusive = GENERATE(false, true);
+    const NanMode mode = GENERATE(NanMode::propagate, NanMode::ignore);
+    const Scan s{true, DML_AXIS_DIRECTION_DECREASING, exclusive};
+    INFO(describe(type, s) << (mode == NanMode::ignore ? ", NaN ignored" : ""));
+    const std::vector<int64_t> want = expected_indices(x, 1, 70, 300, s, mode == NanMode::ignore);
     // The index output column-major with gaps: strides {1, 80} over sizes {70, 300}.
     const uint32_t sizes[] = {70, 300}, index_strides[] = {1, 80};
     const uint64_t in_bytes = x.bytes.size(), index_bytes = (69 + 299 * 80 + 1) * 8;
@@ -270,8 +284,11 @@ TEST_CASE("CUMULATIVE_MAXIMUM indices in place and into a strided index output",
     const DML_BUFFER_TENSOR_DESC indices{
         DML_TENSOR_DATA_TYPE_INT64, DML_TENSOR_FLAG_NONE, 2, sizes, index_strides, index_bytes, 0};
     const DML_TENSOR_DESC tv{DML_TENSOR_TYPE_BUFFER, &values}, ti{DML_TENSOR_TYPE_BUFFER, &indices};
-    const VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC desc{&tv, &tv, 0, DML_AXIS_DIRECTION_DECREASING, 0, &ti};
-    auto op = dev.create_operator(DML_OPERATOR_DESC{VKDML_OPERATOR_CUMULATIVE_MAXIMUM, &desc});
+    const VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC desc{
+        &tv, &tv, 0, DML_AXIS_DIRECTION_DECREASING, exclusive ? 1 : 0, &ti};
+    vkdml::OperatorOptions options;
+    options.nan_mode = mode;
+    auto op = dev.create_operator(DML_OPERATOR_DESC{VKDML_OPERATOR_CUMULATIVE_MAXIMUM, &desc}, options);
     REQUIRE(op);
     auto compiled = dev.compile_operator(*op);
     REQUIRE(compiled);
@@ -305,13 +322,14 @@ TEST_CASE("CUMULATIVE_MAXIMUM indices in place and into a strided index output",
             if (got[k * 80 * 8 + g] != std::byte{0x5A}) ++gaps_changed;
     CHECK(wrong == 0);
     CHECK(gaps_changed == 0);
-    // The values, in place: the host's running maximum from the end.
+    // The values, in place: each is its index's element (-inf where none).
     uint64_t values_wrong = 0;
     const float* v = reinterpret_cast<const float*>(data->data().data());
     for (uint64_t i = 0; i < 70; ++i)
         for (uint64_t k = 0; k < 300; ++k) {
             const int64_t j = want[i * 300 + k];
-            const float expect = static_cast<float>(x.get_double(static_cast<uint64_t>(j) * 300 + k));
+            const float expect =
+                j < 0 ? -INFINITY : static_cast<float>(x.get_double(static_cast<uint64_t>(j) * 300 + k));
             if (!(v[i * 300 + k] == expect || (std::isnan(v[i * 300 + k]) && std::isnan(expect))))
                 ++values_wrong;
         }
@@ -355,6 +373,35 @@ TEST_CASE("CUMULATIVE_MAXIMUM and CUMULATIVE_MINIMUM index output refusals",
     refused({&tbig, &tbig, 0, DML_AXIS_DIRECTION_INCREASING, 0, &tbig32}, vkdml::ErrorCode::unsupported_type,
             "CUMULATIVE_MAXIMUM: OutputIndexTensor.DataType is UINT32 but the axis has 2147483649 elements: "
             "32-bit indices reach 2147483647, the last of 2^31 (use INT64 or UINT64)");
+    const uint32_t two_d[] = {4, 1};
+    const DML_BUFFER_TENSOR_DESC i64_2d{
+        DML_TENSOR_DATA_TYPE_INT64, DML_TENSOR_FLAG_NONE, 2, two_d, nullptr, 32, 0};
+    const DML_TENSOR_DESC t2d{DML_TENSOR_TYPE_BUFFER, &i64_2d};
+    refused(
+        {&tin, &tin, 0, DML_AXIS_DIRECTION_INCREASING, 0, &t2d}, vkdml::ErrorCode::invalid_descriptor,
+        "CUMULATIVE_MAXIMUM: OutputIndexTensor.DimensionCount is 2 but InputTensor.DimensionCount is 1 (rule "
+        "7: they must be equal)");
+    // 2^31 elements: the last index, 2^31 - 1, fits INT32.
+    const uint32_t most[] = {0x80000000u};
+    const DML_BUFFER_TENSOR_DESC most_in{
+        DML_TENSOR_DATA_TYPE_INT8, DML_TENSOR_FLAG_NONE, 1, most, nullptr, 0x80000000ull, 0};
+    const DML_BUFFER_TENSOR_DESC most_i32{
+        DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_FLAG_NONE, 1, most, nullptr, 0x200000000ull, 0};
+    const DML_TENSOR_DESC tmost{DML_TENSOR_TYPE_BUFFER, &most_in}, tmost32{DML_TENSOR_TYPE_BUFFER, &most_i32};
+    const VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC most_desc{&tmost, &tmost,  0, DML_AXIS_DIRECTION_INCREASING,
+                                                           0,      &tmost32};
+    CHECK(dev.create_operator(DML_OPERATOR_DESC{VKDML_OPERATOR_CUMULATIVE_MAXIMUM, &most_desc}));
+    // INT64 indices need 64-bit integers.
+    vkdml::testing::DeviceOverrides no_int64;
+    no_int64.features.shader_int64 = false;
+    const auto narrow = make_test_device(no_int64);
+    const VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC wide{&tin, &tin, 0, DML_AXIS_DIRECTION_INCREASING, 0, &ti64};
+    auto r = narrow->create_operator(DML_OPERATOR_DESC{VKDML_OPERATOR_CUMULATIVE_MAXIMUM, &wide});
+    REQUIRE_FALSE(r);
+    CHECK(r.error().code == vkdml::ErrorCode::unsupported_device);
+    CHECK_THAT(r.error().message, Catch::Matchers::StartsWith(
+                                      "CUMULATIVE_MAXIMUM: OutputIndexTensor.DataType INT64 needs the Vulkan "
+                                      "feature shaderInt64"));
     // The builders: an index type that is not one.
     auto b = vkdml::ops::cumulative_minimum_with_indices(
         vkdml::ops::TensorDesc{DML_TENSOR_DATA_TYPE_INT8, {3}}, 0, DML_AXIS_DIRECTION_INCREASING, false,
@@ -386,5 +433,64 @@ TEST_CASE("CUMULATIVE_MAXIMUM and CUMULATIVE_MINIMUM index output refusals",
         st.error().message,
         Catch::Matchers::Contains("output 0 [0, +32) and output 1 [0, +32) overlap (rule 9: outputs never "
                                   "share bytes)"));
+    require_no_validation_messages();
+}
+
+TEST_CASE(
+    "CUMULATIVE_MAXIMUM and CUMULATIVE_MINIMUM indices of tensors past one allocation: in parts, or refused",
+    "[gpu][scan][selection][host]") {
+    vkdml::testing::DeviceOverrides o;
+    o.limits.max_storage_buffer_range = 64 * 1024;
+    o.limits.max_memory_allocation_size = 64 * 1024;
+    const auto dev = make_test_device(o);
+    // Rows along axis 1 of 240,000 bytes: the running values' scratch is past one allocation, so execute()
+    // runs slabs of rows (parts along axis 0), both outputs scattered back.
+    const TestTensor x = tied_data(DML_TENSOR_DATA_TYPE_FLOAT32, {300, 200}, 21, true);
+    for (const Scan& s : {Scan{true}, Scan{false, DML_AXIS_DIRECTION_DECREASING, true}}) {
+        INFO(describe(DML_TENSOR_DATA_TYPE_FLOAT32, s));
+        const auto r = run_with_indices(
+            *dev, operation(vkdml::ops::TensorDesc{DML_TENSOR_DATA_TYPE_FLOAT32, {300, 200}}, 1, s), x);
+        CHECK(indices_of(r.indices) == expected_indices(x, 300, 200, 1, s));
+    }
+    // One line: no axis to cut, and its scratch fits no allocation.
+    const TestTensor line = tied_data(DML_TENSOR_DATA_TYPE_FLOAT32, {60000}, 22);
+    const auto op = operation(vkdml::ops::TensorDesc{DML_TENSOR_DATA_TYPE_FLOAT32, {60000}}, 0, Scan{});
+    std::vector<std::byte> values(op.output_bytes()), indices(op.index_output_bytes());
+    const std::span<const std::byte> inputs[] = {line.bytes};
+    const std::span<std::byte> outputs[] = {values, indices};
+    const vkdml::Status st = vkdml::execute(*dev, op.desc(), inputs, outputs);
+    REQUIRE_FALSE(st);
+    CHECK(st.error().code == vkdml::ErrorCode::out_of_memory);
+    CHECK_THAT(st.error().message, Catch::Matchers::Contains("temporary buffer"));
+    require_no_validation_messages();
+}
+
+TEST_CASE("CUMULATIVE_MAXIMUM and CUMULATIVE_MINIMUM indices of column-major, padded and broadcast inputs",
+          "[gpu][scan][selection]") {
+    vkdml::Device& dev = test_device();
+    for (DML_TENSOR_DATA_TYPE type : {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_INT16}) {
+        const TestTensor packed_data = tied_data(type, {37, 500}, 31);
+        struct Layout {
+            const char* name;
+            TestTensor t;
+        };
+        Layout layouts[] = {{"column-major", make_fortran(type, {37, 500})},
+                            {"padded", make_padded(type, {37, 500}, {3, 2})},
+                            {"broadcast along the axis", make_broadcast(type, {37, 500}, 2u)},
+                            {"broadcast across it", make_broadcast(type, {37, 500}, 1u)}};
+        for (Layout& l : layouts) {
+            TestTensor packed = make_packed(type, {37, 500});  // what the layout holds, packed
+            for (uint32_t i = 0; i < 37; ++i)
+                for (uint32_t k = 0; k < 500; ++k) l.t.set_bits_at({i, k}, packed_data.get_bits_at({i, k}));
+            for (uint32_t i = 0; i < 37; ++i)
+                for (uint32_t k = 0; k < 500; ++k) packed.set_bits_at({i, k}, l.t.get_bits_at({i, k}));
+            for (const Scan& s : kScans) {
+                INFO(describe(type, s) << ", " << l.name << " input");
+                const vkdml::ops::TensorDesc desc{type, {37, 500}, l.t.strides};
+                const auto r = run_with_indices(dev, operation(desc, 1, s), l.t);
+                CHECK(indices_of(r.indices) == expected_indices(packed, 37, 500, 1, s));
+            }
+        }
+    }
     require_no_validation_messages();
 }

@@ -128,6 +128,8 @@ TEST_CASE("cli: vkdml cummax and cummin --indices: the SPEC §6 index example, e
     // Only the selections take it.
     check_error(dir, {"cumsum", "--axis", "0", "--indices", indices, in, out}, 2,
                 "unknown option '--indices'");
+    check_error(dir, {"cummax", "--axis", "0", "--indices", out, in, out}, 2,
+                "is OUT.npy too: give the indices a file of their own");
 }
 
 TEST_CASE("cli: vkdml logcumsumexp: the SPEC §6 example, flags, NaN, bool files, integer files refused",

@@ -88,6 +88,12 @@ uint64_t low_mask(uint32_t size) {
     return size >= 8 ? ~uint64_t{0} : (uint64_t{1} << (size * 8)) - 1;
 }
 
+/// `bits` (the low `size` bytes of a signed integer) as int64.
+int64_t sign_extended(uint64_t bits, uint32_t size) {
+    const uint32_t shift = 64 - 8 * size;
+    return static_cast<int64_t>(bits << shift) >> shift;
+}
+
 // The accuracy every float result must meet (the README's contract): relative to the exact result,
 // half an ulp of a float16 output (whose accumulator is float32), else 1e-6 (float32) or 1e-14
 // (float64); float16 products also get float16's smallest subnormal.
@@ -145,7 +151,7 @@ std::vector<Sample> reference_samples(const Case& c, std::span<const std::byte> 
         const uint64_t out_fiber = o * f.len * f.inner + i;  // scan output of (o, 0, i)
         DoubleDouble sum{c.op == Op::cumprod ? 1.0 : 0.0, 0.0};
         double best = -INFINITY;
-        uint64_t bits = c.op == Op::cumprod ? 1 : 0, best_index = 0;
+        uint64_t bits = c.op == Op::cumprod ? 1 : 0, best_index = 0, best_bits = 0;
         long double scaled = 0;  // logcumsumexp: the sum of e^(x - best)
         size_t next = 0;
         for (uint64_t k = 0; k < f.len; ++k) {
@@ -169,7 +175,16 @@ std::vector<Sample> reference_samples(const Case& c, std::span<const std::byte> 
                     best_index = k;
                 }
             } else if (c.op == Op::cummax_indices) {
-                if (x >= best) {  // the last of ties, as the index output
+                // The last of ties, as the index output; integers compared exactly (past 2^53 too).
+                bool take = x >= best;
+                if (!vkdml::is_float_type(c.type)) {
+                    const uint64_t b = load_bits(at(k), size);
+                    take = k == 0 || (vkdml::is_signed_integer_type(c.type)
+                                          ? sign_extended(b, size) >= sign_extended(best_bits, size)
+                                          : b >= best_bits);
+                    if (take) best_bits = b;
+                }
+                if (take) {
                     best = x;
                     best_index = k;
                 }

@@ -3,6 +3,8 @@
 #include "cli/commands.hpp"
 #include "cli/host_ops.hpp"
 
+#include <filesystem>
+
 namespace vkdml::cli {
 namespace {
 
@@ -52,6 +54,9 @@ void run_cumulative(const Args& args) {
     const bool exclusive = args.has("--exclusive");
     const OperatorOptions options = nan_options(args);
     const std::string index_path = kSelect ? args.value("--indices").value_or("") : "";
+    if (!index_path.empty() && std::filesystem::path(index_path).lexically_normal() ==
+                                   std::filesystem::path(args.operands()[1]).lexically_normal())
+        usage_error("--indices " + index_path + " is OUT.npy too: give the indices a file of their own");
     const auto build = [&] {
         switch (kCombine) {
         case Combine::product: return ops::cumulative_product(file.tensor, axis, direction, exclusive);

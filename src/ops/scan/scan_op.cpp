@@ -108,7 +108,9 @@ Status plan_cumulative(const PlanTarget& target, const OperatorState& op, Plan& 
         const TensorCopy& index = *op.outputs[1];
         IndexRequest q{.values = r, .index_type = index.buffer.DataType};
         q.values.problem = lower_scan(in.sizes, in.strides, index.strides, n.axis);
-        q.index_elements = index.buffer.TotalTensorSizeInBytes / element_size(index.buffer.DataType);
+        q.index_elements = 1;  // its extent: the last element's offset, plus one (validated: no overflow)
+        for (size_t d = 0; d < index.sizes.size(); ++d)
+            q.index_elements += uint64_t(index.sizes[d] - 1) * index.strides[d];
         q.index_problem = lower_scan(index.sizes, index.strides, index.strides, n.axis);
         if (auto st = plan_selection_index(target, q, plan); !st) return st;
     }
