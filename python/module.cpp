@@ -180,7 +180,7 @@ vkdml::Result<vkdml::CompiledOperator> compiled_for(DeviceHandle& h, const Call&
 /// Submits `compiled` from `in` to `outs` (leases of the pool, one per output) with a temporary buffer of
 /// the pool, and registers the submission with each buffer it uses. No GIL needed.
 vkdml::Result<std::shared_ptr<Pending>> submit_on(DeviceHandle& h, const vkdml::CompiledOperator& compiled,
-                                                  const Lease& in, std::initializer_list<const Lease*> outs) {
+                                                  const Lease& in, std::span<const Lease* const> outs) {
     const uint64_t temp_bytes = compiled.binding_properties().TemporaryResourceSize;
     std::shared_ptr<Lease> temp;
     if (temp_bytes > 0) {
@@ -212,26 +212,45 @@ uint64_t pool_limit(DeviceHandle& h) {
     return std::min({info.max_memory_allocation_size, info.max_buffer_size, info.host_visible_heap / 3});
 }
 
+/// One output array of a call: where its bytes go, how many the array holds, and its tensor's
+/// TotalTensorSizeInBytes.
+struct OutputArray {
+    std::byte* data;
+    size_t bytes;
+    uint64_t tensor_bytes;
+};
+
+/// The operation's output tensors' byte counts: the values, then a selection's indices.
+std::vector<uint64_t> output_tensor_bytes(const Call& call) {
+    std::vector<uint64_t> bytes = {call.op->output_bytes()};
+    if (call.op->index_output()) bytes.push_back(call.op->index_output_bytes());
+    return bytes;
+}
+
 /// `call` on arrays the pool cannot hold: vkdml::execute runs it on the host memory itself (in windows
 /// or in parts where one buffer per tensor does not fit the device). Arrays shorter than their tensors (the
 /// last element of a byte or 16-bit type rounded up to 4 bytes) go through a copy of that length. No GIL
 /// needed.
 vkdml::Status run_through_execute(DeviceHandle& h, const Call& call, const std::byte* src, size_t src_bytes,
-                                  std::byte* dst, size_t dst_bytes) {
-    std::vector<std::byte> in_copy, out_copy;
+                                  std::span<const OutputArray> outs) {
+    std::vector<std::byte> in_copy;
+    std::vector<std::vector<std::byte>> out_copies(outs.size());
     std::span<const std::byte> in(src, src_bytes);
-    std::span<std::byte> out(dst, dst_bytes);
     if (src_bytes < call.op->input_bytes()) {
         in_copy.assign(call.op->input_bytes(), std::byte{0});
         std::memcpy(in_copy.data(), src, src_bytes);
         in = in_copy;
     }
-    if (dst_bytes < call.op->output_bytes()) {
-        out_copy.assign(call.op->output_bytes(), std::byte{0});
-        out = out_copy;
+    std::vector<std::span<std::byte>> outputs;
+    for (size_t i = 0; i < outs.size(); ++i) {
+        if (outs[i].bytes < outs[i].tensor_bytes) {
+            out_copies[i].assign(outs[i].tensor_bytes, std::byte{0});
+            outputs.emplace_back(out_copies[i]);
+        } else {
+            outputs.emplace_back(outs[i].data, outs[i].bytes);
+        }
     }
     const std::span<const std::byte> inputs[] = {in};
-    const std::span<std::byte> outputs[] = {out};
     ++host_transfers;
     if (auto st = vkdml::execute(*h.device(), call.op->desc(), inputs, outputs, DML_EXECUTION_FLAG_NONE,
                                  call.options);
@@ -239,48 +258,69 @@ vkdml::Status run_through_execute(DeviceHandle& h, const Call& call, const std::
         return st;
     ++host_transfers;
     ++execute_runs;
-    if (!out_copy.empty()) std::memcpy(dst, out_copy.data(), dst_bytes);
+    for (size_t i = 0; i < outs.size(); ++i)
+        if (!out_copies[i].empty()) std::memcpy(outs[i].data, out_copies[i].data(), outs[i].bytes);
     return {};
 }
 
-/// Runs `call` on `a` with buffers of the pool: copies the input in, submits, waits, and copies the
-/// result into a new array of `out_dtype` and the output tensor's sizes. An array the pool cannot hold
-/// runs through vkdml::execute (run_through_execute). The GIL is released while the data moves and the device
-/// works.
-py::array run(DeviceHandle& h, const Call& call, const py::array& a, const py::dtype& out_dtype) {
+/// Runs `call` on `a` with buffers of the pool: copies the input in, submits, waits, and copies each
+/// result into a new array of its dtype (`out_dtypes`, one per output) and the output tensor's sizes. An
+/// array the pool cannot hold runs through vkdml::execute (run_through_execute). The GIL is released while
+/// the data moves and the device works.
+std::vector<py::array> run_outputs(DeviceHandle& h, const Call& call, const py::array& a,
+                                   const std::vector<py::dtype>& out_dtypes) {
     const std::vector<uint32_t>& sizes = call.op->output().sizes;
-    std::vector<py::ssize_t> shape(sizes.begin(), sizes.end());
-    py::array out(out_dtype, shape);
+    const std::vector<py::ssize_t> shape(sizes.begin(), sizes.end());
+    const std::vector<uint64_t> tensor_bytes = output_tensor_bytes(call);
+    std::vector<py::array> results;
+    std::vector<OutputArray> outs;
+    for (size_t i = 0; i < out_dtypes.size(); ++i) {
+        results.emplace_back(out_dtypes[i], shape);
+        outs.push_back({static_cast<std::byte*>(results.back().mutable_data()),
+                        static_cast<size_t>(results.back().nbytes()), tensor_bytes[i]});
+    }
     const auto* src = static_cast<const std::byte*>(a.data());
     const size_t src_bytes = reach_bytes(a);
-    auto* dst = static_cast<std::byte*>(out.mutable_data());
-    const auto dst_bytes = static_cast<size_t>(out.nbytes());
     without_gil([&]() -> vkdml::Status {
         const uint64_t limit = pool_limit(h);
-        if (call.op->input_bytes() > limit || call.op->output_bytes() > limit)
-            return run_through_execute(h, call, src, src_bytes, dst, dst_bytes);
+        const bool too_large =
+            call.op->input_bytes() > limit || std::any_of(tensor_bytes.begin(), tensor_bytes.end(),
+                                                          [&](uint64_t bytes) { return bytes > limit; });
+        if (too_large) return run_through_execute(h, call, src, src_bytes, outs);
         auto compiled = compiled_for(h, call);
         if (!compiled) return compiled.error();
         if (compiled->binding_properties().TemporaryResourceSize > limit)
-            return run_through_execute(h, call, src, src_bytes, dst, dst_bytes);
+            return run_through_execute(h, call, src, src_bytes, outs);
         auto in = h.lend(call.op->input_bytes());
         if (!in) return in.error();
-        auto result = h.lend(call.op->output_bytes());
-        if (!result) return result.error();
+        std::vector<std::shared_ptr<Lease>> leases;
+        for (uint64_t bytes : tensor_bytes) {
+            auto lease = h.lend(bytes);
+            if (!lease) return lease.error();
+            leases.push_back(*lease);
+        }
         const std::span<std::byte> in_bytes = (*in)->buffer().data();
         const size_t n = std::min<size_t>(call.op->input_bytes(), src_bytes);
         std::memcpy(in_bytes.data(), src, n);
         ++host_transfers;
         if (n < call.op->input_bytes()) std::memset(in_bytes.data() + n, 0, call.op->input_bytes() - n);
-        auto pending = submit_on(h, *compiled, **in, {result->get()});
+        std::vector<const Lease*> out_leases;
+        for (const auto& lease : leases) out_leases.push_back(lease.get());
+        auto pending = submit_on(h, *compiled, **in, out_leases);
         if (!pending) return pending.error();
         if (auto st = (*pending)->wait(); !st) return st;
-        std::memcpy(dst, (*result)->buffer().data().data(),
-                    std::min<size_t>(call.op->output_bytes(), dst_bytes));
+        for (size_t i = 0; i < outs.size(); ++i)
+            std::memcpy(outs[i].data, leases[i]->buffer().data().data(),
+                        std::min<size_t>(tensor_bytes[i], outs[i].bytes));
         ++host_transfers;
         return {};
     });
-    return out;
+    return results;
+}
+
+/// run_outputs() of a call with one output.
+py::array run(DeviceHandle& h, const Call& call, const py::array& a, const py::dtype& out_dtype) {
+    return run_outputs(h, call, a, {out_dtype})[0];
 }
 
 py::array prepared(py::array a) {
@@ -356,73 +396,13 @@ Call selection_index_call(const vkdml::ops::TensorDesc& in, uint32_t axis, int c
     return c;
 }
 
-/// A selection's values and int64 indices of the numpy array `a`, as run() runs one output: buffers of
-/// the pool, or vkdml::execute on arrays the pool cannot hold.
+/// A selection's values and int64 indices of the numpy array `a`, as run() runs one output.
 py::tuple cumulative_with_indices(DeviceHandle& h, py::array a, uint32_t axis, int combine, bool exclusive,
                                   bool reverse, bool nan_ignore) {
     a = prepared(a);
     const Call call = selection_index_call(input_tensor(a), axis, combine, exclusive, reverse, nan_ignore);
-    const std::vector<uint32_t>& sizes = call.op->output().sizes;
-    std::vector<py::ssize_t> shape(sizes.begin(), sizes.end());
-    py::array values(a.dtype(), shape), indices(py::dtype::of<int64_t>(), shape);
-    const auto* src = static_cast<const std::byte*>(a.data());
-    const size_t src_bytes = reach_bytes(a);
-    std::byte* const dst[] = {static_cast<std::byte*>(values.mutable_data()),
-                              static_cast<std::byte*>(indices.mutable_data())};
-    const uint64_t dst_bytes[] = {static_cast<uint64_t>(values.nbytes()),
-                                  static_cast<uint64_t>(indices.nbytes())};
-    const uint64_t out_bytes[] = {call.op->output_bytes(), call.op->index_output_bytes()};
-    without_gil([&]() -> vkdml::Status {
-        const uint64_t limit = pool_limit(h);
-        auto compiled = compiled_for(h, call);
-        if (call.op->input_bytes() > limit || out_bytes[0] > limit || out_bytes[1] > limit || !compiled ||
-            compiled->binding_properties().TemporaryResourceSize > limit) {
-            // (Tensors longer than their arrays, by the rounding of the last element to 4 bytes: copies.)
-            std::vector<std::byte> in_copy(src, src + src_bytes);
-            in_copy.resize(std::max<uint64_t>(src_bytes, call.op->input_bytes()));
-            std::vector<std::byte> out_copy[2];
-            std::span<std::byte> outs[2];
-            for (int i = 0; i < 2; ++i) {
-                if (dst_bytes[i] >= out_bytes[i]) {
-                    outs[i] = {dst[i], dst_bytes[i]};
-                } else {
-                    out_copy[i].resize(out_bytes[i]);
-                    outs[i] = out_copy[i];
-                }
-            }
-            const std::span<const std::byte> ins[] = {in_copy};
-            ++host_transfers;
-            if (auto st = vkdml::execute(*h.device(), call.op->desc(), ins, outs, DML_EXECUTION_FLAG_NONE,
-                                         call.options);
-                !st)
-                return st;
-            ++host_transfers;
-            ++execute_runs;
-            for (int i = 0; i < 2; ++i)
-                if (!out_copy[i].empty()) std::memcpy(dst[i], out_copy[i].data(), dst_bytes[i]);
-            return {};
-        }
-        auto in = h.lend(call.op->input_bytes());
-        if (!in) return in.error();
-        auto first = h.lend(out_bytes[0]);
-        if (!first) return first.error();
-        auto second = h.lend(out_bytes[1]);
-        if (!second) return second.error();
-        const std::span<std::byte> in_bytes = (*in)->buffer().data();
-        const size_t n = std::min<size_t>(call.op->input_bytes(), src_bytes);
-        std::memcpy(in_bytes.data(), src, n);
-        ++host_transfers;
-        if (n < call.op->input_bytes()) std::memset(in_bytes.data() + n, 0, call.op->input_bytes() - n);
-        auto pending = submit_on(h, *compiled, **in, {first->get(), second->get()});
-        if (!pending) return pending.error();
-        if (auto st = (*pending)->wait(); !st) return st;
-        std::memcpy(dst[0], (*first)->buffer().data().data(), std::min<uint64_t>(out_bytes[0], dst_bytes[0]));
-        std::memcpy(dst[1], (*second)->buffer().data().data(),
-                    std::min<uint64_t>(out_bytes[1], dst_bytes[1]));
-        ++host_transfers;
-        return {};
-    });
-    return py::make_tuple(values, indices);
+    const std::vector<py::array> results = run_outputs(h, call, a, {a.dtype(), py::dtype::of<int64_t>()});
+    return py::make_tuple(results[0], results[1]);
 }
 
 py::array reduction(DeviceHandle& h, py::array a, int function, std::vector<uint32_t> axes,
@@ -596,7 +576,8 @@ ArrayPtr submit_array(const std::shared_ptr<DeviceHandle>& h, const Call& call, 
             if (!lease) return lease.error();
             result->lease = *lease;
         }
-        auto pending = submit_on(*h, *compiled, *a.lease, {result->lease.get()});
+        const Lease* const out_lease[] = {result->lease.get()};
+        auto pending = submit_on(*h, *compiled, *a.lease, out_lease);
         if (!pending) return pending.error();
         return {};
     });
@@ -630,7 +611,8 @@ py::tuple cumulative_with_indices_array(const std::shared_ptr<DeviceHandle>& h, 
         if (!second) return second.error();
         values->lease = *first;
         indices->lease = *second;
-        auto pending = submit_on(*h, *compiled, *a->lease, {values->lease.get(), indices->lease.get()});
+        const Lease* const out_leases[] = {values->lease.get(), indices->lease.get()};
+        auto pending = submit_on(*h, *compiled, *a->lease, out_leases);
         if (!pending) return pending.error();
         return {};
     });

@@ -547,22 +547,6 @@ def test_logaddexp_accumulate_and_logcumsumexp_follow_numpy_and_torch(dtype):
         assert err.max(initial=0) <= 4 * np.finfo(torch_type).eps, what
 
 
-def torch_cummax(x, dim, maximum):
-    """PyTorch's cummax (cummin) loop, as its CPU and CUDA kernels run it: an element replaces the running
-    value where it is NaN or, the running value not NaN, >= it (<=): the last of ties, the last NaN."""
-    x = np.moveaxis(np.asarray(x), dim, -1)
-    values, indices = np.empty_like(x), np.empty(x.shape, np.int64)
-    for at in np.ndindex(x.shape[:-1]):
-        best, where = None, 0
-        for k, v in enumerate(x[at]):
-            nan_v = x.dtype.kind == "f" and np.isnan(v)
-            nan_best = best is not None and x.dtype.kind == "f" and np.isnan(best)
-            if best is None or nan_v or (not nan_best and (v >= best if maximum else v <= best)):
-                best, where = v, k
-            values[at + (k,)], indices[at + (k,)] = best, where
-    return np.moveaxis(values, -1, dim), np.moveaxis(indices, -1, dim)
-
-
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_cummax_and_cummin_follow_torch_values_and_indices(dtype):
     seed = DTYPES.index(dtype)
@@ -605,6 +589,13 @@ def selection_indices(x, axis, maximum, exclusive, reverse, skip_nan):
             if not exclusive:
                 out[at + (k,)] = where
     return np.moveaxis(out, -1, axis)
+
+
+def torch_cummax(x, dim, maximum):
+    """PyTorch's cummax (cummin): the indices of its CPU and CUDA kernels' loop (selection_indices, inclusive,
+    forward, NaN kept) and the elements they name."""
+    indices = selection_indices(x, dim, maximum, False, False, False)
+    return np.take_along_axis(np.asarray(x), indices, axis=dim), indices
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float16, np.int8, np.uint64])

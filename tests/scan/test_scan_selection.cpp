@@ -7,6 +7,7 @@
 
 #include "gpu_fixture.hpp"
 #include "run_operation.hpp"
+#include "selection_support.hpp"
 #include "tensor_data.hpp"
 #include "vkdml/ops.hpp"
 
@@ -25,11 +26,7 @@ using vkdml::NanMode;
 
 namespace {
 
-struct Scan {
-    bool maximum = true;
-    DML_AXIS_DIRECTION direction = DML_AXIS_DIRECTION_INCREASING;
-    bool exclusive = false;
-};
+using Scan = SelectionScan;
 
 vkdml::ops::Operation operation(const vkdml::ops::TensorDesc& input, uint32_t axis, const Scan& s) {
     return built(s.maximum ? vkdml::ops::cumulative_maximum(input, axis, s.direction, s.exclusive)
@@ -42,17 +39,6 @@ std::vector<uint64_t> bits_of(const TestTensor& t) {
     for (uint64_t i = 0; i < t.count(); ++i)
         v[i] = is_float_type(t.type) && std::isnan(t.get_double(i)) ? ~uint64_t{0} : t.get_bits(i);
     return v;
-}
-
-/// a < b in `type`'s order, for bits read by get_bits (zero-extended) or, for floats, values.
-bool less(const TestTensor& t, uint64_t a, uint64_t b) {
-    const uint32_t bits = element_size(t.type) * 8;
-    if (!is_signed_integer_type(t.type)) return a < b;
-    const auto extend = [&](uint64_t x) {
-        return bits == 64 ? static_cast<int64_t>(x)
-                          : static_cast<int64_t>(x << (64 - bits)) >> (64 - bits);  // sign-extended
-    };
-    return extend(a) < extend(b);
 }
 
 /// The host's running maximum or minimum of `x` (row-major [outer, n, inner]) along the middle axis, as
@@ -91,7 +77,8 @@ std::vector<uint64_t> expected(const TestTensor& x, uint64_t outer, uint64_t n, 
                     }
                 } else {
                     const uint64_t v = x.get_bits(at);
-                    if (s.maximum ? less(x, run_b, v) : less(x, v, run_b)) run_b = v;
+                    if (s.maximum ? less_in_type(x.type, run_b, v) : less_in_type(x.type, v, run_b))
+                        run_b = v;
                 }
                 if (!s.exclusive) store();
             }

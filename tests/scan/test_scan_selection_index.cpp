@@ -7,6 +7,7 @@
 
 #include "gpu_fixture.hpp"
 #include "run_operation.hpp"
+#include "selection_support.hpp"
 #include "tensor_data.hpp"
 #include "vkdml/ops.hpp"
 #include "vkdml/submission.hpp"
@@ -25,11 +26,7 @@ using vkdml::NanMode;
 
 namespace {
 
-struct Scan {
-    bool maximum = true;
-    DML_AXIS_DIRECTION direction = DML_AXIS_DIRECTION_INCREASING;
-    bool exclusive = false;
-};
+using Scan = SelectionScan;
 
 vkdml::ops::Operation operation(const vkdml::ops::TensorDesc& input, uint32_t axis, const Scan& s,
                                 DML_TENSOR_DATA_TYPE index_type = DML_TENSOR_DATA_TYPE_INT64) {
@@ -39,24 +36,10 @@ vkdml::ops::Operation operation(const vkdml::ops::TensorDesc& input, uint32_t ax
             : vkdml::ops::cumulative_minimum_with_indices(input, axis, s.direction, s.exclusive, index_type));
 }
 
-/// Element `at` of `t` as an ordered number: floats as doubles, integers sign- or zero-extended.
-double ordered(const TestTensor& t, uint64_t at) {
-    if (is_float_type(t.type)) return t.get_double(at);
-    const uint32_t bits = element_size(t.type) * 8;
-    const uint64_t v = t.get_bits(at);
-    if (!is_signed_integer_type(t.type)) return static_cast<double>(v);
-    return static_cast<double>(bits == 64 ? static_cast<int64_t>(v)
-                                          : static_cast<int64_t>(v << (64 - bits)) >> (64 - bits));
-}
-
-/// Whether integers a and b (bits of `t`'s type) compare a < b, exactly (doubles would round 64-bit ones).
-bool less_bits(const TestTensor& t, uint64_t a, uint64_t b) {
-    const uint32_t bits = element_size(t.type) * 8;
-    if (!is_signed_integer_type(t.type)) return a < b;
-    const auto extend = [&](uint64_t x) {
-        return bits == 64 ? static_cast<int64_t>(x) : static_cast<int64_t>(x << (64 - bits)) >> (64 - bits);
-    };
-    return extend(a) < extend(b);
+/// Whether element `a` of `x` and element `b` of `y` (both of one type) are the same number: integers by
+/// their bits, floats by value (-0 equals +0).
+bool same_number(const TestTensor& x, uint64_t a, const TestTensor& y, uint64_t b) {
+    return is_float_type(x.type) ? x.get_double(a) == y.get_double(b) : x.get_bits(a) == y.get_bits(b);
 }
 
 /// PyTorch's cummax/cummin indices of x (row-major [outer, n, inner]) along the middle axis, as a loop:
@@ -84,7 +67,7 @@ std::vector<int64_t> expected_indices(const TestTensor& x, uint64_t outer, uint6
                         take = std::isnan(v) || (!std::isnan(r) && (s.maximum ? v >= r : v <= r));
                 } else if (!take) {
                     const uint64_t v = x.get_bits(at), r = x.get_bits(run);
-                    take = s.maximum ? !less_bits(x, v, r) : !less_bits(x, r, v);
+                    take = s.maximum ? !less_in_type(x.type, v, r) : !less_in_type(x.type, r, v);
                 }
                 if (take) {
                     index = static_cast<int64_t>(j);
@@ -141,11 +124,6 @@ const Scan kScans[] = {{true},
                        {false, DML_AXIS_DIRECTION_DECREASING},
                        {true, DML_AXIS_DIRECTION_INCREASING, true},
                        {false, DML_AXIS_DIRECTION_DECREASING, true}};
-
-std::string describe(DML_TENSOR_DATA_TYPE type, const Scan& s) {
-    return std::string(vkdml::to_string(type)) + (s.maximum ? " maximum" : " minimum") +
-           (s.exclusive ? " exclusive" : "") + (s.direction ? " decreasing" : "");
-}
 
 }  // namespace
 
@@ -226,7 +204,7 @@ TEST_CASE("CUMULATIVE_MAXIMUM and CUMULATIVE_MINIMUM indices against PyTorch's l
                 if (want[i] < 0) continue;
                 const uint64_t o = i / (sh.length() * sh.inner()), k = i % sh.inner();
                 const uint64_t at = (o * sh.length() + static_cast<uint64_t>(want[i])) * sh.inner() + k;
-                if (ordered(x, at) != ordered(r.values, i)) ++mismatches;
+                if (!same_number(x, at, r.values, i)) ++mismatches;
             }
             CHECK(mismatches == 0);
         }

@@ -2,6 +2,8 @@
 // output its copy.
 #include "front/operation_parts.hpp"
 
+#include <optional>
+
 namespace vkdml::ops {
 
 namespace {
@@ -40,28 +42,22 @@ CumulativeDesc description_of(const Parts& p, uint32_t axis, DML_AXIS_DIRECTION 
         return {&p.input_tensor, &p.output_tensor, axis, direction, flag};
 }
 
+/// A cumulative operation; `index_type` (the selections) adds the index output of that type (kAutoType:
+/// INT64).
 template <class CumulativeDesc>
 Result<Operation> cumulative(const char* op, DML_OPERATOR_TYPE type, const char* what,
                              const TensorDesc& input, uint32_t axis, DML_AXIS_DIRECTION direction,
-                             bool exclusive, DML_TENSOR_DATA_TYPE output_type) {
+                             bool exclusive, DML_TENSOR_DATA_TYPE output_type,
+                             std::optional<DML_TENSOR_DATA_TYPE> index_type = std::nullopt) {
     auto parts = cumulative_parts(op, what, input, axis, direction, output_type);
     if (!parts) return parts.error();
     Parts& p = **parts;
+    if (index_type) {
+        auto index = index_output_type(op, *index_type);
+        if (!index) return index.error();
+        if (auto st = add_index_output(op, p, *index); !st) return st.error();
+    }
     set_typed(p, type, description_of<CumulativeDesc>(p, axis, direction, exclusive));
-    return Operation(std::move(*parts));
-}
-/// A selection with its index output.
-template <class SelectionDesc>
-Result<Operation> with_indices(const char* op, DML_OPERATOR_TYPE type, const char* what,
-                               const TensorDesc& input, uint32_t axis, DML_AXIS_DIRECTION direction,
-                               bool exclusive, DML_TENSOR_DATA_TYPE index_type) {
-    auto parts = cumulative_parts(op, what, input, axis, direction, kAutoType);
-    if (!parts) return parts.error();
-    auto index = index_output_type(op, index_type);
-    if (!index) return index.error();
-    Parts& p = **parts;
-    if (auto st = add_index_output(op, p, *index); !st) return st.error();
-    set_typed(p, type, description_of<SelectionDesc>(p, axis, direction, exclusive));
     return Operation(std::move(*parts));
 }
 
@@ -98,17 +94,17 @@ Result<Operation> cumulative_minimum(const TensorDesc& input, uint32_t axis, DML
 Result<Operation> cumulative_maximum_with_indices(const TensorDesc& input, uint32_t axis,
                                                   DML_AXIS_DIRECTION direction, bool exclusive,
                                                   DML_TENSOR_DATA_TYPE index_type) {
-    return with_indices<VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC>(
+    return cumulative<VKDML_CUMULATIVE_MAXIMUM_OPERATOR_DESC>(
         "vkdml::ops::cumulative_maximum_with_indices", VKDML_OPERATOR_CUMULATIVE_MAXIMUM,
-        "CUMULATIVE_MAXIMUM", input, axis, direction, exclusive, index_type);
+        "CUMULATIVE_MAXIMUM", input, axis, direction, exclusive, kAutoType, index_type);
 }
 
 Result<Operation> cumulative_minimum_with_indices(const TensorDesc& input, uint32_t axis,
                                                   DML_AXIS_DIRECTION direction, bool exclusive,
                                                   DML_TENSOR_DATA_TYPE index_type) {
-    return with_indices<VKDML_CUMULATIVE_MINIMUM_OPERATOR_DESC>(
+    return cumulative<VKDML_CUMULATIVE_MINIMUM_OPERATOR_DESC>(
         "vkdml::ops::cumulative_minimum_with_indices", VKDML_OPERATOR_CUMULATIVE_MINIMUM,
-        "CUMULATIVE_MINIMUM", input, axis, direction, exclusive, index_type);
+        "CUMULATIVE_MINIMUM", input, axis, direction, exclusive, kAutoType, index_type);
 }
 
 Result<Operation> log_cumulative_sum_exp(const TensorDesc& input, uint32_t axis, DML_AXIS_DIRECTION direction,
