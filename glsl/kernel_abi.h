@@ -35,7 +35,8 @@
 #define SCAN_OP_PRODUCT 1
 #define SCAN_OP_MAX 2  // vkdml's cumulative maximum and minimum: selections, exact in any order
 #define SCAN_OP_MIN 3
-#define SCAN_OP_LOG_SUM_EXP 4  // vkdml's log-cumulative-sum-exp (floats): pairs (running maximum m, Σ e^(x-m))
+#define SCAN_OP_LOG_SUM_EXP \
+    4                        // vkdml's log-cumulative-sum-exp (floats): pairs (running maximum m, Σ e^(x-m))
 #define SCAN_MODE_SCAN 0     // scan each chunk (from its carry in the partials with HAS_CARRY)
 #define SCAN_MODE_REDUCE 1   // fold each chunk into its partial
 #define SCAN_MODE_CLEAR 2    // scan_chained: zero the tile states (words [0, len) of the partials)

@@ -21,11 +21,6 @@ DML_BUFFER_TENSOR_DESC buffer_of(const TensorDesc& t, uint64_t bytes) {
             t.guaranteed_base_offset_alignment};
 }
 
-bool is_index_type(DML_TENSOR_DATA_TYPE t) {
-    const TypeInfo* info = type_info(t);
-    return info && info->index_output;
-}
-
 }  // namespace
 
 namespace builder {
@@ -68,7 +63,7 @@ Status add_index_output(const char* op, Parts& p, DML_TENSOR_DATA_TYPE type) {
 
 Result<DML_TENSOR_DATA_TYPE> index_output_type(const char* op, DML_TENSOR_DATA_TYPE requested) {
     if (requested == kAutoType) return DML_TENSOR_DATA_TYPE_INT64;
-    if (!is_index_type(requested))
+    if (!detail::is_index_type(requested))
         return make_error(ErrorCode::unsupported_type, op, ": output type ", to_string(requested), " (",
                           static_cast<int>(requested),
                           ") is not an index type: indices are INT32, INT64, UINT32 or UINT64");

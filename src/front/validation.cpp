@@ -143,6 +143,11 @@ Status validate_tensor(const char* op, const char* field, const DML_TENSOR_DESC*
     return {};
 }
 
+bool is_index_type(DML_TENSOR_DATA_TYPE type) {
+    const TypeInfo* info = type_info(type);
+    return info && info->index_output;
+}
+
 Status validate_type_support(const DeviceCaps& caps, DML_OPERATOR_TYPE op, const char* field,
                              DML_TENSOR_DATA_TYPE type) {
     if (const char* missing = missing_feature(caps.features, type))

@@ -11,6 +11,9 @@ namespace vkdml::detail {
 /// the output-only rule 3 (no two elements at one address).
 Status validate_tensor(const char* op, const char* field, const DML_TENSOR_DESC* tensor, bool output);
 
+/// Whether `type` holds indices and counts: INT32, INT64, UINT32 or UINT64 (TypeInfo::index_output).
+bool is_index_type(DML_TENSOR_DATA_TYPE type);
+
 /// Rule 1's "allowed for the op" part and SPEC §4's device part: the data type must be usable.
 Status validate_type_support(const DeviceCaps& caps, DML_OPERATOR_TYPE op, const char* field,
                              DML_TENSOR_DATA_TYPE type);

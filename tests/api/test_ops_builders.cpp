@@ -259,16 +259,14 @@ TEST_CASE("ops builders: every refusal, with its code and message", "[host][ops]
     check_error(vkdml::ops::reduce(in, DML_REDUCE_FUNCTION_SUM, {0}, DML_TENSOR_DATA_TYPE_FLOAT64),
                 ErrorCode::unsupported_type,
                 "vkdml::ops::reduce: output type FLOAT64 (9) but SUM writes the input's type, FLOAT32");
-    check_error(
-        vkdml::ops::reduce(in, DML_REDUCE_FUNCTION_ARGMIN, {0}, DML_TENSOR_DATA_TYPE_FLOAT32),
-        ErrorCode::unsupported_type,
-        "vkdml::ops::reduce: output type FLOAT32 (1) is not an index type: indices are INT32, "
-        "INT64, UINT32 or UINT64");
-    check_error(
-        vkdml::ops::argmin(in, {0}, DML_AXIS_DIRECTION_INCREASING, DML_TENSOR_DATA_TYPE_INT16),
-        ErrorCode::unsupported_type,
-        "vkdml::ops::argmin: output type INT16 (7) is not an index type: indices are INT32, "
-        "INT64, UINT32 or UINT64");
+    check_error(vkdml::ops::reduce(in, DML_REDUCE_FUNCTION_ARGMIN, {0}, DML_TENSOR_DATA_TYPE_FLOAT32),
+                ErrorCode::unsupported_type,
+                "vkdml::ops::reduce: output type FLOAT32 (1) is not an index type: indices are INT32, "
+                "INT64, UINT32 or UINT64");
+    check_error(vkdml::ops::argmin(in, {0}, DML_AXIS_DIRECTION_INCREASING, DML_TENSOR_DATA_TYPE_INT16),
+                ErrorCode::unsupported_type,
+                "vkdml::ops::argmin: output type INT16 (7) is not an index type: indices are INT32, "
+                "INT64, UINT32 or UINT64");
     check_error(vkdml::ops::argmin(in, {0}, static_cast<DML_AXIS_DIRECTION>(2)), ErrorCode::invalid_argument,
                 "vkdml::ops::argmin: direction 2 is neither DML_AXIS_DIRECTION_INCREASING (0) nor "
                 "DML_AXIS_DIRECTION_DECREASING (1)");

@@ -9,11 +9,6 @@ namespace vkdml::detail {
 
 namespace {
 
-bool is_index_type(DML_TENSOR_DATA_TYPE t) {
-    const TypeInfo* info = type_info(t);
-    return info && info->index_output;
-}
-
 bool float_only(DML_REDUCE_FUNCTION f) {
     return f == DML_REDUCE_FUNCTION_AVERAGE || f == DML_REDUCE_FUNCTION_L2 ||
            f == DML_REDUCE_FUNCTION_LOG_SUM || f == DML_REDUCE_FUNCTION_LOG_SUM_EXP ||

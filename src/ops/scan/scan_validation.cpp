@@ -9,11 +9,6 @@ namespace vkdml::detail {
 
 namespace {
 
-bool is_index_type(DML_TENSOR_DATA_TYPE t) {
-    const TypeInfo* info = type_info(t);
-    return info && info->index_output;
-}
-
 /// The cumulative maximum's and minimum's OutputIndexTensor: an index type, the input's shape, room for
 /// every position along the axis (the 32-bit types hold 2^31 - 1, the last position of 2^31: -1 is "none").
 Status validate_index_output(const DeviceCaps& caps, DML_OPERATOR_TYPE op, const DML_BUFFER_TENSOR_DESC& in,
