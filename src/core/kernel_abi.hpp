@@ -45,9 +45,9 @@ struct PipelineKey {
     auto operator<=>(const PipelineKey&) const = default;
 };
 
-/// scan_serial or scan_chained.
+/// scan_serial, scan_chained or scan_canonical_tile.
 constexpr bool is_scan(Kernel k) {
-    return k == Kernel::scan_serial || k == Kernel::scan_chained;
+    return k == Kernel::scan_serial || k == Kernel::scan_chained || k == Kernel::scan_canonical_tile;
 }
 
 /// ARGMAX or ARGMIN (a DML_REDUCE_FUNCTION value, or a kernel function code).

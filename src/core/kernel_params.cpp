@@ -34,6 +34,12 @@ SpecConstants TileScanParams::to_spec() const {
     return s;
 }
 
+SpecConstants CanonicalTileParams::to_spec() const {
+    SpecConstants s = scan.to_spec();
+    s[SCAN_SPEC_WALK_TOP] = walk_top;
+    return s;
+}
+
 PushWords ScanParams::to_push() const {
     PushWords w{};
     w[SCAN_W_FIBERS] = static_cast<uint32_t>(layout.lines());

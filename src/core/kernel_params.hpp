@@ -48,6 +48,15 @@ struct TileScanParams {
     PushWords to_push() const { return scan.to_push(); }
 };
 
+/// scan_canonical_tile: the scan's parameters and the chunk's node level over level-2 node totals.
+struct CanonicalTileParams {
+    ScanParams scan;
+    uint32_t walk_top = 0;  ///< canonical_walk.glsl's WALK_TOP over the chunk's node totals, 0 to 3
+
+    SpecConstants to_spec() const;
+    PushWords to_push() const { return scan.to_push(); }
+};
+
 /// reduce_serial and reduce_tree (reduce_common.glsl).
 struct ReduceParams {
     uint32_t workgroup = 0;

@@ -67,7 +67,7 @@ struct Segment {
 };
 
 /// A pass's kernel parameters, typed: what its planner chose, which plan_text prints and record reads.
-using KernelParams = std::variant<SerialScanParams, TileScanParams, ReduceParams>;
+using KernelParams = std::variant<SerialScanParams, TileScanParams, CanonicalTileParams, ReduceParams>;
 
 /// The workgroup size of `params`.
 uint32_t workgroup_of(const KernelParams& params);

@@ -46,6 +46,8 @@ Described describe(const Pass& p) {
         return {scan_mode(p, t->scan, t), "tiles of " + std::to_string(t->rounds) +
                                               (t->rounds == 1 ? " vector" : " vectors") + " per invocation"};
     }
+    if (const auto* c = std::get_if<CanonicalTileParams>(&p.params))
+        return {scan_mode(p, c->scan, nullptr), "tiles of blocks of 32 elements, a block per invocation"};
     if (const auto* k = std::get_if<SerialScanParams>(&p.params)) {
         if (k->vec_k == 0) return {scan_mode(p, k->scan, nullptr), "elements"};
         return {scan_mode(p, k->scan, nullptr),

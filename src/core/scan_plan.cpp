@@ -33,8 +33,9 @@ struct Endpoints {
 
 /// The kernel chosen for one scan level, and how it sees the problem.
 struct Shape {
-    bool tiled = false;        ///< scan_chained (else scan_serial)
-    uint32_t rounds = 0;       ///< scan_chained: vectors per invocation and tile
+    bool tiled = false;           ///< scan_chained or scan_canonical_tile (else scan_serial)
+    bool canonical_tile = false;  ///< scan_canonical_tile: float sums, products and log-sum-exps
+    uint32_t rounds = 0;          ///< scan_chained: vectors per invocation and tile
     uint64_t state_words = 0;  ///< the chained pass: words of tile states
     Blocks blocks;
     StorageVariant v;
@@ -43,7 +44,9 @@ struct Shape {
     const Problem& layout() const { return blocks.layout; }
     const Dim& axis() const { return blocks.layout.line[0]; }
     uint32_t block() const { return std::max(blocks.k, 1u); }  ///< kernel indices per position
-    uint64_t tile_len() const { return uint64_t(workgroup) * rounds * vector_width(v); }
+    uint64_t tile_len() const {
+        return canonical_tile ? uint64_t(workgroup) * kCanonicalArity : uint64_t(workgroup) * rounds * vector_width(v);
+    }
     /// Steps along the line per position (scan_serial's STEPS).
     uint64_t steps() const { return blocks.k == 0 ? 1 : uint64_t(blocks.k) * vector_width(v) / blocks.f; }
     bool canonical = false;  ///< scan_serial of floats: the canonical walk
@@ -109,8 +112,42 @@ struct Planner {
         return true;
     }
 
-    /// The kernel, blocks (where `blocks` allows) and chunks of one scan level.
-    Shape choose(const ScanRequest& r, bool blocks = true) const {
+    /// scan_canonical_tile's workgroup for the inner-axis lines of `s`: the policy's (a short line: just
+    /// enough blocks of 32, at least a node of 32 blocks), a power of two, smaller where the device's
+    /// shared memory asks for it (a pair per block and per node). False where a node does not fit.
+    bool choose_canonical_tile(Shape& s) const {
+        const DeviceInfo& info = target.info;
+        const uint64_t blocks = ceil_div(s.axis().size, kCanonicalArity);
+        uint32_t wg = std::bit_floor(std::min(policy.tile_workgroup, cooperative_workgroup_limit(info)));
+        if (blocks < wg) wg = static_cast<uint32_t>(std::max<uint64_t>(kCanonicalArity, std::bit_ceil(blocks)));
+        auto shared = [&](uint64_t w) { return (w + w / kCanonicalArity) * s.v.partial_bytes; };
+        while (wg > kCanonicalArity && shared(wg) > info.max_shared_memory_bytes) wg /= 2;
+        if (wg < kCanonicalArity || shared(wg) > info.max_shared_memory_bytes) return false;
+        s.workgroup = wg;
+        s.rounds = 1;
+        s.canonical_tile = true;
+        return true;
+    }
+
+    /// scan_canonical_tile's chunks: the whole line where the policy keeps it one chunk, else 32^n
+    /// elements (n >= 3: whole tiles of whole nodes, so that the carry level continues the tree); at most
+    /// 128 tiles (lavapipe ends a loop after 65,535 trips), 2^20 elements (canonical_walk.glsl's levels) and
+    /// a window. False where no chunk fits: the line runs serially.
+    bool canonical_tile_chunks(Shape& s, uint64_t window_len) const {
+        const uint64_t tile = s.tile_len(), len = s.axis().size;
+        const uint64_t most = std::min({window_len, 128 * tile, kCanonicalMaxLeaves});
+        if (s.chunk_len >= len && len <= most) return true;
+        uint64_t least = kCanonicalArity * kCanonicalArity * kCanonicalArity;
+        while (least < tile) least *= kCanonicalArity;
+        if (least > most) return false;
+        s.chunk_len = std::max(
+            least, canonical_chunk(s.chunk_len, 1, most, kCanonicalMaxLeaves, len, ChunkRounding::half_the_chunks));
+        return true;
+    }
+
+    /// The kernel, blocks (where `blocks` allows) and chunks of one scan level; `tiles`: the cooperative
+    /// kernels where the policy asks for them.
+    Shape choose(const ScanRequest& r, bool blocks = true, bool tiles = true) const {
         Shape s;
         s.v = r.pairs ? pair_variant(r.type) : storage_variant(r.type);
         // scan_chained needs subgroup arithmetic (integers) or shuffles (floats, compensated); pairs
@@ -118,9 +155,11 @@ struct Planner {
         const DeviceInfo& info = target.info;
         const bool subgroup_ops = is_float_type(r.type) ? info.subgroup_shuffle : info.subgroup_arithmetic;
         s.blocks.layout = r.problem;
-        s.tiled = !r.pairs && !r.mark && policy.inner_lines == KernelFamily::cooperative && subgroup_ops &&
-                  r.problem.line[0].size >= policy.tile_min_length && r.problem.axis_innermost() &&
-                  choose_tile(s);
+        // Float sums, products and log-sum-exps tile in the canonical association (no subgroup operation).
+        const bool canonical_tile = is_float_type(r.type) && r.op != SCAN_OP_MAX && r.op != SCAN_OP_MIN;
+        s.tiled = tiles && !r.pairs && !r.mark && policy.inner_lines == KernelFamily::cooperative &&
+                  (subgroup_ops || canonical_tile) && r.problem.line[0].size >= policy.tile_min_length &&
+                  r.problem.axis_innermost() && (canonical_tile ? choose_canonical_tile(s) : choose_tile(s));
         if (s.tiled) {
             const uint64_t tile = s.tile_len();
             s.chunk_len = chunk_length({.target_items = policy.tile_target_items,
@@ -145,13 +184,18 @@ struct Planner {
         for (int side = 0; side < 2; ++side)
             window_len = std::min(window_len, max_chunk_in_window(data[side].line, element_bytes(s),
                                                                   s.block(), window_bytes(info)));
+        if (s.canonical_tile) {
+            if (!canonical_tile_chunks(s, window_len)) return choose(r, blocks, false);
+            s.chunks = ceil_div(s.axis().size, s.chunk_len);
+            return s;
+        }
         s.chunk_len = std::min(s.chunk_len, window_len);
         s.canonical = !s.tiled && !r.mark && is_float_type(r.type);
         if (s.canonical && s.chunk_len < s.axis().size) {
             // Several chunks of a float line: chunks of 32^n steps (canonical_walk.glsl), which blocks of a
             // power of two steps, up to 32, divide; other blocks go.
             const uint64_t steps = s.steps();
-            if (!std::has_single_bit(steps) || steps > kCanonicalArity) return choose(r, false);
+            if (!std::has_single_bit(steps) || steps > kCanonicalArity) return choose(r, false, tiles);
             s.chunk_len = canonical_chunk(s.chunk_len, steps, std::min(window_len, kMaxSerialTrips),
                                           kCanonicalMaxLeaves, s.axis().size, ChunkRounding::half_the_chunks);
         }
@@ -161,7 +205,9 @@ struct Planner {
 
     /// The node level of a chunk of `s` (or of its whole line).
     static uint32_t walk_top(const Shape& s) {
-        return canonical_top(std::min(s.chunk_len, uint64_t(s.axis().size)) * s.steps());
+        const uint64_t leaves = std::min(s.chunk_len, uint64_t(s.axis().size)) * s.steps();
+        // scan_canonical_tile walks the level-2 nodes' totals (32^2 elements each).
+        return canonical_top(s.canonical_tile ? ceil_div(leaves, kCanonicalArity * kCanonicalArity) : leaves);
     }
 
     static uint32_t element_bytes(const Shape& s) {
@@ -171,7 +217,10 @@ struct Planner {
     /// The kernel, storage variant and parameters of one pass of `s`'s kernel.
     void set_kernel(PassSpec& p, const Shape& s, const ScanParams& scan) const {
         p.storage = s.v.storage;
-        if (s.tiled) {
+        if (s.canonical_tile) {
+            p.kernel = Kernel::scan_canonical_tile;
+            p.params = CanonicalTileParams{.scan = scan, .walk_top = walk_top(s)};
+        } else if (s.tiled) {
             const TileScanParams t{
                 .scan = scan,
                 .rounds = s.rounds,
@@ -353,7 +402,8 @@ struct Planner {
         // record.cpp switches those passes to their in-place pipelines then).
         const bool in_place = src.slot == dst.slot && src.index == dst.index &&
                               (src.slot != Slot::temporary || src.offset == dst.offset);
-        if (s.tiled && policy.chained && !in_place && s.axis().size > s.tile_len() && chained(r, s, src, dst))
+        if (s.tiled && !s.canonical_tile && policy.chained && !in_place && s.axis().size > s.tile_len() &&
+            chained(r, s, src, dst))
             return {};
         // Several chunks: reduce each to its partial, scan the partials, scan each chunk from its carry.
         return one_pass_or_partials(

@@ -111,3 +111,23 @@ TEST_CASE("serial float scans follow the canonical association on every policy r
     }
     require_no_validation_messages();
 }
+
+TEST_CASE("cooperative float scans tile in the canonical association", "[gpu][canonical]") {
+    using P = Overrides::PolicyClass;
+    const auto dev = make_windowed_test_device(vkdml::KernelChoice::cooperative, P::gpu, 0);
+    // scan_canonical_tile's lines: one node of blocks (workgroup 32), tiles of 8 nodes, a line of one chunk
+    // of 128 tiles, chunks of 32^3 and 32^4 elements with a carry level, and several lines.
+    for (uint32_t n : {1000u, 1025u, 8193u, 40000u, 1048576u, 1100007u}) {
+        const vkdml::ops::TensorDesc t{DML_TENSOR_DATA_TYPE_FLOAT32, {1, n}, {}};
+        const auto o = vkdml::ops::cumulative_sum(t, 1, DML_AXIS_DIRECTION_INCREASING, false);
+        REQUIRE(o);
+        const std::string plan = compiled_plan(*dev, o->desc());
+        INFO(plan);
+        CHECK(plan.find("scan_canonical_tile/f32") != std::string::npos);
+        CHECK(plan.find("scan_chained") == std::string::npos);
+        check_shape<float>(*dev, "cooperative GPU rows", 1, n, 1);
+    }
+    for (uint32_t n : {1025u, 100003u}) check_shape<double>(*dev, "cooperative GPU rows", 1, n, 1);
+    check_shape<float>(*dev, "cooperative GPU rows", 3, 70001, 1);
+    require_no_validation_messages();
+}

@@ -1,0 +1,170 @@
+#version 460
+// Canonical tile scan: the cooperative family's float sums, products and log-sum-exps in the canonical
+// association (docs/internals.md, "Determinism"), so that a GPU's tiles give the serial walk's bits. A
+// workgroup of W invocations (a power of two, 32 or more: whole level-2 nodes, 32 blocks of 32 elements)
+// takes one chunk of a line (32^n elements, n >= 3, or the whole line) in tiles of 32·W elements, in order:
+//   1. each invocation loads one block of 32 elements (whole vectors where the line is contiguous and
+//      aligned) and folds it left from the empty pair;
+//   2. NODES = W/32 invocations fold each level-2 node's block totals;
+//   3. every invocation walks the tile's node totals as the leaves of the chunk's tree, from the chunk's
+//      carry (canonical_walk.glsl over pairs, as a carry level walks chunk totals): the prefix of each
+//      node, and the open nodes above it from one tile to the next;
+//   4. NODES invocations chain each node's block prefixes (the node's prefix, then each block's total
+//      folded in, normalized);
+//   5. each invocation scans its block again: its prefix combined with the block's running total.
+// MODE_REDUCE stops after 3 and stores the chunk's total. No subgroup operation: their order would follow
+// the subgroup size (its pipelines ask for no full subgroups). Every loop but the tiles' is over a
+// constant count.
+#extension GL_EXT_control_flow_attributes : require
+#extension GL_GOOGLE_include_directive : require
+#include "scan_common.glsl"
+
+layout(constant_id = SCAN_SPEC_WALK_TOP) const uint WALK_TOP = 0u;  // the chunk's level over node totals
+#define WALK_LANES 1u
+#include "canonical_walk.glsl"
+
+const uint ARITY = WALK_ARITY;  // elements per block, blocks per node
+const uint W = gl_WorkGroupSize.x;
+const uint NODES = (W + ARITY - 1u) / ARITY;  // level-2 nodes per tile
+const uint TILE = W * ARITY;
+const uint BLOCK_VECS = ARITY / VEC_W;
+
+shared ACC_T block_hi[W], block_lo[W];        // block totals, then block prefixes
+shared ACC_T node_hi[NODES], node_lo[NODES];  // node totals
+
+ACC_T xs[ARITY];  // this invocation's block
+
+Pair get_block(uint i) { return Pair(block_hi[i], block_lo[i]); }
+void put_block(uint i, Pair a) {
+    block_hi[i] = a.hi;
+    block_lo[i] = a.lo;
+}
+Pair select_pair(bool c, Pair a, Pair b) { return Pair(c ? a.hi : b.hi, c ? a.lo : b.lo); }
+
+// Whether the chunk's blocks load and store as whole vectors: contiguous, forward, aligned (uniform).
+bool vector_io(uvec2 base, uint start) {
+    return !REVERSE && source_axis_stride() == 1u && p.axis_out == 1u && (base.x + start) % VEC_W == 0u &&
+           (base.y + start) % VEC_W == 0u;
+}
+
+// The block of `count` (1 to 32) elements at logical position `at` into xs (past count: copies of its
+// last element, never folded).
+void load_block(uvec2 base, uint at, uint count, bool vec) {
+    if (vec && count == ARITY) {
+        [[unroll]] for (uint v = 0u; v < BLOCK_VECS; ++v) {
+            WIDE_V w = UNPACK_V(source_vector((base.x + at) / VEC_W + v));
+            [[unroll]] for (uint e = 0u; e < VEC_W; ++e) xs[v * VEC_W + e] = leaf_value(TO_ACC(w[e]));
+        }
+    } else {
+        [[unroll]] for (uint j = 0u; j < ARITY; ++j)
+            xs[j] = source_element(base.x + axis_pos(at + min(j, count - 1u)) * source_axis_stride());
+    }
+}
+
+// The left fold of the block's first `count` elements from the empty pair, normalized (a node total).
+Pair block_total(uint count) {
+    Pair t = pair_of(identity());
+    [[unroll]] for (uint j = 0u; j < ARITY; ++j) t = select_pair(j < count, combine_value(t, xs[j]), t);
+    return run_normalized(t);
+}
+
+// The outputs of the block at `at` from its prefix: the prefix combined with the block's running total
+// (an exclusive output: the value before, the prefix itself at the block's first element).
+void store_block(uvec2 base, uint at, uint count, bool vec, Pair prefix) {
+    Pair run = pair_of(identity()), before = prefix;
+    ACC_T ys[ARITY];
+    [[unroll]] for (uint j = 0u; j < ARITY; ++j) {
+        run = combine_value(run, xs[j]);
+        Pair value = combine_pair(prefix, run);
+        ys[j] = scan_value(EXCLUSIVE ? exclusive_value(before, at + j) : value);
+        before = value;
+    }
+    if (vec && count == ARITY) {
+        [[unroll]] for (uint v = 0u; v < BLOCK_VECS; ++v) {
+            WIDE_V w;
+            [[unroll]] for (uint e = 0u; e < VEC_W; ++e) w[e] = FROM_ACC_WIDE(ys[v * VEC_W + e]);
+            dstv[(base.y + at) / VEC_W + v] = PACK_V(w);
+        }
+    } else {
+        [[unroll]] for (uint j = 0u; j < ARITY; ++j)
+            if (j < count) dst[base.y + axis_pos(at + j) * p.axis_out] = FROM_ACC(ys[j]);
+    }
+}
+
+// One leaf of the chunk's walk: a node total. The running prefix is normalized at every leaf, as the
+// tree's prefixes are; the totals climb at every 32nd.
+void walk_node(Pair x, uint leaves) {
+    w_run[0] = run_normalized(combine_pair(w_run[0], x));
+    w_total[0][0] = combine_pair(w_total[0][0], x);
+    if (WALK_TOP > 0u && leaves % ARITY == 0u) walk_climb(0u, leaves);
+}
+
+void scan_chunk(uint id) {
+    uint b = gl_LocalInvocationIndex;
+    uint chunks = chunk_count();
+    uint fiber = id / chunks;
+    uint chunk = id - fiber * chunks;
+    uint start = chunk * p.chunk_len;
+    uint len = min(p.chunk_len, p.len - start);
+    uvec2 base = fiber_base(fiber);
+    bool vec = vector_io(base, start);
+    walk_begin(0u, (MODE == MODE_SCAN && HAS_CARRY && chunk > 0u) ? load_partial(p.base_part + id)
+                                                                  : pair_of(identity()));
+    uint leaves = 0u;
+    for (uint tile = 0u; tile < len; tile += TILE) {  // uniform
+        uint n = min(TILE, len - tile);
+        uint at = start + tile + b * ARITY;
+        uint count = b * ARITY < n ? min(ARITY, n - b * ARITY) : 0u;
+        // 1. This invocation's block and its total.
+        if (count > 0u) {
+            load_block(base, at, count, vec);
+            put_block(b, block_total(count));
+        }
+        barrier();
+        // 2. The nodes' totals.
+        uint blocks = (n - 1u) / ARITY + 1u, nodes = (blocks - 1u) / ARITY + 1u;
+        if (b < nodes) {
+            Pair t = pair_of(identity());
+            [[unroll]] for (uint j = 0u; j < ARITY; ++j)
+                t = select_pair(b * ARITY + j < blocks, combine_pair(t, get_block(b * ARITY + j)), t);
+            t = run_normalized(t);
+            node_hi[b] = t.hi;
+            node_lo[b] = t.lo;
+        }
+        barrier();
+        // 3. The walk over them (every invocation the same), keeping this invocation's node's prefix.
+        Pair mine = pair_of(identity());
+        [[unroll]] for (uint g = 0u; g < NODES; ++g) {
+            if (g < nodes) {  // uniform
+                if (g == b) mine = w_run[0];
+                walk_node(Pair(node_hi[g], node_lo[g]), ++leaves);
+            }
+        }
+        if (MODE == MODE_REDUCE) {
+            barrier();  // the next tile writes the block totals again
+            continue;
+        }
+        // 4. The block prefixes of each node, in place of the block totals.
+        if (b < nodes) {
+            Pair prefix = mine;
+            [[unroll]] for (uint j = 0u; j < ARITY; ++j) {
+                uint i = b * ARITY + j;
+                if (i < blocks) {
+                    Pair t = get_block(i);
+                    put_block(i, prefix);
+                    prefix = run_normalized(combine_pair(prefix, t));
+                }
+            }
+        }
+        barrier();
+        // 5. This invocation's outputs.
+        if (count > 0u) store_block(base, at, count, vec, get_block(b));
+        barrier();  // the next tile writes the block totals again
+    }
+    if (MODE == MODE_REDUCE && b == 0u) store_partial(p.base_part + id, walk_finish(0u, leaves));
+}
+
+void main() {
+    uint item = workgroup_item(p.item_begin, p.item_end);
+    if (item != NO_ITEM) scan_chunk(item);  // uniform
+}
