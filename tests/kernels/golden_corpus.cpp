@@ -302,9 +302,6 @@ const std::vector<GoldenCase>& golden_cases() {
 }
 
 GoldenClass golden_class(const GoldenCase& c) {
-    const bool scan = c.type == DML_OPERATOR_CUMULATIVE_SUMMATION ||
-                      c.type == DML_OPERATOR_CUMULATIVE_PRODUCT ||
-                      c.type == VKDML_OPERATOR_LOG_CUMULATIVE_SUM_EXP;
     const bool logical = c.function == VKDML_REDUCE_FUNCTION_ANY || c.function == VKDML_REDUCE_FUNCTION_ALL ||
                          c.function == VKDML_REDUCE_FUNCTION_COUNT_NONZERO;
     const bool selection =
@@ -314,12 +311,10 @@ GoldenClass golden_class(const GoldenCase& c) {
          (c.function == DML_REDUCE_FUNCTION_MIN || c.function == DML_REDUCE_FUNCTION_MAX ||
           c.function == DML_REDUCE_FUNCTION_ARGMIN || c.function == DML_REDUCE_FUNCTION_ARGMAX || logical));
     if (!is_float_type(c.input.data_type) || selection) return GoldenClass::exact;
-    // Every float REDUCE: the compensated pair rounded once, then divided, square-rooted (correctly
-    // rounded) or taken the logarithm of, LOG_SUM_EXP's sum rescaled by exponentials (vkdml's own exp and
-    // log, from correctly rounded steps): no device function anywhere.
-    if (c.type == DML_OPERATOR_REDUCE) return GoldenClass::canonical;
-    if (scan && c.input.data_type == F32) return GoldenClass::free;
-    return GoldenClass::stable;
+    // Every float REDUCE and scan: the compensated pair rounded once, then divided, square-rooted
+    // (correctly rounded) or taken the logarithm of, LOG_SUM_EXP's sums rescaled by exponentials (vkdml's
+    // own exp and log, from correctly rounded steps): no device function anywhere.
+    return GoldenClass::canonical;
 }
 
 vkdml::ops::Operation golden_operation(const GoldenCase& c) {

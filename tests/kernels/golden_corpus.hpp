@@ -48,14 +48,9 @@ const std::vector<GoldenCase>& golden_cases();
 /// What docs/SPEC.md's determinism contract says of a case's bits across devices and configurations.
 enum class GoldenClass {
     exact,      ///< integers, MIN, MAX and the arg functions: the same bits everywhere, by construction
-    canonical,  ///< float REDUCE (every function but MIN, MAX and the arg functions): the same bits
-                ///< everywhere, by a fixed association (and a correctly rounded division or square root,
-                ///< vkdml's own exp and log)
-    stable,     ///< other floats: the same bits on every configuration of lavapipe (whose results the
-                ///< committed hashes are); elsewhere a difference is reported, not a failure (float scans
-                ///< planned without scan_chained bind everywhere too: test_golden.cpp)
-    free,       ///< float32 cumulative sums, products and log-sum-exps: differ between configurations
-                ///< (scan_chained)
+    canonical,  ///< float REDUCE (every function but MIN, MAX and the arg functions) and float sums,
+                ///< products and log-sum-exps: the same bits everywhere, by a fixed association (and a
+                ///< correctly rounded division or square root, vkdml's own exp and log)
 };
 
 /// The class of `c` (see GoldenClass).

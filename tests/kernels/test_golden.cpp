@@ -3,6 +3,8 @@
 // [families] with the cooperative kernels at this run's subgroup size and through small windows.
 #include "golden_corpus.hpp"
 
+#include "canonical_fold.hpp"
+
 #include "../support/gpu_fixture.hpp"
 
 #include <catch2/catch.hpp>
@@ -14,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <map>
 #include <sstream>
@@ -56,47 +59,26 @@ std::string hash_line(const std::string& name, uint64_t hash) {
     return "{\"" + name + "\", " + hex(hash) + "ull},\n";
 }
 
-// Whether `c` follows the canonical association on `device` (docs/internals.md, "Determinism"), so that
-// its bits are lavapipe's default configuration's (the committed hashes') on every device: the canonical
-// reductions everywhere, and the float scans `device` plans on the serial kernels alone.
-bool canonical_on(const vkdml::Device& device, const GoldenCase& c) {
-    const GoldenClass cls = golden_class(c);
-    if (cls == GoldenClass::canonical) return true;
-    // (Every case of the other classes, stable and free, is a float scan: golden_class.)
-    if (cls == GoldenClass::exact) return false;
-    return compiled_plan(device, golden_operation(c).desc()).find("scan_chained") == std::string::npos;
-}
-
-// The corpus on one device: one line per case whose hash is not the committed one, by whether it fails
-// the contract there (an exact or canonical case anywhere; another stable one on lavapipe, whose results
-// the hashes are).
+// The corpus on one device: one line per case whose hash is not the committed one. Every case binds
+// every device (docs/SPEC.md, "Determinism"), so each such line is a contract violation.
 struct Mismatches {
-    std::vector<std::string> failing;   // a contract violation
-    std::vector<std::string> reported;  // allowed here: reported
-    size_t count = 0;                   // the cases run
+    std::vector<std::string> failing;
+    size_t count = 0;  // the cases run
 };
 
-// `free_only`: the cases of the free class alone.
-Mismatches golden_mismatches(const vkdml::Device& device, bool free_only) {
+// `keep`: which cases to run (all when empty).
+Mismatches golden_mismatches(const vkdml::Device& device, const std::function<bool(const GoldenCase&)>& keep) {
     std::map<std::string, uint64_t> expected;
     for (const GoldenHash& h : golden_hashes()) expected[h.name] = h.hash;
-    const bool lavapipe = device.info().physical.driver_name == "llvmpipe";
     Mismatches m;
     for (size_t k = 0; k < golden_case_limit(); ++k) {
         const GoldenCase& c = golden_cases()[k];
-        const GoldenClass cls = golden_class(c);
-        if (free_only && cls != GoldenClass::free) continue;
+        if (keep && !keep(c)) continue;
         ++m.count;
         const uint64_t got = golden_run(device, c);
         const auto it = expected.find(c.name);
-        const bool canonical = canonical_on(device, c);
-        const bool binding =
-            cls == GoldenClass::exact || canonical || (cls == GoldenClass::stable && lavapipe);
-        const char* label = cls == GoldenClass::exact    ? "exact"
-                            : canonical                  ? "canonical"
-                            : cls == GoldenClass::stable ? "stable"
-                                                         : "free";
-        std::vector<std::string>& lines = binding ? m.failing : m.reported;
+        const char* label = golden_class(c) == GoldenClass::exact ? "exact" : "canonical";
+        std::vector<std::string>& lines = m.failing;
         if (it == expected.end())
             lines.push_back(std::string(label) + " " + c.name + ": no committed hash (computed " + hex(got) +
                             ")");
@@ -107,21 +89,20 @@ Mismatches golden_mismatches(const vkdml::Device& device, bool free_only) {
     return m;
 }
 
-// CHECKs that no case differs where the contract binds it on `device`; prints the others that differ (one
-// line each, as tools/gpu_check.sh collects them) and returns their count.
-size_t check_corpus(const std::string& config, const vkdml::Device& device, bool free_only = false) {
+// CHECKs that no case differs on `device`, printing each that does (one line each, as tools/gpu_check.sh
+// collects them).
+void check_corpus(const std::string& config, const vkdml::Device& device,
+                  const std::function<bool(const GoldenCase&)>& keep = {}) {
     const auto start = std::chrono::steady_clock::now();
-    const Mismatches m = golden_mismatches(device, free_only);
+    const Mismatches m = golden_mismatches(device, keep);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::ostringstream text;
     for (const std::string& line : m.failing) text << "golden mismatch (" << config << "): " << line << "\n";
     INFO(text.str());
     CHECK(m.failing.empty());
-    for (const std::string& line : m.reported)
-        std::printf("golden: differs (%s): %s\n", config.c_str(), line.c_str());
-    std::printf("golden: %s: %zu cases, %zu failing, %zu differing where the contract allows it (%.1f s)\n",
-                config.c_str(), m.count, m.failing.size(), m.reported.size(), seconds);
-    return m.reported.size();
+    for (const std::string& line : m.failing) std::printf("golden: differs (%s): %s\n", config.c_str(), line.c_str());
+    std::printf("golden: %s: %zu cases, %zu differing (%.1f s)\n", config.c_str(), m.count, m.failing.size(),
+                seconds);
 }
 
 }  // namespace
@@ -148,27 +129,25 @@ TEST_CASE("the golden corpus: about 200 cases, unique names, every case with a c
     CHECK(class_of("reduce sum FLOAT32 {3000001} axes {0}, normal") == GoldenClass::canonical);
     CHECK(class_of("reduce average FLOAT32 {100003} axes {0}, normal") == GoldenClass::canonical);
     CHECK(class_of("reduce average FLOAT64 {100003} axes {0}, normal") == GoldenClass::canonical);
-    CHECK(class_of("cumsum FLOAT64 {1000003} axis 0, cancelling") == GoldenClass::stable);
-    CHECK(class_of("cumprod FLOAT16 {1000003} axis 0, near 1") == GoldenClass::stable);
-    CHECK(class_of("cumsum FLOAT32 {33} axis 0, normal") == GoldenClass::free);
+    CHECK(class_of("cumsum FLOAT64 {1000003} axis 0, cancelling") == GoldenClass::canonical);
+    CHECK(class_of("cumprod FLOAT16 {1000003} axis 0, near 1") == GoldenClass::canonical);
+    CHECK(class_of("cumsum FLOAT32 {33} axis 0, normal") == GoldenClass::canonical);
     CHECK(class_of("reduce log_sum_exp FLOAT64 {257, 1031} axes {1}, normal") == GoldenClass::canonical);
     CHECK(class_of("reduce log_sum FLOAT32 {100003} axes {0}, positive") == GoldenClass::canonical);
     std::map<GoldenClass, int> count;
     for (const GoldenCase& c : cases) ++count[golden_class(c)];
     CHECK(class_of("reduce average FLOAT16 {1031, 257} axes {0}, normal with NaN, NaN ignored") ==
           GoldenClass::canonical);
-    CHECK(class_of("cumsum FLOAT32 {100003} axis 0, normal with NaN, NaN ignored") == GoldenClass::free);
+    CHECK(class_of("cumsum FLOAT32 {100003} axis 0, normal with NaN, NaN ignored") == GoldenClass::canonical);
     CHECK(
         class_of("reduce variance FLOAT32 {257, 1031} axes {1} correction 1, normal with NaN, NaN ignored") ==
         GoldenClass::canonical);
     CHECK(class_of("cummax FLOAT32 {100003} axis 0, normal") == GoldenClass::exact);
     CHECK(class_of("reduce any FLOAT32 {257, 1031} axes {1}, normal with NaN") == GoldenClass::exact);
-    CHECK(class_of("logcumsumexp FLOAT64 {1031, 257} axis 0 reverse, normal") == GoldenClass::stable);
-    CHECK(class_of("logcumsumexp FLOAT32 {100003} axis 0, normal") == GoldenClass::free);
+    CHECK(class_of("logcumsumexp FLOAT64 {1031, 257} axis 0 reverse, normal") == GoldenClass::canonical);
+    CHECK(class_of("logcumsumexp FLOAT32 {100003} axis 0, normal") == GoldenClass::canonical);
     CHECK(count[GoldenClass::exact] == 66);
-    CHECK(count[GoldenClass::canonical] == 110);
-    CHECK(count[GoldenClass::stable] == 52);
-    CHECK(count[GoldenClass::free] == 33);
+    CHECK(count[GoldenClass::canonical] == 195);
     CHECK(std::count_if(cases.begin(), cases.end(), [](const GoldenCase& c) { return c.nan_ignore; }) == 17);
     CHECK(std::count_if(cases.begin(), cases.end(), [](const GoldenCase& c) { return c.correction != 0; }) ==
           4);
@@ -235,27 +214,56 @@ TEST_CASE("the golden hash file is what VKDML_GOLDEN_WRITE writes: its first lin
           "{\"cumsum FLOAT32 {1} axis 0, normal\", 0x0000000000001234ull},\n");
 }
 
-TEST_CASE(
-    "the golden corpus matches in small windows; its free cases see the cooperative kernels' change of "
-    "association",
-    "[gpu][golden][families]") {
+TEST_CASE("the golden corpus matches with the cooperative kernels and in small windows", "[gpu][golden][families]") {
     using K = vkdml::KernelChoice;
     using P = vkdml::testing::DeviceOverrides::PolicyClass;
-    size_t free = 0;
     // (The CPU rows with the serial kernels, the GPU rows with them and the GPU rows with the cooperative
     // kernels are the devices of the runs gpu-sg8, gpu-rows-sg8 and gpu-rows-coop, which check the whole
-    // corpus on their own device; here the cooperative kernels run the free cases alone. The chained
-    // scan's fallback gives its owner's bits: tests/scan/test_chained_stress.cpp.)
-    free += check_corpus("GPU rows, cooperative", *make_test_device(K::cooperative, P::gpu), true);
-    {
-        UseLimitedDevice limited({1u << 20, 64});
-        free += check_corpus("1 MiB windows, 64 workgroups", test_device());
-    }
-    // The free cases are those whose association still follows the plan: the configurations above fold
-    // them differently, and the corpus must see it (a float32 cumulative sum of 3,000,001 elements
-    // differs at a few positions between the serial and the cooperative kernels). This is the corpus's
-    // proof that a change of association shows; once every association is fixed by indices alone it
-    // becomes a planted one.
-    CHECK(free > 0);
+    // corpus on their own device; here the cooperative kernels run the float scans, the cases their tiles
+    // take.)
+    check_corpus("GPU rows, cooperative", *make_test_device(K::cooperative, P::gpu), [](const GoldenCase& c) {
+        return c.type != DML_OPERATOR_REDUCE && golden_class(c) == GoldenClass::canonical;
+    });
+    UseLimitedDevice limited({1u << 20, 64});
+    check_corpus("1 MiB windows, 64 workgroups", test_device());
     require_no_validation_messages();
+}
+
+TEST_CASE("the golden corpus holds the canonical association's bits and sees a change of it", "[golden]") {
+    // The host definition (canonical_fold.hpp) gives the committed hash of a float32 cumprod of a million
+    // elements near 1 (a product's compensated pair keeps less than a sum's, so its roundings show a change
+    // of association; a sum's of the corpus's data would hide one almost everywhere); the same definition
+    // with the tree moved by one element (a 1 first, its output dropped: every block and node one element
+    // later), the planted change, gives another hash.
+    const std::string name = "cumprod FLOAT32 {1000003} axis 0, near 1";
+    const auto c = std::find_if(golden_cases().begin(), golden_cases().end(),
+                                [&](const GoldenCase& g) { return g.name == name; });
+    const auto h = std::find_if(golden_hashes().begin(), golden_hashes().end(),
+                                [&](const GoldenHash& g) { return g.name == name; });
+    REQUIRE(c != golden_cases().end());
+    REQUIRE(h != golden_hashes().end());
+    const std::vector<std::byte> in = golden_input(*c);
+    const size_t rows = 1, cols = c->input.sizes[0];
+    REQUIRE(in.size() == rows * cols * sizeof(float));
+    std::vector<float> x(rows * cols), canonical(x.size()), moved(x.size());
+    std::memcpy(x.data(), in.data(), in.size());
+    for (size_t r = 0; r < rows; ++r) {
+        std::vector<float> line(x.begin() + r * cols, x.begin() + (r + 1) * cols);
+        const std::vector<float> out = canonical_scan(CanonicalOp::product, line, false);
+        std::copy(out.begin(), out.end(), canonical.begin() + r * cols);
+        line.insert(line.begin(), 1.0f);
+        const std::vector<float> shifted = canonical_scan(CanonicalOp::product, line, false);
+        std::copy(shifted.begin() + 1, shifted.end(), moved.begin() + r * cols);
+    }
+    auto hash = [](const std::vector<float>& y) {
+        std::vector<std::byte> bytes(y.size() * sizeof(float));
+        std::memcpy(bytes.data(), y.data(), bytes.size());
+        return golden_hash(DML_TENSOR_DATA_TYPE_FLOAT32, std::move(bytes));
+    };
+    CHECK(hash(canonical) == h->hash);
+    size_t differ = 0;
+    for (size_t i = 0; i < x.size(); ++i) differ += std::memcmp(&canonical[i], &moved[i], sizeof(float)) != 0;
+    INFO(differ << " of " << x.size() << " outputs differ with the tree moved by one element");
+    CHECK(differ > 0);
+    CHECK(hash(moved) != h->hash);
 }

@@ -117,6 +117,7 @@ const std::map<std::string, uint32_t> kSerialScanSpec =
                {"WALK_TOP", SCAN_SPEC_WALK_TOP}});
 const std::map<std::string, uint32_t> kChainedScanSpec =
     scan_spec({{"ROUNDS_SPEC", SCAN_SPEC_ROUNDS}, {"SPIN_LIMIT", SCAN_SPEC_SPIN_LIMIT}});
+const std::map<std::string, uint32_t> kCanonicalTileSpec = scan_spec({{"WALK_TOP", SCAN_SPEC_WALK_TOP}});
 const std::map<std::string, uint32_t> kScanWords = {
     {"fibers", SCAN_W_FIBERS},         {"len", SCAN_W_LEN},           {"chunk_len", SCAN_W_CHUNK_LEN},
     {"item_end", SCAN_W_ITEM_END},     {"axis_in", SCAN_W_AXIS_IN},   {"axis_out", SCAN_W_AXIS_OUT},
@@ -156,9 +157,10 @@ TEST_CASE("every kernel's specialization constants and push block match kernel_a
         const bool scan = is_scan(k.kernel);
         INFO(name(k.kernel) << " " << name(k.storage));
         const Reflection r = reflect(k);
-        const auto& spec = !scan                             ? kReduceSpec
-                           : k.kernel == Kernel::scan_serial ? kSerialScanSpec
-                                                             : kChainedScanSpec;
+        const auto& spec = !scan                                     ? kReduceSpec
+                           : k.kernel == Kernel::scan_serial         ? kSerialScanSpec
+                           : k.kernel == Kernel::scan_canonical_tile ? kCanonicalTileSpec
+                                                                     : kChainedScanSpec;
         const auto& words = scan ? kScanWords : kReduceWords;
         size_t named_constants = 0;
         for (const auto& [id, spec_id] : r.spec_ids) {

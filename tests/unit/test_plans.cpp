@@ -160,8 +160,8 @@ TEST_CASE("chunk lengths follow the policy tables", "[unit]") {
     const ScanPolicy scan_gpu = select_policy({gpu}).scan;
     CHECK(scan_gpu.tile_target_items == 512);
     CHECK(scan_gpu.tile_max_tiles == 16);
-    const uint64_t tile = 4096;  // 256 invocations of 4 vectors of 4 float32
-    const Plan cut = scan_plan(PlanTarget{gpu, kCoop}, {1 << 24}, 0);  // the chained pass fits
+    const uint64_t tile = 4096;  // 256 invocations of 4 vectors of 4 int32
+    const Plan cut = scan_plan(PlanTarget{gpu, kCoop}, {1 << 24}, 0, DML_TENSOR_DATA_TYPE_INT32);  // chained
     REQUIRE(cut.passes.size() == 2);
     CHECK(cut.passes[1].chunk_len == tile);
     const ChunkPolicy tiles{scan_gpu.tile_target_items, tile, scan_gpu.tile_max_tiles * tile, tile};
@@ -212,11 +212,12 @@ TEST_CASE("select_policy: the device type picks the rows and their family; the o
     // A test device that forces the chained scan's fallback (no flag read before it), or another spin limit.
     for (uint32_t spins : {0u, 1u, 4u}) {
         CHECK(select_policy({gpu, kAuto, Rows::automatic, spins}).scan.chained_spin_limit == spins);
-        const Plan forced = scan_plan({gpu, kAuto, Rows::automatic, spins}, {1 << 20}, 0);
+        const Plan forced = scan_plan({gpu, kAuto, Rows::automatic, spins}, {1 << 20}, 0, DML_TENSOR_DATA_TYPE_INT32);
         REQUIRE(forced.passes.size() == 2);
         CHECK(forced.passes[1].key.spec[SCAN_SPEC_SPIN_LIMIT] == spins);
     }
-    CHECK(scan_plan({gpu}, {1 << 20}, 0).passes[1].key.spec[SCAN_SPEC_SPIN_LIMIT] == 64);
+    CHECK(scan_plan({gpu}, {1 << 20}, 0, DML_TENSOR_DATA_TYPE_INT32).passes[1].key.spec[SCAN_SPEC_SPIN_LIMIT] ==
+          64);
 }
 
 TEST_CASE("GPU reduction grids from the multiprocessor count: 8 workgroups each, one wave, then one",
@@ -273,11 +274,11 @@ TEST_CASE("scan plans: kernel per shape and device class, reduce-then-scan for l
     CHECK(longp.passes[0].key.spec[SCAN_SPEC_WALK_TOP] == 2);  // 32^3 elements a chunk
     // Integers keep the policy's chunks (any order is exact).
     CHECK(scan_plan(serial_cpu, {1 << 20}, 0, DML_TENSOR_DATA_TYPE_INT32).passes[0].chunks == 64);
-    // A GPU: long inner-axis fibers take the chained scan with 256 invocations (tiles of 16 KiB: 4
-    // vectors of 4 float32 per invocation), after a pass that zeroes its 256 tile states; shorter ones
-    // a tile each; outer-axis ones scan_serial.
-    Plan tile = scan_plan(coop_gpu, {1 << 20}, 0);
-    REQUIRE(kernels(tile) == std::vector<std::string>{"scan_chained/f32", "scan_chained/f32"});
+    // A GPU: long inner-axis fibers of integers take the chained scan with 256 invocations (tiles of 16
+    // KiB: 4 vectors of 4 int32 per invocation), after a pass that zeroes its 256 tile states; shorter
+    // ones a tile each; outer-axis ones scan_serial.
+    Plan tile = scan_plan(coop_gpu, {1 << 20}, 0, DML_TENSOR_DATA_TYPE_INT32);
+    REQUIRE(kernels(tile) == std::vector<std::string>{"scan_chained/u32", "scan_chained/u32"});
     CHECK(tile.passes[0].key.spec[SCAN_SPEC_MODE] == SCAN_MODE_CLEAR);
     CHECK(tile.passes[0].line_length == 258);  // the tile and fallback counters and 256 flags
     CHECK(tile.passes[1].key.spec[ABI_SPEC_WORKGROUP] == 256);
@@ -285,24 +286,51 @@ TEST_CASE("scan plans: kernel per shape and device class, reduce-then-scan for l
     CHECK(tile.passes[1].key.spec[SCAN_SPEC_MODE] == SCAN_MODE_CHAINED);
     CHECK(tile.passes[1].chunk_len == 4096);
     CHECK(tile.passes[1].chunks == 256);
-    // The two counters, 256 flags, and three slots (owner, fallback, inclusive) of a float pair per tile.
-    CHECK(tile.temporary_bytes == 4 * (2 + 256 + 3 * 2 * 256));
+    // The two counters, 256 flags, and three slots (owner, fallback, inclusive) of a word per tile.
+    CHECK(tile.temporary_bytes == 4 * (2 + 256 + 3 * 256));
     // One tile per line (1,000 elements: 250 vectors, a workgroup of 256): one pass, no tile states.
-    Plan one = scan_plan(coop_gpu, {1000}, 0);
-    REQUIRE(kernels(one) == std::vector<std::string>{"scan_chained/f32"});
+    Plan one = scan_plan(coop_gpu, {1000}, 0, DML_TENSOR_DATA_TYPE_INT32);
+    REQUIRE(kernels(one) == std::vector<std::string>{"scan_chained/u32"});
     CHECK(one.passes[0].key.spec[ABI_SPEC_WORKGROUP] == 256);
     CHECK(one.passes[0].key.spec[SCAN_SPEC_ROUNDS] == 1);
     CHECK(one.passes[0].key.spec[SCAN_SPEC_MODE] == SCAN_MODE_SCAN);
     CHECK(one.passes[0].bindings[2].unused);
     CHECK(one.temporary_bytes == 0);
     CHECK(scan_plan(coop_gpu, {1000, 100}, 0).passes[0].key.kernel == Kernel::scan_serial);
+    // Float sums, products and log-sum-exps tile in the canonical association: 256 invocations of a block
+    // of 32 (tiles of 8 nodes of 32^2), in chunks of 32^3 (the power of 32 nearest below the policy's 16
+    // tiles, which leaves half its chunks or more) whose totals a carry level scans, never chained.
+    Plan canonical = scan_plan(coop_gpu, {1 << 20}, 0);
+    REQUIRE(kernels(canonical) == std::vector<std::string>{"scan_canonical_tile/f32", "scan_serial/f32x2",
+                                                           "scan_canonical_tile/f32"});
+    CHECK(canonical.passes[0].key.spec[SCAN_SPEC_MODE] == SCAN_MODE_REDUCE);
+    CHECK(canonical.passes[0].key.spec[ABI_SPEC_WORKGROUP] == 256);
+    CHECK(canonical.passes[0].chunk_len == 32768);
+    CHECK(canonical.passes[0].chunks == 32);
+    CHECK(canonical.passes[0].key.spec[SCAN_SPEC_WALK_TOP] == 0);  // 32 node totals a chunk
+    CHECK(canonical.passes[2].key.spec[SCAN_SPEC_HAS_CARRY] == 1);
+    CHECK(canonical.temporary_bytes == 32 * 8);
+    // A line of 1,000 elements: one node, a workgroup of 32 (one block each), one pass.
+    const Plan node = scan_plan(coop_gpu, {1000}, 0, DML_TENSOR_DATA_TYPE_FLOAT64);
+    REQUIRE(kernels(node) == std::vector<std::string>{"scan_canonical_tile/f64"});
+    CHECK(node.passes[0].key.spec[ABI_SPEC_WORKGROUP] == 32);
+    CHECK(node.passes[0].bindings[2].unused);
+    // A line of 2^20 + 1: 33 chunks; of 100,000: one chunk of four tiles (no longer than 32^3), 4 nodes
+    // of 32^2 at the walk's level 0.
+    CHECK(scan_plan(coop_gpu, {(1 << 20) + 1}, 0).passes[0].chunks == 33);
+    const Plan whole = scan_plan(coop_gpu, {30000}, 0);
+    REQUIRE(kernels(whole) == std::vector<std::string>{"scan_canonical_tile/f32"});
+    CHECK(whole.passes[0].key.spec[SCAN_SPEC_WALK_TOP] == 0);
     // Integer partials accumulate in 32 or 64 bits; 8-bit data keeps 32-bit partials.
     Plan bytes = scan_plan(serial_cpu, {1 << 20}, 0, DML_TENSOR_DATA_TYPE_INT8);
     CHECK(kernels(bytes) == std::vector<std::string>{"scan_serial/u8", "scan_serial/u32", "scan_serial/u8"});
-    // Without subgroup operations the cooperative class falls back to serial kernels.
+    // Without subgroup operations the cooperative class falls back to serial kernels for integers; the
+    // canonical tiles use none.
     auto plain = gpu;
     plain.subgroup_arithmetic = plain.subgroup_shuffle = false;
-    CHECK(scan_plan({plain, kCoop}, {1 << 20}, 0).passes[0].key.kernel == Kernel::scan_serial);
+    CHECK(scan_plan({plain, kCoop}, {1 << 20}, 0, DML_TENSOR_DATA_TYPE_INT32).passes[0].key.kernel ==
+          Kernel::scan_serial);
+    CHECK(scan_plan({plain, kCoop}, {1 << 20}, 0).passes[0].key.kernel == Kernel::scan_canonical_tile);
 }
 
 TEST_CASE("scan plans: lockstep only for long chunks of neighbouring fibers on CPU devices", "[unit]") {
@@ -632,13 +660,14 @@ TEST_CASE("scan plans: carry levels run in place through one binding (the H200's
     const Case cases[] = {{DML_TENSOR_DATA_TYPE_UINT32, {40, 16}, 0},
                           {DML_TENSOR_DATA_TYPE_INT32, {4096, 1028}, 0},
                           {DML_TENSOR_DATA_TYPE_UINT32, {4, 65537, 4}, 1},
+                          {DML_TENSOR_DATA_TYPE_INT32, {1 << 20}, 0},
                           {DML_TENSOR_DATA_TYPE_FLOAT32, {1 << 20}, 0}};
     const auto gpu = gpu_info(32);
     for (bool serial : {true, false})
         for (const Case& c : cases) {
             INFO(vkdml::to_string(c.type) << " axis " << c.axis << (serial ? " serial" : " cooperative"));
             Plan plan = scan_plan({gpu, serial ? kSerial : kCoop}, c.sizes, c.axis, c.type);
-            if (!serial && c.sizes.size() == 1) {  // a long inner-axis fiber: one chained pass instead
+            if (!serial && c.sizes.size() == 1 && c.type == DML_TENSOR_DATA_TYPE_INT32) {  // one chained pass
                 CHECK(plan.passes.back().key.kernel == Kernel::scan_chained);
                 continue;
             }
@@ -664,37 +693,45 @@ TEST_CASE("a required subgroup size of 4 plans cooperative workgroups of 128 whe
     vkdml::DeviceInfo info = vkdml_unit::gpu_info(4);
     info.max_workgroup_subgroups = 32;  // lavapipe at subgroup size 4
     const PlanTarget t{info, vkdml::KernelChoice::cooperative};
-    const Plan scan = scan_plan(t, {1 << 20}, 0);
+    const Plan scan = scan_plan(t, {1 << 20}, 0, DML_TENSOR_DATA_TYPE_INT32);
     REQUIRE(scan.passes.back().key.kernel == Kernel::scan_chained);
+    const Plan tiles = scan_plan(t, {1 << 20}, 0);
+    REQUIRE(tiles.passes.back().key.kernel == Kernel::scan_canonical_tile);
     const Plan arg = reduce_plan(t, {1 << 20}, 0, REDUCE_F_ARGMAX);
     REQUIRE(arg.passes.front().key.kernel == Kernel::reduce_tree);
     const Plan sum = reduce_plan(t, {1 << 20}, 0);
     REQUIRE(sum.passes.front().key.kernel == Kernel::reduce_tree_canonical);
-    for (const Plan* plan : {&scan, &arg, &sum})
+    for (const Plan* plan : {&scan, &tiles, &arg, &sum})
         for (const Pass& p : plan->passes) CHECK(p.key.spec[ABI_SPEC_WORKGROUP] <= 128);
     CHECK(scan.passes.back().key.spec[ABI_SPEC_WORKGROUP] == 128);
     CHECK(arg.passes.front().key.spec[ABI_SPEC_WORKGROUP] == 128);
 }
 
-TEST_CASE("scan_chained's tiles fit the workgroup memory: float64 pairs take fewer rounds in 16 KiB",
+TEST_CASE("the cooperative tiles fit the workgroup memory: fewer rounds or invocations, else serial",
           "[subgroups]") {
     vkdml::DeviceInfo info = vkdml_unit::gpu_info(32);
     info.max_shared_memory_bytes = 16384;  // the least Vulkan promises
-    const PlanTarget t{info};
-    const Plan f32 = scan_plan(t, {1 << 20}, 0);
-    CHECK(f32.passes.back().key.kernel == Kernel::scan_chained);
-    CHECK(f32.passes.back().key.spec[SCAN_SPEC_ROUNDS] == 4);
-    // float64: 4 rounds would take (256 + 128) segments twice and a window of 256 compensated pairs,
-    // about 18.6 KB, and 3 rounds 16.6 KB; 2 rounds fit.
-    const Plan f64 = scan_plan(t, {1 << 20}, 0, DML_TENSOR_DATA_TYPE_FLOAT64);
-    REQUIRE(f64.passes.back().key.kernel == Kernel::scan_chained);
-    CHECK(f64.passes.back().key.spec[SCAN_SPEC_ROUNDS] == 2);
-    info.max_shared_memory_bytes = 32768;
-    CHECK(scan_plan({info}, {1 << 20}, 0, DML_TENSOR_DATA_TYPE_FLOAT64)
-              .passes.back()
-              .key.spec[SCAN_SPEC_ROUNDS] == 4);
-    // Too little for one round: the serial kernels.
-    info.max_shared_memory_bytes = 8192;
-    for (const Pass& p : scan_plan({info}, {1 << 20}, 0, DML_TENSOR_DATA_TYPE_FLOAT64).passes)
-        CHECK(p.key.kernel == Kernel::scan_serial);
+    // scan_chained (integers): 4 rounds of int64 take (256 + 128) segments twice and a window of 256
+    // values, about 10.4 KB; in 10,000 bytes 3 rounds (9.4 KB) fit; in 7,000 not even one.
+    const auto i64 = DML_TENSOR_DATA_TYPE_INT64;
+    const Plan four = scan_plan({info}, {1 << 20}, 0, i64);
+    REQUIRE(four.passes.back().key.kernel == Kernel::scan_chained);
+    CHECK(four.passes.back().key.spec[SCAN_SPEC_ROUNDS] == 4);
+    info.max_shared_memory_bytes = 10000;
+    const Plan three = scan_plan({info}, {1 << 20}, 0, i64);
+    REQUIRE(three.passes.back().key.kernel == Kernel::scan_chained);
+    CHECK(three.passes.back().key.spec[SCAN_SPEC_ROUNDS] == 3);
+    info.max_shared_memory_bytes = 7000;
+    for (const Pass& p : scan_plan({info}, {1 << 20}, 0, i64).passes) CHECK(p.key.kernel == Kernel::scan_serial);
+    // scan_canonical_tile (floats): a float64 pair per block and per node, (256 + 8) x 16 bytes; in 4,096
+    // bytes 128 invocations; in 512 not even a node of 32.
+    info.max_shared_memory_bytes = 16384;
+    const auto f64 = DML_TENSOR_DATA_TYPE_FLOAT64;
+    CHECK(scan_plan({info}, {1 << 20}, 0, f64).passes.back().key.spec[ABI_SPEC_WORKGROUP] == 256);
+    info.max_shared_memory_bytes = 4096;
+    const Plan half = scan_plan({info}, {1 << 20}, 0, f64);
+    REQUIRE(half.passes.back().key.kernel == Kernel::scan_canonical_tile);
+    CHECK(half.passes.back().key.spec[ABI_SPEC_WORKGROUP] == 128);
+    info.max_shared_memory_bytes = 512;
+    for (const Pass& p : scan_plan({info}, {1 << 20}, 0, f64).passes) CHECK(p.key.kernel == Kernel::scan_serial);
 }
