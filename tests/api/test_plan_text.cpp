@@ -74,30 +74,39 @@ TEST_CASE("describe_plan: cooperative tiles at subgroup 64, float pairs, reducti
           "[unit][plan]") {
     vkdml::PlanDevice gpu64;
     gpu64.subgroup_size = 64;
-    // The chained scan: a pass zeroing the two counters (tiles taken, fallbacks) and 256 flags (1,032
-    // bytes), then one pass over the data in tiles of 4,096 (256 invocations, 4 vectors of 4 each); the
-    // tile states hold the counters, the flags and three float pairs per tile: the owner's aggregate, a
-    // fallback's, the inclusive prefix (7,176 bytes).
-    CHECK(
-        scan_plan(DML_TENSOR_DATA_TYPE_FLOAT32, {1 << 20}, 0, gpu64) ==
-        "CUMULATIVE_SUMMATION FLOAT32 {1048576}: cooperative-gpu rows, subgroup size 64, 2 passes\n"
-        "pass 1: scan_chained/f32 clear tile states | words | 1 lines x 2 chunks of 256 | 2 items, workgroup "
-        "256, 2 workgroups in 1 dispatch | src -, dst -, partials scratch@0 1032 B\n"
-        "pass 2: scan_chained/f32 chained scan (look-back over windows of 256 tiles, blocks of 32) | tiles "
-        "of 4 "
-        "vectors per invocation | "
-        "1 lines x 256 chunks of 4096 | 256 items, workgroup 256, 256 workgroups in 1 dispatch | src input "
-        "4194304 B, dst output 4194304 B, partials scratch@0 7176 B\n"
-        "temporary 7176 bytes\n");
+    // The chained scan (integers): a pass zeroing the two counters (tiles taken, fallbacks) and 256 flags
+    // (1,032 bytes), then one pass over the data in tiles of 4,096 (256 invocations, 4 vectors of 4 each);
+    // the tile states hold the counters, the flags and three words per tile: the owner's aggregate, a
+    // fallback's, the inclusive prefix (4,104 bytes).
+    CHECK(scan_plan(DML_TENSOR_DATA_TYPE_INT32, {1 << 20}, 0, gpu64) ==
+          "CUMULATIVE_SUMMATION INT32 {1048576}: cooperative-gpu rows, subgroup size 64, 2 passes\n"
+          "pass 1: scan_chained/u32 clear tile states | words | 1 lines x 2 chunks of 256 | 2 items, workgroup "
+          "256, 2 workgroups in 1 dispatch | src -, dst -, partials scratch@0 1032 B\n"
+          "pass 2: scan_chained/u32 chained scan (look-back over windows of 256 tiles, blocks of 32) | tiles "
+          "of 4 vectors per invocation | 1 lines x 256 chunks of 4096 | 256 items, workgroup 256, 256 "
+          "workgroups in 1 dispatch | src input 4194304 B, dst output 4194304 B, partials scratch@0 4104 B\n"
+          "temporary 4104 bytes\n");
+    // Float sums tile in the canonical association: chunks of 32^3 reduced to compensated pairs, the pairs
+    // scanned serially, the chunks scanned from their carries.
+    CHECK(scan_plan(DML_TENSOR_DATA_TYPE_FLOAT32, {1 << 20}, 0, gpu64) ==
+          "CUMULATIVE_SUMMATION FLOAT32 {1048576}: cooperative-gpu rows, subgroup size 64, 3 passes\n"
+          "pass 1: scan_canonical_tile/f32 reduce to partials | tiles of blocks of 32 elements, a block per "
+          "invocation | 1 lines x 32 chunks of 32768 | 32 items, workgroup 256, 32 workgroups in 1 dispatch | "
+          "src input 4194304 B, dst -, partials scratch@0 256 B\n"
+          "pass 2: scan_serial/f32x2 scan, in place | elements | 1 lines x 1 chunk of 32 | 1 items, workgroup "
+          "64, 1 workgroups in 1 dispatch | src -, dst scratch@0 256 B, partials -\n"
+          "pass 3: scan_canonical_tile/f32 scan with carries | tiles of blocks of 32 elements, a block per "
+          "invocation | 1 lines x 32 chunks of 32768 | 32 items, workgroup 256, 32 workgroups in 1 dispatch | "
+          "src input 4194304 B, dst output 4194304 B, partials scratch@0 256 B\n"
+          "temporary 256 bytes\n");
     // Windows of 1 MiB: the chained pass needs the whole fiber in one; reduce-then-scan instead, with the
-    // same kernel's tiles (chunks of 2 tiles of 4,096) and the partials scanned serially as pairs.
+    // same kernel's tiles (chunks of one tile of 4,096).
     vkdml::PlanDevice windows = gpu64;
     windows.max_storage_buffer_range = 1 << 20;
-    const std::string cut = scan_plan(DML_TENSOR_DATA_TYPE_FLOAT32, {1 << 20}, 0, windows);
+    const std::string cut = scan_plan(DML_TENSOR_DATA_TYPE_INT32, {1 << 20}, 0, windows);
     CHECK_THAT(cut,
-               Contains("pass 1: scan_chained/f32 reduce to partials | tiles of 4 vectors per invocation") &&
-                   Contains("scan_serial/f32x2") && Contains("scan_chained/f32 scan with carries") &&
-                   !Contains("chained scan"));
+               Contains("pass 1: scan_chained/u32 reduce to partials | tiles of 4 vectors per invocation") &&
+                   Contains("scan_chained/u32 scan with carries") && !Contains("chained scan"));
     // A reduction over the outer axis on a CPU device: lockstep blocks, then the states folded.
     Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, 4096}), out(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 4096});
     const uint32_t axes[] = {0};
@@ -192,7 +201,7 @@ TEST_CASE("cli: vkdml plan prints describe_plan's text and refuses bad options b
     CHECK(varying.exit_code == 0);
     CHECK_THAT(varying.out,
                Contains(": cooperative-gpu rows, subgroup size 32 (8 to 32, full subgroups required)"));
-    CHECK_THAT(varying.out, Contains("scan_chained/f32"));
+    CHECK_THAT(varying.out, Contains("scan_canonical_tile/f32"));
     const Outcome partial = run_tool(dir, {"plan", "--op", "cumsum", "--shape", "1000000", "--axis", "0",
                                            "--min-subgroup", "8", "--no-full-subgroups"});
     CHECK(partial.exit_code == 0);

@@ -1,11 +1,11 @@
-// The cooperative scan (glsl/scan_chained.comp) beyond the sweeps. The chained pass (the GPU rows'
-// single pass for long inner-axis lines): its plan, exact integer results over many tiles and fibers,
-// float bits identical run to run (the look-back folds forward in tile order whatever states it found),
-// in place, and both directions, and all of it again with the fallback forced on every tile
+// The cooperative scans beyond the sweeps. The chained pass (glsl/scan_chained.comp, the GPU rows' single
+// pass for long inner-axis lines of integers): its plan, exact results over many tiles and fibers, in
+// place, and both directions, and all of it again with the fallback forced on every tile
 // (DeviceOverrides::chained_scan_always_falls_back). Its other modes, chunks of several tiles (what
 // runs where the chained pass does not fit one dispatch): one pass per line, and reduce-then-scan from
-// carries. Runs on devices planning with the cooperative family, whatever the environment asks for;
-// ctest runs it at subgroup sizes 4, 8 and 16.
+// carries. The float sums' and products' tiles (glsl/scan_canonical_tile.comp): exact small integers the
+// same ways, and random floats with the serial kernels' bits. Runs on devices planning with the
+// cooperative family, whatever the environment asks for; ctest runs it at subgroup sizes 4, 8 and 16.
 #include <catch2/catch.hpp>
 
 #include "gpu_fixture.hpp"
@@ -14,6 +14,7 @@
 #include "tensor_data.hpp"
 #include "vkdml/profiling.hpp"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -110,22 +111,23 @@ TEST_CASE(
         if (fallback && c.sizes.back() > 500000) continue;
         for (bool in_place : {false, true}) {
             INFO(describe(c) << (in_place ? ", in place" : "") << (fallback ? ", always falling back" : ""));
-            // Summation plans; products share the kernel with another combine.
-            CHECK(plan_kernels(*dev, c) == std::vector<std::string>{"scan_chained", "scan_chained"});
+            // Summation plans; products share the kernel with another combine. Float sums tile in the
+            // canonical association instead (tests/kernels/test_canonical_scan.cpp), never chained.
+            const std::vector<std::string> kernels = plan_kernels(*dev, c);
+            if (vkdml::is_float_type(c.type))
+                CHECK(std::count(kernels.begin(), kernels.end(), "scan_canonical_tile") >= 1);
+            else
+                CHECK(kernels == std::vector<std::string>{"scan_chained", "scan_chained"});
             check_exact(*dev, c, in_place);
         }
     }
 }
 
-TEST_CASE("the chained scan: float sums and products bit-identical run to run, and with the fallback",
+TEST_CASE("the canonical tiles: float sums and products are the serial kernels' bits, run after run",
           "[gpu][chained]") {
     using P = vkdml::testing::DeviceOverrides::PolicyClass;
     auto dev = make_test_device(vkdml::KernelChoice::cooperative, P::gpu);
-    auto falls_back = make_test_device(vkdml::KernelChoice::cooperative, P::gpu, true);
-    if (!dev->info().subgroup_shuffle) {
-        WARN("skipped: the device has no subgroup shuffles, so no chained float scan");
-        return;
-    }
+    auto serial = make_test_device(vkdml::KernelChoice::serial, P::cpu);
     // Random floats: every partial sum rounds, so a fold in another order would show in the low bits.
     for (const ChainedCase& c :
          {ChainedCase{DML_TENSOR_DATA_TYPE_FLOAT32, {2, 400009}, {ScanOp::sum, 1, false, false}},
@@ -146,11 +148,10 @@ TEST_CASE("the chained scan: float sums and products bit-identical run to run, a
             REQUIRE(execute_scan(c.spec, in, &again, dev.get()));
             CHECK(again.bytes == first.bytes);
         }
-        // A tile's aggregate reduced by its successor (the fallback) has the owner's bits, so the
-        // prefixes, folded forward in tile order either way, are the same.
-        TestTensor fell_back = make_packed(c.type, c.sizes);
-        REQUIRE(execute_scan(c.spec, in, &fell_back, falls_back.get()));
-        CHECK(fell_back.bytes == first.bytes);
+        // The CPU rows' serial walk, another association of the same tree.
+        TestTensor walked = make_packed(c.type, c.sizes);
+        REQUIRE(execute_scan(c.spec, in, &walked, serial.get()));
+        CHECK(walked.bytes == first.bytes);
         require_no_validation_messages();
     }
 }
@@ -277,11 +278,12 @@ TEST_CASE("the cooperative scan's chunks of several tiles: a pass per line, or r
          "scan_chained/u64 reduce to partials |",
          "| 1 lines x 7 chunks of "
          "10240"},
+        // Float sums tile in the canonical association: chunks of 32^3 elements.
         {{DML_TENSOR_DATA_TYPE_FLOAT32, {2, 100003}, {ScanOp::sum, 1, false, true}},
-         "scan_chained scan_serial scan_chained",
-         "scan_chained/f32 scan with carries |",
+         "scan_canonical_tile scan_serial scan_canonical_tile",
+         "scan_canonical_tile/f32 scan with carries |",
          "| 2 lines x 4 chunks of "
-         "28672"},
+         "32768"},
     };
     for (const Expected& e : cases) {
         INFO(describe(e.c));

@@ -257,11 +257,12 @@ TEST_CASE("cli: vkdml bench --op, --shape, --dtype and --axis time a case of one
 }
 
 TEST_CASE("cli: vkdml bench --passes gives the chained scan's look-back fallbacks and tiles", "[gpu][cli]") {
-    // The GPU rows (VKDML_TOOL_POLICY, a knob of test builds) plan scan-1d as one chained pass.
+    // The GPU rows (VKDML_TOOL_POLICY, a knob of test builds) plan scan-1d-i32 as one chained pass (float
+    // sums tile in the canonical association, never chained).
     TempDir dir;
     const std::string json_path = dir / "bench.json";
     vkdml_test::set_environment("VKDML_TOOL_POLICY", "gpu");
-    const Outcome run = run_tool(dir, {"bench", "--suite", "quick", "--case", "scan-1d", "--case",
+    const Outcome run = run_tool(dir, {"bench", "--suite", "quick", "--case", "scan-1d-i32", "--case",
                                        "reduce-1d", "--repeat", "1", "--passes", "--json", json_path});
     vkdml_test::set_environment("VKDML_TOOL_POLICY", nullptr);
     INFO("stdout: " << run.out << "\nstderr: " << run.err);
@@ -277,14 +278,14 @@ TEST_CASE("cli: vkdml bench --passes gives the chained scan's look-back fallback
     CHECK(tiles >= 2);
     CHECK(tiles <= 4194304 / 256);
     CHECK(fallbacks <= tiles * (tiles - 1) / 2);
-    CHECK(run.out.find("scan-1d passes (ms): ") != std::string::npos);
+    CHECK(run.out.find("scan-1d-i32 passes (ms): ") != std::string::npos);
     std::vector<std::string> names;
     for (const json::Value& name : scan.at("pass_names")) names.push_back(name.get<std::string>());
     CHECK(names ==
-          std::vector<std::string>{"scan_chained/f32 clear tile states", "scan_chained/f32 chained scan"});
-    CHECK(run.out.find(" scan_chained/f32 clear tile states, ") != std::string::npos);
+          std::vector<std::string>{"scan_chained/u32 clear tile states", "scan_chained/u32 chained scan"});
+    CHECK(run.out.find(" scan_chained/u32 clear tile states, ") != std::string::npos);
     std::ostringstream line;
-    line << " scan_chained/f32 chained scan; look-back fallbacks " << uint64_t(fallbacks) << " over "
+    line << " scan_chained/u32 chained scan; look-back fallbacks " << uint64_t(fallbacks) << " over "
          << uint64_t(tiles) << " tiles\n";
     CHECK(run.out.find(line.str()) != std::string::npos);
     // A reduction has no chained scan: no such field or note.
