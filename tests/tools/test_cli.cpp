@@ -512,9 +512,9 @@ TEST_CASE("cli: vkdml info lists the types of every operator", "[gpu][cli]") {
         outcome.out.find(
             "\n  determinism                  the same bits on every device: integer results, MIN, "
             "MAX, ARGMIN, ARGMAX, ANY, ALL, COUNT_NONZERO, the cumulative maximum and minimum;\n"
-            "                               float sums, products and log-sum-exps: the same bits everywhere "
-            "for every REDUCE function and the cumulative ones on the serial kernels; the cumulative ones on "
-            "scan_chained the same run to run, last-place differences elsewhere (docs/SPEC.md)\n") !=
+            "                               float sums, products and log-sum-exps, cumulative and REDUCE: the "
+            "same bits everywhere, by one fixed association (but where a device flushes subnormals, or 32 "
+            "steps of a line span more than its storage buffer range) (docs/SPEC.md)\n") !=
         std::string::npos);
     // The types table: a heading of one column per type (numpy's letter and bits), then one row per
     // operator in the operator table's order, "yes" or "no" in each column.
@@ -564,9 +564,9 @@ TEST_CASE("cli: vkdml info --json says the same as the library, as one document"
         "the same bits on every device: integer results, MIN, MAX, ARGMIN, ARGMAX, ANY, ALL, COUNT_NONZERO, "
         "the cumulative maximum and minimum");
     CHECK(determinism.at("floats").get<std::string>() ==
-          "float sums, products and log-sum-exps: the same bits everywhere for every REDUCE function and the "
-          "cumulative ones on the serial kernels; the cumulative ones on scan_chained the same run to run, "
-          "last-place differences elsewhere");
+          "float sums, products and log-sum-exps, cumulative and REDUCE: the same bits everywhere, by one "
+          "fixed association (but where a device flushes subnormals, or 32 steps of a line span more than its "
+          "storage buffer range)");
     const vkdml::DeviceInfo& info = test_device().info();
     int chosen = 0;
     for (const json::Value& d : doc.at("devices")) {

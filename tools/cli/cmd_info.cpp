@@ -29,10 +29,10 @@ const char* device_type_name(VkPhysicalDeviceType type) {
 constexpr const char* kExactEverywhere =
     "the same bits on every device: integer results, MIN, MAX, ARGMIN, ARGMAX, ANY, ALL, COUNT_NONZERO, the "
     "cumulative maximum and minimum";
-constexpr const char* kFloatsRunToRun =
-    "float sums, products and log-sum-exps: the same bits everywhere for every REDUCE function and the "
-    "cumulative ones on the serial kernels; the cumulative ones on scan_chained the same run to run, "
-    "last-place differences elsewhere";
+constexpr const char* kFloatsCanonical =
+    "float sums, products and log-sum-exps, cumulative and REDUCE: the same bits everywhere, by one fixed "
+    "association (but where a device flushes subnormals, or 32 steps of a line span more than its "
+    "storage buffer range)";
 
 const char* yes_no(bool value) {
     return value ? "yes" : "no";
@@ -88,7 +88,7 @@ void print_limits(const DeviceInfo& info) {
                 yes_no(info.denorm_preserve_float16), yes_no(info.denorm_preserve_float32),
                 yes_no(info.denorm_preserve_float64));
     std::printf("  determinism                  %s;\n%31s%s (docs/SPEC.md)\n", kExactEverywhere, "",
-                kFloatsRunToRun);
+                kFloatsCanonical);
 }
 
 // A type's column heading: numpy's letter and bits (f32 is FLOAT32, u8 UINT8, i64 INT64).
@@ -137,7 +137,7 @@ Json info_json(const std::vector<PhysicalDeviceInfo>& devices, const Device& dev
     const DeviceInfo& info = device.info();
     Json doc;
     doc["vkdml"] = {{"version", VKDML_VERSION_STRING},
-                    {"determinism", {{"exact", kExactEverywhere}, {"floats", kFloatsRunToRun}}}};
+                    {"determinism", {{"exact", kExactEverywhere}, {"floats", kFloatsCanonical}}}};
     Json& list = doc["devices"] = Json::array();
     for (const PhysicalDeviceInfo& d : devices)
         list.push_back({{"index", d.index},
