@@ -36,7 +36,7 @@ struct Shape {
     bool tiled = false;           ///< scan_chained or scan_canonical_tile (else scan_serial)
     bool canonical_tile = false;  ///< scan_canonical_tile: float sums, products and log-sum-exps
     uint32_t rounds = 0;          ///< scan_chained: vectors per invocation and tile
-    uint64_t state_words = 0;  ///< the chained pass: words of tile states
+    uint64_t state_words = 0;     ///< the chained pass: words of tile states
     Blocks blocks;
     StorageVariant v;
     uint32_t workgroup = 0;
@@ -45,7 +45,8 @@ struct Shape {
     const Dim& axis() const { return blocks.layout.line[0]; }
     uint32_t block() const { return std::max(blocks.k, 1u); }  ///< kernel indices per position
     uint64_t tile_len() const {
-        return canonical_tile ? uint64_t(workgroup) * kCanonicalArity : uint64_t(workgroup) * rounds * vector_width(v);
+        return canonical_tile ? uint64_t(workgroup) * kCanonicalArity
+                              : uint64_t(workgroup) * rounds * vector_width(v);
     }
     /// Steps along the line per position (scan_serial's STEPS).
     uint64_t steps() const { return blocks.k == 0 ? 1 : uint64_t(blocks.k) * vector_width(v) / blocks.f; }
@@ -119,7 +120,8 @@ struct Planner {
         const DeviceInfo& info = target.info;
         const uint64_t blocks = ceil_div(s.axis().size, kCanonicalArity);
         uint32_t wg = std::bit_floor(std::min(policy.tile_workgroup, cooperative_workgroup_limit(info)));
-        if (blocks < wg) wg = static_cast<uint32_t>(std::max<uint64_t>(kCanonicalArity, std::bit_ceil(blocks)));
+        if (blocks < wg)
+            wg = static_cast<uint32_t>(std::max<uint64_t>(kCanonicalArity, std::bit_ceil(blocks)));
         auto shared = [&](uint64_t w) { return (w + w / kCanonicalArity) * s.v.partial_bytes; };
         while (wg > kCanonicalArity && shared(wg) > info.max_shared_memory_bytes) wg /= 2;
         if (wg < kCanonicalArity || shared(wg) > info.max_shared_memory_bytes) return false;
@@ -140,8 +142,8 @@ struct Planner {
         uint64_t least = kCanonicalArity * kCanonicalArity * kCanonicalArity;
         while (least < tile) least *= kCanonicalArity;
         if (least > most) return false;
-        s.chunk_len = std::max(
-            least, canonical_chunk(s.chunk_len, 1, most, kCanonicalMaxLeaves, len, ChunkRounding::half_the_chunks));
+        s.chunk_len = std::max(least, canonical_chunk(s.chunk_len, 1, most, kCanonicalMaxLeaves, len,
+                                                      ChunkRounding::half_the_chunks));
         return true;
     }
 

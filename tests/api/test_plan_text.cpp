@@ -78,27 +78,29 @@ TEST_CASE("describe_plan: cooperative tiles at subgroup 64, float pairs, reducti
     // (1,032 bytes), then one pass over the data in tiles of 4,096 (256 invocations, 4 vectors of 4 each);
     // the tile states hold the counters, the flags and three words per tile: the owner's aggregate, a
     // fallback's, the inclusive prefix (4,104 bytes).
-    CHECK(scan_plan(DML_TENSOR_DATA_TYPE_INT32, {1 << 20}, 0, gpu64) ==
-          "CUMULATIVE_SUMMATION INT32 {1048576}: cooperative-gpu rows, subgroup size 64, 2 passes\n"
-          "pass 1: scan_chained/u32 clear tile states | words | 1 lines x 2 chunks of 256 | 2 items, workgroup "
-          "256, 2 workgroups in 1 dispatch | src -, dst -, partials scratch@0 1032 B\n"
-          "pass 2: scan_chained/u32 chained scan (look-back over windows of 256 tiles, blocks of 32) | tiles "
-          "of 4 vectors per invocation | 1 lines x 256 chunks of 4096 | 256 items, workgroup 256, 256 "
-          "workgroups in 1 dispatch | src input 4194304 B, dst output 4194304 B, partials scratch@0 4104 B\n"
-          "temporary 4104 bytes\n");
+    CHECK(
+        scan_plan(DML_TENSOR_DATA_TYPE_INT32, {1 << 20}, 0, gpu64) ==
+        "CUMULATIVE_SUMMATION INT32 {1048576}: cooperative-gpu rows, subgroup size 64, 2 passes\n"
+        "pass 1: scan_chained/u32 clear tile states | words | 1 lines x 2 chunks of 256 | 2 items, workgroup "
+        "256, 2 workgroups in 1 dispatch | src -, dst -, partials scratch@0 1032 B\n"
+        "pass 2: scan_chained/u32 chained scan (look-back over windows of 256 tiles, blocks of 32) | tiles "
+        "of 4 vectors per invocation | 1 lines x 256 chunks of 4096 | 256 items, workgroup 256, 256 "
+        "workgroups in 1 dispatch | src input 4194304 B, dst output 4194304 B, partials scratch@0 4104 B\n"
+        "temporary 4104 bytes\n");
     // Float sums tile in the canonical association: chunks of 32^3 reduced to compensated pairs, the pairs
     // scanned serially, the chunks scanned from their carries.
-    CHECK(scan_plan(DML_TENSOR_DATA_TYPE_FLOAT32, {1 << 20}, 0, gpu64) ==
-          "CUMULATIVE_SUMMATION FLOAT32 {1048576}: cooperative-gpu rows, subgroup size 64, 3 passes\n"
-          "pass 1: scan_canonical_tile/f32 reduce to partials | tiles of blocks of 32 elements, a block per "
-          "invocation | 1 lines x 32 chunks of 32768 | 32 items, workgroup 256, 32 workgroups in 1 dispatch | "
-          "src input 4194304 B, dst -, partials scratch@0 256 B\n"
-          "pass 2: scan_serial/f32x2 scan, in place | elements | 1 lines x 1 chunk of 32 | 1 items, workgroup "
-          "64, 1 workgroups in 1 dispatch | src -, dst scratch@0 256 B, partials -\n"
-          "pass 3: scan_canonical_tile/f32 scan with carries | tiles of blocks of 32 elements, a block per "
-          "invocation | 1 lines x 32 chunks of 32768 | 32 items, workgroup 256, 32 workgroups in 1 dispatch | "
-          "src input 4194304 B, dst output 4194304 B, partials scratch@0 256 B\n"
-          "temporary 256 bytes\n");
+    CHECK(
+        scan_plan(DML_TENSOR_DATA_TYPE_FLOAT32, {1 << 20}, 0, gpu64) ==
+        "CUMULATIVE_SUMMATION FLOAT32 {1048576}: cooperative-gpu rows, subgroup size 64, 3 passes\n"
+        "pass 1: scan_canonical_tile/f32 reduce to partials | tiles of blocks of 32 elements, a block per "
+        "invocation | 1 lines x 32 chunks of 32768 | 32 items, workgroup 256, 32 workgroups in 1 dispatch | "
+        "src input 4194304 B, dst -, partials scratch@0 256 B\n"
+        "pass 2: scan_serial/f32x2 scan, in place | elements | 1 lines x 1 chunk of 32 | 1 items, workgroup "
+        "64, 1 workgroups in 1 dispatch | src -, dst scratch@0 256 B, partials -\n"
+        "pass 3: scan_canonical_tile/f32 scan with carries | tiles of blocks of 32 elements, a block per "
+        "invocation | 1 lines x 32 chunks of 32768 | 32 items, workgroup 256, 32 workgroups in 1 dispatch | "
+        "src input 4194304 B, dst output 4194304 B, partials scratch@0 256 B\n"
+        "temporary 256 bytes\n");
     // Windows of 1 MiB: the chained pass needs the whole fiber in one; reduce-then-scan instead, with the
     // same kernel's tiles (chunks of one tile of 4,096).
     vkdml::PlanDevice windows = gpu64;

@@ -129,5 +129,16 @@ TEST_CASE("cooperative float scans tile in the canonical association", "[gpu][ca
     }
     for (uint32_t n : {1025u, 100003u}) check_shape<double>(*dev, "cooperative GPU rows", 1, n, 1);
     check_shape<float>(*dev, "cooperative GPU rows", 3, 70001, 1);
+    // The CPU rows keep lines of 8 fibers whole: one chunk of 40 nodes, whose walk climbs after the 32nd.
+    const auto cpu = make_windowed_test_device(vkdml::KernelChoice::cooperative, P::cpu, 0);
+    const vkdml::ops::TensorDesc rows{DML_TENSOR_DATA_TYPE_FLOAT32, {8, 40000}, {}};
+    const auto o = vkdml::ops::cumulative_sum(rows, 1, DML_AXIS_DIRECTION_INCREASING, false);
+    REQUIRE(o);
+    const std::string plan = compiled_plan(*cpu, o->desc());
+    INFO(plan);
+    CHECK(
+        plan.find("scan_canonical_tile/f32 scan | tiles of blocks of 32 elements, a block per invocation | 8 "
+                  "lines x 1 chunk of 40000") != std::string::npos);
+    check_shape<float>(*cpu, "cooperative CPU rows", 8, 40000, 1);
     require_no_validation_messages();
 }

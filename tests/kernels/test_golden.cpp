@@ -67,7 +67,8 @@ struct Mismatches {
 };
 
 // `keep`: which cases to run (all when empty).
-Mismatches golden_mismatches(const vkdml::Device& device, const std::function<bool(const GoldenCase&)>& keep) {
+Mismatches golden_mismatches(const vkdml::Device& device,
+                             const std::function<bool(const GoldenCase&)>& keep) {
     std::map<std::string, uint64_t> expected;
     for (const GoldenHash& h : golden_hashes()) expected[h.name] = h.hash;
     Mismatches m;
@@ -100,7 +101,8 @@ void check_corpus(const std::string& config, const vkdml::Device& device,
     for (const std::string& line : m.failing) text << "golden mismatch (" << config << "): " << line << "\n";
     INFO(text.str());
     CHECK(m.failing.empty());
-    for (const std::string& line : m.failing) std::printf("golden: differs (%s): %s\n", config.c_str(), line.c_str());
+    for (const std::string& line : m.failing)
+        std::printf("golden: differs (%s): %s\n", config.c_str(), line.c_str());
     std::printf("golden: %s: %zu cases, %zu differing (%.1f s)\n", config.c_str(), m.count, m.failing.size(),
                 seconds);
 }
@@ -214,7 +216,8 @@ TEST_CASE("the golden hash file is what VKDML_GOLDEN_WRITE writes: its first lin
           "{\"cumsum FLOAT32 {1} axis 0, normal\", 0x0000000000001234ull},\n");
 }
 
-TEST_CASE("the golden corpus matches with the cooperative kernels and in small windows", "[gpu][golden][families]") {
+TEST_CASE("the golden corpus matches with the cooperative kernels and in small windows",
+          "[gpu][golden][families]") {
     using K = vkdml::KernelChoice;
     using P = vkdml::testing::DeviceOverrides::PolicyClass;
     // (The CPU rows with the serial kernels, the GPU rows with them and the GPU rows with the cooperative

@@ -508,14 +508,14 @@ TEST_CASE("cli: vkdml info lists the types of every operator", "[gpu][cli]") {
     INFO("stdout: " << outcome.out << "\nstderr: " << outcome.err);
     REQUIRE(outcome.exit_code == 0);
     CHECK(outcome.err.empty());
-    CHECK(
-        outcome.out.find(
-            "\n  determinism                  the same bits on every device: integer results, MIN, "
-            "MAX, ARGMIN, ARGMAX, ANY, ALL, COUNT_NONZERO, the cumulative maximum and minimum;\n"
-            "                               float sums, products and log-sum-exps, cumulative and REDUCE: the "
-            "same bits everywhere, by one fixed association (but where a device flushes subnormals, or 32 "
-            "steps of a line span more than its storage buffer range) (docs/SPEC.md)\n") !=
-        std::string::npos);
+    CHECK(outcome.out.find(
+              "\n  determinism                  the same bits on every device: integer results, MIN, "
+              "MAX, ARGMIN, ARGMAX, ANY, ALL, COUNT_NONZERO, the cumulative maximum and minimum;\n"
+              "                               float sums, products and log-sum-exps, cumulative and REDUCE: "
+              "the "
+              "same bits everywhere, by one fixed association (but where a device flushes subnormals, or 32 "
+              "steps of a line span more than its storage buffer range) (docs/SPEC.md)\n") !=
+          std::string::npos);
     // The types table: a heading of one column per type (numpy's letter and bits), then one row per
     // operator in the operator table's order, "yes" or "no" in each column.
     const size_t table = outcome.out.find("\ntypes ");
@@ -563,10 +563,11 @@ TEST_CASE("cli: vkdml info --json says the same as the library, as one document"
         determinism.at("exact").get<std::string>() ==
         "the same bits on every device: integer results, MIN, MAX, ARGMIN, ARGMAX, ANY, ALL, COUNT_NONZERO, "
         "the cumulative maximum and minimum");
-    CHECK(determinism.at("floats").get<std::string>() ==
-          "float sums, products and log-sum-exps, cumulative and REDUCE: the same bits everywhere, by one "
-          "fixed association (but where a device flushes subnormals, or 32 steps of a line span more than its "
-          "storage buffer range)");
+    CHECK(
+        determinism.at("floats").get<std::string>() ==
+        "float sums, products and log-sum-exps, cumulative and REDUCE: the same bits everywhere, by one "
+        "fixed association (but where a device flushes subnormals, or 32 steps of a line span more than its "
+        "storage buffer range)");
     const vkdml::DeviceInfo& info = test_device().info();
     int chosen = 0;
     for (const json::Value& d : doc.at("devices")) {

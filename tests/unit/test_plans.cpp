@@ -212,12 +212,14 @@ TEST_CASE("select_policy: the device type picks the rows and their family; the o
     // A test device that forces the chained scan's fallback (no flag read before it), or another spin limit.
     for (uint32_t spins : {0u, 1u, 4u}) {
         CHECK(select_policy({gpu, kAuto, Rows::automatic, spins}).scan.chained_spin_limit == spins);
-        const Plan forced = scan_plan({gpu, kAuto, Rows::automatic, spins}, {1 << 20}, 0, DML_TENSOR_DATA_TYPE_INT32);
+        const Plan forced =
+            scan_plan({gpu, kAuto, Rows::automatic, spins}, {1 << 20}, 0, DML_TENSOR_DATA_TYPE_INT32);
         REQUIRE(forced.passes.size() == 2);
         CHECK(forced.passes[1].key.spec[SCAN_SPEC_SPIN_LIMIT] == spins);
     }
-    CHECK(scan_plan({gpu}, {1 << 20}, 0, DML_TENSOR_DATA_TYPE_INT32).passes[1].key.spec[SCAN_SPEC_SPIN_LIMIT] ==
-          64);
+    CHECK(
+        scan_plan({gpu}, {1 << 20}, 0, DML_TENSOR_DATA_TYPE_INT32).passes[1].key.spec[SCAN_SPEC_SPIN_LIMIT] ==
+        64);
 }
 
 TEST_CASE("GPU reduction grids from the multiprocessor count: 8 workgroups each, one wave, then one",
@@ -722,7 +724,8 @@ TEST_CASE("the cooperative tiles fit the workgroup memory: fewer rounds or invoc
     REQUIRE(three.passes.back().key.kernel == Kernel::scan_chained);
     CHECK(three.passes.back().key.spec[SCAN_SPEC_ROUNDS] == 3);
     info.max_shared_memory_bytes = 7000;
-    for (const Pass& p : scan_plan({info}, {1 << 20}, 0, i64).passes) CHECK(p.key.kernel == Kernel::scan_serial);
+    for (const Pass& p : scan_plan({info}, {1 << 20}, 0, i64).passes)
+        CHECK(p.key.kernel == Kernel::scan_serial);
     // scan_canonical_tile (floats): a float64 pair per block and per node, (256 + 8) x 16 bytes; in 4,096
     // bytes 128 invocations; in 512 not even a node of 32.
     info.max_shared_memory_bytes = 16384;
@@ -733,5 +736,6 @@ TEST_CASE("the cooperative tiles fit the workgroup memory: fewer rounds or invoc
     REQUIRE(half.passes.back().key.kernel == Kernel::scan_canonical_tile);
     CHECK(half.passes.back().key.spec[ABI_SPEC_WORKGROUP] == 128);
     info.max_shared_memory_bytes = 512;
-    for (const Pass& p : scan_plan({info}, {1 << 20}, 0, f64).passes) CHECK(p.key.kernel == Kernel::scan_serial);
+    for (const Pass& p : scan_plan({info}, {1 << 20}, 0, f64).passes)
+        CHECK(p.key.kernel == Kernel::scan_serial);
 }
