@@ -39,13 +39,6 @@ void put_block(uint i, Pair a) {
     block_hi[i] = a.hi;
     block_lo[i] = a.lo;
 }
-Pair select_pair(bool c, Pair a, Pair b) { return Pair(c ? a.hi : b.hi, c ? a.lo : b.lo); }
-
-// Whether the chunk's blocks load and store as whole vectors: contiguous, forward, aligned (uniform).
-bool vector_io(uvec2 base, uint start) {
-    return !REVERSE && source_axis_stride() == 1u && p.axis_out == 1u && (base.x + start) % VEC_W == 0u &&
-           (base.y + start) % VEC_W == 0u;
-}
 
 // The block of `count` (1 to 32) elements at logical position `at` into xs (past count: copies of its
 // last element, never folded).

@@ -143,8 +143,6 @@ Pair get_spare(uint i) {
     return pair_of(spare_hi[i]);
 #endif
 }
-Pair select_pair(bool c, Pair a, Pair b) { return Pair(c ? a.hi : b.hi, c ? a.lo : b.lo); }
-
 // A barrier that also orders this workgroup's buffer accesses (the tile states and, in place, the
 // outputs) across it: barrier() orders workgroup memory only.
 void buffer_barrier() {
@@ -214,11 +212,6 @@ Pair aggregate_of(uint item, uint flag) {
 }
 
 // ---- one tile ---------------------------------------------------------------------------------
-// Whether the tile's elements load and store as whole vectors: contiguous, forward, aligned (uniform).
-bool vector_io(uvec2 base, uint start) {
-    return !REVERSE && source_axis_stride() == 1u && p.axis_out == 1u && (base.x + start) % VEC_W == 0u &&
-           (base.y + start) % VEC_W == 0u;
-}
 
 // Position (relative to the tile's start) of element v of this invocation's vector in round r.
 uint position(uint r, uint v) {

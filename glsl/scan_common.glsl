@@ -253,4 +253,14 @@ uint source_axis_stride() { return IN_PLACE ? p.axis_out : p.axis_in; }
 // Physical position along the axis of logical position k (direction folded in).
 uint axis_pos(uint k) { return REVERSE ? p.len - 1u - k : k; }
 
+// Whether a tile kernel's elements from logical position `start` load and store as whole vectors:
+// contiguous, forward, aligned (uniform).
+bool vector_io(uvec2 base, uint start) {
+    return !REVERSE && source_axis_stride() == 1u && p.axis_out == 1u && (base.x + start) % VEC_W == 0u &&
+           (base.y + start) % VEC_W == 0u;
+}
+
+// a or b by c, without a branch.
+Pair select_pair(bool c, Pair a, Pair b) { return Pair(c ? a.hi : b.hi, c ? a.lo : b.lo); }
+
 #endif
