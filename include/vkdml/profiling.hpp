@@ -15,7 +15,8 @@ namespace vkdml {
 /// length). serial: an invocation per chunk of a line, with vector loads where the layout allows (what
 /// CPUs run fastest). cooperative: a workgroup per chunk with subgroup scans and reductions (what GPUs
 /// run fastest). automatic: the device class's choice — serial on CPU devices, cooperative on GPUs.
-/// Every other shape runs serially. Results are exact either way; floats differ only by summation order.
+/// Every other shape runs serially. Results are the same bits either way (docs/SPEC.md, "Determinism
+/// across devices").
 enum class KernelChoice { automatic, serial, cooperative };
 
 /// Where record() writes a timestamp (vkCmdWriteTimestamp at the compute-shader stage) after each pass

@@ -41,8 +41,8 @@ struct DeviceOverrides {
     /// Which device class's tuning the planner uses (chunk lengths, items, blocks, lockstep). automatic:
     /// the CPU rows on CPU devices (VK_PHYSICAL_DEVICE_TYPE_CPU), the GPU rows on every other device. cpu
     /// or gpu: that class's rows on any device, and KernelChoice::automatic then picks that class's
-    /// family too — for reproducing a GPU's plans on lavapipe and the reverse. Results are exact either
-    /// way; floats differ only by summation order.
+    /// family too — for reproducing a GPU's plans on lavapipe and the reverse. Results are the same bits
+    /// either way (docs/SPEC.md, "Determinism across devices").
     enum class PolicyClass { automatic, cpu, gpu };
     PolicyClass policy_class = PolicyClass::automatic;  ///< see PolicyClass
 

@@ -276,7 +276,7 @@ struct DeviceOptions {
     ValidationCallback on_validation_message;
     /// false: plan only kernels that use no subgroup arithmetic or shuffles, as on a device without
     /// them (info() then reports both as unsupported). A workaround for a driver whose subgroup
-    /// operations are suspect; results are exact either way, floats differ only by summation order.
+    /// operations are suspect; results are the same bits either way.
     bool subgroup_operations = true;
     /// The bytes of an earlier run's Device::pipeline_cache_data(), to seed the device's VkPipelineCache:
     /// its pipelines are then built from the driver's cached binaries instead of compiled again. Bytes
