@@ -28,7 +28,7 @@
 #   --tests-budget S     seconds for all the shards (default 330): a shard starts only with 8 s of it
 #                        left and is killed when it is spent; the shards left out are reported as not run
 #   --stress FORM        the chained scan's stress test first, alone on the device (tests/scan/test_chained_stress.cpp:
-#                        spin limits 1 to 4, in place and not, every direction, exact; random floats bit-identical):
+#                        spin limits 1 to 4, in place and not, every direction, exact integers):
 #                        full (fibers of 16k to 64k tiles: about 270 s on an H200), short (default; as ctest's
 #                        chained-stress, 20 s on an H200) or none
 #   --stress-timeout S   seconds it may run (default 120)
