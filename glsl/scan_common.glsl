@@ -13,10 +13,15 @@
 // division's bit loop (float32_math.glsl), which would cost more than the scan and, on lavapipe, whose
 // loops end after 65,535 trips counted over a whole invocation, stop a long chunk.
 #define LOG_NEWTON_QUOTIENT 1
+// The accumulator's e^d for d <= 0 and ln of a normal number, vkdml's own (the same bits on every device).
 #if defined(ACC_IS_F64)
 #include "float64_math.glsl"
+#define acc_exp_neg(d) exp_neg64(d)
+#define acc_log_normal(x) log64_normal(x)
 #elif defined(ACC_IS_FLOAT)
 #include "float32_math.glsl"
+#define acc_exp_neg(d) exp_neg32(d)
+#define acc_log_normal(x) log32_normal(x)
 #endif
 
 layout(local_size_x_id = ABI_SPEC_WORKGROUP) in;
@@ -130,11 +135,7 @@ Pair lse_combine(Pair a, Pair b) {
     bool b_higher = a.hi < b.hi;
     Pair top = b_higher ? b : a, low = b_higher ? a : b;
     precise ACC_T d = low.hi - top.hi;  // <= 0; -inf when low.hi is -inf or top.hi is +inf
-#if defined(ACC_IS_F64)
-    ACC_T scale = low.hi == top.hi ? ACC_T(1) : exp_neg64(d);
-#else
-    ACC_T scale = low.hi == top.hi ? ACC_T(1) : exp_neg32(d);
-#endif
+    ACC_T scale = low.hi == top.hi ? ACC_T(1) : acc_exp_neg(d);
     precise ACC_T s = top.lo + low.lo * scale;
     return Pair(top.hi, s);
 #else
@@ -162,11 +163,7 @@ Pair run_normalized(Pair a) { return RAW_PAIRS ? a : pair_normalized(a); }
 // special case of the logarithm arises).
 ACC_T scan_value(Pair a) {
 #if defined(ACC_IS_FLOAT)
-#if defined(ACC_IS_F64)
-    precise ACC_T lse = a.hi + log64_normal(a.lo);
-#else
-    precise ACC_T lse = a.hi + log32_normal(a.lo);
-#endif
+    precise ACC_T lse = a.hi + acc_log_normal(a.lo);
     if (LSE) return isnan(a.lo) ? a.lo : (isinf(a.hi) || isnan(a.hi) ? a.hi : lse);
 #endif
     return pair_value(a);
