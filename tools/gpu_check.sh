@@ -6,11 +6,13 @@
 #
 # Two steps, because the lent machine has no package archive and lacks the Vulkan loader and the glvnd
 # libraries that NVIDIA's Vulkan driver needs:
-#   tools/gpu_check.sh --prepare [--build DIR] [--kit DIR]
+#   tools/gpu_check.sh --prepare [--build DIR] [--kit DIR] [--baseline DIR]
 #       here, with Debian's archive: builds the dev preset when DIR lacks the programs, and fills the kit
 #       (default build/gpu-kit, ignored by git, well under the 64 MiB a lent machine is carried): the
 #       stripped vkdml, vkdml_tests and libvkdml, and the .debs of libvulkan1, the glvnd libraries and
-#       vulkan-validationlayers (apt-get download; no root needed).
+#       vulkan-validationlayers (apt-get download; no root needed). --baseline: an earlier commit's dev
+#       build (git worktree add /tmp/old COMMIT, then cmake --preset dev and cmake --build --preset dev
+#       --target vkdml_cli there), whose stripped vkdml and libvkdml go into the kit's baseline/.
 #   tools/gpu_check.sh [--kit DIR | --build DIR] [--out DIR] [options]
 #       there: unpacks the .debs whose libraries the machine lacks (the validation layer always) into
 #       $TMPDIR/vkdml-gpu-root with dpkg -x, then runs everything and writes the report.
@@ -36,6 +38,9 @@
 #                        next, both kernel families at once, its differing cases listed in golden.txt (and
 #                        its test cases left out of the shards)
 #   --suite S, --case NAME (repeatable), --repeat N: the bench's
+#   --baseline DIR       after the bench, an A/B in the same run: DIR's vkdml (an earlier commit's build, or
+#                        a kit's baseline/; default: the kit's, where it has one) and this build's, alternating
+#                        old, new, old, new, the minimum of each per case in gpu_check.md (old/new)
 # Environment: VKDML_GPU_CHECK_UNPACK=all unpacks every .deb of the kit even where the machine has its
 # library (CI proves the unpacking that way on lavapipe). VKDML_DEVICE picks a device as vkdml does.
 # Exit status: 0 when every shard passed and the benchmark ran, 1 otherwise (the report is written
@@ -44,7 +49,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 debs=(libvulkan1 libglvnd0 libgl1 libglx0 libegl1 libgles2 libopengl0 vulkan-validationlayers)
-prepare=0 kit="" build="" out=build/gpu-check work="${TMPDIR:-/tmp}/vkdml-gpu-check" suite=default repeat=""
+prepare=0 kit="" build="" baseline="" out=build/gpu-check work="${TMPDIR:-/tmp}/vkdml-gpu-check" suite=default repeat=""
 tests="[gpu]~[large]" run_tests=1 jobs="" shard_timeout=240 tests_budget=330 cases=() stress=short stress_timeout=120 golden=1
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -64,7 +69,8 @@ while [ $# -gt 0 ]; do
     --stress) stress=${2:?--stress expects full, short or none}; shift 2 ;;
     --stress-timeout) stress_timeout=${2:?--stress-timeout expects seconds}; shift 2 ;;
     --no-golden) golden=0; shift ;;
-    -h | --help) sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --baseline) baseline=${2:?--baseline expects a build or kit folder}; shift 2 ;;
+    -h | --help) sed -n '2,47p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "gpu_check: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -75,6 +81,12 @@ done
 [ -n "$kit" ] && [ -n "$build" ] && [ $prepare = 0 ] &&
   { echo "gpu_check: give --kit or --build, not both" >&2; exit 2; }
 log() { echo "gpu_check: $*" >&2; }
+# The vkdml program and library folder of a build (tools/vkdml, src/) or a kit's baseline (bin/, lib/).
+baseline_tool() { [ -x "$1/bin/vkdml" ] && echo "$1/bin/vkdml" || echo "$1/tools/vkdml"; }
+baseline_lib() { [ -x "$1/bin/vkdml" ] && echo "$1/lib" || echo "$1/src"; }
+if [ -n "$baseline" ] && [ ! -x "$(baseline_tool "$baseline")" ]; then
+  log "$baseline has no tools/vkdml or bin/vkdml (an earlier commit's dev build, or a kit's baseline)"; exit 1
+fi
 
 # ---- --prepare: the kit -------------------------------------------------------------------------------
 if [ $prepare = 1 ]; then
@@ -95,7 +107,17 @@ if [ $prepare = 1 ]; then
     $sudo apt-get update -qq && (cd "$kit/debs" && apt-get download "${debs[@]}" >/dev/null) ||
       { log "could not download ${debs[*]}"; exit 1; }
   fi
+  if [ -n "$baseline" ]; then
+    mkdir -p "$kit/baseline/bin" "$kit/baseline/lib" && strip -o "$kit/baseline/bin/vkdml" "$(baseline_tool "$baseline")" || exit 1
+    for lib in "$(baseline_lib "$baseline")"/libvkdml.so*; do
+      if [ -L "$lib" ]; then cp -P "$lib" "$kit/baseline/lib/"; else strip -o "$kit/baseline/lib/$(basename "$lib")" "$lib" || exit 1; fi
+    done
+    # The baseline's commit, from its source folder (CMakeCache.txt names it).
+    src=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$baseline/CMakeCache.txt" 2>/dev/null)
+    (git -C "${src:-/nonexistent}" rev-parse --short HEAD 2>/dev/null || echo unknown) >"$kit/baseline/commit.txt"
+  fi
   { echo "commit $(git rev-parse HEAD 2>/dev/null || echo unknown)"; date -u +"made %Y-%m-%dT%H:%M:%SZ"
+    [ -n "$baseline" ] && echo "baseline $(cat "$kit/baseline/commit.txt")"
     ls "$kit/debs"; } >"$kit/manifest.txt"
   log "kit ready: $kit ($(du -sh "$kit" | cut -f1)); on the GPU machine: tools/gpu_check.sh --kit $kit"
   exit 0
@@ -105,6 +127,7 @@ fi
 if [ -n "$kit" ]; then
   tool=$kit/bin/vkdml tests_program=$kit/bin/vkdml_tests
   [ -x "$tool" ] && [ -x "$tests_program" ] || { log "$kit is not a kit (run tools/gpu_check.sh --prepare)"; exit 1; }
+  [ -z "$baseline" ] && [ -x "$kit/baseline/bin/vkdml" ] && baseline=$kit/baseline
   export LD_LIBRARY_PATH="$(realpath "$kit/lib")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 else
   build=${build:-build/dev}
@@ -121,7 +144,7 @@ out=$(realpath "$out") work=$(realpath "$work")
 # Nothing of an earlier run into this one's report or logs.
 rm -f "$out"/gpu_check.md "$out"/gpu_check.json "$out"/test-failures.txt "$out"/golden.txt "$out"/*-bench.json \
   "$out"/logs.tar.gz "$out"/bench.txt
-rm -rf "$work"/shards "$work"/stress.log "$work"/golden-* "$work"/bench.txt
+rm -rf "$work"/shards "$work"/stress.log "$work"/golden-* "$work"/bench.txt "$work"/ab-*.json
 python=$(command -v python3 || true)
 [ -n "$python" ] || { log "python3 is needed for the report"; exit 1; }
 
@@ -282,6 +305,27 @@ if ! "$tool" "${bench_args[@]}" >"$work/bench.txt" 2>&1; then
   log "vkdml bench failed"
   exit 1
 fi
+# The A/B against the baseline build, in this run: old, new, old, new (each process loads its own library).
+if [ -n "$baseline" ]; then
+  old_tool=$(realpath "$(baseline_tool "$baseline")") old_lib=$(realpath "$(baseline_lib "$baseline")")
+  old_name=$(cat "$baseline/commit.txt" 2>/dev/null || echo "$baseline")
+  ab_args=(bench --suite "$suite" "${cases[@]}")
+  [ -n "$repeat" ] && ab_args+=(--repeat "$repeat")
+  log "A/B against $old_name: vkdml ${ab_args[*]}, old and new twice each"
+  ab_ok=1
+  for i in 1 2; do
+    LD_LIBRARY_PATH="$old_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$old_tool" "${ab_args[@]}" --json "$work/ab-old-$i.json" \
+      >>"$work/bench.txt" 2>&1 || ab_ok=0
+    "$tool" "${ab_args[@]}" --json "$work/ab-new-$i.json" >>"$work/bench.txt" 2>&1 || ab_ok=0
+  done
+  if [ $ab_ok = 1 ]; then
+    report_args+=(--baseline "$old_name" --ab-old "$work/ab-old-1.json" --ab-old "$work/ab-old-2.json"
+      --ab-new "$work/ab-new-1.json" --ab-new "$work/ab-new-2.json")
+  else
+    log "the A/B failed (see bench.txt in logs.tar.gz)"
+    status=1
+  fi
+fi
 torch_args=(--suite "$suite" "${cases[@]}" --json "$out/torch-bench.json")
 [ -n "$repeat" ] && torch_args+=(--repeat "$repeat")
 if why=$("$python" -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else "torch has no CUDA device")' 2>&1); then
@@ -300,7 +344,7 @@ fi
 "$python" tools/gpu_report.py --vkdml "$out/vkdml-bench.json" "${report_args[@]}" \
   --json "$out/gpu_check.json" --markdown "$out/gpu_check.md" || exit 1
 cat "$out/gpu_check.md"
-(cd "$work" && tar -czf "$out/logs.tar.gz" --ignore-failed-read bench.txt $(ls stress.log golden-*.log 2>/dev/null) \
+(cd "$work" && tar -czf "$out/logs.tar.gz" --ignore-failed-read bench.txt $(ls stress.log golden-*.log ab-*.json 2>/dev/null) \
   $([ -d shards ] && echo shards)) || log "could not write logs.tar.gz"
 log "report in $out ($(ls "$out" | wc -l) files)"
 exit $status

@@ -8,10 +8,12 @@ same run's copy/read baseline, torch GB/s and vkdml/torch (above 1: vkdml is fas
 The GPU time of each pass (`vkdml bench --passes`) is listed per case (with the chained scan's look-back
 fallbacks over its tiles where the case has one), and with --failures (the Catch2
 output of the failing test shards that tools/gpu_check.sh collects) the failing test cases and their first
-failing case lines.
+failing case lines. With --baseline, --ab-old and --ab-new (bench JSONs of an earlier build and of this one,
+run alternately on the same machine), a table of each case's minimum time in either build and old/new.
 
 usage: python3 tools/gpu_report.py --vkdml FILE [--torch FILE | --torch-skipped WHY]
-           [--test NAME=STATUS]... [--failures FILE] --json OUT.json --markdown OUT.md
+           [--test NAME=STATUS]... [--failures FILE]
+           [--baseline NAME --ab-old FILE... --ab-new FILE...] --json OUT.json --markdown OUT.md
 """
 import argparse
 import json
@@ -118,6 +120,20 @@ def rows(vkdml, torch):
     return out
 
 
+def ab_rows(old_runs, new_runs):
+    """Per case of the first new run: the minimum of min_ms over the baseline's runs and over this build's,
+    and old/new (above 1: this build is faster)."""
+    def best(runs, case):
+        times = [r["min_ms"] for run in runs for r in run["results"] if r["case"] == case and r.get("min_ms")]
+        return min(times) if times else None
+    out = []
+    for r in new_runs[0]["results"]:
+        old, new = best(old_runs, r["case"]), best(new_runs, r["case"])
+        out.append({"case": r["case"], "old_min_ms": old, "new_min_ms": new,
+                    "old_over_new": old / new if old and new else None})
+    return out
+
+
 def number(x, digits=2):
     return "–" if x is None else f"{x:.{digits}f}"
 
@@ -143,6 +159,12 @@ def markdown(report):
         torch_gbps = number(r["torch_gbps"]) if r["torch_skipped"] is None else "skipped"
         lines.append(f"| {r['case']} | {r['dtype']} | {shape} | {number(r['vkdml_gbps'])} | {ratio} | "
                      f"{torch_gbps} | {number(r['vkdml_over_torch'])} |")
+    ab = report.get("ab")
+    if ab:
+        lines += ["", f"A/B against {ab['baseline']} in this run (old, new, old, new; the minimum of each):", "",
+                  "| case | baseline min ms | this build min ms | old/new |", "|---|---:|---:|---:|"]
+        lines += [f"| {r['case']} | {number(r['old_min_ms'], 3)} | {number(r['new_min_ms'], 3)} | "
+                  f"{number(r['old_over_new'])} |" for r in ab["cases"]]
     timed = [r for r in report["cases"] if r["passes_ms"]]
     if timed:
         lines += ["", "GPU time of each pass (ms, medians):", ""]
@@ -162,6 +184,9 @@ def main():
     group.add_argument("--torch-skipped", metavar="WHY")
     parser.add_argument("--test", action="append", default=[], metavar="NAME=STATUS")
     parser.add_argument("--failures", metavar="FILE")
+    parser.add_argument("--baseline", metavar="NAME", help="the A/B's baseline build (its commit)")
+    parser.add_argument("--ab-old", action="append", default=[], metavar="FILE", help="a baseline bench JSON")
+    parser.add_argument("--ab-new", action="append", default=[], metavar="FILE", help="this build's, same cases")
     parser.add_argument("--json", required=True, metavar="OUT")
     parser.add_argument("--markdown", required=True, metavar="OUT")
     args = parser.parse_args()
@@ -172,6 +197,8 @@ def main():
         if not sep or not name:
             parser.error(f"--test expects NAME=STATUS, got '{item}'")
         tests[name] = status
+    if bool(args.ab_old) != bool(args.ab_new) or (args.ab_old and not args.baseline):
+        parser.error("an A/B needs --baseline and at least one --ab-old and one --ab-new")
     vkdml = load(args.vkdml)
     torch = load(args.torch) if args.torch else None
     report = {
@@ -185,6 +212,9 @@ def main():
         "failures": failures(args.failures) if args.failures else [],
         "cases": rows(vkdml, torch),
     }
+    if args.ab_old:
+        report["ab"] = {"baseline": args.baseline,
+                        "cases": ab_rows([load(p) for p in args.ab_old], [load(p) for p in args.ab_new])}
     with open(args.json, "w", encoding="utf-8") as f:
         json.dump(report, f, indent=2)
         f.write("\n")

@@ -25,9 +25,12 @@ refused 2 "--stress is full, short or none, not 'long'" --stress long
 refused 2 "give --kit or --build, not both" --kit "$out/kit" --build "$build_dir"
 refused 1 "$out/no-build has no tools/vkdml" --build "$out/no-build"
 refused 1 "$out/no-kit is not a kit (run tools/gpu_check.sh --prepare)" --kit "$out/no-kit"
+refused 1 "$out/no-build has no tools/vkdml or bin/vkdml" --baseline "$out/no-build"
 
-bash "$source_dir/tools/gpu_check.sh" --prepare --build "$build_dir" --kit "$out/kit"
-for f in bin/vkdml bin/vkdml_tests lib/libvkdml.so manifest.txt; do
+# This build stands in for an earlier commit's as the A/B's baseline.
+bash "$source_dir/tools/gpu_check.sh" --prepare --build "$build_dir" --kit "$out/kit" --baseline "$build_dir"
+for f in bin/vkdml bin/vkdml_tests lib/libvkdml.so manifest.txt baseline/bin/vkdml baseline/lib/libvkdml.so \
+  baseline/commit.txt; do
   [ -e "$out/kit/$f" ] || { echo "gpu_check_test: the kit has no $f" >&2; exit 1; }
 done
 for deb in libvulkan1 libglvnd0 libgl1 libglx0 libegl1 libgles2 libopengl0 vulkan-validationlayers; do
@@ -56,12 +59,17 @@ expect '^\| scan-1d \| float32 \| 4194304 \| [0-9.]+ \| [0-9.]+ \| – \| – \|
 expect '^\| reduce-many-tiny \| float32 \| 65536x3 \| [0-9.]+ \| [0-9.]+ \| – \| – \|$'
 expect '^PyTorch: not run \(.+\)$'
 expect '^- scan-1d: [0-9.]+( [0-9.]+)*$'
-[ "$(grep -c '^| ' "$report")" -eq 9 ] || { echo "gpu_check_test: expected 9 table rows in $report" >&2; exit 1; }
+# The A/B against the kit's baseline: a row per case, each build's minimum and old/new.
+expect '^A/B against [^ ]+ in this run \(old, new, old, new; the minimum of each\):$'
+expect '^\| scan-1d \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$'
+expect '^\| reduce-many-tiny \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$'
+[ "$(grep -c '^| ' "$report")" -eq 12 ] || { echo "gpu_check_test: expected 12 table rows in $report" >&2; exit 1; }
 files=$(ls "$out/report" | wc -l)
 [ "$files" -le 8 ] || { echo "gpu_check_test: $files report files, more than the 8 a lent machine's run returns" >&2; exit 1; }
 # The logs: every shard's log and exit status, the stress and corpus logs, the benchmarks' output.
 tar -tzf "$out/report/logs.tar.gz" >"$out/logs.txt"
-for f in bench.txt stress.log golden-cooperative.log golden-serial.log shards/cooperative-000.log shards/serial-000.rc; do
+for f in bench.txt stress.log golden-cooperative.log golden-serial.log shards/cooperative-000.log shards/serial-000.rc \
+  ab-old-1.json ab-new-2.json; do
   grep -qx "$f" "$out/logs.txt" || { echo "gpu_check_test: logs.tar.gz has no $f" >&2; cat "$out/logs.txt" >&2; exit 1; }
 done
 [ ! -s "$out/report/test-failures.txt" ] || { echo "gpu_check_test: test-failures.txt is not empty" >&2; exit 1; }
@@ -74,6 +82,9 @@ assert all(c["passes_ms"] and all(ms > 0 for ms in c["passes_ms"]) for c in repo
 assert report["torch"]["ran"] is False and report["torch"]["skipped"], report["torch"]
 assert len(report["tests"]) == 5 and report["failures"] == [], (report["tests"], report["failures"])
 assert report["tests"]["chained scan stress, short"] == "passed", report["tests"]
+ab = report["ab"]["cases"]
+assert [c["case"] for c in ab] == ["scan-1d", "reduce-many-tiny"], ab
+assert all(c["old_min_ms"] > 0 and c["new_min_ms"] > 0 and c["old_over_new"] > 0 for c in ab), ab
 PY
 
 # A test budget too small to start any shard: every shard reported as not run, and the run fails.
