@@ -51,7 +51,8 @@ struct TileScanParams {
 /// scan_canonical_tile: the scan's parameters and the chunk's node level over level-2 node totals.
 struct CanonicalTileParams {
     ScanParams scan;
-    uint32_t walk_top = 0;  ///< canonical_walk.glsl's WALK_TOP over the chunk's node totals, 0 to 3
+    uint32_t walk_top = 0;  ///< canonical_walk.glsl's WALK_TOP over the chunk's node totals (0 to 3; chunks
+                            ///< of at most 2^20 elements reach 1)
 
     SpecConstants to_spec() const;
     PushWords to_push() const { return scan.to_push(); }

@@ -119,7 +119,9 @@ struct Planner {
     bool choose_canonical_tile(Shape& s) const {
         const DeviceInfo& info = target.info;
         const uint64_t blocks = ceil_div(s.axis().size, kCanonicalArity);
-        uint32_t wg = std::bit_floor(std::min(policy.tile_workgroup, cooperative_workgroup_limit(info)));
+        const uint32_t limit = cooperative_workgroup_limit(info);
+        if (limit < kCanonicalArity) return false;
+        uint32_t wg = std::bit_floor(std::min(policy.tile_workgroup, limit));
         if (blocks < wg)
             wg = static_cast<uint32_t>(std::max<uint64_t>(kCanonicalArity, std::bit_ceil(blocks)));
         auto shared = [&](uint64_t w) { return (w + w / kCanonicalArity) * s.v.partial_bytes; };

@@ -129,6 +129,9 @@ TEST_CASE("cooperative float scans tile in the canonical association", "[gpu][ca
     }
     for (uint32_t n : {1025u, 100003u}) check_shape<double>(*dev, "cooperative GPU rows", 1, n, 1);
     check_shape<float>(*dev, "cooperative GPU rows", 3, 70001, 1);
+    // Through 1 MiB windows: the chunks' passes in several dispatches.
+    const auto windowed = make_windowed_test_device(vkdml::KernelChoice::cooperative, P::gpu, 1u << 20);
+    check_shape<float>(*windowed, "cooperative GPU rows, 1 MiB windows", 1, 1100007, 1);
     // The CPU rows keep lines of 8 fibers whole: one chunk of 40 nodes, whose walk climbs after the 32nd.
     const auto cpu = make_windowed_test_device(vkdml::KernelChoice::cooperative, P::cpu, 0);
     const vkdml::ops::TensorDesc rows{DML_TENSOR_DATA_TYPE_FLOAT32, {8, 40000}, {}};

@@ -317,8 +317,8 @@ TEST_CASE("scan plans: kernel per shape and device class, reduce-then-scan for l
     REQUIRE(kernels(node) == std::vector<std::string>{"scan_canonical_tile/f64"});
     CHECK(node.passes[0].key.spec[ABI_SPEC_WORKGROUP] == 32);
     CHECK(node.passes[0].bindings[2].unused);
-    // A line of 2^20 + 1: 33 chunks; of 100,000: one chunk of four tiles (no longer than 32^3), 4 nodes
-    // of 32^2 at the walk's level 0.
+    // A line of 2^20 + 1: 33 chunks; of 30,000: one chunk (no longer than 32^3), 30 nodes of 32^2 at the
+    // walk's level 0.
     CHECK(scan_plan(coop_gpu, {(1 << 20) + 1}, 0).passes[0].chunks == 33);
     const Plan whole = scan_plan(coop_gpu, {30000}, 0);
     REQUIRE(kernels(whole) == std::vector<std::string>{"scan_canonical_tile/f32"});
@@ -738,4 +738,8 @@ TEST_CASE("the cooperative tiles fit the workgroup memory: fewer rounds or invoc
     info.max_shared_memory_bytes = 512;
     for (const Pass& p : scan_plan({info}, {1 << 20}, 0, f64).passes)
         CHECK(p.key.kernel == Kernel::scan_serial);
+    // A device whose workgroups hold fewer than 32 invocations has no node of 32 blocks: serial.
+    vkdml::DeviceInfo narrow = vkdml_unit::gpu_info(16);
+    narrow.max_workgroup_invocations = 16;
+    for (const Pass& p : scan_plan({narrow}, {1 << 20}, 0).passes) CHECK(p.key.kernel == Kernel::scan_serial);
 }
