@@ -128,7 +128,6 @@ struct Planner {
         while (wg > kCanonicalArity && shared(wg) > info.max_shared_memory_bytes) wg /= 2;
         if (wg < kCanonicalArity || shared(wg) > info.max_shared_memory_bytes) return false;
         s.workgroup = wg;
-        s.rounds = 1;
         s.canonical_tile = true;
         return true;
     }

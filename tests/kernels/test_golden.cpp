@@ -78,14 +78,11 @@ Mismatches golden_mismatches(const vkdml::Device& device,
         ++m.count;
         const uint64_t got = golden_run(device, c);
         const auto it = expected.find(c.name);
-        const char* label = golden_class(c) == GoldenClass::exact ? "exact" : "canonical";
-        std::vector<std::string>& lines = m.failing;
+        const std::string label = golden_class(c) == GoldenClass::exact ? "exact " : "canonical ";
         if (it == expected.end())
-            lines.push_back(std::string(label) + " " + c.name + ": no committed hash (computed " + hex(got) +
-                            ")");
+            m.failing.push_back(label + c.name + ": no committed hash (computed " + hex(got) + ")");
         else if (it->second != got)
-            lines.push_back(std::string(label) + " " + c.name + ": " + hex(got) + ", committed " +
-                            hex(it->second));
+            m.failing.push_back(label + c.name + ": " + hex(got) + ", committed " + hex(it->second));
     }
     return m;
 }

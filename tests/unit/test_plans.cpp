@@ -713,6 +713,10 @@ TEST_CASE("the cooperative tiles fit the workgroup memory: fewer rounds or invoc
           "[subgroups]") {
     vkdml::DeviceInfo info = vkdml_unit::gpu_info(32);
     info.max_shared_memory_bytes = 16384;  // the least Vulkan promises
+    auto serial = [](const Plan& plan) {
+        return std::all_of(plan.passes.begin(), plan.passes.end(),
+                           [](const Pass& p) { return p.key.kernel == Kernel::scan_serial; });
+    };
     // scan_chained (integers): 4 rounds of int64 take (256 + 128) segments twice and a window of 256
     // values, about 10.4 KB; in 10,000 bytes 3 rounds (9.4 KB) fit; in 7,000 not even one.
     const auto i64 = DML_TENSOR_DATA_TYPE_INT64;
@@ -724,8 +728,7 @@ TEST_CASE("the cooperative tiles fit the workgroup memory: fewer rounds or invoc
     REQUIRE(three.passes.back().key.kernel == Kernel::scan_chained);
     CHECK(three.passes.back().key.spec[SCAN_SPEC_ROUNDS] == 3);
     info.max_shared_memory_bytes = 7000;
-    for (const Pass& p : scan_plan({info}, {1 << 20}, 0, i64).passes)
-        CHECK(p.key.kernel == Kernel::scan_serial);
+    CHECK(serial(scan_plan({info}, {1 << 20}, 0, i64)));
     // scan_canonical_tile (floats): a float64 pair per block and per node, (256 + 8) x 16 bytes; in 4,096
     // bytes 128 invocations; in 512 not even a node of 32.
     info.max_shared_memory_bytes = 16384;
@@ -736,10 +739,9 @@ TEST_CASE("the cooperative tiles fit the workgroup memory: fewer rounds or invoc
     REQUIRE(half.passes.back().key.kernel == Kernel::scan_canonical_tile);
     CHECK(half.passes.back().key.spec[ABI_SPEC_WORKGROUP] == 128);
     info.max_shared_memory_bytes = 512;
-    for (const Pass& p : scan_plan({info}, {1 << 20}, 0, f64).passes)
-        CHECK(p.key.kernel == Kernel::scan_serial);
+    CHECK(serial(scan_plan({info}, {1 << 20}, 0, f64)));
     // A device whose workgroups hold fewer than 32 invocations has no node of 32 blocks: serial.
     vkdml::DeviceInfo narrow = vkdml_unit::gpu_info(16);
     narrow.max_workgroup_invocations = 16;
-    for (const Pass& p : scan_plan({narrow}, {1 << 20}, 0).passes) CHECK(p.key.kernel == Kernel::scan_serial);
+    CHECK(serial(scan_plan({narrow}, {1 << 20}, 0)));
 }
