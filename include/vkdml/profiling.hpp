@@ -8,6 +8,8 @@
 
 #include <span>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace vkdml {
 
@@ -66,6 +68,33 @@ VKDML_API Result<ChainedScanStats> chained_scan_stats(const CompiledOperator& co
 /// run, no fallbacks). Errors: invalid_argument for a moved-from HostExecution.
 VKDML_API Result<ChainedScanStats> chained_scan_stats(const HostExecution& execution);
 
+/// One setting of the planners' tuning: a knob of the policy rows (the numbers a device class plans with,
+/// like CUB's tuning policies: workgroup sizes, tile and chunk lengths, items, whether long scans chain),
+/// by name, and its value. For finding a GPU's best rows (`vkdml plan --tune`, and `vkdml bench` in
+/// builds with the test bench: VKDML_TOOL_TUNE): results are the same bits under any tuning (docs/SPEC.md,
+/// "Determinism across devices"); only the plans and their speed change.
+struct Tuning {
+    std::string knob;    ///< a TuningKnob's name, e.g. "scan.tile_workgroup"
+    uint64_t value = 0;  ///< within the knob's range
+};
+
+/// A knob of the policy rows that a Tuning may set (tuning_knobs lists them).
+struct TuningKnob {
+    std::string_view name;         ///< "scan.tile_workgroup", ...
+    std::string_view description;  ///< what it sets, and the CPU and GPU rows' values
+    uint64_t min = 0, max = 0;     ///< the values it takes
+    bool power_of_two = false;     ///< and only powers of two among them
+};
+
+/// Every knob, scans' first, in a fixed order.
+VKDML_API std::span<const TuningKnob> tuning_knobs() noexcept;
+
+/// Parses "knob=value[,knob=value...]" (decimal values; the empty text is no tuning) and checks each
+/// setting against its knob: an unknown knob, a value out of range or not a power of two where the knob
+/// takes only those, and a knob set twice are invalid_argument errors naming it. A tuning is checked again
+/// against the rows it is applied to (a chunk length's least above its most is refused there).
+VKDML_API Result<std::vector<Tuning>> parse_tuning(std::string_view text);
+
 /// A device to plan for without one: its class and the limits that shape a plan. The planner is pure,
 /// so a GPU's plans can be read on any machine (`vkdml plan`).
 struct PlanDevice {
@@ -84,16 +113,18 @@ struct PlanDevice {
     uint32_t max_workgroup_count = 65535;            ///< per dimension
     uint32_t min_storage_buffer_offset_alignment = 16;
     uint32_t compute_units = 0;  ///< multiprocessors (DeviceInfo::compute_units); 0: not known
+    /// Settings of the class's policy rows to plan with instead (see Tuning); the header line names them.
+    std::vector<Tuning> tuning;
 };
 
 /// The passes vkdml plans for `desc` on such a device, as text: a header line (operator, input type and
-/// sizes, policy row, subgroup size, and where the size varies the range and whether full subgroups are
-/// required, passes), then per pass its kernel and storage variant, mode (scan,
-/// reduce to partials, scan with carries, in place), block kind (vectors per block, lines per block,
-/// axis inner), lines, chunk length and chunks, items, workgroup size and dispatches, and the bytes each
-/// binding's windows span (summed over its dispatches); the last line gives the temporary bytes. The
-/// description is validated as create_operator validates it on a device with every optional feature
-/// (invalid_descriptor); a PlanDevice out of range is invalid_argument.
+/// sizes, policy row and its tuning, subgroup size, and where the size varies the range and whether full
+/// subgroups are required, passes), then per pass its kernel and storage variant, mode (scan, reduce to
+/// partials, scan with carries, in place), block kind (vectors per block, lines per block, axis inner),
+/// lines, chunk length and chunks, items, workgroup size and dispatches, and the bytes each binding's windows
+/// span (summed over its dispatches); the last line gives the temporary bytes. The description is validated
+/// as create_operator validates it on a device with every optional feature (invalid_descriptor); a PlanDevice
+/// out of range is invalid_argument.
 VKDML_API Result<std::string> describe_plan(const DML_OPERATOR_DESC& desc, const PlanDevice& device,
                                             const OperatorOptions& options = {});
 

@@ -32,7 +32,9 @@ struct DeviceCaps {
     PolicyOverride policy;
 
     /// What the planners know of this device (refers to `info`).
-    PlanTarget plan_target() const { return {info, policy.kernels, policy.rows, policy.chained_spin_limit}; }
+    PlanTarget plan_target() const {
+        return {info, policy.kernels, policy.rows, policy.chained_spin_limit, policy.tuning};
+    }
 };
 
 }  // namespace vkdml::detail

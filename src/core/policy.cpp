@@ -2,6 +2,7 @@
 #include "core/policy.hpp"
 
 #include "core/kernel_abi.hpp"
+#include "core/policy_tuning.hpp"
 
 #include <algorithm>
 
@@ -119,6 +120,7 @@ Policy select_policy(const PlanTarget& t) {
         p.scan.inner_lines = p.reduce.inner_lines = f;
     }
     if (!whole_subgroups(t.info)) p.scan.inner_lines = p.reduce.inner_lines = KernelFamily::serial;
+    apply_tuning(t.tuning, p);
     static constexpr std::string_view kNames[2][2] = {{"serial-gpu", "cooperative-gpu"},
                                                       {"serial-cpu", "cooperative-cpu"}};
     p.name = kNames[cpu][p.scan.inner_lines == KernelFamily::cooperative];

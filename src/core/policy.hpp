@@ -13,6 +13,7 @@
 #include "vkdml/vkdml.hpp"
 
 #include <optional>
+#include <span>
 #include <string_view>
 
 namespace vkdml::detail {
@@ -89,6 +90,8 @@ struct PlanTarget {
     PolicyRows rows = PolicyRows::automatic;
     /// A test device's: the chained scan's flag reads before it falls back (0: always falls back).
     std::optional<uint32_t> chained_spin_limit;
+    /// Settings of the rows' knobs (policy_tuning.hpp), applied last; checked where they were given.
+    std::span<const Tuning> tuning = {};
 };
 
 /// Whether every subgroup of a workgroup is sure to have subgroup_size active invocations: the
@@ -104,7 +107,8 @@ uint32_t cooperative_workgroup_limit(const DeviceInfo& info);
 
 /// The policy a target plans with: the CPU rows on CPU devices (VK_PHYSICAL_DEVICE_TYPE_CPU), the GPU
 /// rows on every other, unless `rows` forces a class; each row's kernel family unless `kernels` forces
-/// one, and the serial family wherever whole_subgroups fails. The only place the device type is read.
+/// one, and the serial family wherever whole_subgroups fails; then the target's tuning. The only place
+/// the device type is read.
 Policy select_policy(const PlanTarget& target);
 
 }  // namespace vkdml::detail

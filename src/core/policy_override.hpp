@@ -1,12 +1,13 @@
 // What may override the policy select_policy picks for a device: the kernel family, the rows of a device
-// class and the chained scan's spin limit. Core's own types: a test device's DeviceOverrides are
-// translated to them where the device is created.
+// class, the chained scan's spin limit and the rows' knobs (a Tuning). Core's own types: a test device's
+// DeviceOverrides are translated to them where the device is created.
 #pragma once
 
 #include "vkdml/profiling.hpp"
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace vkdml::detail {
 
@@ -21,6 +22,8 @@ struct PolicyOverride {
     PolicyRows rows = PolicyRows::automatic;
     /// DeviceOverrides::chained_scan_spin_limit (0 where chained_scan_always_falls_back)
     std::optional<uint32_t> chained_spin_limit;
+    /// DeviceOverrides::tuning: settings of the rows' knobs (policy_tuning.hpp), checked against them
+    std::vector<Tuning> tuning;
 };
 
 }  // namespace vkdml::detail

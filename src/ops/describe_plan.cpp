@@ -4,6 +4,7 @@
 
 #include "core/errors.hpp"
 #include "core/plan_text.hpp"
+#include "core/policy_tuning.hpp"
 #include "front/api_access.hpp"
 #include "front/operator_state.hpp"
 #include "front/validation.hpp"
@@ -17,13 +18,16 @@ namespace vkdml {
 namespace {
 
 /// "CUMULATIVE_SUMMATION UINT32 {40,16}: serial-gpu rows, subgroup size 32, 3 passes"; where the
-/// subgroup size varies, "subgroup size 32 (8 to 32, full subgroups required)".
+/// subgroup size varies, "subgroup size 32 (8 to 32, full subgroups required)"; a tuned device's rows
+/// "cooperative-gpu rows tuned scan.tile_workgroup=512, ...".
 std::string header(const OperatorState& op, const detail::PlanTarget& target, const detail::Plan& plan) {
     const TensorCopy& in = *op.inputs[0];
     std::ostringstream s;
     s << to_string(op.desc.Type) << " " << to_string(in.buffer.DataType) << " "
       << detail::list(in.sizes.data(), static_cast<uint32_t>(in.sizes.size())) << ": "
-      << detail::select_policy(target).name << " rows, subgroup size " << target.info.subgroup_size;
+      << detail::select_policy(target).name << " rows";
+    if (!target.tuning.empty()) s << " tuned " << detail::tuning_text(target.tuning);
+    s << ", subgroup size " << target.info.subgroup_size;
     const DeviceInfo& info = target.info;
     if (info.min_subgroup_size != info.max_subgroup_size)
         s << " (" << info.min_subgroup_size << " to " << info.max_subgroup_size << ", "
@@ -95,6 +99,11 @@ Result<std::string> describe_plan(const DML_OPERATOR_DESC& desc, const PlanDevic
     caps.info = info_of(device);
     caps.features = {true, true, true, true, true, device.full_subgroups, device.full_subgroups};
     caps.policy.kernels = device.kernels;  // the rows: the class, info_of's device type
+    if (auto st = detail::check_tuning(device.tuning, detail::select_policy(caps.plan_target()),
+                                       "describe_plan: tuning: ");
+        !st)
+        return st.error();
+    caps.policy.tuning = device.tuning;
     OperatorState op;
     op.desc.Type = desc.Type;
     if (auto st = detail::create_description(caps, desc, options, op); !st) return st.error();

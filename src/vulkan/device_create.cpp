@@ -1,5 +1,6 @@
 // Device::create and Device::enumerate: an instance and device of vkdml's own, step by step.
 #include "core/errors.hpp"
+#include "core/policy_tuning.hpp"
 #include "vulkan/device_info.hpp"
 #include "vulkan/device_setup.hpp"
 #include "vulkan/pipeline_cache.hpp"
@@ -209,7 +210,14 @@ Status apply_options(DeviceState& s, const DeviceOptions& options, const testing
     s.caps.info.storage_buffer_16bit &= o.features.storage_buffer_16bit;
     s.caps.info.subgroup_extended_types &= o.features.subgroup_extended_types;
     s.caps.info.full_subgroups &= o.features.subgroup_size_control;
-    return apply_limits(o.limits, s.caps.info);
+    if (auto st = apply_limits(o.limits, s.caps.info); !st) return st;
+    // The tuning against the rows this device plans with (those the limits and features above leave).
+    if (auto st = detail::check_tuning(o.tuning, detail::select_policy(s.caps.plan_target()),
+                                       "DeviceOverrides::tuning: ");
+        !st)
+        return st;
+    s.caps.policy.tuning = o.tuning;
+    return {};
 }
 
 /// create(), step 4: the first queue family with compute capability.

@@ -103,7 +103,8 @@ private:
         limited_ = info_;
         limited_.max_storage_buffer_range = window_;
         const PlanTarget device = d_.caps.plan_target();
-        const PlanTarget target{limited_, device.kernels, device.rows, device.chained_spin_limit};
+        const PlanTarget target{limited_, device.kernels, device.rows, device.chained_spin_limit,
+                                device.tuning};
         state_ = std::make_shared<CompiledState>();
         state_->op = op_;
         if (auto st = plan_operator(target, *op_, state_->plan); !st) return st;

@@ -39,6 +39,7 @@ struct Result {
 struct DeviceSummary {
     std::string name, driver, driver_info, type, vulkan;
     uint32_t subgroup_size = 0;
+    std::string tuning;  ///< the policy knobs set (VKDML_TOOL_TUNE), "knob=value,..."; empty: none
 };
 
 struct Report {
@@ -52,7 +53,7 @@ struct Report {
 /// Lower-case DirectML type name ("float32", "int64", ...), as the JSON "dtype".
 std::string dtype_name(DML_TENSOR_DATA_TYPE type);
 
-/// The device line printed first: name, driver, subgroup size.
+/// The device line printed first: name, driver, subgroup size and the tuning, if any.
 std::string device_line(const Report& report);
 /// The result table (one row per case, then notes for the host case, mismatches and errors).
 std::string table(const Report& report);

@@ -273,6 +273,9 @@ void run_bench(const Args& args) {
     const std::shared_ptr<Device> device = open_device(args);
     Gpu gpu(*device);
     Report report{summarize(device->info()), s.suite, s.repeat, today(), {}};
+    for (const Tuning& t : tool_tuning())  // the knobs open_device set
+        report.device.tuning +=
+            (report.device.tuning.empty() ? "" : ",") + t.knob + "=" + std::to_string(t.value);
     // --json -: the JSON alone on standard output, the text on standard error.
     const bool json_to_stdout = s.json_path && *s.json_path == "-";
     std::FILE* text_out = json_to_stdout ? stderr : stdout;

@@ -43,6 +43,9 @@ void define_plan(CLI::App& app) {
     add_integer(app, "--compute-units", "N",
                 "multiprocessors, which size reduction grids (default: not known)")
         .check([](int64_t n) { return n >= 1 && n <= 65536; }, "1 to 65536");
+    std::string knobs;
+    for (const TuningKnob& k : tuning_knobs()) knobs += (knobs.empty() ? "" : ", ") + std::string(k.name);
+    add_value(app, "--tune", "K=V[,K=V...]", "settings of the class's policy rows (knobs: " + knobs + ")");
     add_device_option(app);
 }
 
@@ -68,7 +71,7 @@ void run_plan(const Args& args) {
 
     if (args.has("--device"))
         for (const char* option : {"--class", "--kernels", "--subgroup", "--max-range", "--no-subgroup-ops",
-                                   "--compute-units", "--min-subgroup", "--no-full-subgroups"})
+                                   "--compute-units", "--min-subgroup", "--no-full-subgroups", "--tune"})
             if (args.has(option))
                 usage_error(std::string("option '") + option +
                             "' describes a device class; with --device the device's own is used");
@@ -83,6 +86,11 @@ void run_plan(const Args& args) {
     device.compute_units = static_cast<uint32_t>(args.integer("--compute-units").value_or(0));
     device.min_subgroup_size = static_cast<uint32_t>(args.integer("--min-subgroup").value_or(0));
     device.full_subgroups = !args.has("--no-full-subgroups");
+    if (auto tune = args.value("--tune")) {
+        auto tuning = parse_tuning(*tune);
+        if (!tuning) usage_error("option '--tune': " + tuning.error().message);
+        device.tuning = std::move(*tuning);
+    }
     if (device.min_subgroup_size > device.subgroup_size)
         usage_error("--min-subgroup " + std::to_string(device.min_subgroup_size) +
                     " is above the subgroup size " + std::to_string(device.subgroup_size));

@@ -13,6 +13,7 @@
 
 #include "cli/cli.hpp"
 #include "vkdml/ops.hpp"
+#include "vkdml/profiling.hpp"
 #include "vkdml/vkdml.hpp"
 
 namespace vkdml::cli {
@@ -26,6 +27,10 @@ void add_validation_option(CLI::App& app);
 DeviceOptions device_options(const Args& args);
 /// Device::create with device_options(args); fails with the library's message.
 std::shared_ptr<Device> open_device(const Args& args);
+
+/// The tuning open_device gives the device: in builds with the test bench, VKDML_TOOL_TUNE's
+/// "knob=value,..." (a parse error fails the command), else none.
+std::vector<Tuning> tool_tuning();
 
 /// An input .npy file, checked, with its tensor laid out as in the file (Fortran order becomes
 /// column-major strides). Its data is read later, straight into the device buffer (run_one).
