@@ -11,6 +11,7 @@
 #include <vector>
 
 using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
 
 namespace {
 
@@ -211,6 +212,19 @@ TEST_CASE("cli: vkdml plan prints describe_plan's text and refuses bad options b
                Contains(": serial-gpu rows, subgroup size 32 (8 to 32, full subgroups not required: "
                         "serial kernels)"));
     CHECK(partial.out.find("scan_chained") == std::string::npos);
+    // --tune: the class's rows with those knobs, named in the header (describe_plan with PlanDevice::tuning).
+    const Outcome tuned = run_tool(dir, {"plan", "--op", "cumsum", "--shape", "1000000", "--axis", "0",
+                                         "--tune", "scan.tile_workgroup=64,scan.tile_target_items=8"});
+    CHECK(tuned.exit_code == 0);
+    vkdml::PlanDevice tuned_gpu;
+    tuned_gpu.tuning = {{"scan.tile_workgroup", 64}, {"scan.tile_target_items", 8}};
+    CHECK(tuned.out == scan_plan(DML_TENSOR_DATA_TYPE_FLOAT32, {1000000}, 0, tuned_gpu));
+    CHECK_THAT(tuned.out, StartsWith("CUMULATIVE_SUMMATION FLOAT32 {1000000}: cooperative-gpu rows tuned "
+                                     "scan.tile_workgroup=64,scan.tile_target_items=8, subgroup size 32, "));
+    CHECK_THAT(tuned.out,
+               Contains("scan_canonical_tile/f32 reduce to partials | tiles of blocks of 32 elements, "
+                        "a block per invocation | 1 lines x 31 chunks of 32768 | 31 items, "
+                        "workgroup 64, "));
     // With --device: the plan the device compiles (on lavapipe, the CPU rows).
     const Outcome on_device =
         run_tool(dir, {"plan", "--op", "cumsum", "--shape", "3,4", "--axis", "1", "--device", "0"});
@@ -244,4 +258,15 @@ TEST_CASE("cli: vkdml plan prints describe_plan's text and refuses bad options b
             "option '--no-full-subgroups' describes a device class");
     refuses({"--op", "cumsum", "--shape", "3", "--axis", "0", "--device", "0", "--compute-units", "8"}, 2,
             "option '--compute-units' describes a device class");
+    refuses({"--op", "cumsum", "--shape", "3", "--axis", "0", "--device", "0", "--tune", "scan.chained=0"}, 2,
+            "option '--tune' describes a device class");
+    refuses({"--op", "cumsum", "--shape", "3", "--axis", "0", "--tune", "scan.tile_workgroup=100"}, 2,
+            "option '--tune': tuning: scan.tile_workgroup is 100: it takes a power of two from 32 to 1024");
+    refuses({"--op", "cumsum", "--shape", "3", "--axis", "0", "--tune", "scan.tile"}, 2,
+            "option '--tune': tuning: 'scan.tile' is not knob=value");
+    refuses({"--op", "cumsum", "--shape", "3", "--axis", "0", "--class", "cpu", "--tune",
+             "scan.serial_min_len=9000"},
+            1,
+            "describe_plan: tuning: scan.serial_min_len 9000 is above scan.serial_max_len 8192 (serial-cpu "
+            "rows)");
 }

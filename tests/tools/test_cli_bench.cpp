@@ -65,7 +65,8 @@ void check_device(const json::Value& doc) {
     CHECK((commit == "unknown" || commit.size() >= 12));  // a hash (and "-dirty"), "unknown" outside git
     CHECK(std::regex_match(doc.at("date").get<std::string>(), std::regex(R"(20\d\d-[01]\d-[0-3]\d)")));
     const json::Value& device = doc.at("device");
-    CHECK(json::keys(device) == Keys{"name", "driver", "driver_info", "type", "subgroup_size", "vulkan"});
+    CHECK(json::keys(device) ==
+          Keys{"name", "driver", "driver_info", "type", "subgroup_size", "vulkan", "tuning"});
     CHECK_FALSE(device.at("name").get<std::string>().empty());
     CHECK(device.at("subgroup_size").get<double>() >= 1);
 }
@@ -299,6 +300,38 @@ TEST_CASE("cli: vkdml bench --passes gives the chained scan's look-back fallback
     vkdml_test::set_environment("VKDML_TOOL_POLICY", nullptr);
     CHECK(bad.exit_code == 1);
     CHECK(bad.err.find("VKDML_TOOL_POLICY is 'tpu': expected gpu or cpu") != std::string::npos);
+}
+
+TEST_CASE("cli: VKDML_TOOL_TUNE tunes the tool's device; the device line and the JSON name the tuning",
+          "[gpu][cli]") {
+    TempDir dir;
+    const std::string json_path = dir / "bench.json";
+    vkdml_test::set_environment("VKDML_TOOL_POLICY", "gpu");
+    vkdml_test::set_environment("VKDML_TOOL_TUNE", "scan.tile_workgroup=32,scan.chained=0");
+    const Outcome run = run_tool(dir, {"bench", "--suite", "quick", "--case", "scan-1d-i32", "--repeat", "1",
+                                       "--passes", "--json", json_path});
+    vkdml_test::set_environment("VKDML_TOOL_TUNE", "scan.tile_workgroup=2");
+    const Outcome bad =
+        run_tool(dir, {"bench", "--suite", "quick", "--case", "scan-1d-i32", "--repeat", "1"});
+    vkdml_test::set_environment("VKDML_TOOL_TUNE", nullptr);
+    vkdml_test::set_environment("VKDML_TOOL_POLICY", nullptr);
+    INFO("stdout: " << run.out << "\nstderr: " << run.err);
+    REQUIRE(run.exit_code == 0);
+    CHECK(run.out.find(", tuned scan.tile_workgroup=32,scan.chained=0\n") != std::string::npos);
+    const json::Value doc = json::parse(read_text(json_path));
+    check_device(doc);
+    CHECK(doc.at("device").at("tuning").get<std::string>() == "scan.tile_workgroup=32,scan.chained=0");
+    // Reduce-then-scan instead of the chained pass (scan.chained=0), its check passed.
+    const json::Value& scan = doc.at("results")[0];
+    CHECK(scan.at("check").get<std::string>() == "ok");
+    CHECK_FALSE(scan.contains("chained_scan"));
+    std::vector<std::string> names;
+    for (const json::Value& name : scan.at("pass_names")) names.push_back(name.get<std::string>());
+    CHECK(std::find(names.begin(), names.end(), "scan_chained/u32 reduce to partials") != names.end());
+    CHECK(bad.exit_code == 1);
+    CHECK(
+        bad.err.find("VKDML_TOOL_TUNE: tuning: scan.tile_workgroup is 2: it takes a power of two from 32 to "
+                     "1024") != std::string::npos);
 }
 
 TEST_CASE("cli: vkdml bench argument errors", "[cli]") {
