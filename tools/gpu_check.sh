@@ -41,6 +41,15 @@
 #   --baseline DIR       after the bench, an A/B in the same run: DIR's vkdml (an earlier commit's build, or
 #                        a kit's baseline/; default: the kit's, where it has one) and this build's, alternating
 #                        old, new, old, new, the minimum of each per case in gpu_check.md (old/new)
+#   --tune FILE          after that, a sweep of the policy rows' knobs (vkdml::tuning_knobs; `vkdml plan --help`
+#                        lists them): each line of FILE a tuning, knob=value[,knob=value...] as `vkdml plan
+#                        --tune` takes it, then the bench cases it runs (none: those of the last line
+#                        `cases CASE...` before it); # begins a comment. Two rounds of the untuned build on
+#                        every case and then each tuning on its own (VKDML_TOOL_TUNE), the minimum of each,
+#                        default/tuned per case and tuning in gpu_check.md, the best tuning per case first
+#                        (tools/gpu_tuning.txt: the sweep issue 44 asks for)
+#   --tune-budget S      seconds the sweep may take (default 180): a bench starts only with 10 s of it left
+#                        and is stopped when it is spent; the tunings left out are reported as not run
 # Environment: VKDML_GPU_CHECK_UNPACK=all unpacks every .deb of the kit even where the machine has its
 # library (CI proves the unpacking that way on lavapipe). VKDML_DEVICE picks a device as vkdml does.
 # Exit status: 0 when every shard passed and the benchmark ran, 1 otherwise (the report is written
@@ -51,6 +60,7 @@ cd "$(dirname "$0")/.."
 debs=(libvulkan1 libglvnd0 libgl1 libglx0 libegl1 libgles2 libopengl0 vulkan-validationlayers)
 prepare=0 kit="" build="" baseline="" out=build/gpu-check work="${TMPDIR:-/tmp}/vkdml-gpu-check" suite=default repeat=""
 tests="[gpu]~[large]" run_tests=1 jobs="" shard_timeout=240 tests_budget=330 cases=() stress=short stress_timeout=120 golden=1
+tune_file="" tune_budget=180
 while [ $# -gt 0 ]; do
   case "$1" in
     --prepare) prepare=1; shift ;;
@@ -70,12 +80,14 @@ while [ $# -gt 0 ]; do
     --stress-timeout) stress_timeout=${2:?--stress-timeout expects seconds}; shift 2 ;;
     --no-golden) golden=0; shift ;;
     --baseline) baseline=${2:?--baseline expects a build or kit folder}; shift 2 ;;
-    -h | --help) sed -n '2,47p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --tune) tune_file=${2:?--tune expects a file of tunings}; shift 2 ;;
+    --tune-budget) tune_budget=${2:?--tune-budget expects seconds}; shift 2 ;;
+    -h | --help) sed -n '2,56p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "gpu_check: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
 case $stress in full | short | none) ;; *) echo "gpu_check: --stress is full, short or none, not '$stress'" >&2; exit 2 ;; esac
-for n in "$shard_timeout" "$tests_budget" "$stress_timeout" ${jobs:+"$jobs"} ${repeat:+"$repeat"}; do
+for n in "$shard_timeout" "$tests_budget" "$stress_timeout" "$tune_budget" ${jobs:+"$jobs"} ${repeat:+"$repeat"}; do
   [[ "$n" =~ ^[1-9][0-9]*$ ]] || { echo "gpu_check: '$n' is not a positive whole number" >&2; exit 2; }
 done
 [ -n "$kit" ] && [ -n "$build" ] && [ $prepare = 0 ] &&
@@ -144,7 +156,7 @@ out=$(realpath "$out") work=$(realpath "$work")
 # Nothing of an earlier run into this one's report or logs.
 rm -f "$out"/gpu_check.md "$out"/gpu_check.json "$out"/test-failures.txt "$out"/golden.txt "$out"/*-bench.json \
   "$out"/logs.tar.gz "$out"/bench.txt
-rm -rf "$work"/shards "$work"/stress.log "$work"/golden-* "$work"/bench.txt "$work"/ab-*.json
+rm -rf "$work"/shards "$work"/stress.log "$work"/golden-* "$work"/bench.txt "$work"/ab-*.json "$work"/tune-*.json
 python=$(command -v python3 || true)
 [ -n "$python" ] || { log "python3 is needed for the report"; exit 1; }
 
@@ -179,6 +191,33 @@ fi
 # XDG_DATA_DIRS.
 if [ -d /usr/local/nvidia/share/vulkan/icd.d ]; then
   export XDG_DATA_DIRS="${XDG_DATA_DIRS:-/usr/local/share:/usr/share}:/usr/local/nvidia/share"
+fi
+
+# The sweep's tunings, checked before anything runs (a mistake in the file costs no GPU time): each tuning
+# against the GPU rows (`vkdml plan --tune`), each case against the bench's.
+tunings=() tune_cases=()
+if [ -n "$tune_file" ]; then
+  [ -r "$tune_file" ] || { log "--tune: cannot read $tune_file"; exit 2; }
+  known_cases=" $("$tool" bench --case '?' 2>&1 | sed -n 's/.*the cases are: //p' | tr -d ',') "
+  [ "$known_cases" != "  " ] || { log "--tune: $tool bench did not list its cases"; exit 1; }
+  current=() n=0
+  while IFS= read -r text || [ -n "$text" ]; do
+    n=$((n + 1))
+    text=${text%%#*}
+    read -r -a words <<<"$text"
+    [ ${#words[@]} -eq 0 ] && continue
+    for c in "${words[@]:1}"; do
+      [[ "$known_cases" == *" $c "* ]] || { log "--tune: $tune_file:$n: unknown case '$c'"; exit 2; }
+    done
+    if [ "${words[0]}" = cases ]; then current=("${words[@]:1}"); continue; fi
+    why=$("$tool" plan --op cumsum --shape 8 --axis 0 --tune "${words[0]}" 2>&1 >/dev/null) ||
+      { log "--tune: $tune_file:$n: ${why#vkdml: error: }"; exit 2; }
+    line_cases=("${words[@]:1}")
+    [ ${#line_cases[@]} -eq 0 ] && line_cases=("${current[@]}")
+    [ ${#line_cases[@]} -gt 0 ] || { log "--tune: $tune_file:$n: no cases (name them, or a 'cases' line before)"; exit 2; }
+    tunings+=("${words[0]}") tune_cases+=("${line_cases[*]}")
+  done <"$tune_file"
+  [ ${#tunings[@]} -gt 0 ] || { log "--tune: $tune_file has no tuning"; exit 2; }
 fi
 
 status=0
@@ -341,10 +380,49 @@ else
   report_args+=(--torch-skipped "${why:-torch cannot be imported}")
 fi
 
+# ---- the sweep of tunings: the untuned build on every case of the sweep, then each tuning on its own, twice --
+if [ ${#tunings[@]} -gt 0 ]; then
+  all_cases=$(printf '%s\n' ${tune_cases[@]} | awk '!seen[$0]++' | tr '\n' ' ')
+  log "tuning sweep: ${#tunings[@]} tunings of $tune_file over $all_cases(${tune_budget} s at most)"
+  tune_deadline=$(( $(date +%s) + tune_budget ))
+  declare -A tune_ran=() tune_failed=()
+  # One bench of the given cases with VKDML_TOOL_TUNE=$1 (empty: untuned) into $2: 0 when it ran, 1 when the
+  # budget is spent, 2 when it failed.
+  tune_bench() {
+    local left=$(( tune_deadline - $(date +%s) )) knobs=$1 json=$2 args=(bench --suite "$suite") c
+    shift 2
+    [ $left -ge 10 ] || return 1
+    for c in "$@"; do args+=(--case "$c"); done
+    [ -n "$repeat" ] && args+=(--repeat "$repeat")
+    echo "== VKDML_TOOL_TUNE=$knobs vkdml ${args[*]}" >>"$work/bench.txt"
+    VKDML_TOOL_TUNE=$knobs timeout -k 2 "$left" "$tool" "${args[@]}" --json "$json" >>"$work/bench.txt" 2>&1
+    case $? in
+      0) return 0 ;;
+      124 | 137) rm -f "$json"; return 1 ;;
+      *) rm -f "$json"; log "the bench with VKDML_TOOL_TUNE='$knobs' failed (see bench.txt in logs.tar.gz)"
+        status=1; return 2 ;;
+    esac
+  }
+  for round in 1 2; do
+    tune_bench "" "$work/tune-default-$round.json" $all_cases
+    [ $? = 1 ] && break
+    for i in "${!tunings[@]}"; do
+      tune_bench "${tunings[$i]}" "$work/tune-$i-$round.json" ${tune_cases[$i]}
+      case $? in 0) tune_ran[$i]=1 ;; 1) break 2 ;; 2) tune_failed[$i]=1 ;; esac
+    done
+  done
+  for i in "${!tunings[@]}"; do
+    for f in "$work/tune-$i-"*.json; do [ -f "$f" ] && report_args+=(--tune "$f"); done
+    if [ -n "${tune_failed[$i]:-}" ]; then report_args+=(--tune-failed "${tunings[$i]}")
+    elif [ -z "${tune_ran[$i]:-}" ]; then report_args+=(--tune-skipped "${tunings[$i]}"); fi
+  done
+  for f in "$work"/tune-default-*.json; do [ -f "$f" ] && report_args+=(--tune-default "$f"); done
+fi
+
 "$python" tools/gpu_report.py --vkdml "$out/vkdml-bench.json" "${report_args[@]}" \
   --json "$out/gpu_check.json" --markdown "$out/gpu_check.md" || exit 1
 cat "$out/gpu_check.md"
-(cd "$work" && tar -czf "$out/logs.tar.gz" --ignore-failed-read bench.txt $(ls stress.log golden-*.log ab-*.json 2>/dev/null) \
+(cd "$work" && tar -czf "$out/logs.tar.gz" --ignore-failed-read bench.txt $(ls stress.log golden-*.log ab-*.json tune-*.json 2>/dev/null) \
   $([ -d shards ] && echo shards)) || log "could not write logs.tar.gz"
 log "report in $out ($(ls "$out" | wc -l) files)"
 exit $status

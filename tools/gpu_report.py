@@ -10,10 +10,16 @@ fallbacks over its tiles where the case has one), and with --failures (the Catch
 output of the failing test shards that tools/gpu_check.sh collects) the failing test cases and their first
 failing case lines. With --baseline, --ab-old and --ab-new (bench JSONs of an earlier build and of this one,
 run alternately on the same machine), a table of each case's minimum time in either build and old/new.
+With --tune-default and --tune (bench JSONs of the untuned build and of tunings of its policy rows, each
+naming its tuning under "device"), the sweep: the best tuning of each case, then every tuning's cases,
+untuned/tuned (above 1: the tuning is faster); --tune-skipped and --tune-failed name the tunings that did
+not run (the sweep's budget was spent) or whose bench failed.
 
 usage: python3 tools/gpu_report.py --vkdml FILE [--torch FILE | --torch-skipped WHY]
            [--test NAME=STATUS]... [--failures FILE]
-           [--baseline NAME --ab-old FILE... --ab-new FILE...] --json OUT.json --markdown OUT.md
+           [--baseline NAME --ab-old FILE... --ab-new FILE...]
+           [--tune-default FILE... --tune FILE... --tune-skipped KNOBS... --tune-failed KNOBS...]
+           --json OUT.json --markdown OUT.md
 """
 import argparse
 import json
@@ -123,14 +129,31 @@ def rows(vkdml, torch):
 def ab_rows(old_runs, new_runs):
     """Per case of the first new run: the minimum of min_ms over the baseline's runs and over this build's,
     and old/new (above 1: this build is faster)."""
-    def best(runs, case):
-        times = [r["min_ms"] for run in runs for r in run["results"] if r["case"] == case and r.get("min_ms")]
-        return min(times) if times else None
     out = []
     for r in new_runs[0]["results"]:
-        old, new = best(old_runs, r["case"]), best(new_runs, r["case"])
+        old, new = best_min(old_runs, r["case"]), best_min(new_runs, r["case"])
         out.append({"case": r["case"], "old_min_ms": old, "new_min_ms": new,
                     "old_over_new": old / new if old and new else None})
+    return out
+
+
+def best_min(runs, case):
+    times = [r["min_ms"] for run in runs for r in run["results"] if r["case"] == case and r.get("min_ms")]
+    return min(times) if times else None
+
+
+def tune_rows(default_runs, tuned_runs):
+    """Per tuning (in the order of its first run) and case: the untuned build's minimum over its runs, the
+    tuning's, and untuned/tuned."""
+    by_tuning = {}
+    for run in tuned_runs:
+        by_tuning.setdefault(run.get("device", {}).get("tuning") or "?", []).append(run)
+    out = []
+    for tuning, runs in by_tuning.items():
+        for r in runs[0]["results"]:
+            base, tuned = best_min(default_runs, r["case"]), best_min(runs, r["case"])
+            out.append({"tuning": tuning, "case": r["case"], "default_min_ms": base, "tuned_min_ms": tuned,
+                        "default_over_tuned": base / tuned if base and tuned else None})
     return out
 
 
@@ -165,6 +188,24 @@ def markdown(report):
                   "| case | baseline min ms | this build min ms | old/new |", "|---|---:|---:|---:|"]
         lines += [f"| {r['case']} | {number(r['old_min_ms'], 3)} | {number(r['new_min_ms'], 3)} | "
                   f"{number(r['old_over_new'])} |" for r in ab["cases"]]
+    tune = report.get("tuning")
+    if tune and tune["cases"]:
+        lines += ["", "Tuning sweep (the untuned build on every case, then each tuning on its cases, in two "
+                  "rounds; the minimum of each; untuned/tuned above 1: the tuning is faster).", ""]
+        best = {}
+        for r in tune["cases"]:
+            if r["default_over_tuned"] and r["default_over_tuned"] > best.get(r["case"], {}).get(
+                    "default_over_tuned", 0):
+                best[r["case"]] = r
+        lines += ["| case | untuned min ms | best tuning | its min ms | untuned/tuned |", "|---|---:|---|---:|---:|"]
+        lines += [f"| {case} | {number(r['default_min_ms'], 3)} | {r['tuning']} | {number(r['tuned_min_ms'], 3)} | "
+                  f"{number(r['default_over_tuned'])} |" for case, r in best.items()]
+        lines += ["", "| tuning | case | untuned min ms | tuned min ms | untuned/tuned |", "|---|---|---:|---:|---:|"]
+        lines += [f"| {r['tuning']} | {r['case']} | {number(r['default_min_ms'], 3)} | "
+                  f"{number(r['tuned_min_ms'], 3)} | {number(r['default_over_tuned'])} |" for r in tune["cases"]]
+    for key, why in (("skipped", "not run (the sweep's budget was spent)"), ("failed", "its bench failed")):
+        if tune and tune[key]:
+            lines += ["", f"Tunings {why}: " + "; ".join(tune[key])]
     timed = [r for r in report["cases"] if r["passes_ms"]]
     if timed:
         lines += ["", "GPU time of each pass (ms, medians):", ""]
@@ -187,6 +228,11 @@ def main():
     parser.add_argument("--baseline", metavar="NAME", help="the A/B's baseline build (its commit)")
     parser.add_argument("--ab-old", action="append", default=[], metavar="FILE", help="a baseline bench JSON")
     parser.add_argument("--ab-new", action="append", default=[], metavar="FILE", help="this build's, same cases")
+    parser.add_argument("--tune-default", action="append", default=[], metavar="FILE",
+                        help="an untuned bench JSON of the sweep")
+    parser.add_argument("--tune", action="append", default=[], metavar="FILE", help="a tuned bench JSON")
+    parser.add_argument("--tune-skipped", action="append", default=[], metavar="KNOBS")
+    parser.add_argument("--tune-failed", action="append", default=[], metavar="KNOBS")
     parser.add_argument("--json", required=True, metavar="OUT")
     parser.add_argument("--markdown", required=True, metavar="OUT")
     args = parser.parse_args()
@@ -215,6 +261,9 @@ def main():
     if args.ab_old:
         report["ab"] = {"baseline": args.baseline,
                         "cases": ab_rows([load(p) for p in args.ab_old], [load(p) for p in args.ab_new])}
+    if args.tune_default or args.tune or args.tune_skipped or args.tune_failed:
+        report["tuning"] = {"cases": tune_rows([load(p) for p in args.tune_default], [load(p) for p in args.tune]),
+                            "skipped": args.tune_skipped, "failed": args.tune_failed}
     with open(args.json, "w", encoding="utf-8") as f:
         json.dump(report, f, indent=2)
         f.write("\n")

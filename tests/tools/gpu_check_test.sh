@@ -26,6 +26,17 @@ refused 2 "give --kit or --build, not both" --kit "$out/kit" --build "$build_dir
 refused 1 "$out/no-build has no tools/vkdml" --build "$out/no-build"
 refused 1 "$out/no-kit is not a kit (run tools/gpu_check.sh --prepare)" --kit "$out/no-kit"
 refused 1 "$out/no-build has no tools/vkdml or bin/vkdml" --baseline "$out/no-build"
+# A sweep's file is checked before anything runs: each tuning by `vkdml plan --tune`, each case by the bench.
+printf 'cases reduce-many-tiny\n# a comment\nreduce.tree_max_items=8\nscan.tile_workgroup=48\n' >"$out/bad-knob.txt"
+refused 2 "--tune: $out/bad-knob.txt:4: option '--tune': tuning: scan.tile_workgroup is 48: it takes a power of two" \
+  --build "$build_dir" --tune "$out/bad-knob.txt"
+printf 'scan.chained=0 scan-1d scan-9d\n' >"$out/bad-case.txt"
+refused 2 "--tune: $out/bad-case.txt:1: unknown case 'scan-9d'" --build "$build_dir" --tune "$out/bad-case.txt"
+printf 'scan.chained=0\n' >"$out/no-case.txt"
+refused 2 "--tune: $out/no-case.txt:1: no cases (name them, or a 'cases' line before)" --build "$build_dir" \
+  --tune "$out/no-case.txt"
+refused 2 "--tune: cannot read $out/none.txt" --build "$build_dir" --tune "$out/none.txt"
+refused 2 "'0' is not a positive whole number" --tune-budget 0
 
 # This build stands in for an earlier commit's as the A/B's baseline.
 bash "$source_dir/tools/gpu_check.sh" --prepare --build "$build_dir" --kit "$out/kit" --baseline "$build_dir"
@@ -87,11 +98,40 @@ assert [c["case"] for c in ab] == ["scan-1d", "reduce-many-tiny"], ab
 assert all(c["old_min_ms"] > 0 and c["new_min_ms"] > 0 and c["old_over_new"] > 0 for c in ab), ab
 PY
 
-# A test budget too small to start any shard: every shard reported as not run, and the run fails.
+# A test budget too small to start any shard: every shard reported as not run, and the run fails. With a
+# sweep of two tunings (VKDML_TOOL_TUNE), each against the untuned build, two rounds, in the report.
+printf '# two tunings of the rows a reduction of short rows takes\ncases reduce-many-tiny\n' >"$out/tunings.txt"
+printf 'reduce.serial_max_len=64,reduce.serial_min_len=16\nreduce.row_block_vectors=1 reduce-many-tiny\n' >>"$out/tunings.txt"
 code=0
 TMPDIR="$out/tmp" bash "$source_dir/tools/gpu_check.sh" --kit "$out/kit" --out "$out/budget" --work "$out/work" \
-  --suite quick --case reduce-many-tiny --repeat 1 --tests "[spec]" --jobs 2 --tests-budget 5 --stress none --no-golden 2>/dev/null >/dev/null || code=$?
+  --suite quick --case reduce-many-tiny --repeat 1 --tests "[spec]" --jobs 2 --tests-budget 5 --stress none --no-golden \
+  --tune "$out/tunings.txt" --tune-budget 200 2>/dev/null >/dev/null || code=$?
 [ "$code" -eq 1 ] || { echo "gpu_check_test: a spent test budget gave exit $code" >&2; exit 1; }
+report=$out/budget/gpu_check.md
+expect '^Tuning sweep \(the untuned build on every case, then each tuning on its cases, in two rounds; '
+expect '^\| reduce-many-tiny \| [0-9.]+ \| reduce\.(serial_max_len=64,reduce\.serial_min_len=16|row_block_vectors=1) \| [0-9.]+ \| [0-9.]+ \|$'
+expect '^\| reduce\.serial_max_len=64,reduce\.serial_min_len=16 \| reduce-many-tiny \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$'
+expect '^\| reduce\.row_block_vectors=1 \| reduce-many-tiny \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$'
+tar -tzf "$out/budget/logs.tar.gz" >"$out/budget-logs.txt"
+grep -qx tune-1-2.json "$out/budget-logs.txt" ||
+  { echo "gpu_check_test: logs.tar.gz has no tune-1-2.json (the second tuning's second round)" >&2; exit 1; }
+grep -q '^== VKDML_TOOL_TUNE=reduce.row_block_vectors=1 vkdml bench --suite quick --case reduce-many-tiny --repeat 1$' \
+  <(tar -xzOf "$out/budget/logs.tar.gz" bench.txt) || { echo "gpu_check_test: bench.txt has no tuned bench" >&2; exit 1; }
+/usr/bin/env python3 - "$out/budget/gpu_check.json" <<'PY'
+import json, sys
+tuning = json.load(open(sys.argv[1]))["tuning"]
+assert [(c["tuning"], c["case"]) for c in tuning["cases"]] == [
+    ("reduce.serial_max_len=64,reduce.serial_min_len=16", "reduce-many-tiny"),
+    ("reduce.row_block_vectors=1", "reduce-many-tiny")], tuning
+assert all(c["default_min_ms"] > 0 and c["tuned_min_ms"] > 0 for c in tuning["cases"]), tuning
+assert tuning["skipped"] == [] and tuning["failed"] == [], tuning
+PY
+# A sweep budget too small to start a bench: every tuning reported as not run.
+TMPDIR="$out/tmp" bash "$source_dir/tools/gpu_check.sh" --kit "$out/kit" --out "$out/no-time" --work "$out/work" \
+  --suite quick --case reduce-many-tiny --repeat 1 --no-tests --stress none --no-golden --tune "$out/tunings.txt" \
+  --tune-budget 5 2>/dev/null >/dev/null || { echo "gpu_check_test: a spent sweep budget failed the run" >&2; exit 1; }
+grep -qx "Tunings not run (the sweep's budget was spent): reduce.serial_max_len=64,reduce.serial_min_len=16; reduce.row_block_vectors=1" \
+  "$out/no-time/gpu_check.md" || { echo "gpu_check_test: the spent sweep budget was not reported:" >&2; cat "$out/no-time/gpu_check.md" >&2; exit 1; }
 grep -qE '^\| serial kernels, \[spec\] \| 0 of ([0-9]+) shards passed, \1 not run \(the 5 s budget was spent\) \|$' \
   "$out/budget/gpu_check.md" || { echo "gpu_check_test: the spent budget was not reported:" >&2; cat "$out/budget/gpu_check.md" >&2; exit 1; }
 # --no-golden: no corpus run, no golden.txt.
