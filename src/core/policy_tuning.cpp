@@ -1,6 +1,7 @@
 // The knob table (see policy_tuning.hpp). Each range keeps every plan valid on any device: workgroups are
-// still capped by the device's limits where the planners choose them, and no serial chunk passes 32,768
-// positions (lavapipe ends a loop after 65,535 trips).
+// still capped by the device's limits where the planners choose them, no serial chunk passes 32,768
+// positions (lavapipe ends a loop after 65,535 trips) and none is shorter than 2 (a level of chunks of one
+// position would leave as many partials as positions, and the planners recurse on the partials).
 #include "core/policy_tuning.hpp"
 
 #include "core/canonical.hpp"
@@ -65,10 +66,10 @@ const Knob kKnobs[] = {
     {{"scan.serial_target_items",
       "scan_serial: chunks (items) wanted over all lines; CPU rows 256, GPU rows 65536", 1, kMaxItems, false},
      VKDML_KNOB(scan.serial.target_items, uint64_t)},
-    {{"scan.serial_min_len", "scan_serial: positions per chunk, at least; CPU rows 1024, GPU rows 32", 1,
+    {{"scan.serial_min_len", "scan_serial: positions per chunk, at least; CPU rows 1024, GPU rows 32", 2,
       kMaxSerialTrips, false},
      VKDML_KNOB(scan.serial.min_len, uint64_t)},
-    {{"scan.serial_max_len", "scan_serial: positions per chunk, at most; CPU rows 8192, GPU rows 512", 1,
+    {{"scan.serial_max_len", "scan_serial: positions per chunk, at most; CPU rows 8192, GPU rows 512", 2,
       kMaxSerialTrips, false},
      VKDML_KNOB(scan.serial.max_len, uint64_t)},
     {{"scan.row_block_vectors",
@@ -102,10 +103,10 @@ const Knob kKnobs[] = {
       "reduce_serial: chunks (items) wanted over all outputs; CPU rows 2048, GPU rows 131072", 1, kMaxItems,
       false},
      VKDML_KNOB(reduce.serial.target_items, uint64_t)},
-    {{"reduce.serial_min_len", "reduce_serial: positions per chunk, at least; CPU rows 1024, GPU rows 16", 1,
+    {{"reduce.serial_min_len", "reduce_serial: positions per chunk, at least; CPU rows 1024, GPU rows 16", 2,
       kMaxSerialTrips, false},
      VKDML_KNOB(reduce.serial.min_len, uint64_t)},
-    {{"reduce.serial_max_len", "reduce_serial: positions per chunk, at most; CPU rows 8192, GPU rows 256", 1,
+    {{"reduce.serial_max_len", "reduce_serial: positions per chunk, at most; CPU rows 8192, GPU rows 256", 2,
       kMaxSerialTrips, false},
      VKDML_KNOB(reduce.serial.max_len, uint64_t)},
     {{"reduce.row_block_vectors",

@@ -114,8 +114,11 @@ struct Planner {
     void choose_kernel(const Source& src, Shape& s) const {
         const DeviceInfo& info = target.info;
         const bool contiguous = src.partials || r.problem.line_innermost();
+        // (A tree's most invocations below a subgroup: no tree, whose subgroups must be whole.)
+        const uint32_t most =
+            std::bit_floor(std::min(policy.tree_max_workgroup, cooperative_workgroup_limit(info)));
         s.tree = policy.inner_lines == KernelFamily::cooperative && info.subgroup_shuffle &&
-                 src.n >= policy.tree_min_length && contiguous;
+                 src.n >= policy.tree_min_length && contiguous && most >= info.subgroup_size;
         s.workgroup = policy.serial_workgroup;
         if (!s.tree) return;
         // (Canonical: an invocation per block of 32 leaves of a chunk of up to 32^3; chunked() fits it to

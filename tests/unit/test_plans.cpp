@@ -6,8 +6,11 @@
 // is smaller than a subgroup.
 #include <catch2/catch.hpp>
 
+#include "core/kernel_registry.hpp"
+#include "core/policy_tuning.hpp"
 #include "core/reduce_plan.hpp"
 #include "core/scan_plan.hpp"
+#include "core/subgroup_request.hpp"
 #include "core/window.hpp"
 #include "device_classes.hpp"
 
@@ -587,6 +590,86 @@ TEST_CASE(
         }
     }
     CHECK(plans == 480);
+}
+
+TEST_CASE("plans under random tunings of either rows keep every invariant, at subgroup sizes 32 and 64",
+          "[unit]") {
+    // Each knob's range must keep every plan valid on any device (policy_tuning.cpp): the invariants
+    // record() relies on (check_plan), every element read and written once, and a pipeline that uses
+    // subgroup operations (and so requires full subgroups) a whole number of them.
+    std::mt19937 engine(20261130);
+    auto rng = [&engine] { return static_cast<uint64_t>(engine()); };
+    const auto knobs = vkdml::tuning_knobs();
+    const DML_TENSOR_DATA_TYPE types[] = {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_INT32,
+                                          DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_UINT8,
+                                          DML_TENSOR_DATA_TYPE_FLOAT64, DML_TENSOR_DATA_TYPE_INT64};
+    int plans = 0;
+    for (int round = 0; round < 400; ++round) {
+        const uint32_t subgroup = round % 2 ? 64 : 32;
+        const auto info = gpu_info(subgroup);
+        const PolicyRows rows = round % 3 == 0 ? PolicyRows::cpu : PolicyRows::automatic;
+        const Kernels kernels = round % 5 == 0 ? kSerial : kAuto;
+        // 1 to 4 knobs, each a power of two, an end of its range or a value between (log-uniform).
+        std::vector<vkdml::Tuning> tuning;
+        for (uint64_t k = 1 + rng() % 4; k-- > 0;) {
+            const vkdml::TuningKnob& knob = knobs[rng() % knobs.size()];
+            uint64_t v = 0;
+            switch (rng() % 3) {
+            case 0: v = rng() % 2 ? knob.min : knob.max; break;
+            case 1:
+                v = std::bit_floor(
+                    std::max<uint64_t>(knob.min, std::min(knob.max, uint64_t(1) << (rng() % 33))));
+                break;
+            default:
+                v = knob.min + (knob.max - knob.min <= 1
+                                    ? rng() % 2
+                                    : rng() % std::min<uint64_t>(knob.max - knob.min + 1,
+                                                                 uint64_t(1) << (1 + rng() % 25)));
+            }
+            if (knob.power_of_two) v = std::max(knob.min, std::bit_floor(v));
+            if (std::none_of(tuning.begin(), tuning.end(),
+                             [&](const auto& t) { return t.knob == knob.name; }))
+                tuning.push_back({std::string(knob.name), v});
+        }
+        if (!check_tuning(tuning, select_policy({info, kernels, rows}), ""))
+            continue;  // a chunk's least > most
+        const PlanTarget t{info, kernels, rows, std::nullopt, tuning};
+        auto below = [&](uint32_t n) { return static_cast<uint32_t>(rng() % n); };
+        const uint32_t rank = 1 + below(2);
+        std::vector<uint32_t> sizes(rank);
+        for (uint32_t& s : sizes) s = 1 + below(5);
+        sizes[below(rank)] = 1 + below(300000);
+        const uint32_t axis = below(rank);
+        const DML_TENSOR_DATA_TYPE type = types[rng() % std::size(types)];
+        uint64_t elements = 1, outputs = 1;
+        for (uint32_t d = 0; d < rank; ++d) {
+            elements *= sizes[d];
+            if (d != axis) outputs *= sizes[d];
+        }
+        const uint64_t bytes = elements * vkdml::element_size(type);
+        INFO("tuned " << tuning_text(tuning) << ", subgroup " << subgroup << ", type " << type << ", axis "
+                      << axis << " of " << Catch::Detail::stringify(sizes));
+        for (bool reduce : {false, true}) {
+            const Plan plan =
+                reduce ? reduce_plan(t, sizes, axis, REDUCE_F_SUM, type) : scan_plan(t, sizes, axis, type);
+            ++plans;
+            for (const Pass& pass : plan.passes) {
+                INFO(name(pass.key.kernel));
+                const KernelBinary* binary = find_kernel(pass.key.kernel, pass.key.storage);
+                REQUIRE(binary);
+                if (uses_subgroups(*binary) && pass.items_per_workgroup == 1)
+                    CHECK(pass.key.spec[ABI_SPEC_WORKGROUP] % subgroup == 0);
+                CHECK(pass.key.spec[ABI_SPEC_WORKGROUP] <= info.max_workgroup_invocations);
+            }
+            const Pass& first =
+                plan.passes.front().bindings[0].unused ? plan.passes.at(1) : plan.passes.front();
+            const Pass& last = plan.passes.back();
+            CHECK(all_once(touches(first, 0, bytes / first.bindings[0].element_bytes)));
+            const uint64_t out_bytes = (reduce ? outputs : elements) * vkdml::element_size(type);
+            CHECK(all_once(touches(last, 1, out_bytes / last.bindings[1].element_bytes)));
+        }
+    }
+    CHECK(plans >= 600);
 }
 
 TEST_CASE("scan plans: a selection's index output (the values to scratch, the marks, their scan in place)",

@@ -130,7 +130,7 @@ TEST_CASE("tuning: parse_tuning reads knob=value lists and refuses each mistake 
           "tuning: scan.tile_workgroup is 2048: it takes a power of two from 32 to 1024");
     CHECK(error_of("scan.chained=2") == "tuning: scan.chained is 2: it takes a value from 0 to 1");
     CHECK(error_of("scan.serial_max_len=32769") ==
-          "tuning: scan.serial_max_len is 32769: it takes a value from 1 to 32768");
+          "tuning: scan.serial_max_len is 32769: it takes a value from 2 to 32768");
     CHECK(error_of("reduce.tree_max_items=0") ==
           "tuning: reduce.tree_max_items is 0: it takes a value from 1 to 4096");
     CHECK(error_of("scan.chained=1,scan.chained=0") == "tuning: scan.chained is set twice");
