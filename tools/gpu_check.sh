@@ -49,11 +49,13 @@
 #                        default/tuned per case and tuning in gpu_check.md, the best tuning per case first
 #                        (tools/gpu_tuning.txt: the sweep issue 44 asks for)
 #   --tune-budget S      seconds the sweep may take (default 180): a bench starts only with 10 s of it left
-#                        and is stopped when it is spent; the tunings left out are reported as not run
+#                        and is stopped when it is spent (the tunings left out are reported as not run) or
+#                        after 120 s (reported as failed, as is one with a wrong answer or an error)
 # Environment: VKDML_GPU_CHECK_UNPACK=all unpacks every .deb of the kit even where the machine has its
 # library (CI proves the unpacking that way on lavapipe). VKDML_DEVICE picks a device as vkdml does.
-# Exit status: 0 when every shard passed and the benchmark ran, 1 otherwise (the report is written
-# whenever the benchmark ran), 2 for a bad argument.
+# Exit status: 0 when every shard passed, the benchmark ran and so did every bench of the A/B and of the
+# sweep that started (a wrong answer, an error or 120 s of one bench fails it), 1 otherwise (the report is
+# written whenever the benchmark ran), 2 for a bad argument.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -82,7 +84,7 @@ while [ $# -gt 0 ]; do
     --baseline) baseline=${2:?--baseline expects a build or kit folder}; shift 2 ;;
     --tune) tune_file=${2:?--tune expects a file of tunings}; shift 2 ;;
     --tune-budget) tune_budget=${2:?--tune-budget expects seconds}; shift 2 ;;
-    -h | --help) sed -n '2,56p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,58p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "gpu_check: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -156,7 +158,7 @@ out=$(realpath "$out") work=$(realpath "$work")
 # Nothing of an earlier run into this one's report or logs.
 rm -f "$out"/gpu_check.md "$out"/gpu_check.json "$out"/test-failures.txt "$out"/golden.txt "$out"/*-bench.json \
   "$out"/logs.tar.gz "$out"/bench.txt
-rm -rf "$work"/shards "$work"/stress.log "$work"/golden-* "$work"/bench.txt "$work"/ab-*.json "$work"/tune-*.json
+rm -rf "$work"/shards "$work"/stress.log "$work"/golden-* "$work"/bench.txt "$work"/ab-*.json "$work"/tune-*.json*
 python=$(command -v python3 || true)
 [ -n "$python" ] || { log "python3 is needed for the report"; exit 1; }
 
@@ -386,22 +388,33 @@ if [ ${#tunings[@]} -gt 0 ]; then
   log "tuning sweep: ${#tunings[@]} tunings of $tune_file over $all_cases(${tune_budget} s at most)"
   tune_deadline=$(( $(date +%s) + tune_budget ))
   declare -A tune_ran=() tune_failed=()
-  # One bench of the given cases with VKDML_TOOL_TUNE=$1 (empty: untuned) into $2: 0 when it ran, 1 when the
-  # budget is spent, 2 when it failed.
+  # One bench of the given cases with VKDML_TOOL_TUNE=$1 (empty: untuned) into $2, for at most 120 s: 0 when
+  # it ran and every case's check passed, 1 when the budget is spent, 2 when it failed (an error, a wrong
+  # answer, or 120 s with budget left: its JSON, if any, is kept as $2.failed for the logs).
   tune_bench() {
-    local left=$(( tune_deadline - $(date +%s) )) knobs=$1 json=$2 args=(bench --suite "$suite") c
+    local left=$(( tune_deadline - $(date +%s) )) knobs=$1 json=$2 args=(bench --suite "$suite") c limit why=""
     shift 2
     [ $left -ge 10 ] || return 1
+    limit=$(( left < 120 ? left : 120 ))
     for c in "$@"; do args+=(--case "$c"); done
     [ -n "$repeat" ] && args+=(--repeat "$repeat")
     echo "== VKDML_TOOL_TUNE=$knobs vkdml ${args[*]}" >>"$work/bench.txt"
-    VKDML_TOOL_TUNE=$knobs timeout -k 2 "$left" "$tool" "${args[@]}" --json "$json" >>"$work/bench.txt" 2>&1
+    VKDML_TOOL_TUNE=$knobs timeout -k 2 "$limit" "$tool" "${args[@]}" --json "$json" >>"$work/bench.txt" 2>&1
     case $? in
-      0) return 0 ;;
-      124 | 137) rm -f "$json"; return 1 ;;
-      *) rm -f "$json"; log "the bench with VKDML_TOOL_TUNE='$knobs' failed (see bench.txt in logs.tar.gz)"
-        status=1; return 2 ;;
+      0) why=$("$python" -c 'import json, sys
+bad = [r["case"] for r in json.load(open(sys.argv[1]))["results"]
+       if not r.get("skipped") and (r.get("error") or r.get("check") != "ok")]
+print(", ".join(bad))' "$json" 2>&1) || why="its JSON could not be read: $why"
+        [ -z "$why" ] && return 0
+        why="wrong answers or errors in $why" ;;
+      124 | 137) [ $limit -lt $left ] || { rm -f "$json"; return 1; }
+        why="it ran past $limit s" ;;
+      *) why="it failed" ;;
     esac
+    [ -f "$json" ] && mv "$json" "$json.failed"
+    log "the bench with VKDML_TOOL_TUNE='$knobs': $why (see bench.txt in logs.tar.gz)"
+    status=1
+    return 2
   }
   for round in 1 2; do
     tune_bench "" "$work/tune-default-$round.json" $all_cases
@@ -422,7 +435,7 @@ fi
 "$python" tools/gpu_report.py --vkdml "$out/vkdml-bench.json" "${report_args[@]}" \
   --json "$out/gpu_check.json" --markdown "$out/gpu_check.md" || exit 1
 cat "$out/gpu_check.md"
-(cd "$work" && tar -czf "$out/logs.tar.gz" --ignore-failed-read bench.txt $(ls stress.log golden-*.log ab-*.json tune-*.json 2>/dev/null) \
+(cd "$work" && tar -czf "$out/logs.tar.gz" --ignore-failed-read bench.txt $(ls stress.log golden-*.log ab-*.json tune-*.json* 2>/dev/null) \
   $([ -d shards ] && echo shards)) || log "could not write logs.tar.gz"
 log "report in $out ($(ls "$out" | wc -l) files)"
 exit $status

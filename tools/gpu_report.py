@@ -11,9 +11,10 @@ output of the failing test shards that tools/gpu_check.sh collects) the failing 
 failing case lines. With --baseline, --ab-old and --ab-new (bench JSONs of an earlier build and of this one,
 run alternately on the same machine), a table of each case's minimum time in either build and old/new.
 With --tune-default and --tune (bench JSONs of the untuned build and of tunings of its policy rows, each
-naming its tuning under "device"), the sweep: the best tuning of each case, then every tuning's cases,
-untuned/tuned (above 1: the tuning is faster); --tune-skipped and --tune-failed name the tunings that did
-not run (the sweep's budget was spent) or whose bench failed.
+naming its tuning under "device"; tools/gpu_check.sh names them tune-I-ROUND.json, I the tuning's line),
+the sweep: the tuning faster than untuned by the most for each case, then every tuning's cases,
+untuned/tuned (above 1: the tuning is faster; a case whose check failed has no time); --tune-skipped and
+--tune-failed name the tunings that did not run (the sweep's budget was spent) or whose bench failed.
 
 usage: python3 tools/gpu_report.py --vkdml FILE [--torch FILE | --torch-skipped WHY]
            [--test NAME=STATUS]... [--failures FILE]
@@ -138,22 +139,31 @@ def ab_rows(old_runs, new_runs):
 
 
 def best_min(runs, case):
-    times = [r["min_ms"] for run in runs for r in run["results"] if r["case"] == case and r.get("min_ms")]
+    """The least min_ms of `case` over the runs, among results whose check passed."""
+    times = [r["min_ms"] for run in runs for r in run["results"]
+             if r["case"] == case and r.get("min_ms") and r.get("check", "ok") == "ok"]
     return min(times) if times else None
 
 
-def tune_rows(default_runs, tuned_runs):
-    """Per tuning (in the order of its first run) and case: the untuned build's minimum over its runs, the
-    tuning's, and untuned/tuned."""
+TUNE_FILE = re.compile(r"tune-(\d+)-\d+\.json$")  # tools/gpu_check.sh's name: tuning i of the file, round
+
+
+def tune_rows(default_runs, tuned):
+    """Per tuning (one line of the sweep's file: the runs named tune-I-ROUND.json, else those of one tuning
+    text), in the order of its first run, and per case: the untuned build's minimum over its runs, the
+    tuning's, and untuned/tuned (a case whose check failed has no time)."""
     by_tuning = {}
-    for run in tuned_runs:
-        by_tuning.setdefault(run.get("device", {}).get("tuning") or "?", []).append(run)
+    for path, run in tuned:
+        m = TUNE_FILE.search(path)
+        key = m.group(1) if m else run.get("device", {}).get("tuning")
+        by_tuning.setdefault(key, []).append(run)
     out = []
-    for tuning, runs in by_tuning.items():
+    for runs in by_tuning.values():
+        tuning = runs[0].get("device", {}).get("tuning") or "?"
         for r in runs[0]["results"]:
-            base, tuned = best_min(default_runs, r["case"]), best_min(runs, r["case"])
-            out.append({"tuning": tuning, "case": r["case"], "default_min_ms": base, "tuned_min_ms": tuned,
-                        "default_over_tuned": base / tuned if base and tuned else None})
+            base, best = best_min(default_runs, r["case"]), best_min(runs, r["case"])
+            out.append({"tuning": tuning, "case": r["case"], "default_min_ms": base, "tuned_min_ms": best,
+                        "default_over_tuned": base / best if base and best else None})
     return out
 
 
@@ -194,18 +204,20 @@ def markdown(report):
                   "rounds; the minimum of each; untuned/tuned above 1: the tuning is faster).", ""]
         best = {}
         for r in tune["cases"]:
-            if r["default_over_tuned"] and r["default_over_tuned"] > best.get(r["case"], {}).get(
-                    "default_over_tuned", 0):
-                best[r["case"]] = r
+            b = best.setdefault(r["case"], {"default_min_ms": r["default_min_ms"], "tuning": None,
+                                              "tuned_min_ms": None, "default_over_tuned": None})
+            if r["default_over_tuned"] and r["default_over_tuned"] > max(1, b["default_over_tuned"] or 0):
+                b.update(r)
         lines += ["| case | untuned min ms | best tuning | its min ms | untuned/tuned |", "|---|---:|---|---:|---:|"]
-        lines += [f"| {case} | {number(r['default_min_ms'], 3)} | {r['tuning']} | {number(r['tuned_min_ms'], 3)} | "
-                  f"{number(r['default_over_tuned'])} |" for case, r in best.items()]
+        lines += [f"| {case} | {number(r['default_min_ms'], 3)} | {r['tuning'] or 'none faster'} | "
+                  f"{number(r['tuned_min_ms'], 3)} | {number(r['default_over_tuned'])} |" for case, r in best.items()]
         lines += ["", "| tuning | case | untuned min ms | tuned min ms | untuned/tuned |", "|---|---|---:|---:|---:|"]
         lines += [f"| {r['tuning']} | {r['case']} | {number(r['default_min_ms'], 3)} | "
                   f"{number(r['tuned_min_ms'], 3)} | {number(r['default_over_tuned'])} |" for r in tune["cases"]]
-    for key, why in (("skipped", "not run (the sweep's budget was spent)"), ("failed", "its bench failed")):
+    for key, heading in (("skipped", "Tunings not run (the sweep's budget was spent)"),
+                         ("failed", "Tunings whose bench failed")):
         if tune and tune[key]:
-            lines += ["", f"Tunings {why}: " + "; ".join(tune[key])]
+            lines += ["", f"{heading}: " + "; ".join(tune[key])]
     timed = [r for r in report["cases"] if r["passes_ms"]]
     if timed:
         lines += ["", "GPU time of each pass (ms, medians):", ""]
@@ -262,7 +274,8 @@ def main():
         report["ab"] = {"baseline": args.baseline,
                         "cases": ab_rows([load(p) for p in args.ab_old], [load(p) for p in args.ab_new])}
     if args.tune_default or args.tune or args.tune_skipped or args.tune_failed:
-        report["tuning"] = {"cases": tune_rows([load(p) for p in args.tune_default], [load(p) for p in args.tune]),
+        report["tuning"] = {"cases": tune_rows([load(p) for p in args.tune_default],
+                                               [(p, load(p)) for p in args.tune]),
                             "skipped": args.tune_skipped, "failed": args.tune_failed}
     with open(args.json, "w", encoding="utf-8") as f:
         json.dump(report, f, indent=2)

@@ -92,7 +92,8 @@ VKDML_API std::span<const TuningKnob> tuning_knobs() noexcept;
 /// Parses "knob=value[,knob=value...]" (decimal values; the empty text is no tuning) and checks each
 /// setting against its knob: an unknown knob, a value out of range or not a power of two where the knob
 /// takes only those, and a knob set twice are invalid_argument errors naming it. A tuning is checked again
-/// against the rows it is applied to (a chunk length's least above its most is refused there).
+/// against the rows it is applied to (a chunk length's or a tree workgroup's least above its most is refused
+/// there).
 VKDML_API Result<std::vector<Tuning>> parse_tuning(std::string_view text);
 
 /// A device to plan for without one: its class and the limits that shape a plan. The planner is pure,

@@ -59,9 +59,9 @@ const Knob kKnobs[] = {
      [](const Policy& p) -> uint64_t { return p.scan.chained ? 1 : 0; },
      [](Policy& p, uint64_t v) { p.scan.chained = v != 0; }},
     {{"scan.chained_spin_limit",
-      "the chained pass: flag reads of a silent predecessor before its tile is reduced here (0: at once); "
-      "CPU and GPU rows 64",
-      0, 4096, false},
+      "the chained pass: flag reads of a silent predecessor before its tile is reduced here (at least 1: "
+      "with none, every tile would walk back to its line's start); CPU and GPU rows 64",
+      1, 4096, false},
      VKDML_KNOB(scan.chained_spin_limit, uint32_t)},
     {{"scan.serial_target_items",
       "scan_serial: chunks (items) wanted over all lines; CPU rows 256, GPU rows 65536", 1, kMaxItems, false},
@@ -167,6 +167,10 @@ Status check_tuning(std::span<const Tuning> tuning, const Policy& rows, std::str
         if (c.chunks.min_len > c.chunks.max_len)
             return make_error(ErrorCode::invalid_argument, who, c.least, " ", c.chunks.min_len, " is above ",
                               c.most, " ", c.chunks.max_len, " (", p.name, " rows)");
+    if (p.reduce.tree_min_workgroup > p.reduce.tree_max_workgroup)
+        return make_error(ErrorCode::invalid_argument, who, "reduce.tree_min_workgroup ",
+                          p.reduce.tree_min_workgroup, " is above reduce.tree_max_workgroup ",
+                          p.reduce.tree_max_workgroup, " (", p.name, " rows)");
     return {};
 }
 

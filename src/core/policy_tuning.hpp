@@ -12,8 +12,8 @@
 namespace vkdml::detail {
 
 /// Checks each setting of `tuning` against its knob (a known name, in range, set once) and against the
-/// policy `rows` it will be applied to (no chunk length's least above its most once applied); `who`
-/// begins each message ("create_device: tuning: ...").
+/// policy `rows` it will be applied to (no chunk length's or tree workgroup's least above its most once
+/// applied); `who` begins each message ("create_device: tuning: ...").
 Status check_tuning(std::span<const Tuning> tuning, const Policy& rows, std::string_view who);
 
 /// Sets the knobs of `p` that `tuning` (checked) names.

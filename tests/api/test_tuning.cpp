@@ -39,14 +39,19 @@ std::vector<Case> cases() {
     };
     const auto f32 = DML_TENSOR_DATA_TYPE_FLOAT32, i32 = DML_TENSOR_DATA_TYPE_INT32;
     const auto up = DML_AXIS_DIRECTION_INCREASING;
-    // The canonical tiles over several chunks; the chained pass; the serial rows along an outer axis; the
-    // canonical tree; an arg tree.
+    // The canonical tiles over several chunks; the chained pass of integers and of a float selection; the
+    // serial rows along an outer axis; the canonical tree; an arg tree.
     add("cumsum float32 {2, 70001} axis 1", ops::cumulative_sum({f32, {2, 70001}}, 1, up, false), f32,
         {2, 70001}, 1);
     add("cumsum int32 {1, 100003} axis 1", ops::cumulative_sum({i32, {1, 100003}}, 1, up, false), i32,
         {1, 100003}, 2);
     add("cumsum float32 {4096, 20} axis 0", ops::cumulative_sum({f32, {4096, 20}}, 0, up, true), f32,
         {4096, 20}, 3);
+    add("cummax float32 {1, 100003} axis 1", ops::cumulative_maximum({f32, {1, 100003}}, 1, up, false), f32,
+        {1, 100003}, 6);
+    add("logcumsumexp float32 {2, 70001} axis 1, reverse",
+        ops::log_cumulative_sum_exp({f32, {2, 70001}}, 1, DML_AXIS_DIRECTION_DECREASING, false), f32,
+        {2, 70001}, 7);
     const uint32_t axis1[] = {1}, axis0[] = {0};
     add("reduce sum float32 {3, 40000} axis 1",
         ops::reduce({f32, {3, 40000}}, DML_REDUCE_FUNCTION_SUM, axis1, ops::kAutoType), f32, {3, 40000}, 4);
@@ -74,10 +79,8 @@ std::string creation_error(Class rows, std::vector<Tuning> tuning) {
 
 }  // namespace
 
-TEST_CASE(
-    "tuning: the test device refuses an unknown knob, a value out of range and a chunk's least above its "
-    "most",
-    "[gpu][tuning]") {
+TEST_CASE("tuning: the test device refuses an unknown knob, a value out of range and a least above its most",
+          "[gpu][tuning]") {
     CHECK(creation_error(Class::gpu, {{"scan.tile_workgroup", 96}}) ==
           "DeviceOverrides::tuning: scan.tile_workgroup is 96: it takes a power of two from 32 to 1024");
     CHECK(creation_error(Class::gpu, {{"scan.tiles", 1}})
@@ -92,10 +95,17 @@ TEST_CASE(
     CHECK(creation_error(Class::gpu, {{"reduce.serial_min_len", 300}}) ==
           "DeviceOverrides::tuning: reduce.serial_min_len 300 is above reduce.serial_max_len 256 "
           "(cooperative-gpu rows)");
+    CHECK(creation_error(Class::gpu, {{"reduce.tree_min_workgroup", 512}}) ==
+          "DeviceOverrides::tuning: reduce.tree_min_workgroup 512 is above reduce.tree_max_workgroup 256 "
+          "(cooperative-gpu rows)");
+    CHECK(creation_error(Class::gpu, {{"scan.chained_spin_limit", 0}}) ==
+          "DeviceOverrides::tuning: scan.chained_spin_limit is 0: it takes a value from 1 to 4096");
 }
 
-TEST_CASE("tuning: every operator gives the untuned bits under tunings that change its plan",
-          "[gpu][tuning]") {
+TEST_CASE(
+    "tuning: scans and reductions on every kernel give the untuned bits under tunings that change their "
+    "plans",
+    "[gpu][tuning]") {
     const auto reference = vkdml_test::make_test_device(vkdml::KernelChoice::automatic, Class::cpu);
     const auto untuned = tuned_device({});
     const std::vector<std::vector<Tuning>> tunings = {
@@ -115,9 +125,10 @@ TEST_CASE("tuning: every operator gives the untuned bits under tunings that chan
          {"reduce.tree_max_workgroup", 128},
          {"reduce.tree_target_items", 3},
          {"scan.serial_target_items", 8}},
-        // The chained pass's fallback at once; every line serial, in short chunks and single-vector blocks.
-        {{"scan.chained_spin_limit", 0},
-         {"scan.tile_min_length", 200000},
+        // The chained pass's fallback after one flag read; reductions serial, in short chunks; serial scans
+        // in chunks of 128 and single-vector blocks.
+        {{"scan.chained_spin_limit", 1},
+         {"scan.tile_workgroup", 64},
          {"reduce.tree_min_length", 200000},
          {"reduce.serial_min_len", 16},
          {"reduce.serial_max_len", 16},

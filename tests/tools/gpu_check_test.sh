@@ -109,7 +109,7 @@ TMPDIR="$out/tmp" bash "$source_dir/tools/gpu_check.sh" --kit "$out/kit" --out "
 [ "$code" -eq 1 ] || { echo "gpu_check_test: a spent test budget gave exit $code" >&2; exit 1; }
 report=$out/budget/gpu_check.md
 expect '^Tuning sweep \(the untuned build on every case, then each tuning on its cases, in two rounds; '
-expect '^\| reduce-many-tiny \| [0-9.]+ \| reduce\.(serial_max_len=64,reduce\.serial_min_len=16|row_block_vectors=1) \| [0-9.]+ \| [0-9.]+ \|$'
+expect '^\| reduce-many-tiny \| [0-9.]+ \| (reduce\.serial_max_len=64,reduce\.serial_min_len=16 \| [0-9.]+ \| [0-9.]+|none faster \| – \| –) \|$'
 expect '^\| reduce\.serial_max_len=64,reduce\.serial_min_len=16 \| reduce-many-tiny \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$'
 expect '^\| reduce\.row_block_vectors=1 \| reduce-many-tiny \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$'
 tar -tzf "$out/budget/logs.tar.gz" >"$out/budget-logs.txt"
@@ -126,6 +126,18 @@ assert [(c["tuning"], c["case"]) for c in tuning["cases"]] == [
 assert all(c["default_min_ms"] > 0 and c["tuned_min_ms"] > 0 for c in tuning["cases"]), tuning
 assert tuning["skipped"] == [] and tuning["failed"] == [], tuning
 PY
+# A tuning whose bench fails (the CPU rows lavapipe plans with take no serial reduction chunks of at most 100
+# positions: its device is refused) is reported so, and fails the run; the others still run.
+printf 'reduce.serial_max_len=100 reduce-many-tiny\nreduce.row_block_vectors=1 reduce-many-tiny\n' >"$out/failing.txt"
+code=0
+TMPDIR="$out/tmp" bash "$source_dir/tools/gpu_check.sh" --kit "$out/kit" --out "$out/failing" --work "$out/work" \
+  --suite quick --case reduce-many-tiny --repeat 1 --no-tests --stress none --no-golden --tune "$out/failing.txt" \
+  --tune-budget 200 2>"$out/failing.log" >/dev/null || code=$?
+[ "$code" -eq 1 ] || { echo "gpu_check_test: a failing tuning gave exit $code" >&2; exit 1; }
+grep -q "the bench with VKDML_TOOL_TUNE='reduce.serial_max_len=100': it failed" "$out/failing.log" &&
+  grep -qx "Tunings whose bench failed: reduce.serial_max_len=100" "$out/failing/gpu_check.md" &&
+  grep -qE '^\| reduce\.row_block_vectors=1 \| reduce-many-tiny \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$' "$out/failing/gpu_check.md" ||
+  { echo "gpu_check_test: the failing tuning was not reported:" >&2; cat "$out/failing.log" "$out/failing/gpu_check.md" >&2; exit 1; }
 # A sweep budget too small to start a bench: every tuning reported as not run.
 TMPDIR="$out/tmp" bash "$source_dir/tools/gpu_check.sh" --kit "$out/kit" --out "$out/no-time" --work "$out/work" \
   --suite quick --case reduce-many-tiny --repeat 1 --no-tests --stress none --no-golden --tune "$out/tunings.txt" \

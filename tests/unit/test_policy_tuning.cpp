@@ -131,12 +131,17 @@ TEST_CASE("tuning: parse_tuning reads knob=value lists and refuses each mistake 
     CHECK(error_of("scan.chained=2") == "tuning: scan.chained is 2: it takes a value from 0 to 1");
     CHECK(error_of("scan.serial_max_len=32769") ==
           "tuning: scan.serial_max_len is 32769: it takes a value from 2 to 32768");
+    CHECK(error_of("scan.chained_spin_limit=0") ==
+          "tuning: scan.chained_spin_limit is 0: it takes a value from 1 to 4096");
     CHECK(error_of("reduce.tree_max_items=0") ==
           "tuning: reduce.tree_max_items is 0: it takes a value from 1 to 4096");
     CHECK(error_of("scan.chained=1,scan.chained=0") == "tuning: scan.chained is set twice");
 }
 
-TEST_CASE("tuning: check_tuning holds a chunk's least to its most in the rows it is applied to", "[unit]") {
+TEST_CASE(
+    "tuning: check_tuning holds a chunk's and a tree workgroup's least to its most in the rows it is "
+    "applied to",
+    "[unit]") {
     const Policy cpu = select_policy({cpu_info()}), gpu = select_policy({gpu_info()});
     const std::vector<Tuning> least{{"scan.serial_min_len", 1000}};
     CHECK(check_tuning(least, cpu, "who: "));  // 1,000 <= 8,192
@@ -150,6 +155,11 @@ TEST_CASE("tuning: check_tuning holds a chunk's least to its most in the rows it
     const std::vector<Tuning> reduce{{"reduce.serial_max_len", 8}};
     CHECK(check_tuning(reduce, gpu, "who: ").error().message ==
           "who: reduce.serial_min_len 16 is above reduce.serial_max_len 8 (cooperative-gpu rows)");
+    const std::vector<Tuning> trees{{"reduce.tree_min_workgroup", 512}};
+    CHECK(check_tuning(trees, gpu, "who: ").error().message ==
+          "who: reduce.tree_min_workgroup 512 is above reduce.tree_max_workgroup 256 (cooperative-gpu rows)");
+    const std::vector<Tuning> wide{{"reduce.tree_min_workgroup", 512}, {"reduce.tree_max_workgroup", 512}};
+    CHECK(check_tuning(wide, gpu, "who: "));
     const std::vector<Tuning> unknown{{"no.such", 1}};
     CHECK(check_tuning(unknown, gpu, "who: ").error().message.starts_with("who: unknown knob 'no.such'"));
 }
