@@ -669,7 +669,7 @@ TEST_CASE("plans under random tunings of either rows keep every invariant, at su
             CHECK(all_once(touches(last, 1, out_bytes / last.bindings[1].element_bytes)));
         }
     }
-    CHECK(plans >= 600);
+    CHECK(plans == 608);  // 304 of the 400 tunings pass check_tuning (the others: a least above its most)
 }
 
 TEST_CASE("scan plans: a selection's index output (the values to scratch, the marks, their scan in place)",
