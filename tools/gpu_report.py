@@ -5,8 +5,9 @@ Reads the JSON of `vkdml bench --json` (and of tools/bench_torch.py --json, same
 outcomes, and writes a JSON report and a Markdown table with a row per case: vkdml GB/s, its ratio to the
 same run's copy/read baseline, torch GB/s and vkdml/torch (above 1: vkdml is faster).
 
-The GPU time of each pass (`vkdml bench --passes`) is listed per case (with the chained scan's look-back
-fallbacks over its tiles where the case has one), and with --failures (the Catch2
+The GPU time of each pass (`vkdml bench --passes`) is listed per case, with the GB/s of the bytes its
+bindings span (the bench's pass_bytes) and the chained scan's look-back fallbacks over its tiles where the
+case has one, and with --failures (the Catch2
 output of the failing test shards that tools/gpu_check.sh collects) the failing test cases and their first
 failing case lines. With --baseline, --ab-old and --ab-new (bench JSONs of an earlier build and of this one,
 run alternately on the same machine), a table of each case's minimum time in either build and old/new.
@@ -122,6 +123,7 @@ def rows(vkdml, torch):
         both = row["vkdml_gbps"] and row["torch_gbps"]
         row["vkdml_over_torch"] = row["vkdml_gbps"] / row["torch_gbps"] if both else None
         row["passes_ms"] = r.get("passes")
+        row["pass_bytes"] = r.get("pass_bytes")  # the spans of each pass's bindings, summed
         row["chained_scan"] = r.get("chained_scan")  # {tiles, fallbacks}: the look-back's last run
         out.append(row)
     return out
@@ -220,12 +222,15 @@ def markdown(report):
             lines += ["", f"{heading}: " + "; ".join(tune[key])]
     timed = [r for r in report["cases"] if r["passes_ms"]]
     if timed:
-        lines += ["", "GPU time of each pass (ms, medians):", ""]
+        lines += ["", "GPU time of each pass (medians), and the bytes its bindings span over that time:", ""]
         for r in timed:
             chained = r["chained_scan"]
             tail = (f" (look-back fallbacks {chained['fallbacks']} over {chained['tiles']} tiles)"
                     if chained else "")
-            lines.append(f"- {r['case']}: " + " ".join(f"{ms:.3f}" for ms in r["passes_ms"]) + tail)
+            spans = r["pass_bytes"] or []
+            lines.append(f"- {r['case']}: " + ", ".join(
+                f"{ms:.3f} ms" + (f" ({spans[p] / ms / 1e6:.1f} GB/s)" if p < len(spans) and ms > 0 else "")
+                for p, ms in enumerate(r["passes_ms"])) + tail)
     return "\n".join(lines) + "\n"
 
 

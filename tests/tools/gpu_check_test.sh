@@ -69,7 +69,7 @@ grep -q '^== cooperative kernels (exit 0)$' "$out/report/golden.txt" ||
 expect '^\| scan-1d \| float32 \| 4194304 \| [0-9.]+ \| [0-9.]+ \| – \| – \|$'
 expect '^\| reduce-many-tiny \| float32 \| 65536x3 \| [0-9.]+ \| [0-9.]+ \| – \| – \|$'
 expect '^PyTorch: not run \(.+\)$'
-expect '^- scan-1d: [0-9.]+( [0-9.]+)*$'
+expect '^- scan-1d: [0-9.]+ ms \([0-9.]+ GB/s\)(, [0-9.]+ ms \([0-9.]+ GB/s\))*$'
 # The A/B against the kit's baseline: a row per case, each build's minimum and old/new.
 expect '^A/B against [^ ]+ in this run \(old, new, old, new; the minimum of each\):$'
 expect '^\| scan-1d \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$'
@@ -183,7 +183,7 @@ json.dump(doc, open(sys.argv[2], "w"))
 PY
 /usr/bin/env python3 "$source_dir/tools/gpu_report.py" --vkdml "$out/chained.json" \
   --torch-skipped "not here" --failures "$out/failures.txt" --json "$out/f.json" --markdown "$out/f.md"
-grep -qE -- "^- scan-1d: [0-9.]+( [0-9.]+)* \(look-back fallbacks 3 over 1024 tiles\)$" "$out/f.md" ||
+grep -qE -- "^- scan-1d: [0-9.]+ ms \([0-9.]+ GB/s\)(, [0-9.]+ ms \([0-9.]+ GB/s\))* \(look-back fallbacks 3 over 1024 tiles\)$" "$out/f.md" ||
   { echo "gpu_check_test: the look-back figures were not reported:" >&2; cat "$out/f.md" >&2; exit 1; }
 grep -qx -- "- cumsum sweep: every rank, axis, direction and exclusivity for every type \[serial-3\]: case: UINT32 sizes {40, 16} sum axis 0 INCREASING exclusive" "$out/f.md" &&
   grep -qx -- "- the test case after 'quick test' \[cooperative-1\]: timed out" "$out/f.md" ||

@@ -195,10 +195,13 @@ TEST_CASE("cli: vkdml bench --passes lists a time per pass", "[gpu][cli]") {
     std::vector<std::string> names;
     for (const json::Value& name : r.at("pass_names")) names.push_back(name.get<std::string>());
     CHECK(names.size() == r.at("passes").size());
+    CHECK(r.at("pass_bytes").size() == names.size());
     CHECK(run.out.find("reduce-many-tiny passes (ms): ") != std::string::npos);
     if (vkdml_test::test_device().info().physical.type ==
         VK_PHYSICAL_DEVICE_TYPE_CPU) {  // the CPU rows' one pass
         CHECK(names == std::vector<std::string>{"reduce_serial_canonical/f32 fold to the output"});
+        // Its bytes: the input's 786,432 and the output's 262,144 (`vkdml plan --device 0`'s spans).
+        CHECK(numbers(r.at("pass_bytes")) == std::vector<double>{786432 + 262144});
         CHECK(run.out.find(" reduce_serial_canonical/f32 fold to the output\n") != std::string::npos);
     }
     for (const std::string& name : names) CHECK(run.out.find(" " + name) != std::string::npos);

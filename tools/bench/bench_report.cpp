@@ -81,6 +81,7 @@ Json result_json(const Result& r) {
         Json& passes = o["passes"] = Json::array();
         for (double ms : r.passes) passes.push_back(number(ms));
         o["pass_names"] = r.pass_names;
+        o["pass_bytes"] = r.pass_bytes;
         if (r.chained_tiles > 0)
             o["chained_scan"] = Json{{"tiles", r.chained_tiles}, {"fallbacks", r.chained_fallbacks}};
     }

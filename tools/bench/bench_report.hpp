@@ -27,6 +27,9 @@ struct Result {
     std::vector<double> passes;  ///< median ms per pass (with --passes)
     /// Each pass's kernel and job, as vkdml::describe names them ("scan_chained/f32 chained scan")
     std::vector<std::string> pass_names;
+    /// Each pass's bytes: what its bindings' windows span, summed (vkdml::describe's "src ... B, dst ... B,
+    /// partials ... B"), from which a pass's GB/s follows
+    std::vector<uint64_t> pass_bytes;
     /// With --passes, where the plan has a chained scan: its look-back in the last timed run
     /// (vkdml::chained_scan_stats; tiles 0 otherwise).
     uint64_t chained_tiles = 0, chained_fallbacks = 0;

@@ -1,6 +1,7 @@
 // tools/bench/cmd_bench.cpp — `vkdml bench`: the command's options, and the driver that runs each case (its
 // baseline first, then the operator, the check and the CPU loop) and writes the table, JSON and SVG.
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -172,6 +173,26 @@ std::vector<std::string> pass_names(const CompiledOperator& compiled) {
     return names;
 }
 
+// Each pass's bytes from describe()'s "... | src input 268435456 B, dst output 268435456 B, partials
+// scratch@0 262152 B": the spans of its bindings' windows, summed.
+std::vector<uint64_t> pass_bytes(const CompiledOperator& compiled) {
+    std::vector<uint64_t> bytes;
+    const std::string plan = describe(compiled);
+    for (size_t at = plan.find("pass "); at != std::string::npos; at = plan.find("\npass ", at + 1)) {
+        const size_t end = plan.find('\n', at + 1);
+        const size_t src = plan.rfind(" | src ", end);
+        uint64_t sum = 0;
+        for (size_t b = plan.find(" B", src); src != std::string::npos && b < end;
+             b = plan.find(" B", b + 2)) {
+            size_t digits = b;
+            while (digits > src && std::isdigit(static_cast<unsigned char>(plan[digits - 1]))) --digits;
+            if (digits < b) sum += std::stoull(plan.substr(digits, b - digits));
+        }
+        bytes.push_back(sum);
+    }
+    return bytes;
+}
+
 void check_result(Result& r, const std::vector<Sample>& samples, std::span<const std::byte> got) {
     const Check check = check_samples(r.c, samples, got);
     r.check_detail = check.mismatch;
@@ -248,7 +269,10 @@ void run_gpu_case(Result& r, const Device& device, Gpu& gpu, std::span<const std
     r.gpu_timing = timing.gpu;
     r.has_passes = s.passes;
     r.passes = timing.pass_medians;
-    if (s.passes) r.pass_names = pass_names(compiled);
+    if (s.passes) {
+        r.pass_names = pass_names(compiled);
+        r.pass_bytes = pass_bytes(compiled);
+    }
     r.ratio = gbps(r.bytes, r.median_ms) / r.baseline_gbps;
     // The chained scan's look-back in the last run, from its tile states (the temporary buffer).
     const bool chained = describe(compiled).find("chained scan") != std::string::npos;
