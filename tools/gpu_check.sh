@@ -25,6 +25,8 @@
 #   --work DIR           shard logs and other scratch (default $TMPDIR/vkdml-gpu-check)
 #   --tests FILTER       the Catch2 filter of the test runs (default: [gpu]~[large], the [cli] tests too)
 #   --no-tests           benchmarks only
+#   --no-bench           no bench, A/B or PyTorch: with --tune, the sweep alone (a second call of a lease; the
+#                        report's case table is then the sweep's first untuned run)
 #   --jobs N             test processes at once (default: the CPU count)
 #   --shard-timeout S    seconds each shard may run before it is killed and reported (default 240)
 #   --tests-budget S     seconds for all the shards (default 330): a shard starts only with 8 s of it
@@ -62,7 +64,7 @@ cd "$(dirname "$0")/.."
 debs=(libvulkan1 libglvnd0 libgl1 libglx0 libegl1 libgles2 libopengl0 vulkan-validationlayers)
 prepare=0 kit="" build="" baseline="" out=build/gpu-check work="${TMPDIR:-/tmp}/vkdml-gpu-check" suite=default repeat=""
 tests="[gpu]~[large]" run_tests=1 jobs="" shard_timeout=240 tests_budget=330 cases=() stress=short stress_timeout=120 golden=1
-tune_file="" tune_budget=180
+tune_file="" tune_budget=180 run_bench=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --prepare) prepare=1; shift ;;
@@ -75,6 +77,7 @@ while [ $# -gt 0 ]; do
     --repeat) repeat=${2:?--repeat expects a number}; shift 2 ;;
     --tests) tests=${2:?--tests expects a Catch2 filter}; shift 2 ;;
     --no-tests) run_tests=0; shift ;;
+    --no-bench) run_bench=0; shift ;;
     --jobs) jobs=${2:?--jobs expects a number}; shift 2 ;;
     --shard-timeout) shard_timeout=${2:?--shard-timeout expects seconds}; shift 2 ;;
     --tests-budget) tests_budget=${2:?--tests-budget expects seconds}; shift 2 ;;
@@ -84,7 +87,7 @@ while [ $# -gt 0 ]; do
     --baseline) baseline=${2:?--baseline expects a build or kit folder}; shift 2 ;;
     --tune) tune_file=${2:?--tune expects a file of tunings}; shift 2 ;;
     --tune-budget) tune_budget=${2:?--tune-budget expects seconds}; shift 2 ;;
-    -h | --help) sed -n '2,58p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,60p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "gpu_check: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -92,6 +95,7 @@ case $stress in full | short | none) ;; *) echo "gpu_check: --stress is full, sh
 for n in "$shard_timeout" "$tests_budget" "$stress_timeout" "$tune_budget" ${jobs:+"$jobs"} ${repeat:+"$repeat"}; do
   [[ "$n" =~ ^[1-9][0-9]*$ ]] || { echo "gpu_check: '$n' is not a positive whole number" >&2; exit 2; }
 done
+[ $run_bench = 0 ] && [ -z "$tune_file" ] && { echo "gpu_check: --no-bench runs nothing without --tune" >&2; exit 2; }
 [ -n "$kit" ] && [ -n "$build" ] && [ $prepare = 0 ] &&
   { echo "gpu_check: give --kit or --build, not both" >&2; exit 2; }
 log() { echo "gpu_check: $*" >&2; }
@@ -338,48 +342,52 @@ if [ $run_tests = 1 ]; then
 fi
 
 # ---- bench, with the time of every pass; then the same cases in PyTorch -------------------------------
-bench_args=(bench --suite "$suite" "${cases[@]}" --passes --json "$out/vkdml-bench.json")
-[ -n "$repeat" ] && bench_args+=(--repeat "$repeat")
-log "vkdml ${bench_args[*]}"
-if ! "$tool" "${bench_args[@]}" >"$work/bench.txt" 2>&1; then
-  cat "$work/bench.txt" >&2
-  log "vkdml bench failed"
-  exit 1
-fi
-# The A/B against the baseline build, in this run: old, new, old, new (each process loads its own library).
-if [ -n "$baseline" ]; then
-  old_tool=$(realpath "$(baseline_tool "$baseline")") old_lib=$(realpath "$(baseline_lib "$baseline")")
-  old_name=$(cat "$baseline/commit.txt" 2>/dev/null || echo "$baseline")
-  ab_args=(bench --suite "$suite" "${cases[@]}")
-  [ -n "$repeat" ] && ab_args+=(--repeat "$repeat")
-  log "A/B against $old_name: vkdml ${ab_args[*]}, old and new twice each"
-  ab_ok=1
-  for i in 1 2; do
-    LD_LIBRARY_PATH="$old_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$old_tool" "${ab_args[@]}" --json "$work/ab-old-$i.json" \
-      >>"$work/bench.txt" 2>&1 || ab_ok=0
-    "$tool" "${ab_args[@]}" --json "$work/ab-new-$i.json" >>"$work/bench.txt" 2>&1 || ab_ok=0
-  done
-  if [ $ab_ok = 1 ]; then
-    report_args+=(--baseline "$old_name" --ab-old "$work/ab-old-1.json" --ab-old "$work/ab-old-2.json"
-      --ab-new "$work/ab-new-1.json" --ab-new "$work/ab-new-2.json")
-  else
-    log "the A/B failed (see bench.txt in logs.tar.gz)"
-    status=1
+if [ $run_bench = 1 ]; then
+  bench_args=(bench --suite "$suite" "${cases[@]}" --passes --json "$out/vkdml-bench.json")
+  [ -n "$repeat" ] && bench_args+=(--repeat "$repeat")
+  log "vkdml ${bench_args[*]}"
+  if ! "$tool" "${bench_args[@]}" >"$work/bench.txt" 2>&1; then
+    cat "$work/bench.txt" >&2
+    log "vkdml bench failed"
+    exit 1
   fi
-fi
-torch_args=(--suite "$suite" "${cases[@]}" --json "$out/torch-bench.json")
-[ -n "$repeat" ] && torch_args+=(--repeat "$repeat")
-if why=$("$python" -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else "torch has no CUDA device")' 2>&1); then
-  log "tools/bench_torch.py ${torch_args[*]}"
-  if "$python" tools/bench_torch.py "${torch_args[@]}" >>"$work/bench.txt" 2>&1; then
-    report_args+=(--torch "$out/torch-bench.json")
+  # The A/B against the baseline build, in this run: old, new, old, new (each process loads its own library).
+  if [ -n "$baseline" ]; then
+    old_tool=$(realpath "$(baseline_tool "$baseline")") old_lib=$(realpath "$(baseline_lib "$baseline")")
+    old_name=$(cat "$baseline/commit.txt" 2>/dev/null || echo "$baseline")
+    ab_args=(bench --suite "$suite" "${cases[@]}")
+    [ -n "$repeat" ] && ab_args+=(--repeat "$repeat")
+    log "A/B against $old_name: vkdml ${ab_args[*]}, old and new twice each"
+    ab_ok=1
+    for i in 1 2; do
+      LD_LIBRARY_PATH="$old_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$old_tool" "${ab_args[@]}" --json "$work/ab-old-$i.json" \
+        >>"$work/bench.txt" 2>&1 || ab_ok=0
+      "$tool" "${ab_args[@]}" --json "$work/ab-new-$i.json" >>"$work/bench.txt" 2>&1 || ab_ok=0
+    done
+    if [ $ab_ok = 1 ]; then
+      report_args+=(--baseline "$old_name" --ab-old "$work/ab-old-1.json" --ab-old "$work/ab-old-2.json"
+        --ab-new "$work/ab-new-1.json" --ab-new "$work/ab-new-2.json")
+    else
+      log "the A/B failed (see bench.txt in logs.tar.gz)"
+      status=1
+    fi
+  fi
+  torch_args=(--suite "$suite" "${cases[@]}" --json "$out/torch-bench.json")
+  [ -n "$repeat" ] && torch_args+=(--repeat "$repeat")
+  if why=$("$python" -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else "torch has no CUDA device")' 2>&1); then
+    log "tools/bench_torch.py ${torch_args[*]}"
+    if "$python" tools/bench_torch.py "${torch_args[@]}" >>"$work/bench.txt" 2>&1; then
+      report_args+=(--torch "$out/torch-bench.json")
+    else
+      report_args+=(--torch-skipped "tools/bench_torch.py failed (see bench.txt in logs.tar.gz)")
+    fi
   else
-    report_args+=(--torch-skipped "tools/bench_torch.py failed (see bench.txt in logs.tar.gz)")
+    why=$(printf '%s\n' "$why" | tail -n 1)
+    log "PyTorch step skipped: ${why:-torch cannot be imported}"
+    report_args+=(--torch-skipped "${why:-torch cannot be imported}")
   fi
 else
-  why=$(printf '%s\n' "$why" | tail -n 1)
-  log "PyTorch step skipped: ${why:-torch cannot be imported}"
-  report_args+=(--torch-skipped "${why:-torch cannot be imported}")
+  report_args+=(--torch-skipped "the bench was left out (--no-bench)")
 fi
 
 # ---- the sweep of tunings: the untuned build on every case of the sweep, then each tuning on its own, twice --
@@ -432,6 +440,10 @@ print(", ".join(bad))' "$json" 2>&1) || why="its JSON could not be read: $why"
   for f in "$work"/tune-default-*.json; do [ -f "$f" ] && report_args+=(--tune-default "$f"); done
 fi
 
+if [ $run_bench = 0 ]; then
+  cp "$work/tune-default-1.json" "$out/vkdml-bench.json" 2>/dev/null ||
+    { log "--no-bench: the sweep's untuned bench did not run, so there is no report"; exit 1; }
+fi
 "$python" tools/gpu_report.py --vkdml "$out/vkdml-bench.json" "${report_args[@]}" \
   --json "$out/gpu_check.json" --markdown "$out/gpu_check.md" || exit 1
 cat "$out/gpu_check.md"

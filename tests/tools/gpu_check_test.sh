@@ -37,6 +37,7 @@ refused 2 "--tune: $out/no-case.txt:1: no cases (name them, or a 'cases' line be
   --tune "$out/no-case.txt"
 refused 2 "--tune: cannot read $out/none.txt" --build "$build_dir" --tune "$out/none.txt"
 refused 2 "'0' is not a positive whole number" --tune-budget 0
+refused 2 "--no-bench runs nothing without --tune" --no-bench
 
 # This build stands in for an earlier commit's as the A/B's baseline.
 bash "$source_dir/tools/gpu_check.sh" --prepare --build "$build_dir" --kit "$out/kit" --baseline "$build_dir"
@@ -127,16 +128,20 @@ assert all(c["default_min_ms"] > 0 and c["tuned_min_ms"] > 0 for c in tuning["ca
 assert tuning["skipped"] == [] and tuning["failed"] == [], tuning
 PY
 # A tuning whose bench fails (the CPU rows lavapipe plans with take no serial reduction chunks of at most 100
-# positions: its device is refused) is reported so, and fails the run; the others still run.
+# positions: its device is refused) is reported so, and fails the run; the others still run. A sweep alone
+# (--no-bench, as a lease's second call): the case table is the sweep's untuned run.
 printf 'reduce.serial_max_len=100 reduce-many-tiny\nreduce.row_block_vectors=1 reduce-many-tiny\n' >"$out/failing.txt"
 code=0
 TMPDIR="$out/tmp" bash "$source_dir/tools/gpu_check.sh" --kit "$out/kit" --out "$out/failing" --work "$out/work" \
-  --suite quick --case reduce-many-tiny --repeat 1 --no-tests --stress none --no-golden --tune "$out/failing.txt" \
+  --suite quick --repeat 1 --no-tests --stress none --no-golden --no-bench --tune "$out/failing.txt" \
   --tune-budget 200 2>"$out/failing.log" >/dev/null || code=$?
 [ "$code" -eq 1 ] || { echo "gpu_check_test: a failing tuning gave exit $code" >&2; exit 1; }
 grep -q "the bench with VKDML_TOOL_TUNE='reduce.serial_max_len=100': it failed" "$out/failing.log" &&
   grep -qx "Tunings whose bench failed: reduce.serial_max_len=100" "$out/failing/gpu_check.md" &&
-  grep -qE '^\| reduce\.row_block_vectors=1 \| reduce-many-tiny \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$' "$out/failing/gpu_check.md" ||
+  grep -qE '^\| reduce\.row_block_vectors=1 \| reduce-many-tiny \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$' "$out/failing/gpu_check.md" &&
+  grep -qE '^\| reduce-many-tiny \| float32 \| 65536x3 \| [0-9.]+ \| [0-9.]+ \| – \| – \|$' "$out/failing/gpu_check.md" &&
+  grep -qx 'PyTorch: not run (the bench was left out (--no-bench))' "$out/failing/gpu_check.md" &&
+  ! grep -q '^A/B against' "$out/failing/gpu_check.md" ||
   { echo "gpu_check_test: the failing tuning was not reported:" >&2; cat "$out/failing.log" "$out/failing/gpu_check.md" >&2; exit 1; }
 # A sweep budget too small to start a bench: every tuning reported as not run.
 TMPDIR="$out/tmp" bash "$source_dir/tools/gpu_check.sh" --kit "$out/kit" --out "$out/no-time" --work "$out/work" \
