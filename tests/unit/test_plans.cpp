@@ -531,6 +531,24 @@ bool all_once(const std::vector<int>& count) {
     return !count.empty() && std::all_of(count.begin(), count.end(), [](int n) { return n == 1; });
 }
 
+/// The first pass reads every input element once and the last writes every output element once; a scan's
+/// last pass also reads every input element once. (A chained scan's first pass only zeroes its tile states.)
+void check_elements_once(const Plan& plan, const std::vector<uint32_t>& sizes, uint32_t axis,
+                         DML_TENSOR_DATA_TYPE type, bool reduce) {
+    uint64_t elements = 1, outputs = 1;
+    for (uint32_t d = 0; d < sizes.size(); ++d) {
+        elements *= sizes[d];
+        if (d != axis) outputs *= sizes[d];
+    }
+    const uint64_t bytes = elements * vkdml::element_size(type);
+    const uint64_t out_bytes = (reduce ? outputs : elements) * vkdml::element_size(type);
+    const Pass& first = plan.passes.front().bindings[0].unused ? plan.passes.at(1) : plan.passes.front();
+    const Pass& last = plan.passes.back();
+    CHECK(all_once(touches(first, 0, bytes / first.bindings[0].element_bytes)));
+    CHECK(all_once(touches(last, 1, out_bytes / last.bindings[1].element_bytes)));
+    if (!reduce) CHECK(all_once(touches(last, 0, bytes / last.bindings[0].element_bytes)));
+}
+
 }  // namespace
 
 TEST_CASE(
@@ -556,12 +574,6 @@ TEST_CASE(
                 if (one_long) sizes[rng() % rank] = 1 + rng() % 40000;
                 const uint32_t axis = rng() % rank;
                 const DML_TENSOR_DATA_TYPE type = types[rng() % std::size(types)];
-                uint64_t elements = 1, outputs = 1;
-                for (uint32_t d = 0; d < rank; ++d) {
-                    elements *= sizes[d];
-                    if (d != axis) outputs *= sizes[d];
-                }
-                const uint64_t bytes = elements * vkdml::element_size(type);
                 INFO("subgroup " << subgroup << (serial ? " serial" : " cooperative") << ", type " << type
                                  << ", axis " << axis << " of " << Catch::Detail::stringify(sizes));
                 for (bool reduce : {false, true}) {
@@ -575,16 +587,7 @@ TEST_CASE(
                         if (pass.items_per_workgroup == 1)  // cooperative: whole subgroups
                             CHECK(pass.key.spec[ABI_SPEC_WORKGROUP] % subgroup == 0);
                     }
-                    // The first pass reads every input element once; the last writes every output
-                    // element once (a scan's last pass also reads every input element once).
-                    // (A chained scan's first pass only zeroes its tile states.)
-                    const Pass& first =
-                        plan.passes.front().bindings[0].unused ? plan.passes.at(1) : plan.passes.front();
-                    const Pass& last = plan.passes.back();
-                    CHECK(all_once(touches(first, 0, bytes / first.bindings[0].element_bytes)));
-                    const uint64_t out_bytes = (reduce ? outputs : elements) * vkdml::element_size(type);
-                    CHECK(all_once(touches(last, 1, out_bytes / last.bindings[1].element_bytes)));
-                    if (!reduce) CHECK(all_once(touches(last, 0, bytes / last.bindings[0].element_bytes)));
+                    check_elements_once(plan, sizes, axis, type, reduce);
                 }
             }
         }
@@ -641,12 +644,6 @@ TEST_CASE("plans under random tunings of either rows keep every invariant, at su
         sizes[below(rank)] = 1 + below(300000);
         const uint32_t axis = below(rank);
         const DML_TENSOR_DATA_TYPE type = types[rng() % std::size(types)];
-        uint64_t elements = 1, outputs = 1;
-        for (uint32_t d = 0; d < rank; ++d) {
-            elements *= sizes[d];
-            if (d != axis) outputs *= sizes[d];
-        }
-        const uint64_t bytes = elements * vkdml::element_size(type);
         INFO("tuned " << tuning_text(tuning) << ", subgroup " << subgroup << ", type " << type << ", axis "
                       << axis << " of " << Catch::Detail::stringify(sizes));
         for (bool reduce : {false, true}) {
@@ -661,12 +658,7 @@ TEST_CASE("plans under random tunings of either rows keep every invariant, at su
                     CHECK(pass.key.spec[ABI_SPEC_WORKGROUP] % subgroup == 0);
                 CHECK(pass.key.spec[ABI_SPEC_WORKGROUP] <= info.max_workgroup_invocations);
             }
-            const Pass& first =
-                plan.passes.front().bindings[0].unused ? plan.passes.at(1) : plan.passes.front();
-            const Pass& last = plan.passes.back();
-            CHECK(all_once(touches(first, 0, bytes / first.bindings[0].element_bytes)));
-            const uint64_t out_bytes = (reduce ? outputs : elements) * vkdml::element_size(type);
-            CHECK(all_once(touches(last, 1, out_bytes / last.bindings[1].element_bytes)));
+            check_elements_once(plan, sizes, axis, type, reduce);
         }
     }
     CHECK(plans == 608);  // 304 of the 400 tunings pass check_tuning (the others: a least above its most)
