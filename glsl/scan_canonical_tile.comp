@@ -15,6 +15,11 @@
 // MODE_REDUCE stops after 3 and stores the chunk's total. No subgroup operation: their order would follow
 // the subgroup size (its pipelines ask for no full subgroups). Every loop but the tiles' is over a
 // constant count.
+// CANONICAL_STAGED (the kernel scan_canonical_tile_staged, the knob scan.canonical_stage): a whole tile
+// that loads and stores as vectors goes through workgroup memory, as CUB's BLOCK_LOAD_WARP_TRANSPOSE: the
+// invocations load neighbouring vectors (each warp-wide load contiguous), a barrier, each reads its block
+// (33 words a block, so that 32 invocations reading theirs meet no bank twice); its outputs the same way
+// back. The same folds in the same order: only where the elements travel differs.
 #extension GL_EXT_control_flow_attributes : require
 #extension GL_GOOGLE_include_directive : require
 #include "scan_common.glsl"
@@ -33,6 +38,11 @@ shared ACC_T block_hi[W], block_lo[W];        // block totals, then block prefix
 shared ACC_T node_hi[NODES], node_lo[NODES];  // node totals
 
 ACC_T xs[ARITY];  // this invocation's block
+#if defined(CANONICAL_STAGED)
+const uint STAGE_STRIDE = ARITY + 1u;  // words a block takes in the stage
+shared ACC_T stage[W * STAGE_STRIDE];   // a whole tile, block b at b * STAGE_STRIDE
+uint staged_index(uint j) { return j + j / ARITY; }  // element j of the tile in the stage
+#endif
 
 Pair get_block(uint i) { return Pair(block_hi[i], block_lo[i]); }
 void put_block(uint i, Pair a) {
@@ -54,6 +64,22 @@ void load_block(uvec2 base, uint at, uint count, bool vec) {
     }
 }
 
+#if defined(CANONICAL_STAGED)
+// The whole tile at logical position `at` (vectors, forward) through the stage into each invocation's xs:
+// invocation b loads the tile's vectors b, b + W, ... Whole workgroup (the stage's next writes, the
+// outputs', come after the barriers of steps 1 to 4).
+void load_tile_staged(uvec2 base, uint at) {
+    uint b = gl_LocalInvocationIndex;
+    [[unroll]] for (uint k = 0u; k < BLOCK_VECS; ++k) {
+        uint v = k * W + b;
+        WIDE_V w = UNPACK_V(source_vector((base.x + at) / VEC_W + v));
+        [[unroll]] for (uint e = 0u; e < VEC_W; ++e) stage[staged_index(v * VEC_W + e)] = leaf_value(TO_ACC(w[e]));
+    }
+    barrier();
+    [[unroll]] for (uint j = 0u; j < ARITY; ++j) xs[j] = stage[b * STAGE_STRIDE + j];
+}
+#endif
+
 // The left fold of the block's first `count` elements from the empty pair, normalized (a node total).
 Pair block_total(uint count) {
     Pair t = pair_of(identity());
@@ -61,17 +87,41 @@ Pair block_total(uint count) {
     return run_normalized(t);
 }
 
-// The outputs of the block at `at` from its prefix: the prefix combined with the block's running total
-// (an exclusive output: the value before, the prefix itself at the block's first element).
-void store_block(uvec2 base, uint at, uint count, bool vec, Pair prefix) {
+// The outputs of the block at `at` from its prefix, into ys: the prefix combined with the block's running
+// total (an exclusive output: the value before, the prefix itself at the block's first element).
+void block_outputs(uint at, Pair prefix, out ACC_T ys[ARITY]) {
     Pair run = pair_of(identity()), before = prefix;
-    ACC_T ys[ARITY];
     [[unroll]] for (uint j = 0u; j < ARITY; ++j) {
         run = combine_value(run, xs[j]);
         Pair value = combine_pair(prefix, run);
         ys[j] = scan_value(EXCLUSIVE ? exclusive_value(before, at + j) : value);
         before = value;
     }
+}
+
+#if defined(CANONICAL_STAGED)
+// The whole tile's outputs at logical position `at` from each invocation's block prefix, through the stage:
+// invocation b stores the tile's vectors b, b + W, ... Whole workgroup (the next tile's loads come after
+// the tile's last barrier).
+void store_tile_staged(uvec2 base, uint at, Pair prefix) {
+    uint b = gl_LocalInvocationIndex;
+    ACC_T ys[ARITY];
+    block_outputs(at + b * ARITY, prefix, ys);
+    [[unroll]] for (uint j = 0u; j < ARITY; ++j) stage[b * STAGE_STRIDE + j] = ys[j];
+    barrier();
+    [[unroll]] for (uint k = 0u; k < BLOCK_VECS; ++k) {
+        uint v = k * W + b;
+        WIDE_V w;
+        [[unroll]] for (uint e = 0u; e < VEC_W; ++e) w[e] = FROM_ACC_WIDE(stage[staged_index(v * VEC_W + e)]);
+        dstv[(base.y + at) / VEC_W + v] = PACK_V(w);
+    }
+}
+#endif
+
+// The outputs of the block of `count` elements at `at` from its prefix (block_outputs), stored.
+void store_block(uvec2 base, uint at, uint count, bool vec, Pair prefix) {
+    ACC_T ys[ARITY];
+    block_outputs(at, prefix, ys);
     if (vec && count == ARITY) {
         [[unroll]] for (uint v = 0u; v < BLOCK_VECS; ++v) {
             WIDE_V w;
@@ -108,9 +158,17 @@ void scan_chunk(uint id) {
         uint n = min(TILE, len - tile);
         uint at = start + tile + b * ARITY;
         uint count = b * ARITY < n ? min(ARITY, n - b * ARITY) : 0u;
+#if defined(CANONICAL_STAGED)
+        bool staged = vec && n == TILE;  // uniform
+#else
+        const bool staged = false;
+#endif
         // 1. This invocation's block and its total.
+#if defined(CANONICAL_STAGED)
+        if (staged) load_tile_staged(base, start + tile);
+#endif
         if (count > 0u) {
-            load_block(base, at, count, vec);
+            if (!staged) load_block(base, at, count, vec);
             put_block(b, block_total(count));
         }
         barrier();
@@ -151,7 +209,10 @@ void scan_chunk(uint id) {
         }
         barrier();
         // 5. This invocation's outputs.
-        if (count > 0u) store_block(base, at, count, vec, get_block(b));
+#if defined(CANONICAL_STAGED)
+        if (staged) store_tile_staged(base, start + tile, get_block(b));
+#endif
+        if (count > 0u && !staged) store_block(base, at, count, vec, get_block(b));
         barrier();  // the next tile writes the block totals again
     }
     if (MODE == MODE_REDUCE && b == 0u) store_partial(p.base_part + id, walk_finish(0u, leaves));

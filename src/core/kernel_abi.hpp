@@ -45,9 +45,10 @@ struct PipelineKey {
     auto operator<=>(const PipelineKey&) const = default;
 };
 
-/// scan_serial, scan_chained or scan_canonical_tile.
+/// scan_serial, scan_chained or scan_canonical_tile (staged or not).
 constexpr bool is_scan(Kernel k) {
-    return k == Kernel::scan_serial || k == Kernel::scan_chained || k == Kernel::scan_canonical_tile;
+    return k == Kernel::scan_serial || k == Kernel::scan_chained || k == Kernel::scan_canonical_tile ||
+           k == Kernel::scan_canonical_tile_staged;
 }
 
 /// ARGMAX or ARGMIN (a DML_REDUCE_FUNCTION value, or a kernel function code).

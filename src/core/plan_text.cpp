@@ -47,7 +47,9 @@ Described describe(const Pass& p) {
                                               (t->rounds == 1 ? " vector" : " vectors") + " per invocation"};
     }
     if (const auto* c = std::get_if<CanonicalTileParams>(&p.params))
-        return {scan_mode(p, c->scan, nullptr), "tiles of blocks of 32 elements, a block per invocation"};
+        return {scan_mode(p, c->scan, nullptr),
+                std::string("tiles of blocks of 32 elements, a block per invocation") +
+                    (p.key.kernel == Kernel::scan_canonical_tile_staged ? ", whole tiles staged" : "")};
     if (const auto* k = std::get_if<SerialScanParams>(&p.params)) {
         if (k->vec_k == 0) return {scan_mode(p, k->scan, nullptr), "elements"};
         return {scan_mode(p, k->scan, nullptr),

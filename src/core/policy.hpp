@@ -54,6 +54,9 @@ struct ScanPolicy {
     bool chained = false;
     /// the chained pass: flag reads of a silent predecessor before its tile is reduced here (the fallback)
     uint32_t chained_spin_limit = 64;
+    /// scan_canonical_tile: whole tiles through workgroup memory (scan_canonical_tile_staged), for a GPU to
+    /// judge; off in both rows until one has
+    bool canonical_stage = false;
 };
 
 struct ReducePolicy {

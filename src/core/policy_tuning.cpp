@@ -63,6 +63,13 @@ const Knob kKnobs[] = {
       "with none, every tile would walk back to its line's start); CPU and GPU rows 64",
       1, 4096, false},
      VKDML_KNOB(scan.chained_spin_limit, uint32_t)},
+    {{"scan.canonical_stage",
+      "1: scan_canonical_tile's whole tiles through workgroup memory, coalesced "
+      "(scan_canonical_tile_staged), "
+      "0: each invocation loads and stores its own block's vectors; CPU and GPU rows 0",
+      0, 1, false},
+     [](const Policy& p) -> uint64_t { return p.scan.canonical_stage ? 1 : 0; },
+     [](Policy& p, uint64_t v) { p.scan.canonical_stage = v != 0; }},
     {{"scan.serial_target_items",
       "scan_serial: chunks (items) wanted over all lines; CPU rows 256, GPU rows 65536", 1, kMaxItems, false},
      VKDML_KNOB(scan.serial.target_items, uint64_t)},

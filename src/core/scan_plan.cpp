@@ -124,7 +124,9 @@ struct Planner {
         uint32_t wg = std::bit_floor(std::min(policy.tile_workgroup, limit));
         if (blocks < wg)
             wg = static_cast<uint32_t>(std::max<uint64_t>(kCanonicalArity, std::bit_ceil(blocks)));
-        auto shared = [&](uint64_t w) { return (w + w / kCanonicalArity) * s.v.partial_bytes; };
+        // (A pair per block and per node; staged, a tile's values too, 33 words a block.)
+        const uint64_t stage = policy.canonical_stage ? (kCanonicalArity + 1) * (s.v.partial_bytes / 2) : 0;
+        auto shared = [&](uint64_t w) { return (w + w / kCanonicalArity) * s.v.partial_bytes + w * stage; };
         while (wg > kCanonicalArity && shared(wg) > info.max_shared_memory_bytes) wg /= 2;
         if (wg < kCanonicalArity || shared(wg) > info.max_shared_memory_bytes) return false;
         s.workgroup = wg;
@@ -221,7 +223,8 @@ struct Planner {
     void set_kernel(PassSpec& p, const Shape& s, const ScanParams& scan) const {
         p.storage = s.v.storage;
         if (s.canonical_tile) {
-            p.kernel = Kernel::scan_canonical_tile;
+            p.kernel =
+                policy.canonical_stage ? Kernel::scan_canonical_tile_staged : Kernel::scan_canonical_tile;
             p.params = CanonicalTileParams{.scan = scan, .walk_top = walk_top(s)};
         } else if (s.tiled) {
             const TileScanParams t{

@@ -129,6 +129,26 @@ TEST_CASE("cooperative float scans tile in the canonical association", "[gpu][ca
     }
     for (uint32_t n : {1025u, 100003u}) check_shape<double>(*dev, "cooperative GPU rows", 1, n, 1);
     check_shape<float>(*dev, "cooperative GPU rows", 3, 70001, 1);
+    // Staged through workgroup memory (scan.canonical_stage): the same bits. Whole tiles of 8,192 go through
+    // the stage, a partial last tile, a reverse line and the misaligned lines of 70,001 do not; float64's
+    // workgroups of 128 (the stage takes 33 words a block).
+    Overrides staged_rows;
+    staged_rows.kernels = vkdml::KernelChoice::cooperative;
+    staged_rows.policy_class = P::gpu;
+    staged_rows.tuning = {{"scan.canonical_stage", 1}};
+    const auto staged = make_test_device(staged_rows);
+    for (uint32_t n : {8192u, 8193u, 40000u, 1048576u}) {
+        const vkdml::ops::TensorDesc t{DML_TENSOR_DATA_TYPE_FLOAT32, {1, n}, {}};
+        const auto o = vkdml::ops::cumulative_sum(t, 1, DML_AXIS_DIRECTION_INCREASING, false);
+        REQUIRE(o);
+        const std::string plan = compiled_plan(*staged, o->desc());
+        INFO(plan);
+        CHECK(plan.find("scan_canonical_tile_staged/f32") != std::string::npos);
+        CHECK(plan.find("whole tiles staged | ") != std::string::npos);
+        check_shape<float>(*staged, "cooperative GPU rows, staged", 1, n, 1);
+    }
+    check_shape<double>(*staged, "cooperative GPU rows, staged", 1, 100003, 1);
+    check_shape<float>(*staged, "cooperative GPU rows, staged", 3, 70001, 1);
     // Through 1 MiB windows: the chunks' passes in several dispatches.
     const auto windowed = make_windowed_test_device(vkdml::KernelChoice::cooperative, P::gpu, 1u << 20);
     check_shape<float>(*windowed, "cooperative GPU rows, 1 MiB windows", 1, 1100007, 1);

@@ -157,10 +157,12 @@ TEST_CASE("every kernel's specialization constants and push block match kernel_a
         const bool scan = is_scan(k.kernel);
         INFO(name(k.kernel) << " " << name(k.storage));
         const Reflection r = reflect(k);
-        const auto& spec = !scan                                     ? kReduceSpec
-                           : k.kernel == Kernel::scan_serial         ? kSerialScanSpec
-                           : k.kernel == Kernel::scan_canonical_tile ? kCanonicalTileSpec
-                                                                     : kChainedScanSpec;
+        const auto& spec =
+            !scan                             ? kReduceSpec
+            : k.kernel == Kernel::scan_serial ? kSerialScanSpec
+            : k.kernel == Kernel::scan_canonical_tile || k.kernel == Kernel::scan_canonical_tile_staged
+                ? kCanonicalTileSpec
+                : kChainedScanSpec;
         const auto& words = scan ? kScanWords : kReduceWords;
         size_t named_constants = 0;
         for (const auto& [id, spec_id] : r.spec_ids) {
