@@ -68,17 +68,7 @@ VKDML_API Result<ChainedScanStats> chained_scan_stats(const CompiledOperator& co
 /// run, no fallbacks). Errors: invalid_argument for a moved-from HostExecution.
 VKDML_API Result<ChainedScanStats> chained_scan_stats(const HostExecution& execution);
 
-/// One setting of the planners' tuning: a knob of the policy rows (the numbers a device class plans with,
-/// like CUB's tuning policies: workgroup sizes, tile and chunk lengths, items, whether long scans chain),
-/// by name, and its value. For finding a GPU's best rows (`vkdml plan --tune`, and `vkdml bench` in
-/// builds with the test bench: VKDML_TOOL_TUNE): results are the same bits under any tuning (docs/SPEC.md,
-/// "Determinism across devices"); only the plans and their speed change.
-struct Tuning {
-    std::string knob;    ///< a TuningKnob's name, e.g. "scan.tile_workgroup"
-    uint64_t value = 0;  ///< within the knob's range
-};
-
-/// A knob of the policy rows that a Tuning may set (tuning_knobs lists them).
+/// A knob of the policy rows that a Tuning (vkdml.hpp) may set (tuning_knobs lists them).
 struct TuningKnob {
     std::string_view name;         ///< "scan.tile_workgroup", ...
     std::string_view description;  ///< what it sets, and the CPU and GPU rows' values

@@ -57,13 +57,6 @@ struct DeviceOverrides {
     /// race between a tile's owner and the fallbacks of its successors, which a stress test wants.
     std::optional<uint32_t> chained_scan_spin_limit;
 
-    /// Settings of the policy rows' knobs to plan with instead (see Tuning, parse_tuning): applied after the
-    /// rows, the kernel family and the spin limit above (scan.chained_spin_limit here wins). An unknown
-    /// knob, a value out of range, a knob set twice or a chunk length's or tree workgroup's least above its
-    /// most in the rows the device plans with is an invalid_argument error. Results are the same bits;
-    /// plans and speed change.
-    std::vector<Tuning> tuning;
-
     /// The optional Vulkan features vkdml enables where the device has them (DeviceInfo). false leaves
     /// one off, as on a device without it: info() reports it absent, supports() names it as the reason a
     /// type is unsupported, and create_operator refuses those input types (ErrorCode::unsupported_device).

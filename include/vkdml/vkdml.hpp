@@ -262,6 +262,17 @@ struct TypeSupport {
 using ValidationCallback = std::function<void(std::string_view message)>;
 
 /// How Device::create chooses and sets up a device (Device::adopt takes none of these).
+/// One setting of the planners' tuning: a knob of the policy rows (the numbers a device class plans with,
+/// like CUB's tuning policies: workgroup sizes, tile and chunk lengths, items, whether long scans chain),
+/// by name, and its value (vkdml/profiling.hpp: tuning_knobs() lists the knobs, parse_tuning() reads
+/// "knob=value,..."). For running a GPU with the rows found best on it (`tools/gpu_check.sh --tune`):
+/// results are the same bits under any tuning (docs/SPEC.md, "Determinism across devices"); only the
+/// plans and their speed change.
+struct Tuning {
+    std::string knob;    ///< a knob's name, e.g. "scan.tile_workgroup"
+    uint64_t value = 0;  ///< within the knob's range
+};
+
 struct DeviceOptions {
     /// Empty: the environment variable VKDML_DEVICE if set, else the best device (discrete, then
     /// integrated, then virtual, then CPU; the first of equals). Otherwise a decimal index into the
@@ -290,6 +301,11 @@ struct DeviceOptions {
     /// Null: the driver's own allocator. The structure and its functions must stay valid until the
     /// device state is destroyed (see Device).
     const VkAllocationCallbacks* allocation_callbacks = nullptr;
+    /// Settings of the policy rows' knobs to plan with (see Tuning), applied after the rows the device's
+    /// type picks. An unknown knob, a value out of its range, a knob set twice, or a chunk length's or tree
+    /// workgroup's least above its most in those rows is ErrorCode::invalid_argument. Empty: the rows as
+    /// they are.
+    std::vector<Tuning> tuning;
 };
 
 class Operator;

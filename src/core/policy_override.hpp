@@ -22,7 +22,7 @@ struct PolicyOverride {
     PolicyRows rows = PolicyRows::automatic;
     /// DeviceOverrides::chained_scan_spin_limit (0 where chained_scan_always_falls_back)
     std::optional<uint32_t> chained_spin_limit;
-    /// DeviceOverrides::tuning: settings of the rows' knobs (policy_tuning.hpp), checked against them
+    /// DeviceOptions::tuning: settings of the rows' knobs (policy_tuning.hpp), checked against them
     std::vector<Tuning> tuning;
 };
 

@@ -196,8 +196,8 @@ detail::PolicyRows policy_rows(testing::DeviceOverrides::PolicyClass c) {
     return c == Class::cpu ? detail::PolicyRows::cpu : detail::PolicyRows::gpu;
 }
 
-/// create(), step 3: what DeviceOptions turns off (subgroups) and a test device's overrides force or
-/// lower (kernels, policy rows, features, limits).
+/// create(), step 3: what DeviceOptions turns off (subgroups) or tunes (the rows' knobs) and a test device's
+/// overrides force or lower (kernels, policy rows, features, limits).
 Status apply_options(DeviceState& s, const DeviceOptions& options, const testing::DeviceOverrides& o) {
     if (!options.subgroup_operations) s.caps.info.subgroup_arithmetic = s.caps.info.subgroup_shuffle = false;
     s.caps.policy.kernels = o.kernels;
@@ -212,11 +212,11 @@ Status apply_options(DeviceState& s, const DeviceOptions& options, const testing
     s.caps.info.full_subgroups &= o.features.subgroup_size_control;
     if (auto st = apply_limits(o.limits, s.caps.info); !st) return st;
     // The tuning against the rows this device plans with (those the limits and features above leave).
-    if (auto st = detail::check_tuning(o.tuning, detail::select_policy(s.caps.plan_target()),
-                                       "DeviceOverrides::tuning: ");
+    if (auto st = detail::check_tuning(options.tuning, detail::select_policy(s.caps.plan_target()),
+                                       "DeviceOptions::tuning: ");
         !st)
         return st;
-    s.caps.policy.tuning = o.tuning;
+    s.caps.policy.tuning = options.tuning;
     return {};
 }
 

@@ -1,4 +1,4 @@
-// DeviceOverrides::tuning on the test device: refused by name where a knob or value is wrong, and where it
+// DeviceOptions::tuning: refused by name where a knob or value is wrong, and where it
 // is right every operator gives the bits it gives untuned, on either rows (docs/SPEC.md, "Determinism
 // across devices"): the tuning changes plans (their text names it), not results.
 #include <catch2/catch.hpp>
@@ -60,18 +60,22 @@ std::vector<Case> cases() {
     return c;
 }
 
+/// A device with the GPU rows, tuned.
 std::shared_ptr<vkdml::Device> tuned_device(std::vector<Tuning> tuning) {
+    vkdml::DeviceOptions options;
+    options.tuning = std::move(tuning);
     vkdml::testing::DeviceOverrides o;
     o.policy_class = Class::gpu;
-    o.tuning = std::move(tuning);
-    return vkdml_test::make_test_device(o);
+    return vkdml_test::make_test_device(options, o);
 }
 
 std::string creation_error(Class rows, std::vector<Tuning> tuning) {
+    vkdml::DeviceOptions options;
+    options.tuning = std::move(tuning);
     vkdml::testing::DeviceOverrides o;
     o.policy_class = rows;
-    o.tuning = std::move(tuning);
-    auto dev = vkdml::testing::create_device({}, o);
+    auto dev =
+        rows == Class::automatic ? vkdml::Device::create(options) : vkdml::testing::create_device(options, o);
     REQUIRE_FALSE(dev);
     CHECK(dev.error().code == vkdml::ErrorCode::invalid_argument);
     return dev.error().message;
@@ -82,24 +86,26 @@ std::string creation_error(Class rows, std::vector<Tuning> tuning) {
 TEST_CASE("tuning: the test device refuses an unknown knob, a value out of range and a least above its most",
           "[gpu][tuning]") {
     CHECK(creation_error(Class::gpu, {{"scan.tile_workgroup", 96}}) ==
-          "DeviceOverrides::tuning: scan.tile_workgroup is 96: it takes a power of two from 32 to 1024");
+          "DeviceOptions::tuning: scan.tile_workgroup is 96: it takes a power of two from 32 to 1024");
     CHECK(creation_error(Class::gpu, {{"scan.tiles", 1}})
               .starts_with(
-                  "DeviceOverrides::tuning: unknown knob 'scan.tiles' (the knobs: scan.tile_workgroup, "));
+                  "DeviceOptions::tuning: unknown knob 'scan.tiles' (the knobs: scan.tile_workgroup, "));
+    CHECK(creation_error(Class::automatic, {{"reduce.tree_max_items", 5000}}) ==
+          "DeviceOptions::tuning: reduce.tree_max_items is 5000: it takes a value from 1 to 4096");
     CHECK(creation_error(Class::gpu, {{"scan.chained", 1}, {"scan.chained", 1}}) ==
-          "DeviceOverrides::tuning: scan.chained is set twice");
+          "DeviceOptions::tuning: scan.chained is set twice");
     // Against the rows the device plans with: the CPU rows' most is 8,192, the GPU rows' 512.
     CHECK(creation_error(Class::cpu, {{"scan.serial_min_len", 9000}}) ==
-          "DeviceOverrides::tuning: scan.serial_min_len 9000 is above scan.serial_max_len 8192 (serial-cpu "
+          "DeviceOptions::tuning: scan.serial_min_len 9000 is above scan.serial_max_len 8192 (serial-cpu "
           "rows)");
     CHECK(creation_error(Class::gpu, {{"reduce.serial_min_len", 300}}) ==
-          "DeviceOverrides::tuning: reduce.serial_min_len 300 is above reduce.serial_max_len 256 "
+          "DeviceOptions::tuning: reduce.serial_min_len 300 is above reduce.serial_max_len 256 "
           "(cooperative-gpu rows)");
     CHECK(creation_error(Class::gpu, {{"reduce.tree_min_workgroup", 512}}) ==
-          "DeviceOverrides::tuning: reduce.tree_min_workgroup 512 is above reduce.tree_max_workgroup 256 "
+          "DeviceOptions::tuning: reduce.tree_min_workgroup 512 is above reduce.tree_max_workgroup 256 "
           "(cooperative-gpu rows)");
     CHECK(creation_error(Class::gpu, {{"scan.chained_spin_limit", 0}}) ==
-          "DeviceOverrides::tuning: scan.chained_spin_limit is 0: it takes a value from 1 to 4096");
+          "DeviceOptions::tuning: scan.chained_spin_limit is 0: it takes a value from 1 to 4096");
 }
 
 TEST_CASE(

@@ -135,8 +135,9 @@ TEST_CASE("cooperative float scans tile in the canonical association", "[gpu][ca
     Overrides staged_rows;
     staged_rows.kernels = vkdml::KernelChoice::cooperative;
     staged_rows.policy_class = P::gpu;
-    staged_rows.tuning = {{"scan.canonical_stage", 1}};
-    const auto staged = make_test_device(staged_rows);
+    vkdml::DeviceOptions staging;
+    staging.tuning = {{"scan.canonical_stage", 1}};
+    const auto staged = make_test_device(staging, staged_rows);
     for (uint32_t n : {8192u, 8193u, 40000u, 1048576u}) {
         const vkdml::ops::TensorDesc t{DML_TENSOR_DATA_TYPE_FLOAT32, {1, n}, {}};
         const auto o = vkdml::ops::cumulative_sum(t, 1, DML_AXIS_DIRECTION_INCREASING, false);

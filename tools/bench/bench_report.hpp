@@ -42,7 +42,8 @@ struct Result {
 struct DeviceSummary {
     std::string name, driver, driver_info, type, vulkan;
     uint32_t subgroup_size = 0;
-    std::string tuning;  ///< the policy knobs set (VKDML_TOOL_TUNE), "knob=value,..."; empty: none
+    std::string
+        tuning;  ///< the policy knobs set (DeviceOptions::tuning, VKDML_TOOL_TUNE), "k=v,..."; empty: none
 };
 
 struct Report {

@@ -28,6 +28,7 @@ DeviceOptions device_options(const Args& args) {
     DeviceOptions options;
     options.selector = args.value("--device").value_or("");
     options.validation = args.has("--validation");
+    options.tuning = tool_tuning();
     if (options.validation)
         options.on_validation_message = [](std::string_view message) {
             std::cerr << "vkdml: validation: " << message << '\n';
@@ -36,13 +37,11 @@ DeviceOptions device_options(const Args& args) {
 }
 
 std::vector<Tuning> tool_tuning() {
-#ifdef VKDML_TESTING_HOOKS
     if (const char* text = std::getenv("VKDML_TOOL_TUNE")) {
         auto tuning = parse_tuning(text);
         if (!tuning) fail("VKDML_TOOL_TUNE: " + tuning.error().message);
         return *tuning;
     }
-#endif
     return {};
 }
 
@@ -51,12 +50,10 @@ std::shared_ptr<Device> open_device(const Args& args) {
     // Builds with the test bench only: VKDML_TOOL_POLICY=gpu or cpu plans with that device class's rows,
     // so the tests see on lavapipe what only a GPU's plans do (the chained scan in `bench --passes`);
     // VKDML_TOOL_MAX_ALLOCATION=bytes lowers maxMemoryAllocationSize, so they see the
-    // host path run a file in windows at small sizes; VKDML_TOOL_TUNE=knob=value,... sets the rows' knobs
-    // (a GPU's tuning runs, tools/gpu_check.sh --tune).
+    // host path run a file in windows at small sizes.
     const char* rows = std::getenv("VKDML_TOOL_POLICY");
     const char* allocation = std::getenv("VKDML_TOOL_MAX_ALLOCATION");
-    std::vector<Tuning> tuning = tool_tuning();
-    if (rows || allocation || !tuning.empty()) {
+    if (rows || allocation) {
         using Policy = testing::DeviceOverrides::PolicyClass;
         testing::DeviceOverrides overrides;
         if (rows) {
@@ -71,7 +68,6 @@ std::shared_ptr<Device> open_device(const Args& args) {
             if (*allocation == '\0' || *end != '\0' || overrides.limits.max_memory_allocation_size == 0)
                 fail(std::string("VKDML_TOOL_MAX_ALLOCATION is '") + allocation + "': expected a byte count");
         }
-        overrides.tuning = std::move(tuning);
         return take(testing::create_device(device_options(args), overrides));
     }
 #endif

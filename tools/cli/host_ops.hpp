@@ -28,7 +28,7 @@ DeviceOptions device_options(const Args& args);
 /// Device::create with device_options(args); fails with the library's message.
 std::shared_ptr<Device> open_device(const Args& args);
 
-/// The tuning open_device gives the device: in builds with the test bench, VKDML_TOOL_TUNE's
+/// The tuning device_options gives every device the tool opens (DeviceOptions::tuning): VKDML_TOOL_TUNE's
 /// "knob=value,..." (a parse error fails the command), else none.
 std::vector<Tuning> tool_tuning();
 
