@@ -623,11 +623,11 @@ TEST_CASE("plans under random tunings of either rows keep every invariant, at su
                 v = std::bit_floor(
                     std::max<uint64_t>(knob.min, std::min(knob.max, uint64_t(1) << (rng() % 33))));
                 break;
-            default:
-                v = knob.min + (knob.max - knob.min <= 1
-                                    ? rng() % 2
-                                    : rng() % std::min<uint64_t>(knob.max - knob.min + 1,
-                                                                 uint64_t(1) << (1 + rng() % 25)));
+            default: {  // (one draw per statement: the order of two in one expression is the compiler's)
+                const uint64_t cap = uint64_t(1) << (1 + rng() % 25);
+                const uint64_t draw = rng();
+                v = knob.min + draw % std::min(knob.max - knob.min + 1, cap);
+            }
             }
             if (knob.power_of_two) v = std::max(knob.min, std::bit_floor(v));
             if (std::none_of(tuning.begin(), tuning.end(),
@@ -641,7 +641,8 @@ TEST_CASE("plans under random tunings of either rows keep every invariant, at su
         const uint32_t rank = 1 + below(2);
         std::vector<uint32_t> sizes(rank);
         for (uint32_t& s : sizes) s = 1 + below(5);
-        sizes[below(rank)] = 1 + below(300000);
+        const uint32_t longest = below(rank);
+        sizes[longest] = 1 + below(300000);
         const uint32_t axis = below(rank);
         const DML_TENSOR_DATA_TYPE type = types[rng() % std::size(types)];
         INFO("tuned " << tuning_text(tuning) << ", subgroup " << subgroup << ", type " << type << ", axis "
@@ -661,7 +662,7 @@ TEST_CASE("plans under random tunings of either rows keep every invariant, at su
             check_elements_once(plan, sizes, axis, type, reduce);
         }
     }
-    CHECK(plans == 636);  // 318 of the 400 tunings pass check_tuning (the others: a least above its most)
+    CHECK(plans == 634);  // 317 of the 400 tunings pass check_tuning (the others: a least above its most)
 }
 
 TEST_CASE("scan plans: a selection's index output (the values to scratch, the marks, their scan in place)",
