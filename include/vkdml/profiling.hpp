@@ -86,6 +86,9 @@ VKDML_API std::span<const TuningKnob> tuning_knobs() noexcept;
 /// there).
 VKDML_API Result<std::vector<Tuning>> parse_tuning(std::string_view text);
 
+/// "knob=value,knob=value": the text parse_tuning reads back (empty for no tuning).
+VKDML_API std::string format_tuning(std::span<const Tuning> tuning);
+
 /// A device to plan for without one: its class and the limits that shape a plan. The planner is pure,
 /// so a GPU's plans can be read on any machine (`vkdml plan`).
 struct PlanDevice {

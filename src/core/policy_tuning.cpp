@@ -211,6 +211,10 @@ std::span<const TuningKnob> tuning_knobs() noexcept {
     return knobs;
 }
 
+std::string format_tuning(std::span<const Tuning> tuning) {
+    return detail::tuning_text(tuning);
+}
+
 Result<std::vector<Tuning>> parse_tuning(std::string_view text) {
     std::vector<Tuning> tuning;
     while (!text.empty()) {

@@ -100,9 +100,13 @@ struct Planner {
 
     /// reduce_tree's workgroup for about `invocations` invocations: a power of two, at least the policy's
     /// least and a subgroup, at most the policy's most and the device's.
+    /// reduce_tree's most invocations: the policy's and the device's, a power of two.
+    uint32_t tree_cap() const {
+        return std::bit_floor(std::min(policy.tree_max_workgroup, cooperative_workgroup_limit(target.info)));
+    }
+
     uint32_t tree_workgroup(uint64_t invocations) const {
-        const uint32_t cap =
-            std::bit_floor(std::min(policy.tree_max_workgroup, cooperative_workgroup_limit(target.info)));
+        const uint32_t cap = tree_cap();
         const uint32_t floor = std::max(policy.tree_min_workgroup, target.info.subgroup_size);
         return static_cast<uint32_t>(std::clamp<uint64_t>(std::bit_ceil(std::max<uint64_t>(invocations, 1)),
                                                           std::min(floor, cap), cap));
@@ -115,10 +119,8 @@ struct Planner {
         const DeviceInfo& info = target.info;
         const bool contiguous = src.partials || r.problem.line_innermost();
         // (A tree's most invocations below a subgroup: no tree, whose subgroups must be whole.)
-        const uint32_t most =
-            std::bit_floor(std::min(policy.tree_max_workgroup, cooperative_workgroup_limit(info)));
         s.tree = policy.inner_lines == KernelFamily::cooperative && info.subgroup_shuffle &&
-                 src.n >= policy.tree_min_length && contiguous && most >= info.subgroup_size;
+                 src.n >= policy.tree_min_length && contiguous && tree_cap() >= info.subgroup_size;
         s.workgroup = policy.serial_workgroup;
         if (!s.tree) return;
         // (Canonical: an invocation per block of 32 leaves of a chunk of up to 32^3; chunked() fits it to

@@ -148,9 +148,7 @@ TEST_CASE(
         const std::string plain = vkdml_test::compiled_plan(*untuned, c.op.desc());
         for (const auto& tuning : tunings) {
             const auto dev = tuned_device(tuning);
-            std::string text;
-            for (const Tuning& t : tuning)
-                text += (text.empty() ? "" : ",") + t.knob + "=" + std::to_string(t.value);
+            const std::string text = vkdml::format_tuning(tuning);
             INFO("tuned " << text);
             const std::string plan = vkdml_test::compiled_plan(*dev, c.op.desc());
             CHECK(plan.find("rows tuned " + text + ", subgroup size") != std::string::npos);

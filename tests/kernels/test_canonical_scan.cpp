@@ -115,13 +115,17 @@ TEST_CASE("serial float scans follow the canonical association on every policy r
 TEST_CASE("cooperative float scans tile in the canonical association", "[gpu][canonical]") {
     using P = Overrides::PolicyClass;
     const auto dev = make_windowed_test_device(vkdml::KernelChoice::cooperative, P::gpu, 0);
-    // scan_canonical_tile's lines: one node of blocks (workgroup 32), tiles of 8 nodes, a line of one chunk
-    // of 128 tiles, chunks of 32^3 and 32^4 elements with a carry level, and several lines.
-    for (uint32_t n : {1000u, 1025u, 8193u, 40000u, 1048576u, 1100007u}) {
+    // The plan `on` compiles for a float32 cumsum of one line of n.
+    auto line_plan = [](const vkdml::Device& on, uint32_t n) {
         const vkdml::ops::TensorDesc t{DML_TENSOR_DATA_TYPE_FLOAT32, {1, n}, {}};
         const auto o = vkdml::ops::cumulative_sum(t, 1, DML_AXIS_DIRECTION_INCREASING, false);
         REQUIRE(o);
-        const std::string plan = compiled_plan(*dev, o->desc());
+        return compiled_plan(on, o->desc());
+    };
+    // scan_canonical_tile's lines: one node of blocks (workgroup 32), tiles of 8 nodes, a line of one chunk
+    // of 128 tiles, chunks of 32^3 and 32^4 elements with a carry level, and several lines.
+    for (uint32_t n : {1000u, 1025u, 8193u, 40000u, 1048576u, 1100007u}) {
+        const std::string plan = line_plan(*dev, n);
         INFO(plan);
         CHECK(plan.find("scan_canonical_tile/f32") != std::string::npos);
         CHECK(plan.find("scan_chained") == std::string::npos);
@@ -139,10 +143,7 @@ TEST_CASE("cooperative float scans tile in the canonical association", "[gpu][ca
     staging.tuning = {{"scan.canonical_stage", 1}};
     const auto staged = make_test_device(staging, staged_rows);
     for (uint32_t n : {8192u, 8193u, 40000u, 1048576u}) {
-        const vkdml::ops::TensorDesc t{DML_TENSOR_DATA_TYPE_FLOAT32, {1, n}, {}};
-        const auto o = vkdml::ops::cumulative_sum(t, 1, DML_AXIS_DIRECTION_INCREASING, false);
-        REQUIRE(o);
-        const std::string plan = compiled_plan(*staged, o->desc());
+        const std::string plan = line_plan(*staged, n);
         INFO(plan);
         CHECK(plan.find("scan_canonical_tile_staged/f32") != std::string::npos);
         CHECK(plan.find("whole tiles staged | ") != std::string::npos);

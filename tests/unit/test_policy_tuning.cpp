@@ -106,6 +106,13 @@ TEST_CASE("tuning: parse_tuning reads knob=value lists and refuses each mistake 
     CHECK((*ok)[1].knob == "reduce.tree_max_items");
     CHECK((*ok)[1].value == 64);
     CHECK(tuning_text(*ok) == "scan.tile_workgroup=512,reduce.tree_max_items=64");
+    CHECK(vkdml::format_tuning(*ok) == "scan.tile_workgroup=512,reduce.tree_max_items=64");
+    auto again = vkdml::parse_tuning(vkdml::format_tuning(*ok));  // read back as written
+    REQUIRE(again);
+    REQUIRE(again->size() == 2);
+    CHECK((*again)[1].knob == "reduce.tree_max_items");
+    CHECK((*again)[1].value == 64);
+    CHECK(vkdml::format_tuning({}) == "");
     auto none = vkdml::parse_tuning("");
     REQUIRE(none);
     CHECK(none->empty());

@@ -160,9 +160,8 @@ double gbps(uint64_t bytes, double ms) {
 
 // "scan_chained/f32 chained scan" for describe()'s "pass 2: scan_chained/f32 chained scan (look-back ...) |
 // ...": each pass's kernel and job, without the details.
-std::vector<std::string> pass_names(const CompiledOperator& compiled) {
+std::vector<std::string> pass_names(const std::string& plan) {
     std::vector<std::string> names;
-    const std::string plan = describe(compiled);
     for (size_t at = plan.find("pass "); at != std::string::npos; at = plan.find("\npass ", at + 1)) {
         const size_t start = plan.find(": ", at);
         const size_t end =
@@ -175,9 +174,8 @@ std::vector<std::string> pass_names(const CompiledOperator& compiled) {
 
 // Each pass's bytes from describe()'s "... | src input 268435456 B, dst output 268435456 B, partials
 // scratch@0 262152 B": the spans of its bindings' windows, summed.
-std::vector<uint64_t> pass_bytes(const CompiledOperator& compiled) {
+std::vector<uint64_t> pass_bytes(const std::string& plan) {
     std::vector<uint64_t> bytes;
-    const std::string plan = describe(compiled);
     for (size_t at = plan.find("pass "); at != std::string::npos; at = plan.find("\npass ", at + 1)) {
         const size_t end = plan.find('\n', at + 1);
         const size_t src = plan.rfind(" | src ", end);
@@ -269,13 +267,14 @@ void run_gpu_case(Result& r, const Device& device, Gpu& gpu, std::span<const std
     r.gpu_timing = timing.gpu;
     r.has_passes = s.passes;
     r.passes = timing.pass_medians;
+    const std::string plan = describe(compiled);
     if (s.passes) {
-        r.pass_names = pass_names(compiled);
-        r.pass_bytes = pass_bytes(compiled);
+        r.pass_names = pass_names(plan);
+        r.pass_bytes = pass_bytes(plan);
     }
     r.ratio = gbps(r.bytes, r.median_ms) / r.baseline_gbps;
     // The chained scan's look-back in the last run, from its tile states (the temporary buffer).
-    const bool chained = describe(compiled).find("chained scan") != std::string::npos;
+    const bool chained = plan.find("chained scan") != std::string::npos;
     if (s.passes && chained && temp_bytes <= UINT32_MAX) {
         const uint64_t whole[] = {0};
         const std::vector<std::byte> states = gpu.download(temp, whole, static_cast<uint32_t>(temp_bytes));
@@ -297,9 +296,7 @@ void run_bench(const Args& args) {
     const std::shared_ptr<Device> device = open_device(args);
     Gpu gpu(*device);
     Report report{summarize(device->info()), s.suite, s.repeat, today(), {}};
-    for (const Tuning& t : tool_tuning())  // the knobs open_device set
-        report.device.tuning +=
-            (report.device.tuning.empty() ? "" : ",") + t.knob + "=" + std::to_string(t.value);
+    report.device.tuning = format_tuning(tool_tuning());  // the knobs device_options set
     // --json -: the JSON alone on standard output, the text on standard error.
     const bool json_to_stdout = s.json_path && *s.json_path == "-";
     std::FILE* text_out = json_to_stdout ? stderr : stdout;
