@@ -84,6 +84,22 @@
 #define SCAN_CHAINED_FALLBACK_CLAIMED 4u
 #define SCAN_CHAINED_FALLBACK_AGGREGATE 8u
 
+// scan_canonical_chained (scan_canonical_tile.comp with CANONICAL_CHAINED): a single pass over tiles in
+// the canonical association (docs/internals.md, "The canonical single pass"). Its states, in 32-bit words
+// from base_part: the tile counter, the count of fallbacks (totals computed by a later tile from its
+// input), then per fiber an entry per node of ranks 0 to SCAN_CANONICAL_MAX_RANKS - 1 (rank 0: the
+// level-2 nodes of 32^2 elements; rank r + 1: 32 nodes of rank r) while a rank has more than one node:
+// every entry's flag, then every entry's total, then every entry's prefix (`slot` words each).
+#define SCAN_CANONICAL_MAX_RANKS 4u  // ranks with entries: lines of up to 32^6 = 2^30 elements
+#define SCAN_CANONICAL_RANK0 1024u   // elements of a rank-0 node
+#define SCAN_CANONICAL_FLAG_WORD(entry) (2u + (entry))
+#define SCAN_CANONICAL_TOTAL_WORD(entries, slot, entry) (2u + (entries) + (slot) * (entry))
+#define SCAN_CANONICAL_PREFIX_WORD(entries, slot, entry) (2u + (entries) + (slot) * ((entries) + (entry)))
+#define SCAN_CANONICAL_STATE_WORDS(entries, slot) (2u + (entries) + 2u * (slot) * (entries))
+// Flag bits (set once, by the entry's one writer): its total, its prefix.
+#define SCAN_CANONICAL_TOTAL 1u
+#define SCAN_CANONICAL_PREFIX 2u
+
 // ---- reduce_serial, reduce_tree (reduce_common.glsl) ----------------------------------------------
 #define REDUCE_SPEC_FUNCTION 1      // a REDUCE_F_* code
 #define REDUCE_SPEC_SRC_PARTIALS 2  // read fold states of a previous pass

@@ -24,7 +24,11 @@
 #extension GL_GOOGLE_include_directive : require
 #include "scan_common.glsl"
 
+#if defined(CANONICAL_CHAINED)
+const uint WALK_TOP = 0u;  // (no walk: the look-back gives the prefixes)
+#else
 layout(constant_id = SCAN_SPEC_WALK_TOP) const uint WALK_TOP = 0u;  // the chunk's level over node totals
+#endif
 #define WALK_LANES 1u
 #include "canonical_walk.glsl"
 
@@ -142,6 +146,58 @@ void walk_node(Pair x, uint leaves) {
     if (WALK_TOP > 0u && leaves % ARITY == 0u) walk_climb(0u, leaves);
 }
 
+// Steps 1 and 2 of the tile of `n` elements at logical position `tile_at` (this invocation's block:
+// `count` elements): the block totals (block_*) and the node totals (node_*). Whole workgroup.
+void tile_totals(uvec2 base, uint tile_at, uint n, uint count, bool vec, bool staged) {
+    uint b = gl_LocalInvocationIndex;
+    // 1. This invocation's block and its total.
+#if defined(CANONICAL_STAGED)
+    if (staged) load_tile_staged(base, tile_at);
+#endif
+    if (count > 0u) {
+        if (!staged) load_block(base, tile_at + b * ARITY, count, vec);
+        put_block(b, block_total(count));
+    }
+    barrier();
+    // 2. The nodes' totals.
+    uint blocks = (n - 1u) / ARITY + 1u, nodes = (blocks - 1u) / ARITY + 1u;
+    if (b < nodes) {
+        Pair t = pair_of(identity());
+        [[unroll]] for (uint j = 0u; j < ARITY; ++j)
+            t = select_pair(b * ARITY + j < blocks, combine_pair(t, get_block(b * ARITY + j)), t);
+        t = run_normalized(t);
+        node_hi[b] = t.hi;
+        node_lo[b] = t.lo;
+    }
+    barrier();
+}
+
+// Steps 4 and 5 of the tile at `tile_at`, from `mine`, the prefix of this invocation's node (invocations
+// below the tile's node count). Whole workgroup.
+void tile_outputs(uvec2 base, uint tile_at, uint n, uint count, bool vec, bool staged, Pair mine) {
+    uint b = gl_LocalInvocationIndex;
+    uint blocks = (n - 1u) / ARITY + 1u, nodes = (blocks - 1u) / ARITY + 1u;
+    // 4. The block prefixes of each node, in place of the block totals.
+    if (b < nodes) {
+        Pair prefix = mine;
+        [[unroll]] for (uint j = 0u; j < ARITY; ++j) {
+            uint i = b * ARITY + j;
+            if (i < blocks) {
+                Pair t = get_block(i);
+                put_block(i, prefix);
+                prefix = run_normalized(combine_pair(prefix, t));
+            }
+        }
+    }
+    barrier();
+    // 5. This invocation's outputs.
+#if defined(CANONICAL_STAGED)
+    if (staged) store_tile_staged(base, tile_at, get_block(b));
+#endif
+    if (count > 0u && !staged) store_block(base, tile_at + b * ARITY, count, vec, get_block(b));
+    barrier();  // the next tile writes the block totals again
+}
+
 void scan_chunk(uint id) {
     uint b = gl_LocalInvocationIndex;
     uint chunks = chunk_count();
@@ -156,33 +212,14 @@ void scan_chunk(uint id) {
     uint leaves = 0u;
     for (uint tile = 0u; tile < len; tile += TILE) {  // uniform
         uint n = min(TILE, len - tile);
-        uint at = start + tile + b * ARITY;
         uint count = b * ARITY < n ? min(ARITY, n - b * ARITY) : 0u;
 #if defined(CANONICAL_STAGED)
         bool staged = vec && n == TILE;  // uniform
 #else
         const bool staged = false;
 #endif
-        // 1. This invocation's block and its total.
-#if defined(CANONICAL_STAGED)
-        if (staged) load_tile_staged(base, start + tile);
-#endif
-        if (count > 0u) {
-            if (!staged) load_block(base, at, count, vec);
-            put_block(b, block_total(count));
-        }
-        barrier();
-        // 2. The nodes' totals.
         uint blocks = (n - 1u) / ARITY + 1u, nodes = (blocks - 1u) / ARITY + 1u;
-        if (b < nodes) {
-            Pair t = pair_of(identity());
-            [[unroll]] for (uint j = 0u; j < ARITY; ++j)
-                t = select_pair(b * ARITY + j < blocks, combine_pair(t, get_block(b * ARITY + j)), t);
-            t = run_normalized(t);
-            node_hi[b] = t.hi;
-            node_lo[b] = t.lo;
-        }
-        barrier();
+        tile_totals(base, start + tile, n, count, vec, staged);
         // 3. The walk over them (every invocation the same), keeping this invocation's node's prefix.
         Pair mine = pair_of(identity());
         [[unroll]] for (uint g = 0u; g < NODES; ++g) {
@@ -195,30 +232,70 @@ void scan_chunk(uint id) {
             barrier();  // the next tile writes the block totals again
             continue;
         }
-        // 4. The block prefixes of each node, in place of the block totals.
-        if (b < nodes) {
-            Pair prefix = mine;
-            [[unroll]] for (uint j = 0u; j < ARITY; ++j) {
-                uint i = b * ARITY + j;
-                if (i < blocks) {
-                    Pair t = get_block(i);
-                    put_block(i, prefix);
-                    prefix = run_normalized(combine_pair(prefix, t));
-                }
-            }
-        }
-        barrier();
-        // 5. This invocation's outputs.
-#if defined(CANONICAL_STAGED)
-        if (staged) store_tile_staged(base, start + tile, get_block(b));
-#endif
-        if (count > 0u && !staged) store_block(base, at, count, vec, get_block(b));
-        barrier();  // the next tile writes the block totals again
+        tile_outputs(base, start + tile, n, count, vec, staged, mine);
     }
     if (MODE == MODE_REDUCE && b == 0u) store_partial(p.base_part + id, walk_finish(0u, leaves));
 }
 
+#if defined(CANONICAL_CHAINED)
+#include "canonical_lookback.glsl"
+
+shared uint tile_word;                                  // the tile number
+shared ACC_T node_prefix_hi[NODES], node_prefix_lo[NODES];  // the tile's nodes' prefixes
+
+// MODE_CHAINED: the next tile of the pass (a counter, so tiles start in order), every fiber's tiles one
+// item each: steps 1 and 2; its node totals published, and the totals of the nodes it closes; its first
+// node's prefix by the look-back, its other nodes' from it; steps 4 and 5. Reads the input once.
+void chained_tile() {
+    uint b = gl_LocalInvocationIndex;
+    if (b == 0u) tile_word = atomicAdd(states[p.base_part], 1u);
+    barrier();
+    uint id = p.item_begin + tile_word;
+    uint tiles = chunk_count();
+    uint fiber = id / tiles, tile = id - fiber * tiles;
+    states_layout(fiber, p.item_end / tiles);
+    uint start = tile * TILE, n = min(TILE, p.len - start), n0 = tile * NODES;
+    uvec2 base = fiber_base(fiber);
+    bool vec = vector_io(base, start);
+    uint count = b * ARITY < n ? min(ARITY, n - b * ARITY) : 0u;
+    uint blocks = (n - 1u) / ARITY + 1u, nodes = (blocks - 1u) / ARITY + 1u;
+    tile_totals(base, start, n, count, vec, false);
+    if (b < nodes) {
+        Pair t = Pair(node_hi[b], node_lo[b]);
+        publish(entry(0u, n0 + b), total_word(entry(0u, n0 + b)), TOTAL, t);
+    }
+    if (n == TILE && tile + 1u < tiles) publish_closed(base, n0 + NODES);
+    Pair run = look_back(base, n0);
+    if (b == 0u) {
+        [[unroll]] for (uint g = 0u; g < NODES; ++g) {
+            node_prefix_hi[g] = run.hi;
+            node_prefix_lo[g] = run.lo;
+            run = run_normalized(combine_pair(run, Pair(node_hi[g], node_lo[g])));
+        }
+    }
+    barrier();
+    Pair mine = b < nodes ? Pair(node_prefix_hi[b], node_prefix_lo[b]) : pair_of(identity());
+    if (g_xs_clobbered && count > 0u) load_block(base, start + b * ARITY, count, vec);  // (uniform test)
+    tile_outputs(base, start, n, count, vec, false, mine);
+}
+
+// MODE_CLEAR (the pass before): zeroes words [0, len) of the states; one dispatch from item 0, so the
+// workgroup index is the item.
+void clear_states() {
+    uint w = workgroup_index() * W + gl_LocalInvocationIndex;
+    if (w < p.len) states[p.base_part + w] = 0u;
+}
+
+void main() {
+    if (MODE == SCAN_MODE_CLEAR) {
+        clear_states();
+    } else if (workgroup_index() < p.item_end - p.item_begin) {  // uniform
+        chained_tile();
+    }
+}
+#else
 void main() {
     uint item = workgroup_item(p.item_begin, p.item_end);
     if (item != NO_ITEM) scan_chunk(item);  // uniform
 }
+#endif

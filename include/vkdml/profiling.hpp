@@ -49,7 +49,8 @@ VKDML_API Status record(const CompiledOperator& compiled, VkCommandBuffer comman
 /// What the chained scan's look-back did in one execution (`vkdml bench --passes` prints it), summed over
 /// the operator's chained-scan passes: their tiles, and the predecessor tiles a tile reduced from their
 /// input itself because they had published no aggregate within the spin limit (the fallback; a
-/// predecessor reduced by several tiles counts once per tile). Many fallbacks mean tiles waited on
+/// predecessor reduced by several tiles counts once per tile; the canonical single pass,
+/// scan.canonical_chained: the node totals a tile computed itself). Many fallbacks mean tiles waited on
 /// predecessors that had not run yet.
 struct ChainedScanStats {
     uint64_t tiles = 0;      ///< tiles of the chained passes (0: the plan has none)

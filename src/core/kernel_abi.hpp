@@ -45,10 +45,10 @@ struct PipelineKey {
     auto operator<=>(const PipelineKey&) const = default;
 };
 
-/// scan_serial, scan_chained or scan_canonical_tile (staged or not).
+/// scan_serial, scan_chained or scan_canonical_tile (staged, chained or neither).
 constexpr bool is_scan(Kernel k) {
     return k == Kernel::scan_serial || k == Kernel::scan_chained || k == Kernel::scan_canonical_tile ||
-           k == Kernel::scan_canonical_tile_staged;
+           k == Kernel::scan_canonical_tile_staged || k == Kernel::scan_canonical_chained;
 }
 
 /// ARGMAX or ARGMIN (a DML_REDUCE_FUNCTION value, or a kernel function code).

@@ -43,6 +43,9 @@ std::string serial_blocks(uint32_t vectors, uint32_t lines) {
 Described describe(const Pass& p) {
     if (const auto* t = std::get_if<TileScanParams>(&p.params)) {
         if (t->scan.mode == SCAN_MODE_CLEAR) return {scan_mode(p, t->scan, t), "words"};
+        if (p.key.kernel == Kernel::scan_canonical_chained)
+            return {"chained scan (look-back over the canonical tree's totals)",
+                    "tiles of blocks of 32 elements, a block per invocation"};
         return {scan_mode(p, t->scan, t), "tiles of " + std::to_string(t->rounds) +
                                               (t->rounds == 1 ? " vector" : " vectors") + " per invocation"};
     }

@@ -57,6 +57,10 @@ struct ScanPolicy {
     /// scan_canonical_tile: whole tiles through workgroup memory (scan_canonical_tile_staged), for a GPU to
     /// judge; off in both rows until one has
     bool canonical_stage = false;
+    /// scan_canonical_tile's lines of several tiles in one pass (scan_canonical_chained: the look-back
+    /// over the canonical tree's totals), where it fits one dispatch; for a GPU to judge against
+    /// reduce-then-scan; off in both rows until one has
+    bool canonical_chained = false;
 };
 
 struct ReducePolicy {

@@ -70,6 +70,12 @@ const Knob kKnobs[] = {
       0, 1, false},
      [](const Policy& p) -> uint64_t { return p.scan.canonical_stage ? 1 : 0; },
      [](Policy& p, uint64_t v) { p.scan.canonical_stage = v != 0; }},
+    {{"scan.canonical_chained",
+      "1: scan_canonical_tile's lines of several tiles in one pass, the look-back over the canonical "
+      "tree's totals (scan_canonical_chained), 0: reduce-then-scan; CPU and GPU rows 0",
+      0, 1, false},
+     [](const Policy& p) -> uint64_t { return p.scan.canonical_chained ? 1 : 0; },
+     [](Policy& p, uint64_t v) { p.scan.canonical_chained = v != 0; }},
     {{"scan.serial_target_items",
       "scan_serial: chunks (items) wanted over all lines; CPU rows 256, GPU rows 65536", 1, kMaxItems, false},
      VKDML_KNOB(scan.serial.target_items, uint64_t)},

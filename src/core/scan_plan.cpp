@@ -124,9 +124,13 @@ struct Planner {
         uint32_t wg = std::bit_floor(std::min(policy.tile_workgroup, limit));
         if (blocks < wg)
             wg = static_cast<uint32_t>(std::max<uint64_t>(kCanonicalArity, std::bit_ceil(blocks)));
-        // (A pair per block and per node; staged, a tile's values too, 33 words a block.)
+        // (A pair per block and per node; staged, a tile's values too, 33 words a block; chained, 64 pairs
+        // gathered and spare, a prefix per node and a few words.)
         const uint64_t stage = policy.canonical_stage ? (kCanonicalArity + 1) * (s.v.partial_bytes / 2) : 0;
-        auto shared = [&](uint64_t w) { return (w + w / kCanonicalArity) * s.v.partial_bytes + w * stage; };
+        const uint64_t chained = policy.canonical_chained ? 2 * kCanonicalArity * s.v.partial_bytes + 256 : 0;
+        auto shared = [&](uint64_t w) {
+            return (w + 2 * (w / kCanonicalArity)) * s.v.partial_bytes + w * stage + chained;
+        };
         while (wg > kCanonicalArity && shared(wg) > info.max_shared_memory_bytes) wg /= 2;
         if (wg < kCanonicalArity || shared(wg) > info.max_shared_memory_bytes) return false;
         s.workgroup = wg;
@@ -222,14 +226,20 @@ struct Planner {
     /// The kernel, storage variant and parameters of one pass of `s`'s kernel.
     void set_kernel(PassSpec& p, const Shape& s, const ScanParams& scan) const {
         p.storage = s.v.storage;
-        if (s.canonical_tile) {
+        if (s.canonical_tile && (scan.mode == SCAN_MODE_CHAINED || scan.mode == SCAN_MODE_CLEAR)) {
+            p.kernel = Kernel::scan_canonical_chained;
+            p.params =
+                TileScanParams{.scan = scan,
+                               .rounds = 1,
+                               .spin_limit = scan.mode == SCAN_MODE_CHAINED ? policy.chained_spin_limit : 0};
+        } else if (s.canonical_tile) {
             p.kernel =
                 policy.canonical_stage ? Kernel::scan_canonical_tile_staged : Kernel::scan_canonical_tile;
             p.params = CanonicalTileParams{.scan = scan, .walk_top = walk_top(s)};
         } else if (s.tiled) {
             const TileScanParams t{
                 .scan = scan,
-                .rounds = s.rounds,
+                .rounds = scan.mode == SCAN_MODE_CLEAR ? 1u : s.rounds,
                 .spin_limit = scan.mode == SCAN_MODE_CHAINED ? policy.chained_spin_limit : 0};
             p.kernel = Kernel::scan_chained;
             p.params = t;
@@ -305,26 +315,58 @@ struct Planner {
     /// many tiles or a pass would need more than one dispatch (the look-back and the fallback read other
     /// tiles of the fiber, so every tile must sit in one window): reduce-then-scan instead.
     bool chained(const ScanRequest& r, const Shape& tiled, PassBinding src, PassBinding dst) {
-        const size_t passes = plan.passes.size();
-        const uint64_t scratch = plan.temporary_bytes;
         Shape s = tiled;
         s.chunk_len = s.tile_len();
         s.chunks = ceil_div(s.axis().size, s.chunk_len);
         if (!check_item_count("scan", s.layout().lines(), 1, s.chunks)) return false;
         const uint64_t items = s.layout().lines() * s.chunks;
         const uint64_t words = SCAN_CHAINED_STATE_WORDS(items, uint64_t(s.v.partial_bytes / 4));
-        const uint64_t clear_words = SCAN_CHAINED_FLAG_WORD(items);
+        return single_pass(r, s, words, SCAN_CHAINED_FLAG_WORD(items), src, dst);
+    }
+
+    /// The states' entries of one line of `len` elements for scan_canonical_chained (kernel_abi.h): a node
+    /// per entry, ranks 0 to SCAN_CANONICAL_MAX_RANKS - 1 while a rank has more than one; 0 where the line
+    /// needs more ranks.
+    static uint64_t canonical_entries(uint64_t len) {
+        uint64_t n = ceil_div(len, SCAN_CANONICAL_RANK0), entries = 0;
+        for (uint32_t r = 0; r < SCAN_CANONICAL_MAX_RANKS; ++r) {
+            if (n > 1) entries += n;
+            n = ceil_div(n, kCanonicalArity);
+        }
+        return n == 1 ? entries : 0;
+    }
+
+    /// Plans scan_canonical_chained for lines of several canonical tiles: a pass that zeroes the states'
+    /// counters and flags, then the single pass over chunks of one tile. False, the plan as it was, where
+    /// a line needs more ranks than the kernel keeps or a pass would need more than one dispatch:
+    /// reduce-then-scan instead.
+    bool canonical_chained(const ScanRequest& r, const Shape& tiled, PassBinding src, PassBinding dst) {
+        Shape s = tiled;
+        s.chunk_len = s.tile_len();
+        s.chunks = ceil_div(s.axis().size, s.chunk_len);
+        if (!check_item_count("scan", s.layout().lines(), 1, s.chunks)) return false;
+        const uint64_t per_line = canonical_entries(s.axis().size);
+        if (per_line == 0) return false;
+        const uint64_t entries = s.layout().lines() * per_line;
+        const uint64_t words = SCAN_CANONICAL_STATE_WORDS(entries, uint64_t(s.v.partial_bytes / 4));
+        return single_pass(r, s, words, SCAN_CANONICAL_FLAG_WORD(entries), src, dst);
+    }
+
+    /// The passes of a single-pass scan of `s` (chunks of one tile): a pass zeroing words [0, clear_words)
+    /// of `words` words of states, then the scan, every state in view. False, the plan as it was, where a
+    /// pass would need more than one dispatch (the look-back reads other tiles of the fiber, so every tile
+    /// must sit in one window) or fits no window at all.
+    bool single_pass(const ScanRequest& r, Shape s, uint64_t words, uint64_t clear_words, PassBinding src,
+                     PassBinding dst) {
         if (words > 0xFFFFFFFFull) return false;
+        const size_t passes = plan.passes.size();
+        const uint64_t scratch = plan.temporary_bytes;
         PassBinding states{Slot::temporary, 0, allocate_scratch(target.info, plan, words * 4),
                            words * 4,       4, SCAN_W_BASE_PART};
-        // Pass 1: zero the counters and the flags (words [0, clear_words)).
         PassSpec clear;
         ScanParams cp{.workgroup = s.workgroup, .op = r.op, .mode = SCAN_MODE_CLEAR};
         cp.layout.line = {{static_cast<uint32_t>(clear_words), 1, 1}};
-        const TileScanParams clear_params{.scan = cp, .rounds = 1, .spin_limit = 0};
-        clear.kernel = Kernel::scan_chained;
-        clear.storage = s.v.storage;
-        clear.params = clear_params;
+        set_kernel(clear, s, cp);
         clear.cooperative = true;
         clear.chunks = ceil_div(clear_words, s.workgroup);
         clear.chunk_len = s.workgroup;
@@ -334,8 +376,6 @@ struct Planner {
         clear.chunk_len_word = SCAN_W_CHUNK_LEN;
         clear.item_begin_word = SCAN_W_ITEM_BEGIN;
         clear.item_end_word = SCAN_W_ITEM_END;
-        // Pass 2: the scan, every tile state in view. (A pass that fits no window at all fails to append:
-        // the same answer, reduce-then-scan.)
         s.state_words = words;
         const bool done = append_pass(target.info, std::move(clear), plan) &&
                           add_pass(r, s, SCAN_MODE_CHAINED, false, false, {src, dst, states}) &&
@@ -410,6 +450,9 @@ struct Planner {
                               (src.slot != Slot::temporary || src.offset == dst.offset);
         if (s.tiled && !s.canonical_tile && policy.chained && !in_place && s.axis().size > s.tile_len() &&
             chained(r, s, src, dst))
+            return {};
+        if (s.canonical_tile && policy.canonical_chained && !in_place && s.axis().size > s.tile_len() &&
+            canonical_chained(r, s, src, dst))
             return {};
         // Several chunks: reduce each to its partial, scan the partials, scan each chunk from its carry.
         return one_pass_or_partials(

@@ -48,11 +48,14 @@ std::vector<T> expected(const std::vector<T>& x, uint32_t rows, uint32_t cols, u
     return y;
 }
 
+/// The canonical sum and product of the shape, each plain, exclusive, reverse and both (`all`; else the sum
+/// plain and both exclusive and reverse: fewer pipelines to compile).
 template <class T>
 void check_shape(const vkdml::Device& dev, const std::string& device_name, uint32_t rows, uint32_t cols,
-                 uint32_t axis) {
+                 uint32_t axis, bool all = true) {
     for (CanonicalOp op : {CanonicalOp::sum, CanonicalOp::product}) {
         for (int variant = 0; variant < 4; ++variant) {
+            if (!all && (op == CanonicalOp::product || variant == 1 || variant == 2)) continue;
             const bool exclusive = variant & 1, reverse = variant & 2;
             const std::vector<T> x = fiber_data<T>(size_t(rows) * cols, op, rows * 31 + cols + variant);
             const std::vector<T> want = expected(x, rows, cols, axis, op, exclusive, reverse);
@@ -165,5 +168,49 @@ TEST_CASE("cooperative float scans tile in the canonical association", "[gpu][ca
         plan.find("scan_canonical_tile/f32 scan | tiles of blocks of 32 elements, a block per invocation | 8 "
                   "lines x 1 chunk of 40000") != std::string::npos);
     check_shape<float>(*cpu, "cooperative CPU rows", 8, 40000, 1);
+    require_no_validation_messages();
+}
+
+TEST_CASE("the canonical single pass gives the canonical tiles' bits", "[gpu][canonical]") {
+    using P = Overrides::PolicyClass;
+    Overrides rows;
+    rows.kernels = vkdml::KernelChoice::cooperative;
+    rows.policy_class = P::gpu;
+    auto chained_device = [&](std::vector<std::pair<std::string, uint64_t>> tuning, bool falls_back) {
+        Overrides o = rows;
+        o.chained_scan_always_falls_back = falls_back;
+        vkdml::DeviceOptions options;
+        options.tuning = {{"scan.canonical_chained", 1}};
+        for (auto& [knob, value] : tuning) options.tuning.push_back({knob, value});
+        return make_test_device(options, o);
+    };
+    auto line_plan = [](const vkdml::Device& on, uint32_t n) {
+        const vkdml::ops::TensorDesc t{DML_TENSOR_DATA_TYPE_FLOAT32, {1, n}, {}};
+        const auto o = vkdml::ops::cumulative_sum(t, 1, DML_AXIS_DIRECTION_INCREASING, false);
+        REQUIRE(o);
+        return compiled_plan(on, o->desc());
+    };
+    // Tiles of 8 rank-0 nodes (1,024 elements each): two tiles, a partial last one, lines of 1,024 nodes
+    // (ranks 0 and 1) and of 1,075 (ranks 0 to 2: the look-back climbs to rank 2), several lines.
+    const auto dev = chained_device({}, false);
+    for (uint32_t n : {8193u, 40000u, 1048576u, 1100007u}) {
+        const std::string plan = line_plan(*dev, n);
+        INFO(plan);
+        CHECK(plan.find("pass 1: scan_canonical_chained/f32 clear tile states") != std::string::npos);
+        CHECK(plan.find(
+                  "pass 2: scan_canonical_chained/f32 chained scan (look-back over the canonical tree's "
+                  "totals) | tiles of blocks of 32 elements, a block per invocation") != std::string::npos);
+    }
+    check_shape<float>(*dev, "canonical single pass", 1, 1100007, 1);
+    check_shape<float>(*dev, "canonical single pass", 3, 40001, 1, false);
+    check_shape<double>(*dev, "canonical single pass", 1, 100003, 1, false);
+    // A line of one tile stays one pass of scan_canonical_tile.
+    CHECK(line_plan(*dev, 8192).find("pass 1: scan_canonical_tile/f32 scan | ") != std::string::npos);
+    CHECK(line_plan(*dev, 8192).find("scan_canonical_chained") == std::string::npos);
+    // Every total computed by the tile that needs it (no flag read): from the input at rank 0, from the
+    // input under a rank-1 node otherwise. Tiles of one node (workgroups of 32).
+    const auto fallback = chained_device({{"scan.tile_workgroup", 32}}, true);
+    check_shape<float>(*fallback, "canonical single pass, tiles of 1 node, every total a fallback", 1, 70001,
+                       1, false);
     require_no_validation_messages();
 }
