@@ -8,7 +8,8 @@
 // first child of the line, and folds the totals back down. It waits on totals only, never on a prefix:
 // a total depends on the local phase of the tiles under it, so no chain runs from tile to tile.
 // Each entry has one writer: its total the tile that closes the node (rank 0: the tile holding it), its
-// prefix the tile holding its first element. A total that does not come within SPIN_LIMIT flag reads is
+// prefix the tile holding its first element (rank 0: every node of a tile, so that the next tile folds
+// one total from its predecessor's last node). A total that does not come within SPIN_LIMIT flag reads is
 // computed here from its children, published or from the input (Vulkan promises no forward progress; a
 // lavapipe loop ends after 65,535 trips): the same bits. Every loop is bounded.
 #ifndef CANONICAL_LOOKBACK_GLSL
@@ -61,6 +62,13 @@ uint flag_word(uint e) { return p.base_part + SCAN_CANONICAL_FLAG_WORD(e); }
 uint total_word(uint e) { return p.base_part + SCAN_CANONICAL_TOTAL_WORD(g_entries_all, SLOT, e); }
 uint prefix_word(uint e) { return p.base_part + SCAN_CANONICAL_PREFIX_WORD(g_entries_all, SLOT, e); }
 
+// A barrier that also orders this workgroup's buffer accesses (the states and, in place, the outputs)
+// across it: barrier() orders workgroup memory only.
+void buffer_barrier() {
+    controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsBuffer | gl_StorageSemanticsShared,
+                   gl_SemanticsAcquireRelease);
+}
+
 void put_acc(uint w, ACC_T a) {
 #if defined(STORAGE_F64)
     uvec2 u = unpackDouble2x32(a);
@@ -78,10 +86,13 @@ ACC_T get_acc(uint w) {
 #endif
 }
 Pair get_value(uint w) { return Pair(get_acc(w), get_acc(w + ACC_WORDS)); }
+void put_value(uint w, Pair a) {
+    put_acc(w, a.hi);
+    put_acc(w + ACC_WORDS, a.lo);
+}
 // Publishes a value and then its flag bit (one invocation; the slot's only writer).
 void publish(uint e, uint word, uint bit, Pair value) {
-    put_acc(word, value.hi);
-    put_acc(word + ACC_WORDS, value.lo);
+    put_value(word, value);
     memoryBarrierBuffer();
     atomicOr(states[flag_word(e)], bit);
     memoryBarrierBuffer();
@@ -98,7 +109,10 @@ void put_share(Pair a) {
 }
 Pair get_share() { return Pair(share_hi, share_lo); }
 
-// T_0(k) from the input: its blocks folded as a tile's steps 1 and 2 fold them. Whole workgroup.
+// T_0(k) from the input: its blocks folded as a tile's steps 1 and 2 fold them. In place, the flag is read
+// again after the loads: no total yet means its owner had not published it, so had not yet written its
+// outputs over its input either (it publishes its totals before its stores), and the loads were of its
+// input; else its published total (the same bits). Whole workgroup.
 Pair node_from_input(uvec2 base, uint k) {
     uint b = gl_LocalInvocationIndex;
     uint start = k * SCAN_CANONICAL_RANK0;
@@ -111,21 +125,32 @@ Pair node_from_input(uvec2 base, uint k) {
         spare_hi[b] = t.hi;
         spare_lo[b] = t.lo;
     }
-    barrier();
+    if (IN_PLACE) {
+        memoryBarrierBuffer();  // every invocation's loads before the flag is read again
+        buffer_barrier();
+    } else {
+        barrier();
+    }
     if (b == 0u) {
         Pair t = pair_of(identity());
         [[unroll]] for (uint j = 0u; j < ARITY; ++j)
             t = select_pair(j * ARITY < n, combine_pair(t, Pair(spare_hi[j], spare_lo[j])), t);
-        put_share(run_normalized(t));
+        t = run_normalized(t);
+        if (IN_PLACE && (states[flag_word(entry(0u, k))] & TOTAL) != 0u) {
+            memoryBarrierBuffer();  // the flag before the value
+            t = get_value(total_word(entry(0u, k)));
+        }
+        put_share(t);
     }
     barrier();
     return get_share();
 }
 
-// Whether T_r(i) is published (invocation 0 reads the flag once, for the whole workgroup; never with
-// SPIN_LIMIT 0). Whole workgroup.
+// Whether T_r(i) is published (invocation 0 reads the flag once, for the whole workgroup). With SPIN_LIMIT
+// 0 (tests forcing every fallback) only odd nodes' flags are read, so that a fallback takes both ways:
+// published totals, and the walk down to the input. Whole workgroup.
 bool total_published(uint r, uint i) {
-    if (SPIN_LIMIT == 0u) return false;
+    if (SPIN_LIMIT == 0u && i % 2u == 0u) return false;
     barrier();
     if (gl_LocalInvocationIndex == 0u) look_word = states[flag_word(entry(r, i))];
     barrier();
@@ -133,14 +158,13 @@ bool total_published(uint r, uint i) {
 }
 
 // T_q(k) computed here: its descendants' totals, each published or (rank 0) from the input, folded up
-// the tree as its closing tiles fold them (a depth-first walk). Whole workgroup; the result in every
-// invocation.
+// the tree as its closing tiles fold them (a depth-first walk; one call site of node_from_input, which
+// lavapipe inlines whole at each). Whole workgroup; the result in every invocation.
 Pair fallback_total(uvec2 base, uint q, uint k) {
-    if (q == 0u) return node_from_input(base, k);
-    Pair acc[MAX_RANKS + 1u];  // acc[l]: the open rank-l node's children folded
-    acc[q] = pair_of(identity());
-    uint lvl = q - 1u, node = k * ARITY;  // the node whose total comes next
-    for (uint trip = 0u; trip < FALLBACK_TRIPS; ++trip) {  // uniform
+    Pair acc[MAX_RANKS];  // acc[l]: the open rank-(l + 1) node's children folded
+    Pair result = pair_of(identity());
+    uint lvl = q, node = k;  // the node whose total comes next
+    [[dont_unroll]] for (uint trip = 0u; trip < FALLBACK_TRIPS; ++trip) {  // uniform
         Pair v;
         if (total_published(lvl, node)) {
             if (gl_LocalInvocationIndex == 0u) {
@@ -152,23 +176,31 @@ Pair fallback_total(uvec2 base, uint q, uint k) {
         } else if (lvl == 0u) {
             v = node_from_input(base, node);
         } else {  // from its children
-            acc[lvl] = pair_of(identity());
+            acc[lvl - 1u] = pair_of(identity());
             lvl -= 1u;
             node *= ARITY;
             continue;
         }
-        acc[lvl + 1u] = combine_pair(acc[lvl + 1u], v);
-        node += 1u;
-        [[unroll]] for (uint c = 0u; c < MAX_RANKS; ++c) {  // close the parents this completes
-            if (node % ARITY != 0u || lvl + 1u >= q) break;
-            Pair done = run_normalized(acc[lvl + 1u]);
+        // v is T_lvl(node): the result, or into its parent's fold, closing the parents it completes.
+        bool done = false;
+        [[unroll]] for (uint c = 0u; c <= MAX_RANKS; ++c) {
+            if (lvl == q) {
+                result = v;
+                done = true;
+                break;
+            }
+            acc[lvl] = combine_pair(acc[lvl], v);
+            if ((node + 1u) % ARITY != 0u) {
+                node += 1u;
+                break;
+            }
+            v = run_normalized(acc[lvl]);
             lvl += 1u;
             node /= ARITY;
-            acc[lvl + 1u] = combine_pair(acc[lvl + 1u], done);
         }
-        if (node % ARITY == 0u && lvl + 1u == q) break;
+        if (done) break;
     }
-    return run_normalized(acc[q]);
+    return result;
 }
 
 // T_r(first + c) for c < count (<= 32) into got_*: invocation c reads its flag up to SPIN_LIMIT times; the
@@ -207,7 +239,7 @@ void publish_closed(uvec2 base, uint end) {
     uint t = gl_LocalInvocationIndex;
     Pair closed = pair_of(identity());  // T_(r-1) of the last child (invocation 0's)
     uint span = ARITY;
-    [[unroll]] for (uint r = 1u; r < MAX_RANKS; ++r) {
+    [[dont_unroll]] for (uint r = 1u; r < MAX_RANKS; ++r) {  // (one call site of gather_totals)
         if (r >= g_ranks || end % span != 0u) break;  // uniform
         uint j = end / span - 1u;
         uint own = r == 1u ? NODES : 1u;
@@ -264,7 +296,7 @@ Pair look_back(uvec2 base, uint n0) {
     barrier();
     Pair run = found ? get_share() : pair_of(identity());
     // Descend: fold each rank's totals from there to the ancestor, whose prefix is its first child's.
-    [[unroll]] for (uint k = 0u; k < MAX_RANKS; ++k) {
+    [[dont_unroll]] for (uint k = 0u; k < MAX_RANKS; ++k) {  // (one call site of gather_totals)
         if (k > top) break;  // uniform
         uint r = top - k;
         uint count = idx[r] - from[r];

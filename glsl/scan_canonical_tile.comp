@@ -21,6 +21,9 @@
 // (33 words a block, so that 32 invocations reading theirs meet no bank twice); its outputs the same way
 // back. The same folds in the same order: only where the elements travel differs.
 #extension GL_EXT_control_flow_attributes : require
+#if defined(CANONICAL_CHAINED)
+#extension GL_KHR_memory_scope_semantics : require
+#endif
 #extension GL_GOOGLE_include_directive : require
 #include "scan_common.glsl"
 
@@ -266,14 +269,21 @@ void chained_tile() {
     }
     if (n == TILE && tile + 1u < tiles) publish_closed(base, n0 + NODES);
     Pair run = look_back(base, n0);
-    if (b == 0u) {
+    if (b == 0u) {  // (the first node's prefix is published; the others' too, for the tiles after)
         [[unroll]] for (uint g = 0u; g < NODES; ++g) {
             node_prefix_hi[g] = run.hi;
             node_prefix_lo[g] = run.lo;
+            if (g > 0u && g < nodes) put_value(prefix_word(entry(0u, n0 + g)), run);
             run = run_normalized(combine_pair(run, Pair(node_hi[g], node_lo[g])));
         }
+        memoryBarrierBuffer();  // the values before their flags
+        [[unroll]] for (uint g = 1u; g < NODES; ++g)
+            if (g < nodes) atomicOr(states[flag_word(entry(0u, n0 + g))], PREFIX);
     }
-    barrier();
+    // Every output store after the published totals, in every invocation (in place, a fallback reading
+    // this tile's input relies on it): a barrier ordering buffer memory (and node_prefix_*), then a fence.
+    buffer_barrier();
+    memoryBarrierBuffer();
     Pair mine = b < nodes ? Pair(node_prefix_hi[b], node_prefix_lo[b]) : pair_of(identity());
     if (g_xs_clobbered && count > 0u) load_block(base, start + b * ARITY, count, vec);  // (uniform test)
     tile_outputs(base, start, n, count, vec, false, mine);

@@ -124,12 +124,16 @@ struct Planner {
         uint32_t wg = std::bit_floor(std::min(policy.tile_workgroup, limit));
         if (blocks < wg)
             wg = static_cast<uint32_t>(std::max<uint64_t>(kCanonicalArity, std::bit_ceil(blocks)));
-        // (A pair per block and per node; staged, a tile's values too, 33 words a block; chained, 64 pairs
-        // gathered and spare, a prefix per node and a few words.)
+        // (A pair per block and per node; staged, a tile's values too, 33 words a block; chained, a prefix
+        // per node, 64 pairs gathered and spare, and a few words. One workgroup for both kernels: a line
+        // the single pass does not take runs on the other.)
         const uint64_t stage = policy.canonical_stage ? (kCanonicalArity + 1) * (s.v.partial_bytes / 2) : 0;
-        const uint64_t chained = policy.canonical_chained ? 2 * kCanonicalArity * s.v.partial_bytes + 256 : 0;
         auto shared = [&](uint64_t w) {
-            return (w + 2 * (w / kCanonicalArity)) * s.v.partial_bytes + w * stage + chained;
+            const uint64_t chained =
+                policy.canonical_chained
+                    ? (w / kCanonicalArity + 2 * kCanonicalArity) * s.v.partial_bytes + 256
+                    : 0;
+            return (w + w / kCanonicalArity) * s.v.partial_bytes + std::max(w * stage, chained);
         };
         while (wg > kCanonicalArity && shared(wg) > info.max_shared_memory_bytes) wg /= 2;
         if (wg < kCanonicalArity || shared(wg) > info.max_shared_memory_bytes) return false;
@@ -347,6 +351,9 @@ struct Planner {
         if (!check_item_count("scan", s.layout().lines(), 1, s.chunks)) return false;
         const uint64_t per_line = canonical_entries(s.axis().size);
         if (per_line == 0) return false;
+        // With every total a fallback (tests), a tile of a line past 2^20 elements could walk more than
+        // lavapipe's 65,535 loop trips (docs/internals.md).
+        if (policy.chained_spin_limit == 0 && s.axis().size > (uint64_t(1) << 20)) return false;
         const uint64_t entries = s.layout().lines() * per_line;
         const uint64_t words = SCAN_CANONICAL_STATE_WORDS(entries, uint64_t(s.v.partial_bytes / 4));
         return single_pass(r, s, words, SCAN_CANONICAL_FLAG_WORD(entries), src, dst);

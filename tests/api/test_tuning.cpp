@@ -131,9 +131,10 @@ TEST_CASE(
          {"reduce.tree_max_workgroup", 128},
          {"reduce.tree_target_items", 3},
          {"scan.serial_target_items", 8}},
-        // The chained pass's fallback after one flag read; reductions serial, in short chunks; serial scans
-        // in chunks of 128 and single-vector blocks.
+        // The chained pass's fallback after one flag read, and the canonical single pass's; reductions
+        // serial, in short chunks; serial scans in chunks of 128 and single-vector blocks.
         {{"scan.chained_spin_limit", 1},
+         {"scan.canonical_chained", 1},
          {"scan.tile_workgroup", 64},
          {"reduce.tree_min_length", 200000},
          {"reduce.serial_min_len", 16},

@@ -6,6 +6,7 @@
 #include "canonical_fold.hpp"
 #include "gpu_fixture.hpp"
 #include "vkdml/ops.hpp"
+#include "vkdml/submission.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -49,10 +50,11 @@ std::vector<T> expected(const std::vector<T>& x, uint32_t rows, uint32_t cols, u
 }
 
 /// The canonical sum and product of the shape, each plain, exclusive, reverse and both (`all`; else the sum
-/// plain and both exclusive and reverse: fewer pipelines to compile).
+/// plain and both exclusive and reverse: fewer pipelines to compile); `in_place`: on the device, the output
+/// bound over the input (execute() would read a copy).
 template <class T>
 void check_shape(const vkdml::Device& dev, const std::string& device_name, uint32_t rows, uint32_t cols,
-                 uint32_t axis, bool all = true) {
+                 uint32_t axis, bool all = true, bool in_place = false) {
     for (CanonicalOp op : {CanonicalOp::sum, CanonicalOp::product}) {
         for (int variant = 0; variant < 4; ++variant) {
             if (!all && (op == CanonicalOp::product || variant == 1 || variant == 2)) continue;
@@ -65,17 +67,31 @@ void check_shape(const vkdml::Device& dev, const std::string& device_name, uint3
                                             : vkdml::ops::cumulative_product(t, axis, dir, exclusive);
             REQUIRE(o);
             std::vector<T> got(x.size());
-            const std::span<const std::byte> in[] = {std::as_bytes(std::span(x))};
-            const std::span<std::byte> out[] = {std::as_writable_bytes(std::span(got))};
-            const vkdml::Status st = vkdml::execute(dev, o->desc(), in, out);
-            REQUIRE(st);
+            if (in_place) {
+                auto made = dev.create_operator(o->desc());
+                REQUIRE(made);
+                auto c = dev.compile_operator(*made);
+                REQUIRE(c);
+                auto data = vkdml::MappedBuffer::create(dev, x.size() * sizeof(T));
+                REQUIRE(data);
+                std::memcpy(data->data().data(), x.data(), x.size() * sizeof(T));
+                const uint64_t temp_bytes = c->binding_properties().TemporaryResourceSize;
+                auto temp = vkdml::MappedBuffer::create(dev, temp_bytes);
+                REQUIRE(temp);
+                REQUIRE(vkdml::submit(*c, {{*data}}, {{*data}}, *temp));  // (its destructor waits)
+                std::memcpy(got.data(), data->data().data(), x.size() * sizeof(T));
+            } else {
+                const std::span<const std::byte> in[] = {std::as_bytes(std::span(x))};
+                const std::span<std::byte> out[] = {std::as_writable_bytes(std::span(got))};
+                REQUIRE(vkdml::execute(dev, o->desc(), in, out));
+            }
             size_t differ = 0, first = 0;
             for (size_t i = got.size(); i-- > 0;)
                 if (std::memcmp(&got[i], &want[i], sizeof(T)) != 0) ++differ, first = i;
             INFO(device_name << ": " << (sizeof(T) == 4 ? "float32 " : "float64 ")
                              << (op == CanonicalOp::sum ? "cumsum" : "cumprod") << " [" << rows << ", "
                              << cols << "] axis " << axis << (exclusive ? " exclusive" : "")
-                             << (reverse ? " reverse" : "") << ": " << differ
+                             << (reverse ? " reverse" : "") << (in_place ? " in place" : "") << ": " << differ
                              << " positions differ, the first at " << first << " (" << got[first] << " vs "
                              << want[first] << ")");
             CHECK(differ == 0);
@@ -204,13 +220,24 @@ TEST_CASE("the canonical single pass gives the canonical tiles' bits", "[gpu][ca
     check_shape<float>(*dev, "canonical single pass", 1, 1100007, 1);
     check_shape<float>(*dev, "canonical single pass", 3, 40001, 1, false);
     check_shape<double>(*dev, "canonical single pass", 1, 100003, 1, false);
+    check_shape<float>(*dev, "canonical single pass", 1, 300001, 1, false, true);
+    // Tiles of 32 nodes (workgroups of 1,024): a tile closes its rank-1 node alone.
+    const auto large = chained_device({{"scan.tile_workgroup", 1024}}, false);
+    check_shape<float>(*large, "canonical single pass, tiles of 32 nodes", 1, 1100007, 1, false);
     // A line of one tile stays one pass of scan_canonical_tile.
     CHECK(line_plan(*dev, 8192).find("pass 1: scan_canonical_tile/f32 scan | ") != std::string::npos);
     CHECK(line_plan(*dev, 8192).find("scan_canonical_chained") == std::string::npos);
-    // Every total computed by the tile that needs it (no flag read): from the input at rank 0, from the
-    // input under a rank-1 node otherwise. Tiles of one node (workgroups of 32).
+    // Every total computed by the tile that needs it (no spin): from the input at rank 0, under a rank-1
+    // node from its children (odd ones published, even ones from the input); in place, the total of a
+    // tile that has published it since. Tiles of one node (workgroups of 32).
     const auto fallback = chained_device({{"scan.tile_workgroup", 32}}, true);
     check_shape<float>(*fallback, "canonical single pass, tiles of 1 node, every total a fallback", 1, 70001,
                        1, false);
+    check_shape<float>(*fallback, "canonical single pass, tiles of 1 node, every total a fallback", 1, 70001,
+                       1, false, true);
+    // (Lines past 2^20 elements are reduce-then-scan there: their fallbacks could pass lavapipe's loop
+    // limit.)
+    CHECK(line_plan(*fallback, 1100007).find("scan_canonical_chained") == std::string::npos);
+    CHECK(line_plan(*fallback, 1048576).find("scan_canonical_chained") != std::string::npos);
     require_no_validation_messages();
 }
