@@ -20,6 +20,11 @@
 // invocations load neighbouring vectors (each warp-wide load contiguous), a barrier, each reads its block
 // (33 words a block, so that 32 invocations reading theirs meet no bank twice); its outputs the same way
 // back. The same folds in the same order: only where the elements travel differs.
+// CANONICAL_CHAINED (the kernel scan_canonical_chained, the knob scan.canonical_chained): MODE_CHAINED,
+// a line of several tiles in one pass, a tile per workgroup in the order a counter gives: steps 1 and 2,
+// its node totals published (and those of the nodes of rank 1 and up it closes), its first node's prefix
+// from the look-back over the canonical tree's totals (canonical_lookback.glsl) in place of step 3, steps
+// 4 and 5; MODE_CLEAR zeroes the states before it.
 #extension GL_EXT_control_flow_attributes : require
 #if defined(CANONICAL_CHAINED)
 #extension GL_KHR_memory_scope_semantics : require
