@@ -15,16 +15,11 @@
 #ifndef CANONICAL_LOOKBACK_GLSL
 #define CANONICAL_LOOKBACK_GLSL
 
-layout(set = 0, binding = 2) coherent volatile buffer CanonicalStates { uint states[]; };
+#include "tile_states.glsl"  // the states (kernel_abi.h), buffer_barrier, put_acc, get_acc
 layout(constant_id = SCAN_SPEC_SPIN_LIMIT) const uint SPIN_LIMIT = 64u;  // 0: tests forcing every fallback
 
 const uint MAX_RANKS = SCAN_CANONICAL_MAX_RANKS;
 const uint TOTAL = SCAN_CANONICAL_TOTAL, PREFIX = SCAN_CANONICAL_PREFIX;
-#if defined(STORAGE_F64)
-const uint ACC_WORDS = 2u;
-#else
-const uint ACC_WORDS = 1u;
-#endif
 const uint SLOT = 2u * ACC_WORDS;  // a pair
 // A fallback's trips at most: the nodes under a rank-(MAX_RANKS - 1) node, all ranks.
 const uint FALLBACK_TRIPS = ARITY * ARITY * ARITY + ARITY * ARITY + ARITY + 1u;
@@ -62,29 +57,6 @@ uint flag_word(uint e) { return p.base_part + SCAN_CANONICAL_FLAG_WORD(e); }
 uint total_word(uint e) { return p.base_part + SCAN_CANONICAL_TOTAL_WORD(g_entries_all, SLOT, e); }
 uint prefix_word(uint e) { return p.base_part + SCAN_CANONICAL_PREFIX_WORD(g_entries_all, SLOT, e); }
 
-// A barrier that also orders this workgroup's buffer accesses (the states and, in place, the outputs)
-// across it: barrier() orders workgroup memory only.
-void buffer_barrier() {
-    controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsBuffer | gl_StorageSemanticsShared,
-                   gl_SemanticsAcquireRelease);
-}
-
-void put_acc(uint w, ACC_T a) {
-#if defined(STORAGE_F64)
-    uvec2 u = unpackDouble2x32(a);
-    states[w] = u.x;
-    states[w + 1u] = u.y;
-#else
-    states[w] = floatBitsToUint(a);
-#endif
-}
-ACC_T get_acc(uint w) {
-#if defined(STORAGE_F64)
-    return packDouble2x32(uvec2(states[w], states[w + 1u]));
-#else
-    return uintBitsToFloat(states[w]);
-#endif
-}
 Pair get_value(uint w) { return Pair(get_acc(w), get_acc(w + ACC_WORDS)); }
 void put_value(uint w, Pair a) {
     put_acc(w, a.hi);

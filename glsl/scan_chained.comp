@@ -56,19 +56,12 @@ const uint HERE = 0x80000000u;  // a window entry whose value this workgroup red
 // Flag reads before a silent predecessor is reduced here instead (the policy's; 0 in tests that force
 // the fallback on every predecessor).
 layout(constant_id = SCAN_SPEC_SPIN_LIMIT) const uint SPIN_LIMIT = 64u;
-#if defined(STORAGE_F64) || defined(STORAGE_U64)
-const uint ACC_WORDS = 2u;
-#else
-const uint ACC_WORDS = 1u;
-#endif
+#include "tile_states.glsl"  // the tile states (kernel_abi.h), buffer_barrier, put_acc, get_acc
 #if defined(ACC_IS_FLOAT)
 const uint SLOT = 2u * ACC_WORDS;  // words of a published value: a compensated pair
 #else
 const uint SLOT = ACC_WORDS;
 #endif
-
-// The tile states (kernel_abi.h): seen by other workgroups while this one runs, so coherent and volatile.
-layout(set = 0, binding = 2) coherent volatile buffer TileStates { uint states[]; };
 
 // (round, subgroup) totals, then their exclusive scan; padded so that a subgroup may store a whole
 // subgroup's worth past the last segment (no divergent branch before the next subgroup operation).
@@ -143,43 +136,10 @@ Pair get_spare(uint i) {
     return pair_of(spare_hi[i]);
 #endif
 }
-// A barrier that also orders this workgroup's buffer accesses (the tile states and, in place, the
-// outputs) across it: barrier() orders workgroup memory only.
-void buffer_barrier() {
-    controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsBuffer | gl_StorageSemanticsShared,
-                   gl_SemanticsAcquireRelease);
-}
-
 // ---- tile states ------------------------------------------------------------------------------
 uint items() { return p.item_end; }  // the pass is one dispatch of every item (scan_plan.cpp)
 uint state_word(uint w) { return p.base_part + w; }
 
-void put_acc(uint w, ACC_T a) {
-#if defined(STORAGE_F64)
-    uvec2 u = unpackDouble2x32(a);
-    states[w] = u.x;
-    states[w + 1u] = u.y;
-#elif defined(STORAGE_U64)
-    uvec2 u = unpack32(a);
-    states[w] = u.x;
-    states[w + 1u] = u.y;
-#elif defined(ACC_IS_FLOAT)
-    states[w] = floatBitsToUint(a);
-#else
-    states[w] = a;
-#endif
-}
-ACC_T get_acc(uint w) {
-#if defined(STORAGE_F64)
-    return packDouble2x32(uvec2(states[w], states[w + 1u]));
-#elif defined(STORAGE_U64)
-    return pack64(uvec2(states[w], states[w + 1u]));
-#elif defined(ACC_IS_FLOAT)
-    return uintBitsToFloat(states[w]);
-#else
-    return states[w];
-#endif
-}
 // Values travel as they are (not normalized): a value read back has the bits its writer combined.
 void put_value(uint w, Pair a) {
     put_acc(w, a.hi);
