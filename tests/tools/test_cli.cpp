@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <set>
 #include <span>
 #include <sstream>
 #include <string>
@@ -483,6 +484,36 @@ TEST_CASE("cli: vkdml --version prints the project version of vkdml/version.hpp"
     CHECK(std::string(VKDML_VERSION_STRING) == std::to_string(VKDML_VERSION_MAJOR) + "." +
                                                    std::to_string(VKDML_VERSION_MINOR) + "." +
                                                    std::to_string(VKDML_VERSION_PATCH));
+}
+
+TEST_CASE("cli: vkdml --help lists every command, its summary in one column past the longest name", "[cli]") {
+    TempDir dir;
+    const Outcome outcome = run_tool(dir, {"--help"});
+    CHECK(outcome.exit_code == 0);
+    CHECK(outcome.err.empty());
+    const size_t from = outcome.out.find("\ncommands:\n");
+    REQUIRE(from != std::string::npos);
+    std::istringstream lines(outcome.out.substr(from + 11));
+    std::vector<std::string> names;
+    std::set<size_t> columns;  // where each summary starts
+    for (std::string line; std::getline(lines, line) && !line.empty();) {
+        INFO(line);
+        REQUIRE(line.rfind("  ", 0) == 0);
+        const size_t end = line.find(' ', 2), summary = line.find_first_not_of(' ', end);
+        REQUIRE(summary != std::string::npos);
+        CHECK(summary - end >= 2);  // at least two spaces between a name and its summary
+        names.push_back(line.substr(2, end - 2));
+        columns.insert(summary);
+    }
+    std::vector<std::string> expected;
+    for (const vkdml::OperatorInfo& info : vkdml::operators())
+        if (std::find(expected.begin(), expected.end(), info.command) == expected.end())
+            expected.push_back(info.command);
+    for (const char* tool : {"info", "show", "bench", "plan"}) expected.push_back(tool);
+    std::sort(expected.begin(), expected.end());
+    std::sort(names.begin(), names.end());
+    CHECK(names == expected);
+    CHECK(columns == std::set<size_t>{2 + std::string("logcumsumexp").size() + 2});  // the longest name's
 }
 
 TEST_CASE("cli: every operator of the table is a command of the tool and an --op of vkdml plan", "[cli]") {

@@ -1,6 +1,7 @@
 // tools/cli/vkdml_cli.cpp — main() of the vkdml tool: the command table, tool-level usage and --version, and
 // the one place where failures become "vkdml: error: ..." and an exit code: always one line on stderr and
 // a non-zero exit, never a signal (a closed stdout is an error like any other: see platform.hpp).
+#include <algorithm>
 #include <cstdio>
 #include <new>
 #include <string>
@@ -29,9 +30,11 @@ std::string tool_usage() {
         "DirectML's cumulative and reduction operators on Vulkan compute, on .npy files.\n"
         "\n"
         "commands:\n";
+    size_t column = 0;  // the summaries' column: two spaces past the longest name
+    for (const Command* command : kCommands) column = std::max(column, command->name.size() + 2);
     for (const Command* command : kCommands) {
         std::string name(command->name);
-        name.resize(10, ' ');
+        name.resize(column, ' ');
         text += "  " + name + std::string(command->summary) + "\n";
     }
     return text + "\nRun 'vkdml <command> --help' for a command's options.\n";
