@@ -19,17 +19,31 @@ namespace {
 
 using Overrides = vkdml::testing::DeviceOverrides;
 
-/// `count` values whose rounding shows the association: normal values scaled by 2^-40 to 2^40 for sums
-/// (wider than a compensated pair holds), 1 ± about 2^-7 for products (no underflow over 100,003).
+/// A row-major [rows, cols] tensor whose rounding shows the association: for sums, normal values scaled by
+/// 2^-40 to 2^40 (wider than a compensated pair holds), or with `cancelling` normal values but 2^40 at a
+/// quarter of each fiber along `axis` and -2^40 at three quarters, so that the running sum's low word,
+/// rounded while 2^40 was in it, shows in the outputs after it (a rank-0 fallback total left unnormalized
+/// changes 4,465 of 70,001 outputs of the single pass, which the spread values never showed); for products
+/// 1 ± about 2^-7 (no underflow over 100,003).
 template <class T>
-std::vector<T> fiber_data(size_t count, CanonicalOp op, uint64_t seed) {
+std::vector<T> fiber_data(uint32_t rows, uint32_t cols, uint32_t axis, CanonicalOp op, uint64_t seed,
+                          bool cancelling) {
     std::mt19937_64 rng(seed);
     std::normal_distribution<double> normal(0.0, 1.0);
     std::uniform_int_distribution<int> exponent(-40, 40);
-    std::vector<T> x(count);
+    std::vector<T> x(size_t(rows) * cols);
     for (T& v : x)
         v = static_cast<T>(op == CanonicalOp::product ? 1.0 + normal(rng) * 0x1p-7
+                           : cancelling               ? normal(rng)
                                                       : std::ldexp(normal(rng), exponent(rng)));
+    const uint32_t fibers = axis == 0 ? cols : rows, len = axis == 0 ? rows : cols;
+    if (op == CanonicalOp::sum && cancelling && len >= 4) {
+        for (uint32_t f = 0; f < fibers; ++f) {
+            auto at = [&](uint32_t i) { return axis == 0 ? size_t(i) * cols + f : size_t(f) * cols + i; };
+            x[at(len / 4)] = T(0x1p40);
+            x[at(len / 4 * 3)] = T(-0x1p40);
+        }
+    }
     return x;
 }
 
@@ -50,8 +64,8 @@ std::vector<T> expected(const std::vector<T>& x, uint32_t rows, uint32_t cols, u
 }
 
 /// The canonical sum and product of the shape, each plain, exclusive, reverse and both (`all`; else the sum
-/// plain and both exclusive and reverse: fewer pipelines to compile); `in_place`: on the device, the output
-/// bound over the input (execute() would read a copy).
+/// plain and both exclusive and reverse: fewer pipelines to compile), the reverse sums of cancelling data
+/// (fiber_data); `in_place`: on the device, the output bound over the input (execute() would read a copy).
 template <class T>
 void check_shape(const vkdml::Device& dev, const std::string& device_name, uint32_t rows, uint32_t cols,
                  uint32_t axis, bool all = true, bool in_place = false) {
@@ -59,7 +73,7 @@ void check_shape(const vkdml::Device& dev, const std::string& device_name, uint3
         for (int variant = 0; variant < 4; ++variant) {
             if (!all && (op == CanonicalOp::product || variant == 1 || variant == 2)) continue;
             const bool exclusive = variant & 1, reverse = variant & 2;
-            const std::vector<T> x = fiber_data<T>(size_t(rows) * cols, op, rows * 31 + cols + variant);
+            const std::vector<T> x = fiber_data<T>(rows, cols, axis, op, rows * 31 + cols + variant, reverse);
             const std::vector<T> want = expected(x, rows, cols, axis, op, exclusive, reverse);
             const vkdml::ops::TensorDesc t{float_type_of<T>(), {rows, cols}, {}};
             const auto dir = reverse ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
