@@ -119,11 +119,6 @@ layout(set = 0, binding = 1) writeonly buffer DstWords { uint dst_words[]; };
 layout(set = 0, binding = 1) buffer DstBytes { uint dst_bytes[]; };  // ANY, ALL: bytes set by atomics
 
 // ---- arithmetic type facts -------------------------------------------------------------------
-#if defined(STORAGE_F64) || defined(STORAGE_U64)
-const uint ACC_WORDS = 2u;
-#else
-const uint ACC_WORDS = 1u;
-#endif
 const uint STATE_WORDS = REDUCE_STATE_WORDS(ACC_WORDS, FUNCTION, COMPENSATED, STATE_INDEX);
 
 #if defined(STORAGE_F64)
@@ -450,31 +445,15 @@ ACC_T finish(State st) {
 
 // ---- states as 32-bit words (partials between passes) ------------------------------------------
 void acc_to_words(ACC_T a, uint w) {
-#if defined(STORAGE_F64)
-    uvec2 u = unpackDouble2x32(a);
+    uvec2 u = acc_bits(a);
     dst_words[w] = u.x;
-    dst_words[w + 1u] = u.y;
-#elif defined(STORAGE_U64)
-    uvec2 u = unpack32(a);
-    dst_words[w] = u.x;
-    dst_words[w + 1u] = u.y;
-#elif defined(ACC_IS_FLOAT)
-    dst_words[w] = floatBitsToUint(a);
-#else
-    dst_words[w] = a;
-#endif
+    if (ACC_WORDS == 2u) dst_words[w + 1u] = u.y;
 }
 
 ACC_T acc_from_words(uint w) {
-#if defined(STORAGE_F64)
-    return packDouble2x32(uvec2(src_words[w], src_words[w + 1u]));
-#elif defined(STORAGE_U64)
-    return pack64(uvec2(src_words[w], src_words[w + 1u]));
-#elif defined(ACC_IS_FLOAT)
-    return uintBitsToFloat(src_words[w]);
-#else
-    return src_words[w];
-#endif
+    uvec2 u = uvec2(src_words[w], 0u);
+    if (ACC_WORDS == 2u) u.y = src_words[w + 1u];
+    return acc_from_bits(u);
 }
 
 // The state with its compensated pair normalized (hi the rounded value, lo what is left): the form a

@@ -164,4 +164,34 @@ uint f32_to_f16_bits(float f) {
 #define ACC_IS_F64 1
 #endif
 
+// The arithmetic type as 32-bit words, for buffers of words (a single-pass scan's tile states, a
+// reduction's partials): ACC_WORDS of them, the low word first (for one word, acc_bits(a).y is 0).
+#if defined(ACC_IS_F64) || defined(STORAGE_U64)
+const uint ACC_WORDS = 2u;
+#else
+const uint ACC_WORDS = 1u;
+#endif
+uvec2 acc_bits(ACC_T a) {
+#if defined(ACC_IS_F64)
+    return unpackDouble2x32(a);
+#elif defined(STORAGE_U64)
+    return unpack32(a);
+#elif defined(ACC_IS_FLOAT)
+    return uvec2(floatBitsToUint(a), 0u);
+#else
+    return uvec2(a, 0u);
+#endif
+}
+ACC_T acc_from_bits(uvec2 u) {
+#if defined(ACC_IS_F64)
+    return packDouble2x32(u);
+#elif defined(STORAGE_U64)
+    return pack64(u);
+#elif defined(ACC_IS_FLOAT)
+    return uintBitsToFloat(u.x);
+#else
+    return u.x;
+#endif
+}
+
 #endif
