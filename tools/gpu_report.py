@@ -108,6 +108,8 @@ def device_line(device):
             break
     if device.get("subgroup_size"):
         parts.append(f"subgroup size {device['subgroup_size']}")
+    if device.get("rows"):  # the policy rows the bench planned with (Device::policy_rows)
+        parts.append(f"{device['rows']} rows" + (f" tuned {device['tuning']}" if device.get("tuning") else ""))
     return ", ".join(parts)
 
 

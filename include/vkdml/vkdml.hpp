@@ -430,6 +430,14 @@ public:
     /// The device's limits and capabilities; fixed for its lifetime, valid while this Device lives.
     VKDML_API const DeviceInfo& info() const noexcept;
 
+    /// The policy rows the planners use on this device, as describe_plan's header names them: "<family>-
+    /// <class>", the class "cpu" on a VK_PHYSICAL_DEVICE_TYPE_CPU device (lavapipe) and "gpu" on any
+    /// other, the family the long inner lines run on: "cooperative" (workgroup tiles and trees) or "serial"
+    /// (an invocation per chunk: the CPU rows, and a GPU whose subgroup size varies without full subgroups
+    /// to require). DeviceOptions::tuning sets numbers of those rows, not which rows they are. The text has
+    /// static storage. Thread-safe.
+    VKDML_API std::string_view policy_rows() const noexcept;
+
     /// Feature query in the spirit of IDMLDevice::CheckFeatureSupport: whether `op` runs on `type`
     /// on this device, and if not why (an operator vkdml does not implement, an unknown type, or the
     /// missing Vulkan feature by name). As input type: for REDUCE this holds for SUM, MULTIPLY, MIN, MAX,

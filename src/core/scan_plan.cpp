@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <optional>
 
 namespace vkdml::detail {
 
@@ -314,15 +315,24 @@ struct Planner {
         return carry;
     }
 
+    /// `tiled` in chunks of one tile, as the single passes take it; nothing where its items are too many
+    /// for one dispatch's indexing (check_item_count).
+    std::optional<Shape> tile_chunks(const Shape& tiled) {
+        Shape s = tiled;
+        s.chunk_len = s.tile_len();
+        s.chunks = ceil_div(s.axis().size, s.chunk_len);
+        if (!check_item_count("scan", s.layout().lines(), 1, s.chunks)) return std::nullopt;
+        return s;
+    }
+
     /// Plans the chained pass for lines of several tiles: a pass that zeroes the tile states, then the
     /// single scan pass over chunks of one tile. Returns false, the plan as it was, when there are too
     /// many tiles or a pass would need more than one dispatch (the look-back and the fallback read other
     /// tiles of the fiber, so every tile must sit in one window): reduce-then-scan instead.
     bool chained(const ScanRequest& r, const Shape& tiled, PassBinding src, PassBinding dst) {
-        Shape s = tiled;
-        s.chunk_len = s.tile_len();
-        s.chunks = ceil_div(s.axis().size, s.chunk_len);
-        if (!check_item_count("scan", s.layout().lines(), 1, s.chunks)) return false;
+        const std::optional<Shape> one_tile = tile_chunks(tiled);
+        if (!one_tile) return false;
+        const Shape& s = *one_tile;
         const uint64_t items = s.layout().lines() * s.chunks;
         const uint64_t words = SCAN_CHAINED_STATE_WORDS(items, uint64_t(s.v.partial_bytes / 4));
         return single_pass(r, s, words, SCAN_CHAINED_FLAG_WORD(items), src, dst);
@@ -345,10 +355,9 @@ struct Planner {
     /// a line needs more ranks than the kernel keeps or a pass would need more than one dispatch:
     /// reduce-then-scan instead.
     bool canonical_chained(const ScanRequest& r, const Shape& tiled, PassBinding src, PassBinding dst) {
-        Shape s = tiled;
-        s.chunk_len = s.tile_len();
-        s.chunks = ceil_div(s.axis().size, s.chunk_len);
-        if (!check_item_count("scan", s.layout().lines(), 1, s.chunks)) return false;
+        const std::optional<Shape> one_tile = tile_chunks(tiled);
+        if (!one_tile) return false;
+        const Shape& s = *one_tile;
         const uint64_t per_line = canonical_entries(s.axis().size);
         if (per_line == 0) return false;
         // With every total a fallback (tests), a tile of a line past 2^20 elements could walk more than

@@ -1,6 +1,7 @@
 // vkdml::Device: its accessors, adopting the application's device, and the setup create() shares
 // (device_create.cpp makes an instance and device of vkdml's own).
 #include "core/errors.hpp"
+#include "core/policy.hpp"
 #include "vulkan/device_info.hpp"
 #include "vulkan/device_setup.hpp"
 #include "vulkan/pipeline_cache.hpp"
@@ -131,6 +132,10 @@ Device::~Device() = default;
 
 const DeviceInfo& Device::info() const noexcept {
     return s_->caps.info;
+}
+
+std::string_view Device::policy_rows() const noexcept {
+    return detail::select_policy(s_->caps.plan_target()).name;
 }
 
 bool Device::is_lost() const noexcept {

@@ -3,6 +3,8 @@
 
 #include "gpu_fixture.hpp"
 #include "os_support.hpp"
+#include "vkdml/ops.hpp"
+#include "vkdml/testing.hpp"
 
 #include <cstdlib>
 #include <cstring>
@@ -85,6 +87,42 @@ TEST_CASE("the device reports its limits", "[gpu][device]") {
     // Vulkan 1.3 minimums (maxBufferSize 2^30) or UINT64_MAX before 1.3; a host-visible heap exists.
     CHECK(info.max_buffer_size >= 1u << 30);
     CHECK(info.host_visible_heap > 0);
+}
+
+TEST_CASE("policy_rows names the rows the device plans with, as its plans' headers do", "[gpu][device]") {
+    using Class = vkdml::testing::DeviceOverrides::PolicyClass;
+    using vkdml::KernelChoice;
+    const vkdml::DeviceInfo& info = vkdml_test::test_device().info();
+    // Without full subgroups of a varying size, every row plans with the serial kernels.
+    const bool whole = info.full_subgroups || info.min_subgroup_size == info.max_subgroup_size;
+    const std::string own_class = info.physical.type == VK_PHYSICAL_DEVICE_TYPE_CPU ? "cpu" : "gpu";
+    const std::string own_family = own_class == "cpu" || !whole ? "serial" : "cooperative";
+    const struct {
+        KernelChoice kernels;
+        Class rows;
+        std::string name;
+    } cases[] = {{KernelChoice::automatic, Class::automatic, own_family + "-" + own_class},
+                 {KernelChoice::automatic, Class::cpu, "serial-cpu"},
+                 {KernelChoice::cooperative, Class::cpu, whole ? "cooperative-cpu" : "serial-cpu"},
+                 {KernelChoice::automatic, Class::gpu, whole ? "cooperative-gpu" : "serial-gpu"},
+                 {KernelChoice::serial, Class::gpu, "serial-gpu"}};
+    const vkdml::ops::TensorDesc t{DML_TENSOR_DATA_TYPE_FLOAT32, {4, 5}, {}};
+    const auto cumsum = vkdml::ops::cumulative_sum(t, 1, DML_AXIS_DIRECTION_INCREASING, false);
+    REQUIRE(cumsum);
+    for (const auto& c : cases) {
+        INFO(c.name);
+        const auto dev = vkdml_test::make_test_device(c.kernels, c.rows);
+        CHECK(dev->policy_rows() == c.name);
+        CHECK_THAT(vkdml_test::compiled_plan(*dev, cumsum->desc()),
+                   Contains("CUMULATIVE_SUMMATION FLOAT32 {4,5}: " + c.name + " rows"));
+    }
+    // A tuning sets numbers of the rows, not which rows they are.
+    vkdml::DeviceOptions tuned;
+    tuned.tuning = {{"scan.tile_workgroup", 64}};
+    vkdml::testing::DeviceOverrides gpu_rows;
+    gpu_rows.policy_class = Class::gpu;
+    gpu_rows.kernels = KernelChoice::serial;
+    CHECK(vkdml_test::make_test_device(tuned, gpu_rows)->policy_rows() == "serial-gpu");
 }
 
 TEST_CASE("feature query: every operator supports all 11 types here", "[gpu][device]") {

@@ -608,6 +608,20 @@ TEST_CASE("cli: vkdml info --json says the same as the library, as one document"
     }
     CHECK(chosen == 1);
     const json::Value& c = doc.at("chosen");
+    // The policy rows it plans with (Device::policy_rows): a CPU device's serial rows, a GPU's cooperative
+    // ones where its subgroups are whole; untuned. The text says the same, with the tool's tuning.
+    bool cpu = false;
+    for (const json::Value& d : doc.at("devices"))
+        if (d.at("chosen").get<bool>()) cpu = d.at("type").get<std::string>() == "cpu";
+    const bool whole = info.full_subgroups || info.min_subgroup_size == info.max_subgroup_size;
+    const std::string rows = cpu ? "serial-cpu" : whole ? "cooperative-gpu" : "serial-gpu";
+    CHECK(c.at("policy_rows").get<std::string>() == rows);
+    CHECK(c.at("tuning").get<std::string>().empty());
+    vkdml_test::set_environment("VKDML_TOOL_TUNE", "scan.tile_workgroup=64");
+    const Outcome tuned = run_tool(dir, {"info"});
+    vkdml_test::set_environment("VKDML_TOOL_TUNE", nullptr);
+    CHECK(tuned.out.find("\n  plans with                   " + rows +
+                         " rows tuned scan.tile_workgroup=64\n") != std::string::npos);
     CHECK(c.at("index").get<uint32_t>() == info.physical.index);
     CHECK(c.at("name").get<std::string>() == info.physical.name);
     CHECK(c.at("subgroup_size").get<uint32_t>() == info.subgroup_size);

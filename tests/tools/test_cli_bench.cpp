@@ -66,8 +66,11 @@ void check_device(const json::Value& doc) {
     CHECK(std::regex_match(doc.at("date").get<std::string>(), std::regex(R"(20\d\d-[01]\d-[0-3]\d)")));
     const json::Value& device = doc.at("device");
     CHECK(json::keys(device) ==
-          Keys{"name", "driver", "driver_info", "type", "subgroup_size", "vulkan", "tuning"});
+          Keys{"name", "driver", "driver_info", "type", "subgroup_size", "vulkan", "rows", "tuning"});
     CHECK_FALSE(device.at("name").get<std::string>().empty());
+    const std::string rows = device.at("rows").get<std::string>();
+    CHECK((rows == "serial-cpu" || rows == "cooperative-cpu" || rows == "serial-gpu" ||
+           rows == "cooperative-gpu"));
     CHECK(device.at("subgroup_size").get<double>() >= 1);
 }
 
@@ -133,6 +136,10 @@ TEST_CASE("cli: vkdml bench writes the table, the JSON and the SVG of the cases 
 
     const json::Value doc = json::parse(read_text(json_path));
     check_device(doc);
+    // The rows the device planned with, in the device line too: a CPU device's are its serial ones.
+    const std::string rows = doc.at("device").at("rows").get<std::string>();
+    if (doc.at("device").at("type").get<std::string>() == "cpu") CHECK(rows == "serial-cpu");
+    CHECK(run.out.find(", " + rows + " rows\n") == run.out.find('\n') - rows.size() - 7);
     CHECK(doc.at("suite").get<std::string>() == "quick");
     CHECK(doc.at("repeat").get<double>() == 2);
     const json::Value& results = doc.at("results");
@@ -320,9 +327,11 @@ TEST_CASE("cli: VKDML_TOOL_TUNE tunes the tool's device; the device line and the
     vkdml_test::set_environment("VKDML_TOOL_POLICY", nullptr);
     INFO("stdout: " << run.out << "\nstderr: " << run.err);
     REQUIRE(run.exit_code == 0);
-    CHECK(run.out.find(", tuned scan.tile_workgroup=32,scan.chained=0\n") != std::string::npos);
+    CHECK(run.out.find(", cooperative-gpu rows tuned scan.tile_workgroup=32,scan.chained=0\n") !=
+          std::string::npos);
     const json::Value doc = json::parse(read_text(json_path));
     check_device(doc);
+    CHECK(doc.at("device").at("rows").get<std::string>() == "cooperative-gpu");
     CHECK(doc.at("device").at("tuning").get<std::string>() == "scan.tile_workgroup=32,scan.chained=0");
     // Reduce-then-scan instead of the chained pass (scan.chained=0), its check passed.
     const json::Value& scan = doc.at("results")[0];

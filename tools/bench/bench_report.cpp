@@ -114,8 +114,8 @@ std::string dtype_name(DML_TENSOR_DATA_TYPE type) {
 std::string device_line(const Report& report) {
     const DeviceSummary& d = report.device;
     return "device: " + d.name + " (" + d.type + ", Vulkan " + d.vulkan + "), driver " + d.driver + " " +
-           d.driver_info + ", subgroup size " + std::to_string(d.subgroup_size) +
-           (d.tuning.empty() ? "" : ", tuned " + d.tuning) + "\n";
+           d.driver_info + ", subgroup size " + std::to_string(d.subgroup_size) + ", " + d.rows + " rows" +
+           (d.tuning.empty() ? "" : " tuned " + d.tuning) + "\n";
 }
 
 std::string table(const Report& report) {
@@ -180,6 +180,7 @@ std::string json(const Report& report) {
                   {"type", d.type},
                   {"subgroup_size", d.subgroup_size},
                   {"vulkan", d.vulkan},
+                  {"rows", d.rows},
                   {"tuning", d.tuning}}},
                 {"suite", report.suite},
                 {"repeat", report.repeat},

@@ -43,7 +43,9 @@ struct DeviceSummary {
     std::string name, driver, driver_info, type, vulkan;
     uint32_t subgroup_size = 0;
     std::string
-        tuning;  ///< the policy knobs set (DeviceOptions::tuning, VKDML_TOOL_TUNE), "k=v,..."; empty: none
+        rows;  ///< the policy rows the device plans with (Device::policy_rows): "cooperative-gpu", ...
+    std::string
+        tuning;  ///< the knobs set on them (DeviceOptions::tuning, VKDML_TOOL_TUNE), "k=v,..."; empty: none
 };
 
 struct Report {

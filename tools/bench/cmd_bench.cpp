@@ -296,6 +296,7 @@ void run_bench(const Args& args) {
     const std::shared_ptr<Device> device = open_device(args);
     Gpu gpu(*device);
     Report report{summarize(device->info()), s.suite, s.repeat, today(), {}};
+    report.device.rows = device->policy_rows();
     report.device.tuning = format_tuning(tool_tuning());  // the knobs device_options set
     // --json -: the JSON alone on standard output, the text on standard error.
     const bool json_to_stdout = s.json_path && *s.json_path == "-";

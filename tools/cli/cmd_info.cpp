@@ -47,7 +47,14 @@ void print_devices(const std::vector<PhysicalDeviceInfo>& devices, const Device*
     }
 }
 
-void print_limits(const DeviceInfo& info) {
+// "serial-cpu rows", "cooperative-gpu rows tuned scan.tile_workgroup=512" (the tool's VKDML_TOOL_TUNE).
+std::string rows_text(const Device& device) {
+    const std::string tuning = format_tuning(tool_tuning());
+    return std::string(device.policy_rows()) + " rows" + (tuning.empty() ? "" : " tuned " + tuning);
+}
+
+void print_limits(const Device& device) {
+    const DeviceInfo& info = device.info();
     const PhysicalDeviceInfo& p = info.physical;
     std::printf("\n%s (Vulkan %u.%u.%u, vendor 0x%04x, device 0x%04x)\n", p.name.c_str(),
                 VK_API_VERSION_MAJOR(p.api_version), VK_API_VERSION_MINOR(p.api_version),
@@ -59,6 +66,7 @@ void print_limits(const DeviceInfo& info) {
                 info.full_subgroups                                ? "required (cooperative kernels)"
                 : info.min_subgroup_size == info.max_subgroup_size ? "not required (one size only)"
                                                                    : "not available: serial kernels only");
+    std::printf("  plans with                   %s\n", rows_text(device).c_str());
     std::printf("  max storage buffer range     %llu bytes\n",
                 static_cast<unsigned long long>(info.max_storage_buffer_range));
     std::printf("  max memory allocation        %llu bytes\n",
@@ -153,6 +161,8 @@ Json info_json(const std::vector<PhysicalDeviceInfo>& devices, const Device& dev
         {"vulkan", vulkan_version(p.api_version)},
         {"vendor_id", p.vendor_id},
         {"device_id", p.device_id},
+        {"policy_rows", device.policy_rows()},
+        {"tuning", format_tuning(tool_tuning())},
         {"subgroup_size", info.subgroup_size},
         {"subgroup_arithmetic", info.subgroup_arithmetic},
         {"min_subgroup_size", info.min_subgroup_size},
@@ -209,7 +219,7 @@ void run_info(const Args& args) {
     }
     print_devices(devices, device ? device->get() : nullptr);
     if (!device) fail(device.error().message);
-    print_limits((*device)->info());
+    print_limits(**device);
     print_type_support(**device);
 }
 
