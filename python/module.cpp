@@ -691,6 +691,8 @@ PYBIND11_MODULE(_native, m) {
         .def_property_readonly("index",
                                [](const DeviceHandle& h) { return h.device()->info().physical.index; })
         .def_property_readonly("lost", [](const DeviceHandle& h) { return h.device()->is_lost(); })
+        .def_property_readonly("policy_rows",
+                               [](const DeviceHandle& h) { return std::string(h.device()->policy_rows()); })
         .def("cache_info",
              [](DeviceHandle& h) {
                  const DeviceHandle::Info i = h.info();

@@ -63,6 +63,12 @@ class Device:
         return self._handle.info["name"]
 
     @property
+    def policy_rows(self):
+        """The policy rows vkdml plans with on the device (Device::policy_rows): 'cooperative-gpu' on a GPU
+        whose subgroups can be whole, 'serial-gpu' on one without, 'serial-cpu' on lavapipe."""
+        return self._handle.policy_rows
+
+    @property
     def lost(self):
         """Whether the device was lost (vkdml.DeviceLost): it then refuses all work."""
         return self._handle.lost

@@ -30,6 +30,9 @@ def test_devices_lists_the_device_the_calls_use():
                if d["driver"] == "llvmpipe" and d["driver_info"].startswith("Mesa 22."))
     dev = vkdml.Device(usable[0]["index"])
     assert dev.info["name"] == usable[0]["name"] and dev.name in repr(dev)
+    # The policy rows it plans with: a CPU device's serial rows (lavapipe), a GPU's.
+    expected_rows = {"serial-cpu"} if dev.info["type"] == "cpu" else {"cooperative-gpu", "serial-gpu"}
+    assert dev.policy_rows in expected_rows
     assert vkdml.Device(usable[0]["name"].upper()[:6]).name == dev.name  # a case-insensitive substring
     x = np.arange(6, dtype=np.float32)
     np.testing.assert_array_equal(vkdml.cumsum(x, 0, device=dev), np.cumsum(x))
