@@ -165,8 +165,12 @@ Result<std::vector<PlannedDispatch>> plan_dispatches(const CompiledState& s, con
 }
 
 /// Records a plan's dispatches, one call per dispatch in order (plan_dispatches): when the pass
-/// changes, the previous pass's timestamp and a barrier (between consecutive passes only), then the
-/// pass's pipeline; then each dispatch's descriptors, push constants and workgroups.
+/// changes, the previous pass's timestamp and a barrier, then the pass's pipeline; then each dispatch's
+/// descriptors, push constants and workgroups. The dispatches of one pass (windows, or more workgroups
+/// than one dispatch takes) touch disjoint elements, but their descriptors overlap: a window begins
+/// aligned down, the temporary region is bound whole, and a binding the shader could write counts as
+/// written. A barrier between them too lets synchronization validation check every plan, and costs a
+/// drain per dispatch of passes that large.
 class Recorder {
 public:
     Recorder(const DeviceState& d, VkCommandBuffer cmd, const PassPipelines& pipelines,
@@ -178,7 +182,10 @@ public:
           timestamps_(timestamps) {}
 
     void operator()(size_t pass, const detail::Segment& seg, const Dispatch& dispatch) {
-        if (pass != bound_) enter_pass(pass);
+        if (pass != bound_)
+            enter_pass(pass);
+        else
+            barrier();  // (see the class comment)
         push_and_dispatch(seg, dispatch);
     }
 
