@@ -1,6 +1,7 @@
 // gpu_fixture.cpp — creates the shared validated device lazily and collects validation messages.
 #include "gpu_fixture.hpp"
 
+#include "os_support.hpp"
 #include "vkdml/profiling.hpp"
 
 #include <catch2/catch.hpp>
@@ -78,6 +79,34 @@ bool validation_layer_waived() {
 #endif
 }
 
+// Built with AddressSanitizer or ThreadSanitizer (the asan and tsan presets).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define VKDML_TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define VKDML_TEST_SANITIZED 1
+#endif
+#endif
+
+/// A test device's validation: the layer (unless waived), its messages logged, and its synchronization
+/// validation (hazards between the commands vkdml records), which the layer reads from VK_LAYER_ENABLES
+/// when an instance is created: set here once unless the environment sets it. Not in sanitized builds:
+/// there the layer's synchronization state is what LeakSanitizer would report at exit
+/// (tools/sanitizers/lsan_sync_validation.supp).
+static void validate(vkdml::DeviceOptions& options) {
+    options.validation = !validation_layer_waived();
+    options.on_validation_message = log_message;
+#if !defined(VKDML_TEST_SANITIZED)
+    static const bool sync = [] {
+        if (!std::getenv("VK_LAYER_ENABLES"))
+            set_environment("VK_LAYER_ENABLES",
+                            "VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT");
+        return true;
+    }();
+    (void)sync;
+#endif
+}
+
 vkdml::Device& test_device() {
     DeviceSlot& slot = device_slot();
     std::unique_lock<std::mutex> lock(slot.mutex);
@@ -85,8 +114,7 @@ vkdml::Device& test_device() {
     if (!slot.tried) {
         slot.tried = true;
         vkdml::DeviceOptions options;
-        options.validation = !validation_layer_waived();
-        options.on_validation_message = log_message;
+        validate(options);
         vkdml::testing::DeviceOverrides overrides;
         overrides.kernels = test_kernels();
         overrides.policy_class = test_policy();
@@ -132,8 +160,7 @@ std::shared_ptr<vkdml::Device> make_test_device(const vkdml::testing::DeviceOver
 
 std::shared_ptr<vkdml::Device> make_test_device(vkdml::DeviceOptions options,
                                                 const vkdml::testing::DeviceOverrides& overrides) {
-    options.validation = !validation_layer_waived();
-    options.on_validation_message = log_message;
+    validate(options);
     auto created = vkdml::testing::create_device(options, overrides);
     if (!created) FAIL("vkdml::testing::create_device failed: " << created.error().message);
     return std::move(created.value());
@@ -169,8 +196,7 @@ UseLimitedDevice::UseLimitedDevice(const vkdml::testing::DeviceOverrides::Limits
         if (k == key) slot.limited = device;
     if (!slot.limited) {
         vkdml::DeviceOptions options;
-        options.validation = !validation_layer_waived();
-        options.on_validation_message = log_message;
+        validate(options);
         vkdml::testing::DeviceOverrides overrides;
         overrides.limits = limits;
         overrides.kernels = test_kernels();
