@@ -432,10 +432,12 @@ public:
 
     /// The policy rows the planners use on this device, as describe_plan's header names them: "<family>-
     /// <class>", the class "cpu" on a VK_PHYSICAL_DEVICE_TYPE_CPU device (lavapipe) and "gpu" on any
-    /// other, the family the long inner lines run on: "cooperative" (workgroup tiles and trees) or "serial"
-    /// (an invocation per chunk: the CPU rows, and a GPU whose subgroup size varies without full subgroups
-    /// to require). DeviceOptions::tuning sets numbers of those rows, not which rows they are. The text has
-    /// static storage. Thread-safe.
+    /// other, the family the rows give long inner lines: "cooperative" (workgroup tiles and trees) or
+    /// "serial" (an invocation per chunk: the CPU rows, and a GPU whose subgroup size varies without full
+    /// subgroups to require). A device without the subgroup operations a cooperative kernel needs
+    /// (DeviceInfo::subgroup_arithmetic and subgroup_shuffle, DeviceOptions::subgroup_operations) keeps
+    /// its rows' name but plans those shapes serially. DeviceOptions::tuning sets numbers of the rows,
+    /// not which rows they are. The text has static storage. Thread-safe.
     VKDML_API std::string_view policy_rows() const noexcept;
 
     /// Feature query in the spirit of IDMLDevice::CheckFeatureSupport: whether `op` runs on `type`
@@ -582,11 +584,12 @@ public:
 
     /// Validates the bindings and records the dispatches into `command_buffer`, which must be in the
     /// recording state, belong to a pool of a compute-capable family of the operator's device, and be
-    /// used by no other thread meanwhile. Between its own passes it records a compute-to-compute
-    /// memory barrier; none before the first or after the last: the caller orders the execution against
-    /// earlier writes of the inputs and later uses of the outputs (compute-shader stage, shader storage
-    /// reads and writes), as in DirectML. It leaves its own compute pipeline, push descriptor set 0 and
-    /// push constants bound; the application rebinds its own compute state afterwards.
+    /// used by no other thread meanwhile. Between its own dispatches (its passes, and the dispatches of
+    /// a pass too large for one) it records a compute-to-compute memory barrier; none before the first
+    /// or after the last: the caller orders the execution against earlier writes of the inputs and
+    /// later uses of the outputs (compute-shader stage, shader storage reads and writes), as in
+    /// DirectML. It leaves its own compute pipeline, push descriptor set 0 and push constants bound;
+    /// the application rebinds its own compute state afterwards.
     /// Errors (nothing is recorded then): invalid_argument (null command buffer); device_lost;
     /// invalid_binding (see Bindings and BufferBinding: wrong count, null buffer, no storage usage,
     /// buffer_size 0 or above the memory requirement, range outside the buffer, too small, offset

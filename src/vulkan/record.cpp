@@ -1,6 +1,6 @@
 // CompiledOperator::record: validating the caller's bindings (SPEC §2 rule 9, binding_validation.hpp)
 // and recording the plan's dispatches with push descriptors: one per segment of a pass, each binding bound
-// through its window (window.hpp), with a barrier between consecutive passes only.
+// through its window (window.hpp), with a barrier between consecutive dispatches (see Recorder).
 #include "vkdml/profiling.hpp"
 
 #include "core/errors.hpp"

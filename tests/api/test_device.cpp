@@ -116,13 +116,6 @@ TEST_CASE("policy_rows names the rows the device plans with, as its plans' heade
         CHECK_THAT(vkdml_test::compiled_plan(*dev, cumsum->desc()),
                    Contains("CUMULATIVE_SUMMATION FLOAT32 {4,5}: " + c.name + " rows"));
     }
-    // A tuning sets numbers of the rows, not which rows they are.
-    vkdml::DeviceOptions tuned;
-    tuned.tuning = {{"scan.tile_workgroup", 64}};
-    vkdml::testing::DeviceOverrides gpu_rows;
-    gpu_rows.policy_class = Class::gpu;
-    gpu_rows.kernels = KernelChoice::serial;
-    CHECK(vkdml_test::make_test_device(tuned, gpu_rows)->policy_rows() == "serial-gpu");
 }
 
 TEST_CASE("feature query: every operator supports all 11 types here", "[gpu][device]") {

@@ -1,7 +1,6 @@
 // gpu_fixture.cpp — creates the shared validated device lazily and collects validation messages.
 #include "gpu_fixture.hpp"
 
-#include "os_support.hpp"
 #include "vkdml/profiling.hpp"
 
 #include <catch2/catch.hpp>
@@ -88,23 +87,23 @@ bool validation_layer_waived() {
 #endif
 #endif
 
-/// A test device's validation: the layer (unless waived), its messages logged, and its synchronization
-/// validation (hazards between the commands vkdml records), which the layer reads from VK_LAYER_ENABLES
-/// when an instance is created: set here once unless the environment sets it. Not in sanitized builds:
-/// there the layer's synchronization state is what LeakSanitizer would report at exit
-/// (tools/sanitizers/lsan_sync_validation.supp).
+void enable_synchronization_validation() {
+#if !defined(VKDML_TEST_SANITIZED)
+    const char* name = "VK_LAYER_ENABLES";
+    const char* value = "VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT";
+    if (std::getenv(name)) return;
+#ifdef _WIN32
+    _putenv_s(name, value);
+#else
+    ::setenv(name, value, 0);
+#endif
+#endif
+}
+
+/// A test device's validation: the layer (unless waived), its messages logged.
 static void validate(vkdml::DeviceOptions& options) {
     options.validation = !validation_layer_waived();
     options.on_validation_message = log_message;
-#if !defined(VKDML_TEST_SANITIZED)
-    static const bool sync = [] {
-        if (!std::getenv("VK_LAYER_ENABLES"))
-            set_environment("VK_LAYER_ENABLES",
-                            "VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT");
-        return true;
-    }();
-    (void)sync;
-#endif
 }
 
 vkdml::Device& test_device() {

@@ -68,6 +68,14 @@ std::string compiled_plan(const vkdml::Device& dev, const DML_OPERATOR_DESC& des
 /// mandatory: the variable is refused there (the first GPU test fails).
 bool validation_layer_waived();
 
+/// Turns on the validation layer's synchronization validation (hazards between the commands vkdml and the
+/// tests record) for every instance the process creates with the layer: VK_LAYER_ENABLES, which the layer
+/// reads at vkCreateInstance, unless the environment sets it. The test programs' main() calls it before
+/// anything else (before any thread or instance). Nothing in sanitized builds: there the layer's own
+/// synchronization state is what LeakSanitizer would report at exit
+/// (tools/sanitizers/lsan_sync_validation.supp).
+void enable_synchronization_validation();
+
 /// Opens a test that needs the validation layer itself (it checks the layer's silence through the tool's
 /// --validation): skipped, with the reason, when validation_layer_waived().
 #define VKDML_NEEDS_VALIDATION_LAYER()                                                          \

@@ -1,4 +1,5 @@
-// test_main.cpp — Catch2 runner; also fails the run if the validation layer ever said anything.
+// test_main.cpp — Catch2 runner: synchronization validation on, and the run failed if the validation layer
+// ever said anything.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
@@ -7,6 +8,7 @@
 #include <cstdio>
 
 int main(int argc, char* argv[]) {
+    vkdml_test::enable_synchronization_validation();
     int result = Catch::Session().run(argc, argv);
     // Destroy the device first so that messages emitted at teardown (leaks, ...) are counted.
     vkdml_test::release_test_device();

@@ -408,6 +408,16 @@ void Gpu::record_baseline(VkCommandBuffer cmd, const Pipeline& pipeline, const G
     vk_->vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
     uint32_t out_base = 0;
     for (uint64_t first = 0; first < total; first += window) {
+        // The read variant binds all of dst to every window's dispatch (each writes its own words): a
+        // barrier between them, as vkdml's own dispatches have, so synchronization validation passes.
+        if (!copy && first > 0) {
+            VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+            barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+            barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+            vk_->vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, nullptr, 0,
+                                      nullptr);
+        }
         const uint64_t count = std::min(window, total - first);
         const auto groups = static_cast<uint32_t>((count + block - 1) / block);
         const uint32_t groups_x = std::min(groups, info.max_workgroup_count[0]);
