@@ -60,6 +60,8 @@ report=$out/report/gpu_check.md
 expect() {
   grep -qE "$1" "$report" || { echo "gpu_check_test: no line matching '$1' in $report" >&2; cat "$report" >&2; exit 1; }
 }
+# The device line names the policy rows the bench planned with (Device::policy_rows).
+expect '^vkdml on .+, subgroup size [0-9]+, (serial|cooperative)-(cpu|gpu) rows$'
 expect '^\| cooperative kernels, \[spec\] \| ([0-9]+) of \1 shards passed \|$'
 expect '^\| serial kernels, \[spec\] \| ([0-9]+) of \1 shards passed \|$'
 expect '^\| chained scan stress, short \| passed \|$'
