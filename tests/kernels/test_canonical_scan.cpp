@@ -245,13 +245,13 @@ TEST_CASE("the canonical single pass gives the canonical tiles' bits", "[gpu][ca
     // node from its children (odd ones published, even ones from the input); in place, the total of a
     // tile that has published it since. Tiles of one node (workgroups of 32).
     const auto fallback = chained_device({{"scan.tile_workgroup", 32}}, true);
-    check_shape<float>(*fallback, "canonical single pass, tiles of 1 node, every total a fallback", 1, 70001,
-                       1, false);
-    check_shape<float>(*fallback, "canonical single pass, tiles of 1 node, every total a fallback", 1, 70001,
-                       1, false, true);
-    // (Lines past 2^20 elements are reduce-then-scan there: their fallbacks could pass lavapipe's loop
-    // limit.)
-    CHECK(line_plan(*fallback, 1100007).find("scan_canonical_chained") == std::string::npos);
-    CHECK(line_plan(*fallback, 1048576).find("scan_canonical_chained") != std::string::npos);
+    const char* every_total = "canonical single pass, tiles of 1 node, every total a fallback";
+    check_shape<float>(*fallback, every_total, 1, 70001, 1, false);
+    check_shape<float>(*fallback, every_total, 1, 70001, 1, false, true);
+    // Ranks 0 to 2 (2^20 + 70,001): the tile closing rank-2 node 0 folds rank-1 totals, the even ones from
+    // their children; each tile after it climbs to rank 2 and walks node 0 down to the input, reading the
+    // odd rank-1 totals on the way (the fallbacks of lines of 2^20 elements and fewer never read one).
+    CHECK(line_plan(*fallback, 1118577).find("scan_canonical_chained") != std::string::npos);
+    check_shape<float>(*fallback, every_total, 1, 1118577, 1, false);
     require_no_validation_messages();
 }

@@ -15,6 +15,7 @@
 #include "device_classes.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -223,6 +224,26 @@ TEST_CASE("select_policy: the device type picks the rows and their family; the o
     CHECK(
         scan_plan({gpu}, {1 << 20}, 0, DML_TENSOR_DATA_TYPE_INT32).passes[1].key.spec[SCAN_SPEC_SPIN_LIMIT] ==
         64);
+}
+
+TEST_CASE("the canonical single pass: lines of up to 2^30 elements, 2^25 where every total falls back",
+          "[unit]") {
+    const auto gpu = gpu_info();
+    const std::vector<vkdml::Tuning> on{{"scan.canonical_chained", 1}};
+    auto single_pass = [&](std::optional<uint32_t> spins, uint32_t n, DML_TENSOR_DATA_TYPE type) {
+        const Plan plan = scan_plan({gpu, kAuto, PolicyRows::automatic, spins, on}, {1, n}, 1, type);
+        return std::ranges::any_of(
+            plan.passes, [](const Pass& p) { return p.key.kernel == Kernel::scan_canonical_chained; });
+    };
+    // Forced fallbacks (a test device): a tile's walks, every total missing, stay within lavapipe's 65,535
+    // loop trips up to 2^25 elements (31 rank-2 totals of 1,057 trips each, and the ranks below).
+    CHECK(single_pass(0u, 1u << 25, DML_TENSOR_DATA_TYPE_FLOAT32));
+    CHECK_FALSE(single_pass(0u, (1u << 25) + 1, DML_TENSOR_DATA_TYPE_FLOAT32));
+    CHECK(single_pass(std::nullopt, (1u << 25) + 1, DML_TENSOR_DATA_TYPE_FLOAT32));
+    CHECK(single_pass(4u, (1u << 25) + 1, DML_TENSOR_DATA_TYPE_FLOAT32));
+    // Ranks 0 to 3 in the states: past 2^30 elements, reduce-then-scan.
+    CHECK(single_pass(std::nullopt, 1u << 30, DML_TENSOR_DATA_TYPE_FLOAT16));
+    CHECK_FALSE(single_pass(std::nullopt, (1u << 30) + 1, DML_TENSOR_DATA_TYPE_FLOAT16));
 }
 
 TEST_CASE("GPU reduction grids from the multiprocessor count: 8 workgroups each, one wave, then one",
