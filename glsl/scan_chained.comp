@@ -3,9 +3,12 @@
 // A tile: each invocation scans ROUNDS vectors of VEC_W neighbouring elements serially (one vector load
 // where the fiber is contiguous and aligned); a subgroup scan over the invocations' totals (one per
 // vector, not per element); the subgroups' totals in shared memory, scanned by the first subgroup in
-// (round, subgroup) order. Floats are compensated pairs throughout (compensated.glsl). No subgroup
-// operation sits inside a divergent branch: lanes choose the values they feed it by selects, and the
-// only branches before one are the loads' (vector or element), merged before it.
+// (round, subgroup) order. Every combine it runs is exact: integers, and the float maximum and minimum
+// (float sums, products and log-sum-exps tile in the canonical association, scan_canonical_tile.comp),
+// so a running Pair's lo is always 0 and shared memory and the tile states hold its hi alone (the
+// partials of reduce-then-scan stay pairs: the carry levels read them). No subgroup operation sits inside
+// a divergent branch: lanes choose the values they feed it by selects, and the only branches before one
+// are the loads' (vector or element), merged before it.
 //
 // MODE_SCAN and MODE_REDUCE (a workgroup per (fiber, chunk), a chunk of one or more tiles): the tiles
 // in order with a running prefix, from the chunk's carry in the partials with HAS_CARRY (CUB's running
@@ -57,26 +60,16 @@ const uint HERE = 0x80000000u;  // a window entry whose value this workgroup red
 // the fallback on every predecessor).
 layout(constant_id = SCAN_SPEC_SPIN_LIMIT) const uint SPIN_LIMIT = 64u;
 #include "tile_states.glsl"  // the tile states (kernel_abi.h), buffer_barrier, put_acc, get_acc
-#if defined(ACC_IS_FLOAT)
-const uint SLOT = 2u * ACC_WORDS;  // words of a published value: a compensated pair
-#else
-const uint SLOT = ACC_WORDS;
-#endif
+const uint SLOT = ACC_WORDS;  // words of a published value
 
 // (round, subgroup) totals, then their exclusive scan; padded so that a subgroup may store a whole
 // subgroup's worth past the last segment (no divergent branch before the next subgroup operation).
 const uint SEGMENTS = ROUNDS * (gl_WorkGroupSize.x / SCAN_CHAINED_MIN_SUBGROUP) + 128u;
-shared ACC_T segment_hi[SEGMENTS];
-#if defined(ACC_IS_FLOAT)
-shared ACC_T segment_lo[SEGMENTS];
-#endif
-// A predecessor's (round, subgroup) totals, for the fallback (the tile's own stay in segment_*).
-shared ACC_T spare_hi[SEGMENTS];
-#if defined(ACC_IS_FLOAT)
-shared ACC_T spare_lo[SEGMENTS];
-#endif
-shared ACC_T total_hi, total_lo;    // the tile's aggregate
-shared ACC_T prefix_hi, prefix_lo;  // the look-back's result: what precedes the tile
+shared ACC_T segment_value[SEGMENTS];
+// A predecessor's (round, subgroup) totals, for the fallback (the tile's own stay in segment_value).
+shared ACC_T spare_value[SEGMENTS];
+shared ACC_T total_value;   // the tile's aggregate
+shared ACC_T prefix_value;  // the look-back's result: what precedes the tile
 shared uint shared_word;            // the tile number
 
 // The look-back window: WINDOW tiles, BATCH whole blocks, at least one block; entry e is tile
@@ -85,75 +78,27 @@ const uint BLOCK = SCAN_CHAINED_BLOCK_TILES;
 const uint WINDOW = SCAN_CHAINED_WINDOW_TILES(gl_WorkGroupSize.x);
 const uint BATCH = WINDOW / BLOCK;
 shared uint window_flag[WINDOW];  // the flag read (HERE: reduced here), 0 for tiles not wanted
-shared ACC_T window_hi[WINDOW];
-#if defined(ACC_IS_FLOAT)
-shared ACC_T window_lo[WINDOW];
-#endif
-shared ACC_T block_hi[BATCH];
-shared ACC_T block_lo[BATCH];
+shared ACC_T window_value[WINDOW];
+shared ACC_T block_value[BATCH];
 shared uint missing[WINDOW];  // entries to reduce here, and their count
 shared uint missing_count;
 
 ACC_T xs[ROUNDS * VEC_W];  // this invocation's elements of the tile
 Pair lane_before[ROUNDS];  // per round: the combine of the subgroup's earlier lanes
 
-void put_segment(uint i, Pair a) {
-    segment_hi[i] = a.hi;
-#if defined(ACC_IS_FLOAT)
-    segment_lo[i] = a.lo;
-#endif
-}
-Pair get_segment(uint i) {
-#if defined(ACC_IS_FLOAT)
-    return Pair(segment_hi[i], segment_lo[i]);
-#else
-    return pair_of(segment_hi[i]);
-#endif
-}
-void put_window(uint e, Pair a) {
-    window_hi[e] = a.hi;
-#if defined(ACC_IS_FLOAT)
-    window_lo[e] = a.lo;
-#endif
-}
-Pair get_window(uint e) {
-#if defined(ACC_IS_FLOAT)
-    return Pair(window_hi[e], window_lo[e]);
-#else
-    return pair_of(window_hi[e]);
-#endif
-}
-void put_spare(uint i, Pair a) {
-    spare_hi[i] = a.hi;
-#if defined(ACC_IS_FLOAT)
-    spare_lo[i] = a.lo;
-#endif
-}
-Pair get_spare(uint i) {
-#if defined(ACC_IS_FLOAT)
-    return Pair(spare_hi[i], spare_lo[i]);
-#else
-    return pair_of(spare_hi[i]);
-#endif
-}
+void put_segment(uint i, Pair a) { segment_value[i] = a.hi; }
+Pair get_segment(uint i) { return pair_of(segment_value[i]); }
+void put_window(uint e, Pair a) { window_value[e] = a.hi; }
+Pair get_window(uint e) { return pair_of(window_value[e]); }
+void put_spare(uint i, Pair a) { spare_value[i] = a.hi; }
+Pair get_spare(uint i) { return pair_of(spare_value[i]); }
 // ---- tile states ------------------------------------------------------------------------------
 uint items() { return p.item_end; }  // the pass is one dispatch of every item (scan_plan.cpp)
 uint state_word(uint w) { return p.base_part + w; }
 
 // Values travel as they are (not normalized): a value read back has the bits its writer combined.
-void put_value(uint w, Pair a) {
-    put_acc(w, a.hi);
-#if defined(ACC_IS_FLOAT)
-    put_acc(w + ACC_WORDS, a.lo);
-#endif
-}
-Pair get_value(uint w) {
-#if defined(ACC_IS_FLOAT)
-    return Pair(get_acc(w), get_acc(w + ACC_WORDS));
-#else
-    return pair_of(get_acc(w));
-#endif
-}
+void put_value(uint w, Pair a) { put_acc(w, a.hi); }
+Pair get_value(uint w) { return pair_of(get_acc(w)); }
 uint owner_word(uint item) { return state_word(SCAN_CHAINED_OWNER_WORD(items(), SLOT, item)); }
 uint fallback_word(uint item) { return state_word(SCAN_CHAINED_FALLBACK_WORD(items(), SLOT, item)); }
 uint inclusive_word(uint item) { return state_word(SCAN_CHAINED_INCLUSIVE_WORD(items(), SLOT, item)); }
@@ -227,13 +172,10 @@ Pair scan_local(uvec2 base, uint start, uint len) {
             put_segment(e, combine_pair(run, s.exclusive));  // past count: padding (SEGMENTS)
             run = combine_pair(run, s.total);
         }
-        if (gl_SubgroupInvocationID == 0u) {
-            total_hi = run.hi;
-            total_lo = run.lo;
-        }
+        if (gl_SubgroupInvocationID == 0u) total_value = run.hi;
     }
     barrier();
-    return Pair(total_hi, total_lo);
+    return pair_of(total_value);
 }
 
 // The aggregate scan_local returns for the tile of `len` elements at `start`, the same combines in the
@@ -258,13 +200,10 @@ Pair reduce_tile(uvec2 base, uint start, uint len) {
             Pair mine = select_pair(e < count, get_spare(min(e, count - 1u)), pair_of(identity()));
             run = combine_pair(run, subgroup_scan_pair(mine).total);
         }
-        if (gl_SubgroupInvocationID == 0u) {
-            total_hi = run.hi;
-            total_lo = run.lo;
-        }
+        if (gl_SubgroupInvocationID == 0u) total_value = run.hi;
     }
     barrier();
-    return Pair(total_hi, total_lo);
+    return pair_of(total_value);
 }
 
 // ---- look-back ----------------------------------------------------------------------------------
@@ -358,7 +297,7 @@ void gather_window(uvec2 base, uint first, uint chunk, uint top, uint used, bool
 // offset `used` (if any) over the blocks above it, each block the left fold of its aggregates (the
 // blocks in parallel), up to but not including the tile's own block g, whose partial left fold (the
 // tiles before `chunk`) goes to `own`; in the last window (top == g), the prefix X(g) + own (shared
-// prefix_*) and `inclusive` = X(g) + (own + aggregate). Whole workgroup.
+// prefix_value) and `inclusive` = X(g) + (own + aggregate). Whole workgroup.
 void fold_window(uint g, uint chunk, uint top, uint used, inout Pair run, inout Pair own, Pair aggregate,
                  out Pair inclusive) {
     uint t = gl_LocalInvocationIndex;
@@ -367,14 +306,13 @@ void fold_window(uint g, uint chunk, uint top, uint used, inout Pair run, inout 
         uint n = m == g ? chunk - g * BLOCK : BLOCK;
         Pair b = pair_of(identity());
         for (uint i = 0u; i < n; ++i) b = combine_pair(b, get_window(t * BLOCK + i));
-        block_hi[t] = b.hi;
-        block_lo[t] = b.lo;
+        block_value[t] = b.hi;
     }
     barrier();
     if (t == 0u) {
         if (used < BATCH) run = get_window(used * BLOCK + BLOCK - 1u);
         for (uint o = min(used, min(top + 1u, BATCH)); o > 0u; --o) {  // the deepest block first
-            Pair b = Pair(block_hi[o - 1u], block_lo[o - 1u]);
+            Pair b = pair_of(block_value[o - 1u]);
             if (top - (o - 1u) == g)
                 own = b;
             else
@@ -383,8 +321,7 @@ void fold_window(uint g, uint chunk, uint top, uint used, inout Pair run, inout 
         if (top == g) {  // the last window: X(g) is complete
             Pair before = combine_pair(run, own);
             inclusive = combine_pair(run, combine_pair(own, aggregate));
-            prefix_hi = before.hi;
-            prefix_lo = before.lo;
+            prefix_value = before.hi;
         }
     }
     barrier();
@@ -413,7 +350,7 @@ Pair look_back(uvec2 base, uint first, uint chunk, Pair aggregate, out Pair incl
         if (top == g) break;
         top += BATCH;
     }
-    return Pair(prefix_hi, prefix_lo);
+    return pair_of(prefix_value);
 }
 
 // ---- outputs -------------------------------------------------------------------------------------

@@ -55,8 +55,9 @@ struct Shape {
 };
 
 /// Bytes of scan_chained's workgroup memory for `workgroup` invocations of `rounds` vectors, values of
-/// `value` bytes (scan_chained.comp): the (round, subgroup) segments twice (the tile's own and a
-/// fallback's, padded by 128), the look-back window's flags, values and list, the block totals.
+/// `value` bytes (scan_chained.comp: an accumulator, its combines being exact): the (round, subgroup)
+/// segments twice (the tile's own and a fallback's, padded by 128), the look-back window's flags, values
+/// and list, the block totals.
 uint64_t tile_shared_bytes(uint32_t workgroup, uint32_t rounds, uint64_t value) {
     const uint64_t window = SCAN_CHAINED_WINDOW_TILES(workgroup);
     const uint64_t segments = uint64_t(rounds) * (workgroup / SCAN_CHAINED_MIN_SUBGROUP) + 128;
@@ -107,7 +108,7 @@ struct Planner {
         uint32_t rounds = static_cast<uint32_t>(std::min<uint64_t>(
             std::clamp<uint32_t>(policy.tile_bytes / (wg * width * s.v.element_bytes), 1, 16),
             ceil_div(vectors, wg)));
-        while (tile_shared_bytes(wg, rounds, s.v.partial_bytes) > info.max_shared_memory_bytes)
+        while (tile_shared_bytes(wg, rounds, s.v.accumulator_bytes) > info.max_shared_memory_bytes)
             if (--rounds == 0) return false;
         s.workgroup = wg;
         s.rounds = rounds;
@@ -164,8 +165,8 @@ struct Planner {
     Shape choose(const ScanRequest& r, bool blocks = true, bool tiles = true) const {
         Shape s;
         s.v = r.pairs ? pair_variant(r.type) : storage_variant(r.type);
-        // scan_chained needs subgroup arithmetic (integers) or shuffles (floats, compensated); pairs
-        // (partials) run serially.
+        // scan_chained needs subgroup arithmetic (integers) or shuffles (the float maximum and minimum,
+        // NaN-aware); pairs (partials) run serially.
         const DeviceInfo& info = target.info;
         const bool subgroup_ops = is_float_type(r.type) ? info.subgroup_shuffle : info.subgroup_arithmetic;
         s.blocks.layout = r.problem;
@@ -334,7 +335,7 @@ struct Planner {
         if (!one_tile) return false;
         const Shape& s = *one_tile;
         const uint64_t items = s.layout().lines() * s.chunks;
-        const uint64_t words = SCAN_CHAINED_STATE_WORDS(items, uint64_t(s.v.partial_bytes / 4));
+        const uint64_t words = SCAN_CHAINED_STATE_WORDS(items, uint64_t(s.v.accumulator_bytes / 4));
         return single_pass(r, s, words, SCAN_CHAINED_FLAG_WORD(items), src, dst);
     }
 

@@ -226,6 +226,54 @@ TEST_CASE("CUMULATIVE_MAXIMUM and CUMULATIVE_MINIMUM: NaN wins, or is left out w
     require_no_validation_messages();
 }
 
+TEST_CASE("the chained pass's float maximum and minimum: look-back and fallback over many tiles",
+          "[gpu][scan][selection][chained]") {
+    const bool fallback = GENERATE(false, true);  // true: every tile reduces its predecessors itself
+    const auto dev = make_test_device(vkdml::KernelChoice::cooperative,
+                                      vkdml::testing::DeviceOverrides::PolicyClass::gpu, fallback);
+    if (!dev->info().subgroup_shuffle) {
+        WARN("skipped: the device has no subgroup shuffles, so no chained scan of floats");
+        return;
+    }
+    // Three lines of 70,001 (18 tiles of float32): a line falling along the axis and a rising one, so that
+    // what precedes a tile decides its outputs whichever way the scan runs, with noise. Line 0 starts at -0
+    // and has +0 at 50,000 (a maximum's later +0 beats -0, in a tile whose own values are all lower); line 1
+    // the mirror image for the minimum; line 2 a NaN at 40,000.
+    const uint32_t n = 70001;
+    for (DML_TENSOR_DATA_TYPE type :
+         {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT64, DML_TENSOR_DATA_TYPE_FLOAT16}) {
+        if (!dev->supports(VKDML_OPERATOR_CUMULATIVE_MAXIMUM, type).supported) continue;
+        TestTensor x = make_packed(type, {3, n});
+        std::mt19937 rng(static_cast<uint32_t>(type));
+        const double scale = type == DML_TENSOR_DATA_TYPE_FLOAT16 ? 1.0 / 128 : 1.0 / 4;
+        for (uint32_t line = 0; line < 3; ++line)
+            for (uint32_t j = 0; j < n; ++j) {
+                const double trend = (line == 1 ? 1.0 : -1.0) * j * scale;
+                x.set_double(size_t(line) * n + j, trend + double(rng() % 17) / 16 * (line == 1 ? 1 : -1));
+            }
+        x.set_double(0, -0.0);
+        x.set_double(50000, 0.0);
+        x.set_double(n, 0.0);
+        x.set_double(n + 50000, -0.0);
+        x.set_double(2 * size_t(n) + 40000, std::nan(""));
+        for (const Scan& s : {Scan{true}, Scan{false, DML_AXIS_DIRECTION_DECREASING},
+                              Scan{true, DML_AXIS_DIRECTION_DECREASING, true}, Scan{false, {}, true}}) {
+            const vkdml::ops::Operation o = operation(vkdml::ops::TensorDesc{type, {3, n}}, 1, s);
+            const std::string plan = compiled_plan(*dev, o.desc());
+            INFO(describe(type, s) << (fallback ? ", always falling back" : "") << "\n" << plan);
+            CHECK(plan.find("pass 2: scan_chained/") != std::string::npos);
+            const std::vector<uint64_t> got = bits_of(run_operation(*dev, o, x)),
+                                        want = expected(x, 3, n, 1, s);
+            size_t differ = 0, first = 0;
+            for (size_t i = got.size(); i-- > 0;)
+                if (got[i] != want[i]) ++differ, first = i;
+            INFO(differ << " positions differ, the first at " << first);
+            CHECK(differ == 0);
+        }
+    }
+    require_no_validation_messages();
+}
+
 TEST_CASE("CUMULATIVE_MAXIMUM and CUMULATIVE_MINIMUM refusals and names",
           "[gpu][scan][selection][validation]") {
     vkdml::Device& dev = test_device();
