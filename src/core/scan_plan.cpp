@@ -361,9 +361,9 @@ struct Planner {
         const Shape& s = *one_tile;
         const uint64_t per_line = canonical_entries(s.axis().size);
         if (per_line == 0) return false;
-        // With every total a fallback (tests), a tile of a line past 2^25 elements could walk more than
+        // With every total a fallback (tests), a tile of a line past 2^24 elements could walk more than
         // lavapipe's 65,535 loop trips (docs/internals.md).
-        if (policy.chained_spin_limit == 0 && s.axis().size > (uint64_t(1) << 25)) return false;
+        if (policy.chained_spin_limit == 0 && s.axis().size > (uint64_t(1) << 24)) return false;
         const uint64_t entries = s.layout().lines() * per_line;
         const uint64_t words = SCAN_CANONICAL_STATE_WORDS(entries, uint64_t(s.v.partial_bytes / 4));
         return single_pass(r, s, words, SCAN_CANONICAL_FLAG_WORD(entries), src, dst);

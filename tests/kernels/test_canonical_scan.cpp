@@ -249,8 +249,8 @@ TEST_CASE("the canonical single pass gives the canonical tiles' bits", "[gpu][ca
     check_shape<float>(*fallback, every_total, 1, 70001, 1, false);
     check_shape<float>(*fallback, every_total, 1, 70001, 1, false, true);
     // Ranks 0 to 2 (2^20 + 70,001): the tile closing rank-2 node 0 folds rank-1 totals, the even ones from
-    // their children; each tile after it climbs to rank 2 and walks node 0 down to the input, reading the
-    // odd rank-1 totals on the way (the fallbacks of lines of 2^20 elements and fewer never read one).
+    // their children; each tile after it climbs to rank 2 and walks node 0 down to the input, folding the
+    // odd rank-1 totals it reads as children (no walk of a line of 2^20 elements or fewer has either).
     CHECK(line_plan(*fallback, 1118577).find("scan_canonical_chained") != std::string::npos);
     check_shape<float>(*fallback, every_total, 1, 1118577, 1, false);
     require_no_validation_messages();

@@ -106,8 +106,9 @@ void check_plan(const Plan& plan, const vkdml::DeviceInfo& info) {
 }
 
 Plan scan_plan(const PlanTarget& t, std::vector<uint32_t> sizes, uint32_t axis,
-               DML_TENSOR_DATA_TYPE type = DML_TENSOR_DATA_TYPE_FLOAT32) {
+               DML_TENSOR_DATA_TYPE type = DML_TENSOR_DATA_TYPE_FLOAT32, uint32_t op = SCAN_OP_SUM) {
     ScanRequest r;
+    r.op = op;
     r.type = type;
     r.problem = packed(std::move(sizes), axis, false);
     Plan plan;
@@ -226,7 +227,7 @@ TEST_CASE("select_policy: the device type picks the rows and their family; the o
         64);
 }
 
-TEST_CASE("the canonical single pass: lines of up to 2^30 elements, 2^25 where every total falls back",
+TEST_CASE("the canonical single pass: lines of up to 2^30 elements, 2^24 where every total falls back",
           "[unit]") {
     const auto gpu = gpu_info();
     const std::vector<vkdml::Tuning> on{{"scan.canonical_chained", 1}};
@@ -236,14 +237,35 @@ TEST_CASE("the canonical single pass: lines of up to 2^30 elements, 2^25 where e
             plan.passes, [](const Pass& p) { return p.key.kernel == Kernel::scan_canonical_chained; });
     };
     // Forced fallbacks (a test device): a tile's walks, every total missing, stay within lavapipe's 65,535
-    // loop trips up to 2^25 elements (31 rank-2 totals of 1,057 trips each, and the ranks below).
-    CHECK(single_pass(0u, 1u << 25, DML_TENSOR_DATA_TYPE_FLOAT32));
-    CHECK_FALSE(single_pass(0u, (1u << 25) + 1, DML_TENSOR_DATA_TYPE_FLOAT32));
-    CHECK(single_pass(std::nullopt, (1u << 25) + 1, DML_TENSOR_DATA_TYPE_FLOAT32));
-    CHECK(single_pass(4u, (1u << 25) + 1, DML_TENSOR_DATA_TYPE_FLOAT32));
+    // loop trips up to 2^24 elements (15 rank-2 totals of up to 2,114 trips each, and the ranks below).
+    CHECK(single_pass(0u, 1u << 24, DML_TENSOR_DATA_TYPE_FLOAT32));
+    CHECK_FALSE(single_pass(0u, (1u << 24) + 1, DML_TENSOR_DATA_TYPE_FLOAT32));
+    CHECK(single_pass(std::nullopt, (1u << 24) + 1, DML_TENSOR_DATA_TYPE_FLOAT32));
+    CHECK(single_pass(4u, (1u << 24) + 1, DML_TENSOR_DATA_TYPE_FLOAT32));
     // Ranks 0 to 3 in the states: past 2^30 elements, reduce-then-scan.
     CHECK(single_pass(std::nullopt, 1u << 30, DML_TENSOR_DATA_TYPE_FLOAT16));
     CHECK_FALSE(single_pass(std::nullopt, (1u << 30) + 1, DML_TENSOR_DATA_TYPE_FLOAT16));
+}
+
+TEST_CASE("scan_chained runs exact combines only: no float sum, product or log-sum-exp plans it", "[unit]") {
+    // (Its values are single accumulators: a compensated pair's low word would be lost there.)
+    const auto gpu = gpu_info();
+    const std::vector<vkdml::Tuning> single_pass{{"scan.canonical_chained", 1}};
+    const PlanTarget targets[] = {{gpu, kCoop}, {gpu, kCoop, PolicyRows::automatic, 0u, single_pass}};
+    auto chains = [](const Plan& plan) {
+        return std::ranges::any_of(plan.passes,
+                                   [](const Pass& p) { return p.key.kernel == Kernel::scan_chained; });
+    };
+    const std::vector<std::vector<uint32_t>> shapes = {{1 << 20}, {3, 70001}, {4, 1024}, {1 << 26}};
+    for (const PlanTarget& t : targets)
+        for (DML_TENSOR_DATA_TYPE type :
+             {DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT64})
+            for (const auto& sizes : shapes) {
+                const auto axis = static_cast<uint32_t>(sizes.size() - 1);
+                for (uint32_t op : {SCAN_OP_SUM, SCAN_OP_PRODUCT, SCAN_OP_LOG_SUM_EXP})
+                    CHECK_FALSE(chains(scan_plan(t, sizes, axis, type, op)));
+                CHECK(chains(scan_plan(t, sizes, axis, type, SCAN_OP_MAX)));
+            }
 }
 
 TEST_CASE("GPU reduction grids from the multiprocessor count: 8 workgroups each, one wave, then one",
@@ -826,6 +848,11 @@ TEST_CASE("the cooperative tiles fit the workgroup memory: fewer rounds or invoc
     CHECK(three.passes.back().key.spec[SCAN_SPEC_ROUNDS] == 3);
     info.max_shared_memory_bytes = 7000;
     CHECK(serial(scan_plan({info}, {1 << 20}, 0, i64)));
+    // Its float maximum and minimum hold an accumulator per value, as int64 does: float64 the same rounds.
+    info.max_shared_memory_bytes = 10000;
+    const Plan f64_max = scan_plan({info}, {1 << 20}, 0, DML_TENSOR_DATA_TYPE_FLOAT64, SCAN_OP_MAX);
+    REQUIRE(f64_max.passes.back().key.kernel == Kernel::scan_chained);
+    CHECK(f64_max.passes.back().key.spec[SCAN_SPEC_ROUNDS] == 3);
     // scan_canonical_tile (floats): a float64 pair per block and per node, (256 + 8) x 16 bytes; in 4,096
     // bytes 128 invocations; in 512 not even a node of 32.
     info.max_shared_memory_bytes = 16384;
