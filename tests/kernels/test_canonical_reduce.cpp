@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "canonical_fold.hpp"
+#include "differences.hpp"
 #include "gpu_fixture.hpp"
 #include "vkdml/ops.hpp"
 
@@ -210,18 +211,16 @@ void check_shape(const vkdml::Device& dev, const std::string& device_name, const
         const std::span<std::byte> out[] = {std::as_writable_bytes(std::span(got))};
         const vkdml::Status st = vkdml::execute(dev, o->desc(), in, out);
         REQUIRE(st);
-        size_t differ = 0, first = 0;
-        for (size_t i = got.size(); i-- > 0;)
-            if (std::memcmp(&got[i], &want[i], sizeof(T)) != 0) ++differ, first = i;
+        const Differences d = find_differences(
+            got.size(), [&](uint64_t i) { return std::memcmp(&got[i], &want[i], sizeof(T)) != 0; });
         std::string shape;
         for (uint32_t s : sizes) shape += (shape.empty() ? "" : ", ") + std::to_string(s);
         std::string over;
         for (uint32_t a : axes) over += (over.empty() ? "" : ", ") + std::to_string(a);
         INFO(device_name << ": " << (sizeof(T) == 4 ? "float32 " : "float64 ") << f.name << " of [" << shape
-                         << "] over {" << over << "}: " << differ << " of " << got.size()
-                         << " outputs differ, the first at " << first << " (" << got[first] << " vs "
-                         << want[first] << ")");
-        CHECK(differ == 0);
+                         << "] over {" << over << "}, " << got.size() << " outputs: " << d << " ("
+                         << got[d.first] << " vs " << want[d.first] << ")");
+        CHECK(d.count == 0);
     }
     if constexpr (sizeof(T) == 4)
         if (rounded) check_rounded(dev, device_name, sizes, axes, lines);

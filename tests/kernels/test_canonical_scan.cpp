@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "canonical_fold.hpp"
+#include "differences.hpp"
 #include "gpu_fixture.hpp"
 #include "vkdml/ops.hpp"
 #include "vkdml/submission.hpp"
@@ -99,16 +100,14 @@ void check_shape(const vkdml::Device& dev, const std::string& device_name, uint3
                 const std::span<std::byte> out[] = {std::as_writable_bytes(std::span(got))};
                 REQUIRE(vkdml::execute(dev, o->desc(), in, out));
             }
-            size_t differ = 0, first = 0;
-            for (size_t i = got.size(); i-- > 0;)
-                if (std::memcmp(&got[i], &want[i], sizeof(T)) != 0) ++differ, first = i;
+            const Differences d = find_differences(
+                got.size(), [&](uint64_t i) { return std::memcmp(&got[i], &want[i], sizeof(T)) != 0; });
             INFO(device_name << ": " << (sizeof(T) == 4 ? "float32 " : "float64 ")
                              << (op == CanonicalOp::sum ? "cumsum" : "cumprod") << " [" << rows << ", "
                              << cols << "] axis " << axis << (exclusive ? " exclusive" : "")
-                             << (reverse ? " reverse" : "") << (in_place ? " in place" : "") << ": " << differ
-                             << " positions differ, the first at " << first << " (" << got[first] << " vs "
-                             << want[first] << ")");
-            CHECK(differ == 0);
+                             << (reverse ? " reverse" : "") << (in_place ? " in place" : "") << ": " << d
+                             << " (" << got[d.first] << " vs " << want[d.first] << ")");
+            CHECK(d.count == 0);
         }
     }
 }

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "cli_support.hpp"
+#include "differences.hpp"
 #include "gpu_fixture.hpp"
 #include "npy/npy.hpp"
 #include "reduce_expect.hpp"
@@ -204,11 +205,10 @@ TEST_CASE("large: a cumulative sum into 2^31 - 2^20 elements", "[gpu][large][cum
         require_no_validation_messages();
         INFO((st.ok() ? std::string("ok") : st.error().message));
         REQUIRE(st.ok());
-        uint64_t wrong = 0, first_wrong = 0;
-        for (uint32_t k = 0; k < n; ++k)
-            if (result[k] != static_cast<uint8_t>(k + 1) && wrong++ == 0) first_wrong = k;
-        INFO("first wrong element " << first_wrong << " holds " << int(result[first_wrong]));
-        CHECK(wrong == 0);
+        const Differences wrong =
+            find_differences(n, [&](uint64_t k) { return result[k] != static_cast<uint8_t>(k + 1); });
+        INFO(wrong << " (it holds " << int(result[wrong.first]) << ")");
+        CHECK(wrong.count == 0);
     });
 }
 

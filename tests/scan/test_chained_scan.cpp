@@ -8,6 +8,7 @@
 // cooperative family, whatever the environment asks for; ctest runs it at subgroup sizes 4, 8 and 16.
 #include <catch2/catch.hpp>
 
+#include "differences.hpp"
 #include "gpu_fixture.hpp"
 #include "reference_scan.hpp"
 #include "scan_sweep.hpp"
@@ -71,11 +72,10 @@ void check_exact(vkdml::Device& dev, const ChainedCase& c, bool in_place) {
     REQUIRE(execute_scan(c.spec, in, in_place ? nullptr : &out, &dev));
     require_no_validation_messages();
     const TestTensor& result = in_place ? in : out;
-    uint64_t wrong = 0, first = UINT64_MAX;
-    for (uint64_t i = 0; i < expected.count(); ++i)
-        if (result.get_bits(i) != expected.get_bits(i) && wrong++ == 0) first = i;
-    INFO("first wrong element " << first);
-    CHECK(wrong == 0);
+    const Differences d = find_differences(
+        expected.count(), [&](uint64_t i) { return result.get_bits(i) != expected.get_bits(i); });
+    INFO(d);
+    CHECK(d.count == 0);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 // (VKDML_STRESS=full: fibers of 16k to 64k tiles, [1, 2^26] int32, int64 and uint64, [256, 2^18]).
 #include <catch2/catch.hpp>
 
+#include "differences.hpp"
 #include "gpu_fixture.hpp"
 #include "scan_sweep.hpp"
 #include "tensor_data.hpp"
@@ -114,12 +115,10 @@ TEST_CASE("chained scan stress: spin limits 1 to 4, in place and not, every dire
                     TestTensor out = make_packed(shape.type, shape.sizes);
                     REQUIRE(execute_scan(spec, data, in_place ? nullptr : &out, devices[d].get()));
                     const TestTensor& result = in_place ? data : out;
-                    if (result.bytes != expected.bytes) {
-                        uint64_t wrong = 0, first = 0;
-                        for (uint64_t i = 0; i < expected.count(); ++i)
-                            if (result.get_bits(i) != expected.get_bits(i) && wrong++ == 0) first = i;
-                        FAIL_CHECK(wrong << " wrong elements, the first at " << first);
-                    }
+                    if (result.bytes != expected.bytes)
+                        FAIL_CHECK(find_differences(expected.count(), [&](uint64_t i) {
+                            return result.get_bits(i) != expected.get_bits(i);
+                        }));
                     ++runs;
                 }
             }

@@ -3,6 +3,7 @@
 // infinities, NaN, overflow and underflow; FLOAT16 accumulated in FLOAT32 and rounded once.
 #include <catch2/catch.hpp>
 
+#include "differences.hpp"
 #include "gpu_fixture.hpp"
 #include "half.hpp"
 #include "scan_sweep.hpp"
@@ -176,19 +177,17 @@ TEST_CASE("cumprod: long integer axes wrap again and again (base^k modulo 2^bits
                     for (uint64_t i = 0; i < (broadcast ? 1u : kLength); ++i) in.set_bits(i, base);
                     const TestTensor out = run_product(in, spec);
                     const uint64_t b = base & type_mask(type);
-                    uint64_t mismatches = 0, first = 0;
-                    for (uint64_t k = 0; k < kLength; ++k) {
+                    const Differences d = find_differences(kLength, [&](uint64_t k) {
                         // Factors folded into y[k]: k + 1 (inclusive), k (exclusive), mirrored when
                         // decreasing.
                         const uint64_t from_start = spec.decreasing ? kLength - 1 - k : k;
                         const uint64_t n = from_start + (spec.exclusive ? 0 : 1);
-                        if (((out.get_bits(k) ^ power(b, n)) & type_mask(type)) != 0 && mismatches++ == 0)
-                            first = k;
-                    }
+                        return ((out.get_bits(k) ^ power(b, n)) & type_mask(type)) != 0;
+                    });
                     INFO(type_name(type)
                          << " base 0x" << std::hex << b << std::dec << (broadcast ? " broadcast " : " ")
-                         << to_string(spec) << ": " << mismatches << " mismatches, first at " << first);
-                    CHECK(mismatches == 0);
+                         << to_string(spec) << ": " << d);
+                    CHECK(d.count == 0);
                 }
             }
         }

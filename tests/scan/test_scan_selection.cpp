@@ -5,6 +5,7 @@
 // signed zeros in both NaN modes; and the refusals by message.
 #include <catch2/catch.hpp>
 
+#include "differences.hpp"
 #include "gpu_fixture.hpp"
 #include "run_operation.hpp"
 #include "selection_support.hpp"
@@ -264,11 +265,9 @@ TEST_CASE("the chained pass's float maximum and minimum: look-back and fallback 
             CHECK(plan.find("pass 2: scan_chained/") != std::string::npos);
             const std::vector<uint64_t> got = bits_of(run_operation(*dev, o, x)),
                                         want = expected(x, 3, n, 1, s);
-            size_t differ = 0, first = 0;
-            for (size_t i = got.size(); i-- > 0;)
-                if (got[i] != want[i]) ++differ, first = i;
-            INFO(differ << " positions differ, the first at " << first);
-            CHECK(differ == 0);
+            const Differences d = find_differences(got.size(), [&](uint64_t i) { return got[i] != want[i]; });
+            INFO(d);
+            CHECK(d.count == 0);
         }
     }
     require_no_validation_messages();

@@ -151,6 +151,11 @@ std::vector<std::string> kernels(const Plan& plan) {
     return k;
 }
 
+/// Whether a pass of `plan` runs `kernel`.
+bool has_kernel(const Plan& plan, Kernel kernel) {
+    return std::ranges::any_of(plan.passes, [&](const Pass& p) { return p.key.kernel == kernel; });
+}
+
 }  // namespace
 
 TEST_CASE("chunk lengths follow the policy tables", "[unit]") {
@@ -232,9 +237,8 @@ TEST_CASE("the canonical single pass: lines of up to 2^30 elements, 2^24 where e
     const auto gpu = gpu_info();
     const std::vector<vkdml::Tuning> on{{"scan.canonical_chained", 1}};
     auto single_pass = [&](std::optional<uint32_t> spins, uint32_t n, DML_TENSOR_DATA_TYPE type) {
-        const Plan plan = scan_plan({gpu, kAuto, PolicyRows::automatic, spins, on}, {1, n}, 1, type);
-        return std::ranges::any_of(
-            plan.passes, [](const Pass& p) { return p.key.kernel == Kernel::scan_canonical_chained; });
+        return has_kernel(scan_plan({gpu, kAuto, PolicyRows::automatic, spins, on}, {1, n}, 1, type),
+                          Kernel::scan_canonical_chained);
     };
     // Forced fallbacks (a test device): a tile's walks, every total missing, stay within lavapipe's 65,535
     // loop trips up to 2^24 elements (15 rank-2 totals of up to 2,114 trips each, and the ranks below).
@@ -252,10 +256,6 @@ TEST_CASE("scan_chained runs exact combines only: no float sum, product or log-s
     const auto gpu = gpu_info();
     const std::vector<vkdml::Tuning> single_pass{{"scan.canonical_chained", 1}};
     const PlanTarget targets[] = {{gpu, kCoop}, {gpu, kCoop, PolicyRows::automatic, 0u, single_pass}};
-    auto chains = [](const Plan& plan) {
-        return std::ranges::any_of(plan.passes,
-                                   [](const Pass& p) { return p.key.kernel == Kernel::scan_chained; });
-    };
     const std::vector<std::vector<uint32_t>> shapes = {{1 << 20}, {3, 70001}, {4, 1024}, {1 << 26}};
     for (const PlanTarget& t : targets)
         for (DML_TENSOR_DATA_TYPE type :
@@ -263,8 +263,8 @@ TEST_CASE("scan_chained runs exact combines only: no float sum, product or log-s
             for (const auto& sizes : shapes) {
                 const auto axis = static_cast<uint32_t>(sizes.size() - 1);
                 for (uint32_t op : {SCAN_OP_SUM, SCAN_OP_PRODUCT, SCAN_OP_LOG_SUM_EXP})
-                    CHECK_FALSE(chains(scan_plan(t, sizes, axis, type, op)));
-                CHECK(chains(scan_plan(t, sizes, axis, type, SCAN_OP_MAX)));
+                    CHECK_FALSE(has_kernel(scan_plan(t, sizes, axis, type, op), Kernel::scan_chained));
+                CHECK(has_kernel(scan_plan(t, sizes, axis, type, SCAN_OP_MAX), Kernel::scan_chained));
             }
 }
 
