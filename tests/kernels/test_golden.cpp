@@ -16,7 +16,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <functional>
 #include <iterator>
 #include <map>
 #include <sstream>
@@ -66,15 +65,12 @@ struct Mismatches {
     size_t count = 0;  // the cases run
 };
 
-// `keep`: which cases to run (all when empty).
-Mismatches golden_mismatches(const vkdml::Device& device,
-                             const std::function<bool(const GoldenCase&)>& keep) {
+Mismatches golden_mismatches(const vkdml::Device& device) {
     std::map<std::string, uint64_t> expected;
     for (const GoldenHash& h : golden_hashes()) expected[h.name] = h.hash;
     Mismatches m;
     for (size_t k = 0; k < golden_case_limit(); ++k) {
         const GoldenCase& c = golden_cases()[k];
-        if (keep && !keep(c)) continue;
         ++m.count;
         const uint64_t got = golden_run(device, c);
         const auto it = expected.find(c.name);
@@ -89,10 +85,9 @@ Mismatches golden_mismatches(const vkdml::Device& device,
 
 // CHECKs that no case differs on `device` (each that does in the failure's message, one line each, as
 // tools/gpu_check.sh collects them), and prints a summary line.
-void check_corpus(const std::string& config, const vkdml::Device& device,
-                  const std::function<bool(const GoldenCase&)>& keep = {}) {
+void check_corpus(const std::string& config, const vkdml::Device& device) {
     const auto start = std::chrono::steady_clock::now();
-    const Mismatches m = golden_mismatches(device, keep);
+    const Mismatches m = golden_mismatches(device);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::ostringstream text;
     for (const std::string& line : m.failing) text << "golden mismatch (" << config << "): " << line << "\n";
@@ -211,17 +206,10 @@ TEST_CASE("the golden hash file is what VKDML_GOLDEN_WRITE writes: its first lin
           "{\"cumsum FLOAT32 {1} axis 0, normal\", 0x0000000000001234ull},\n");
 }
 
-TEST_CASE("the golden corpus matches with the cooperative kernels and in small windows",
-          "[gpu][golden][families]") {
-    using K = vkdml::KernelChoice;
-    using P = vkdml::testing::DeviceOverrides::PolicyClass;
+TEST_CASE("the golden corpus matches in small windows", "[gpu][golden][families]") {
     // (The CPU rows with the serial kernels, the GPU rows with them and the GPU rows with the cooperative
     // kernels are the devices of the runs gpu-sg8, gpu-rows-sg8 and gpu-rows-coop, which check the whole
-    // corpus on their own device; here the cooperative kernels run the float scans, the cases their tiles
-    // take.)
-    check_corpus("GPU rows, cooperative", *make_test_device(K::cooperative, P::gpu), [](const GoldenCase& c) {
-        return c.type != DML_OPERATOR_REDUCE && golden_class(c) == GoldenClass::canonical;
-    });
+    // corpus on their own device.)
     UseLimitedDevice limited({1u << 20, 64});
     check_corpus("1 MiB windows, 64 workgroups", test_device());
     require_no_validation_messages();
