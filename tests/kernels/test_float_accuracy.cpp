@@ -2,9 +2,8 @@
 // are compensated in every pass of both kernel families, so each result is the exact value of the
 // stored inputs rounded to the output type, give or take one unit in the last place (float16 data
 // accumulates in float32 and is rounded once). The references are double-double (tools/
-// double_double.hpp). gpu-sg8 runs these on the serial family, gpu-rows-sg4 and gpu-rows-sg16 on the
-// cooperative one (subgroup scans of compensated pairs); the `large` label adds the sizes of issue 18's
-// table.
+// double_double.hpp). gpu-sg8 runs these on the serial family, gpu-rows-sg4 on the cooperative one
+// (subgroup scans of compensated pairs); the `large` label adds the sizes of issue 18's table.
 #include <catch2/catch.hpp>
 
 #include "bench/double_double.hpp"

@@ -209,7 +209,8 @@ TEST_CASE("the golden hash file is what VKDML_GOLDEN_WRITE writes: its first lin
 TEST_CASE("the golden corpus matches in small windows", "[gpu][golden][families]") {
     // (The CPU rows with the serial kernels, the GPU rows with them and the GPU rows with the cooperative
     // kernels are the devices of the runs gpu-sg8, gpu-rows-sg8 and gpu-rows-coop, which check the whole
-    // corpus on their own device.)
+    // corpus on their own device; the last two with LLVM's optimization passes off, GALLIVM_PERF=nopt,
+    // which gives the same hashes: tools/gpu_check.sh checks the cooperative kernels' on a GPU's compiler.)
     UseLimitedDevice limited({1u << 20, 64});
     check_corpus("1 MiB windows, 64 workgroups", test_device());
     require_no_validation_messages();
