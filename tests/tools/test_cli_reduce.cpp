@@ -107,6 +107,17 @@ void check_reduce_examples(const TempDir& dir, DML_TENSOR_DATA_TYPE type, size_t
     }
 }
 
+// write_reduce_inputs and check_reduce_examples for each of `types` in turn (the t-th starting the arg
+// examples' output types at kOutputTypes' t-th entry).
+void check_reduce_examples_per_type(const TempDir& dir, std::span<const DML_TENSOR_DATA_TYPE> types,
+                                    bool fortran) {
+    for (size_t t = 0; t < types.size(); ++t) {
+        INFO("input type " << type_name(types[t]));
+        write_reduce_inputs(dir, types[t], fortran);
+        check_reduce_examples(dir, types[t], t);
+    }
+}
+
 // One `vkdml reduce` run whose result is known exactly.
 struct FunctionCase {
     DML_TENSOR_DATA_TYPE type;
@@ -192,12 +203,7 @@ std::vector<double> host_reduce(const std::vector<uint32_t>& sizes, const std::v
 TEST_CASE("cli: vkdml reduce, argmax and argmin reproduce the SPEC §6 examples for every data type",
           "[gpu][cli][each-type]") {
     TempDir dir;
-    const auto& types = all_types();
-    for (size_t t = 0; t < types.size(); ++t) {
-        INFO("input type " << type_name(types[t]));
-        write_reduce_inputs(dir, types[t], false);
-        check_reduce_examples(dir, types[t], t);
-    }
+    check_reduce_examples_per_type(dir, all_types(), false);
 }
 
 TEST_CASE("cli: reduce, argmax and argmin give the SPEC §6 examples for a Fortran-order input",
@@ -206,11 +212,7 @@ TEST_CASE("cli: reduce, argmax and argmin give the SPEC §6 examples for a Fortr
     const DML_TENSOR_DATA_TYPE types[] = {DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_INT8,
                                           DML_TENSOR_DATA_TYPE_UINT32, DML_TENSOR_DATA_TYPE_FLOAT64,
                                           DML_TENSOR_DATA_TYPE_INT64};
-    for (size_t t = 0; t < std::size(types); ++t) {
-        INFO("input type " << type_name(types[t]));
-        write_reduce_inputs(dir, types[t], true);
-        check_reduce_examples(dir, types[t], t);
-    }
+    check_reduce_examples_per_type(dir, types, true);
 }
 
 TEST_CASE("cli: reduce, argmax and argmin give the same result for a Fortran-order input: rank 3, axis sets",
