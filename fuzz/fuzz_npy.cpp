@@ -1,9 +1,9 @@
 // fuzz/fuzz_npy.cpp — libFuzzer target for the .npy reader (tools/npy/npy.cpp).
 //
 // Feeds arbitrary bytes to vkdml::npy::parse and traps when a result breaks what the reader promises:
-// a refusal is one line "<file name>: ..." with code invalid_argument; an accepted array has rank 1..8, no
-// zero dimension, at most 2^32 - 1 elements, a known type, exactly data_bytes() bytes of data (the tail of
-// the input), and one stride per dimension. The same bytes as a file must get the same answer from npy::read
+// a refusal is one line "<file name>: ..." with code invalid_argument; an accepted array has rank 1..8,
+// dimensions and at most 2^32 - 1 elements (none where a dimension is 0), a known type, exactly data_bytes()
+// bytes of data (the tail of the input), and one stride per dimension, packed unless it is zero-size. The same bytes as a file must get the same answer from npy::read
 // (read_header + read_data, what the vkdml tool uses): the same array or the same message. An accepted
 // array is also written with npy::write and read back with npy::read and npy::parse: the same type, shape
 // and bytes.
@@ -48,9 +48,10 @@ void check_refusal(const vkdml::Error& error) {
 void check_array(const vkdml::npy::Array& array, std::span<const std::byte> input) {
     require(vkdml::element_size(array.type) != 0);
     require(!array.shape.empty() && array.shape.size() <= 8);
-    uint64_t count = 1;
+    bool empty = false;
+    for (uint32_t n : array.shape) empty = empty || n == 0;
+    uint64_t count = empty ? 0 : 1;
     for (uint32_t n : array.shape) {
-        require(n != 0);
         count *= n;  // both factors below 2^32 (checked on the previous step): no wrap
         require(count <= kMaxCount);
     }
@@ -71,6 +72,7 @@ void check_array(const vkdml::npy::Array& array, std::span<const std::byte> inpu
     require(!array.boolean || array.type == DML_TENSOR_DATA_TYPE_UINT8);
     const std::vector<uint32_t> strides = array.strides();
     require(strides.size() == array.shape.size());
+    if (empty) return;  // (no element to place)
     // A packed layout (C or Fortran): the last element is at offset count - 1.
     uint64_t last = 0;
     for (size_t i = 0; i < strides.size(); ++i) last += uint64_t{strides[i]} * (array.shape[i] - 1);

@@ -39,6 +39,8 @@ FILES = {
     "v2_i2_2x2.npy": image(dict_header("<i2", (2, 2)), ramp(4, 2), major=2),
     "v3_u4_native_order.npy": image(dict_header("=u4", (5,)), ramp(5, 4), major=3),
     "v1_i4_unpadded.npy": image("{'descr':'<i4','fortran_order':False,'shape':(2,)}", ramp(2, 4), pad=False),
+    "v1_f4_zero_size_3x0.npy": image(dict_header("<f4", (3, 0))),
+    "v1_i2_fortran_zero_size_2x0x5.npy": image(dict_header("<i2", (2, 0, 5), True)),
     # Malformed files.
     "bad_magic.npy": b"\x93NUMPX" + image(dict_header("<f4", (1,)), ramp(1, 4))[6:],
     "truncated_preamble.npy": image(dict_header("<f4", (1,)))[:9],
@@ -47,7 +49,6 @@ FILES = {
     "complex.npy": image(dict_header("<c8", (2,)), ramp(2, 8)),
     "big_endian.npy": image(dict_header(">f4", (2,)), ramp(2, 4)),
     "rank9.npy": image(dict_header("|u1", (1,) * 9), ramp(1, 1)),
-    "zero_dim.npy": image(dict_header("<f4", (3, 0))),
     "count_overflows.npy": image(dict_header("|u1", (4294967296, 4294967296, 16)), ramp(4, 1)),
     "object.npy": image(dict_header("|O", (1,)), ramp(8, 1)),
 }

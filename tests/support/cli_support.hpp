@@ -1,4 +1,4 @@
-// cli_support.hpp — what the CLI tests (test_cli.cpp, test_cli_reduce.cpp) share: the vkdml tool run as a
+// cli_support.hpp — what the CLI tests (tests/tools/test_cli*.cpp) share: the vkdml tool run as a
 // subprocess, per-test temporary directories, .npy inputs and outputs, and the error-path check.
 #pragma once
 

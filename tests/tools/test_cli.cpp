@@ -703,8 +703,6 @@ TEST_CASE("cli: errors give one line, the right exit code and no output", "[gpu]
         rejected(npy_image("{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, 1, 1, 1, 1, 1, 3, 4), }",
                            twelve_floats),
                  "rank 9");
-        rejected(npy_image("{'descr': '<f4', 'fortran_order': False, 'shape': (3, 0, 4), }", ""),
-                 "zero-sized");
     }
     SECTION("output into a nonexistent directory") {
         check_error(dir, {"cumsum", "--axis", "3", in, dir / "no-such-dir/out.npy"}, 1, "no-such-dir");
@@ -829,9 +827,7 @@ TEST_CASE("cli: malformed .npy files are refused by every command", "[cli]") {
             rejected(npy_image(header_with(descr, "(3, 4)"), std::string(96, '\0')), problem);
         }
     }
-    SECTION("shapes: a zero, rank 9, counts past DirectML's limit and past 64 bits") {
-        rejected(npy_image(header_with("<f4", "(3, 0, 4)"), ""),
-                 "zero-sized arrays are not supported (shape (3, 0, 4))");
+    SECTION("shapes: rank 9, counts past DirectML's limit and past 64 bits") {
         rejected(npy_image(header_with("|u1", "(1, 1, 1, 1, 1, 1, 1, 3, 4)"), std::string(12, '\0')),
                  "rank 9 exceeds the maximum of 8");
         rejected(npy_image(header_with("|u1", "(4294967296, 4294967296, 16)"), std::string(12, '\0')),

@@ -208,6 +208,44 @@ TEST_CASE("npy: a 0-d array reads as shape {1}", "[npy]") {
     CHECK(array->data == data);
 }
 
+TEST_CASE("npy: zero-size arrays read and write as NumPy saves them", "[npy]") {
+    // Read: no data after the header; the strides are those of the shape with each 0 read as 1.
+    auto empty = vkdml::npy::parse(simple_image("<f4", "(3, 0)"), "empty.npy");
+    REQUIRE(empty);
+    CHECK(empty->shape == std::vector<uint32_t>{3, 0});
+    CHECK(empty->element_count() == 0);
+    CHECK(empty->data_bytes() == 0);
+    CHECK(empty->strides() == std::vector<uint32_t>{1, 1});
+    CHECK(empty->data.empty());
+    auto fortran = vkdml::npy::parse(
+        npy_image(1, "{'descr': '<i2', 'fortran_order': True, 'shape': (2, 0, 5), }\n", {}), "fortran.npy");
+    REQUIRE(fortran);
+    CHECK(fortran->strides() == std::vector<uint32_t>{1, 2, 2});
+    // (Every dimension but the zero may be as large as any other file's: 2^32 - 1.)
+    auto wide = vkdml::npy::parse(simple_image("|u1", "(4294967295, 0, 4294967295)"), "wide.npy");
+    REQUIRE(wide);
+    CHECK(wide->element_count() == 0);
+    check_rejected(simple_image("<f4", "(0,)", pattern(4)), "file has 4 bytes after the data");
+    // A count of 0 whatever the other dimensions (no saturation at 2^64 before the 0 is seen).
+    Array huge;
+    huge.type = DML_TENSOR_DATA_TYPE_UINT64;
+    huge.shape = {4294967295u, 4294967295u, 4294967295u, 0};
+    CHECK(huge.element_count() == 0);
+    CHECK(huge.data_bytes() == 0);
+    // Write: the header alone, as numpy.save writes numpy.zeros((0, 4), numpy.float32).
+    TempDir dir;
+    const fs::path path = dir.path / "empty.npy";
+    REQUIRE(vkdml::npy::write(path.string(), DML_TENSOR_DATA_TYPE_FLOAT32, std::vector<uint32_t>{0, 4}, {}));
+    const auto raw = file_bytes(path);
+    const std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (0, 4), }";
+    REQUIRE(raw.size() == 128);
+    CHECK(std::memcmp(raw.data() + 10, header.data(), header.size()) == 0);
+    auto back = vkdml::npy::read(path.string());
+    REQUIRE(back);
+    CHECK(back->shape == std::vector<uint32_t>{0, 4});
+    CHECK(back->data.empty());
+}
+
 TEST_CASE("npy: header keys in any order, any quotes and spacing", "[npy]") {
     const auto data = pattern(8);
     for (const char* header : {
@@ -413,8 +451,6 @@ TEST_CASE("npy: unsupported dtypes are rejected by name", "[npy]") {
 TEST_CASE("npy: shapes beyond DirectML's limits are rejected", "[npy]") {
     check_rejected(simple_image("|u1", "(1, 1, 1, 1, 1, 1, 1, 1, 1)", pattern(1)),
                    "rank 9 exceeds the maximum of 8");
-    check_rejected(simple_image("<f4", "(3, 0)"), "zero-sized arrays are not supported (shape (3, 0))");
-    check_rejected(simple_image("<f4", "(0,)"), "zero-sized arrays are not supported");
     check_rejected(simple_image("<f4", "(2, 4294967296)"),
                    "dimension 1 of shape (2, 4294967296) exceeds 4294967295");
     check_rejected(simple_image("<f4", "(99999999999999999999999999,)"),
@@ -435,8 +471,9 @@ TEST_CASE("npy: shapes beyond DirectML's limits are rejected", "[npy]") {
     // 2^32 × 2^32 × 16 = 2^68 wraps to 0 in 64 bits; each dimension alone is "only" over DirectML's limit.
     check_rejected(simple_image("|u1", "(4294967296, 4294967296, 16)", pattern(16)),
                    "element count of shape (4294967296, 4294967296, 16) overflows 64 bits");
+    // A zero-size array has no element count to overflow, but each dimension must still fit.
     check_rejected(simple_image("|u1", "(16, 4294967296, 4294967296, 0)"),
-                   "zero-sized arrays are not supported (shape (16, 4294967296, 4294967296, 0))");
+                   "dimension 1 of shape (16, 4294967296, 4294967296, 0) exceeds 4294967295");
     // 2^40 elements claimed in a 100-byte file: refused by the shape rules, nothing allocated.
     check_rejected(simple_image("|u1", "(1048576, 1048576)", pattern(16)),
                    "element count of shape (1048576, 1048576) exceeds 4294967295");
@@ -573,7 +610,7 @@ TEST_CASE("npy: write() goes through a temporary file and leaves nothing behind 
         rejects(DML_TENSOR_DATA_TYPE_FLOAT32, {4}, 17, "needs 16 bytes of data, got 17");
         rejects(DML_TENSOR_DATA_TYPE_UNKNOWN, {4}, 16, "cannot write data type 0");
         rejects(DML_TENSOR_DATA_TYPE_FLOAT32, {}, 8, "shape () of <f4 needs 4 bytes of data, got 8");
-        rejects(DML_TENSOR_DATA_TYPE_FLOAT32, {2, 0}, 0, "zero-sized arrays are not supported");
+        rejects(DML_TENSOR_DATA_TYPE_FLOAT32, {2, 0}, 4, "shape (2, 0) of <f4 needs 0 bytes of data, got 4");
         rejects(DML_TENSOR_DATA_TYPE_UINT8, {1, 1, 1, 1, 1, 1, 1, 1, 1}, 1,
                 "rank 9 exceeds the maximum of 8");
         rejects(DML_TENSOR_DATA_TYPE_UINT8, {65536, 65536}, 1, "element count");

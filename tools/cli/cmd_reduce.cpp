@@ -199,12 +199,14 @@ void reduce_file(const Args& args, const WrittenAxes& written, const OperatorOpt
     const InputFile file = open_input(in_path, bool_as);
     const std::vector<uint32_t> axes = resolve_axes(written, file.tensor.sizes.size(), in_path);
     const ops::Operation op = take(build(file.tensor, std::span<const uint32_t>(axes)));
-    // The shape OUT.npy gets: the output's, or without the reduced axes (--keepdims false).
+    // The shape OUT.npy gets: the input's with 1 on each reduced axis (the output's), or without the
+    // reduced axes (--keepdims false). (From the file's shape: a zero-size input's tensor is a stand-in.)
     const bool keep = keep_dims(args);
     std::vector<uint32_t> file_shape;
-    for (size_t d = 0; d < op.output().sizes.size(); ++d)
-        if (keep || std::find(axes.begin(), axes.end(), d) == axes.end())
-            file_shape.push_back(op.output().sizes[d]);
+    for (size_t d = 0; d < file.header.shape.size(); ++d) {
+        const bool reduced = std::find(axes.begin(), axes.end(), d) != axes.end();
+        if (keep || !reduced) file_shape.push_back(reduced ? 1 : file.header.shape[d]);
+    }
     check_output(args.operands()[1]);
     const auto device = open_device(args);
     run_one(

@@ -1,6 +1,7 @@
 // tools/cli/cmd_show.cpp — `vkdml show`: a .npy file's type, shape and values as text, in NumPy-like nested
 // brackets (C-order logical layout, whatever the file's order); large arrays as NumPy summarizes them (the
-// first and last entries of each long axis around "...") with their minimum, maximum and mean.
+// first and last entries of each long axis around "...") with their minimum, maximum and mean; a zero-size
+// array as "[]".
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -179,9 +180,10 @@ void run_show(const Args& args) {
     text += " [";
     for (size_t i = 0; i < array.shape.size(); ++i) text += (i ? "," : "") + std::to_string(array.shape[i]);
     text += "]\n";
-    text += Printer(array, limit).text();
+    // A zero-size array prints as NumPy prints one, "[]", whatever its shape, and has no statistics.
+    text += count == 0 ? "[]" : Printer(array, limit).text();
     text += '\n';
-    if (summarized) text += statistics(array) + '\n';
+    if (summarized && count > 0) text += statistics(array) + '\n';
     if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)
         fail("cannot write to standard output");
 }

@@ -2,12 +2,14 @@
 // commands.
 #include "cli/host_ops.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <span>
 #include <vector>
 
+#include "cli/zero_size.hpp"
 #include "npy/npy.hpp"
 #ifdef VKDML_TESTING_HOOKS
 #include "vkdml/testing.hpp"
@@ -76,7 +78,17 @@ std::shared_ptr<Device> open_device(const Args& args) {
 
 InputFile open_input(const std::string& path, DML_TENSOR_DATA_TYPE bool_as) {
     npy::Header header = take(npy::read_header(path));
-    ops::TensorDesc tensor{header.boolean ? bool_as : header.type, header.shape, header.strides(), 0};
+    std::vector<uint32_t> sizes = header.shape;
+    uint64_t stand_in = 1;
+    for (uint32_t& n : sizes) {
+        n = std::max(n, 1u);                                             // (a zero-size array's stand-in)
+        stand_in = std::min<uint64_t>(stand_in * n, uint64_t{1} << 32);  // (no wrap: both under 2^33)
+    }
+    if (stand_in > 0xFFFFFFFFu)
+        fail(path +
+             ": a zero-size array is computed as if each 0 in its shape were 1, and the rest of its "
+             "shape holds more than 4294967295 elements (DirectML's limit)");
+    ops::TensorDesc tensor{header.boolean ? bool_as : header.type, std::move(sizes), header.strides(), 0};
     return {path, std::move(header), std::move(tensor)};
 }
 
@@ -129,6 +141,11 @@ void read_input(const InputFile& input, std::span<std::byte> to) {
 void run_one(const Device& device, const ops::Operation& op, const InputFile& input,
              const std::string& out_path, std::optional<std::vector<uint32_t>> out_shape,
              const OperatorOptions& options, bool bool_output, const std::string& index_path) {
+    if (input.zero_size()) {
+        write_zero_size_result(device, op, input, options, out_path, out_shape.value_or(input.header.shape),
+                               bool_output, index_path);
+        return;
+    }
     const ops::TensorDesc& output = op.output();
     const auto write = [&](std::span<const std::byte> bytes) {
         check(npy::write(out_path, output.data_type, out_shape.value_or(output.sizes),

@@ -33,11 +33,15 @@ std::shared_ptr<Device> open_device(const Args& args);
 std::vector<Tuning> tool_tuning();
 
 /// An input .npy file, checked, with its tensor laid out as in the file (Fortran order becomes
-/// column-major strides). Its data is read later, straight into the device buffer (run_one).
+/// column-major strides). Its data is read later, straight into the device buffer (run_one). A zero-size
+/// array's tensor (no DirectML tensor has a size of 0) is a stand-in with every 0 read as 1, which the
+/// operator is built and validated on (zero_size.hpp).
 struct InputFile {
     std::string path;
     npy::Header header;
     ops::TensorDesc tensor;
+    /// The array holds no element (a dimension of 0).
+    bool zero_size() const { return header.element_count() == 0; }
 };
 
 /// Reads and checks an input file's header. A bool file's tensor is computed as `bool_as` (DirectML has no
@@ -68,9 +72,10 @@ OperatorOptions nan_options(const Args& args);
 /// Runs one built operator (its input the file's tensor) through vkdml::HostExecution: the input file's
 /// data is read straight into the mapped device buffer and the output written straight from it to
 /// `out_path` (C order; "-": standard output), so a tensor is copied once each way. `out_shape` is the
-/// shape the file gets (the output tensor's when absent; the same elements). A bool input computed in
-/// another type is converted on the way in (a copy); `bool_output` writes a UINT8 output of 0s and 1s as a
-/// bool array. Fails with the library's or the file's message.
+/// shape the file gets (the output tensor's when absent; the same elements; a zero-size input's when absent,
+/// whose result comes from write_zero_size_result). A bool input computed in another type is converted on
+/// the way in (a copy); `bool_output` writes a UINT8 output of 0s and 1s as a bool array. Fails with the
+/// library's or the file's message.
 void run_one(const Device& device, const ops::Operation& op, const InputFile& input,
              const std::string& out_path, std::optional<std::vector<uint32_t>> out_shape = std::nullopt,
              const OperatorOptions& options = {}, bool bool_output = false,

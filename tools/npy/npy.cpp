@@ -106,15 +106,15 @@ std::string bad_descr_problem(std::string_view descr) {
 }
 
 // The shape rules shared by read and write; returns the problem, if any. Every product is checked: a count
-// that overflows 64 bits is reported as such, never wrapped.
+// that overflows 64 bits is reported as such, never wrapped. A zero-size array (a dimension of 0) has no
+// count to check, only its dimensions.
 std::optional<std::string> shape_problem(std::span<const uint64_t> shape) {
     if (shape.size() > kMaxRank)
         return "rank " + std::to_string(shape.size()) + " exceeds the maximum of " + std::to_string(kMaxRank);
-    for (uint64_t n : shape)
-        if (n == 0) return "zero-sized arrays are not supported (shape " + shape_text(shape) + ")";
+    const bool empty = std::find(shape.begin(), shape.end(), uint64_t{0}) != shape.end();
     uint64_t full_count = 1;
     for (uint64_t n : shape)
-        if (mul_overflows(full_count, n, &full_count))
+        if (!empty && mul_overflows(full_count, n, &full_count))
             return "element count of shape " + shape_text(shape) + " overflows 64 bits";
     uint64_t count = 1;
     bool count_too_large = false;
@@ -125,15 +125,16 @@ std::optional<std::string> shape_problem(std::span<const uint64_t> shape) {
         count_too_large = count_too_large || count * shape[i] > kMaxCount;  // both factors < 2^32: no wrap
         count = count_too_large ? 1 : count * shape[i];
     }
-    if (count_too_large)
+    if (count_too_large && !empty)
         return "element count of shape " + shape_text(shape) + " exceeds " + std::to_string(kMaxCount) +
                " (DirectML's limit)";
     return std::nullopt;
 }
 
-// The product of `factors`, UINT64_MAX if it overflows.
+// The product of `factors`, UINT64_MAX if it overflows (0 if a factor is 0, whatever the others).
 template <class Int>
 uint64_t saturated_product(std::span<const Int> factors) {
+    if (std::find(factors.begin(), factors.end(), Int{0}) != factors.end()) return 0;
     uint64_t product = 1;
     for (Int n : factors)
         if (mul_overflows(product, uint64_t{n}, &product)) return UINT64_MAX;
@@ -400,7 +401,8 @@ std::vector<uint32_t> Header::strides() const {
     for (size_t k = 0; k < shape.size(); ++k) {
         const size_t dim = fortran_order ? k : shape.size() - 1 - k;
         strides[dim] = static_cast<uint32_t>(step);
-        step *= shape[dim];
+        step *= std::max<uint32_t>(shape[dim], 1);  // (a zero-size array's strides are those of its
+                                                    // shape with each 0 read as 1)
     }
     return strides;
 }

@@ -2,11 +2,11 @@
 //
 // Reads format versions 1.0, 2.0 and 3.0 holding bool (as UINT8) or one of the 11 numeric types vkdml knows,
 // little- or big-endian (big-endian data is given little-endian, as NumPy's astype('=') would), C or Fortran
-// order, rank 0..8 (rank 0 reads as shape {1}), no zero dimension and at most 2^32 - 1 elements (DirectML's
-// limit), with a header of at most 1 MiB. Nothing is allocated from what a header says before it has been
-// checked against the file's size, and every size computation is overflow-checked. Writes C-order files in
-// format 1.0, atomically (temporary file + rename). Every rejection is an Error with code invalid_argument
-// and a one-line message naming the file.
+// order, rank 0..8 (rank 0 reads as shape {1}), dimensions and an element count of at most 2^32 - 1
+// (DirectML's limit; a dimension of 0 too: zero-size arrays), with a header of at most 1 MiB. Nothing is
+// allocated from what a header says before it has been checked against the file's size, and every size
+// computation is overflow-checked. Writes C-order files in format 1.0, atomically (temporary file + rename).
+// Every rejection is an Error with code invalid_argument and a one-line message naming the file.
 #pragma once
 
 #include <cstddef>
@@ -37,7 +37,8 @@ struct Header {
     /// if it overflows).
     uint64_t data_bytes() const;
     /// Strides in elements describing the data as a DirectML tensor: row-major (last dimension fastest) for
-    /// C order, column-major (first dimension fastest) for Fortran order.
+    /// C order, column-major (first dimension fastest) for Fortran order; a zero-size array's are those of
+    /// its shape with every 0 read as 1.
     std::vector<uint32_t> strides() const;
 };
 
