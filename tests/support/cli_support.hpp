@@ -41,12 +41,13 @@ enum class Stdout {
     closed_pipe,  ///< a pipe whose read end is closed: writing raises SIGPIPE unless the tool ignores it
 };
 
-// Runs the tool with `args` (UTF-8), stdin from the null device, stdout and stderr captured through files
-// in `dir` (removed again, so the directory afterwards holds only what the tool itself wrote there). Fails
-// the test if the tool is killed by a signal or crashes, or runs longer than `timeout_s` seconds (then it
-// is killed). POSIX: posix_spawn; Windows: CreateProcessW (tool_process.cpp).
+// Runs the tool with `args` (UTF-8), stdin from the file `stdin_path` (UTF-8; empty: the null device),
+// stdout and stderr captured through files in `dir` (removed again, so the directory afterwards holds only
+// what the tool itself wrote there). Fails the test if the tool is killed by a signal or crashes, or runs
+// longer than `timeout_s` seconds (then it is killed). POSIX: posix_spawn; Windows: CreateProcessW
+// (tool_process.cpp).
 Outcome run_tool(const TempDir& dir, std::vector<std::string> args, Stdout out = Stdout::capture,
-                 int timeout_s = 600);
+                 int timeout_s = 600, const std::string& stdin_path = {});
 
 // `args` and "--validation", unless this run goes without the validation layer (gpu_fixture.hpp's
 // validation_layer_waived(): Windows under Wine), where the tool could not find it.

@@ -78,7 +78,8 @@ HANDLE inheritable_file(const fs::path& path, DWORD access, DWORD disposition) {
                        FILE_ATTRIBUTE_NORMAL, nullptr);
 }
 
-Outcome run_tool_once(const TempDir& dir, const std::vector<std::string>& args, Stdout out, int timeout_s) {
+Outcome run_tool_once(const TempDir& dir, const std::vector<std::string>& args, Stdout out, int timeout_s,
+                      const std::string& stdin_path) {
     const std::string out_path = dir / "stdout.txt", err_path = dir / "stderr.txt";
     REQUIRE(out != Stdout::full_device);  // no such device on Windows: those checks are Linux-only
     const fs::path tool = tool_path();
@@ -87,7 +88,9 @@ Outcome run_tool_once(const TempDir& dir, const std::vector<std::string>& args, 
         command_line += L" " + quoted(vkdml::platform::path_from_utf8(arg).wstring());
 
     Handle in, stdout_handle, err;
-    in.h = inheritable_file(L"NUL", GENERIC_READ, OPEN_EXISTING);
+    in.h =
+        inheritable_file(stdin_path.empty() ? fs::path(L"NUL") : vkdml::platform::path_from_utf8(stdin_path),
+                         GENERIC_READ, OPEN_EXISTING);
     if (out == Stdout::capture) {
         stdout_handle.h =
             inheritable_file(vkdml::platform::path_from_utf8(out_path), GENERIC_WRITE, CREATE_ALWAYS);
@@ -165,27 +168,30 @@ constexpr const char* kWineInstanceFailure =
 
 }  // namespace
 
-Outcome run_tool(const TempDir& dir, std::vector<std::string> args, Stdout out, int timeout_s) {
+Outcome run_tool(const TempDir& dir, std::vector<std::string> args, Stdout out, int timeout_s,
+                 const std::string& stdin_path) {
     // A command that fails that way is run again, at most three times in all, each retry with a warning;
     // a tool that always fails so still fails its test.
-    Outcome outcome = run_tool_once(dir, args, out, timeout_s);
+    Outcome outcome = run_tool_once(dir, args, out, timeout_s, stdin_path);
     for (int attempt = 1;
          attempt < 3 && outcome.exit_code == 1 && outcome.err.rfind(kWineInstanceFailure, 0) == 0;
          ++attempt) {
         WARN("vkdml " << joined(args) << ": " << outcome.err << "(Wine; run again)");
         Sleep(500);
-        outcome = run_tool_once(dir, args, out, timeout_s);
+        outcome = run_tool_once(dir, args, out, timeout_s, stdin_path);
     }
     return outcome;
 }
 
 #else  // POSIX
 
-Outcome run_tool(const TempDir& dir, std::vector<std::string> args, Stdout out, int timeout_s) {
+Outcome run_tool(const TempDir& dir, std::vector<std::string> args, Stdout out, int timeout_s,
+                 const std::string& stdin_path) {
     const std::string out_path = dir / "stdout.txt", err_path = dir / "stderr.txt";
     posix_spawn_file_actions_t actions;
     REQUIRE(posix_spawn_file_actions_init(&actions) == 0);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 0, stdin_path.empty() ? "/dev/null" : stdin_path.c_str(),
+                                     O_RDONLY, 0);
     int pipe_fds[2] = {-1, -1};
     if (out == Stdout::capture) {
         posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);

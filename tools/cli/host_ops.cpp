@@ -77,7 +77,16 @@ std::shared_ptr<Device> open_device(const Args& args) {
 }
 
 InputFile open_input(const std::string& path, DML_TENSOR_DATA_TYPE bool_as) {
-    npy::Header header = take(npy::read_header(path));
+    npy::Header header;
+    std::vector<std::byte> data;
+    if (path == npy::kStandardInput) {
+        npy::Array array = take(npy::read(path));
+        data = std::move(array.data);
+        header = std::move(array);
+    } else {
+        header = take(npy::read_header(path));
+    }
+    const std::string name = path == npy::kStandardInput ? npy::kStandardInputName : path;
     std::vector<uint32_t> sizes = header.shape;
     uint64_t stand_in = 1;
     for (uint32_t& n : sizes) {
@@ -85,11 +94,11 @@ InputFile open_input(const std::string& path, DML_TENSOR_DATA_TYPE bool_as) {
         stand_in = std::min<uint64_t>(stand_in * n, uint64_t{1} << 32);  // (no wrap: both under 2^33)
     }
     if (stand_in > 0xFFFFFFFFu)
-        fail(path +
+        fail(name +
              ": a zero-size array is computed as if each 0 in its shape were 1, and the rest of its "
              "shape holds more than 4294967295 elements (DirectML's limit)");
     ops::TensorDesc tensor{header.boolean ? bool_as : header.type, std::move(sizes), header.strides(), 0};
-    return {path, std::move(header), std::move(tensor)};
+    return {path, name, std::move(header), std::move(tensor), std::move(data)};
 }
 
 void check_output(const std::string& path) {
@@ -116,16 +125,25 @@ OperatorOptions nan_options(const Args& args) {
 
 namespace {
 
+/// The input's data as the file holds it (little-endian, bools 0 or 1) into `out`: read from the file, or
+/// standard input's, read already.
+void read_data(const InputFile& input, std::span<std::byte> out) {
+    if (input.path == npy::kStandardInput)
+        std::copy(input.data.begin(), input.data.end(), out.begin());
+    else
+        check(npy::read_data(input.path, input.header, out));
+}
+
 /// The input file's values into `to` (its tensor's bytes): read as they are, or a bool file's 0s and 1s
 /// converted to the type they are computed in (INT64 or FLOAT32).
 void read_input(const InputFile& input, std::span<std::byte> to) {
     const DML_TENSOR_DATA_TYPE type = input.tensor.data_type;
     if (type == input.header.type) {
-        check(npy::read_data(input.path, input.header, to.first(input.header.data_bytes())));
+        read_data(input, to.first(input.header.data_bytes()));
         return;
     }
     std::vector<std::byte> bools(input.header.data_bytes());
-    check(npy::read_data(input.path, input.header, bools));
+    read_data(input, bools);
     const uint32_t size = element_size(type);
     for (size_t i = 0; i < bools.size(); ++i) {
         const bool one = bools[i] != std::byte{0};

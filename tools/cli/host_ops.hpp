@@ -37,16 +37,19 @@ std::vector<Tuning> tool_tuning();
 /// array's tensor (no DirectML tensor has a size of 0) is a stand-in with every 0 read as 1, which the
 /// operator is built and validated on (zero_size.hpp).
 struct InputFile {
-    std::string path;
+    std::string path;  ///< as given: a file, or "-" (npy::kStandardInput)
+    std::string name;  ///< what messages call it: the path, or "standard input"
     npy::Header header;
     ops::TensorDesc tensor;
+    /// Standard input's data (IN "-", read whole by open_input: a stream is read once); empty for a file.
+    std::vector<std::byte> data;
     /// The array holds no element (a dimension of 0).
     bool zero_size() const { return header.element_count() == 0; }
 };
 
-/// Reads and checks an input file's header. A bool file's tensor is computed as `bool_as` (DirectML has no
-/// bool: UINT8 for the functions that compare, INT64 for sums and products as NumPy's, FLOAT32 for the
-/// float functions); run_one converts its 0s and 1s.
+/// Reads and checks an input file's header ("-": standard input, read whole). A bool file's tensor is
+/// computed as `bool_as` (DirectML has no bool: UINT8 for the functions that compare, INT64 for sums and
+/// products as NumPy's, FLOAT32 for the float functions); run_one converts its 0s and 1s.
 InputFile open_input(const std::string& path, DML_TENSOR_DATA_TYPE bool_as = DML_TENSOR_DATA_TYPE_UINT8);
 /// Fails unless the output file can be written (npy::check_writable): called before the device is opened,
 /// so an unwritable output costs no GPU work.

@@ -77,7 +77,7 @@ void write_zero_size_result(const Device& device, const ops::Operation& op, cons
     if (count > 0) {
         const EmptyFold fold = empty_fold(op.desc());
         if (!fold.value)
-            fail(input.path + ": the " + fold.name + " of no elements has no value (NumPy: \"" + fold.numpy +
+            fail(input.name + ": the " + fold.name + " of no elements has no value (NumPy: \"" + fold.numpy +
                  "\")");
         const std::vector<std::byte> element = element_of(type, *fold.value);
         data.reserve(count * element.size());

@@ -467,6 +467,11 @@ Status read_data(const std::string& path, const Header& header, std::span<std::b
 }
 
 Result<Array> read(const std::string& path) {
+    if (path == kStandardInput) {
+        std::vector<std::byte> bytes;
+        if (auto failure = platform::read_standard_input(bytes)) return problem(kStandardInputName, *failure);
+        return parse(bytes, kStandardInputName);
+    }
     auto header = read_header(path);
     if (!header) return header.error();
     Array array;

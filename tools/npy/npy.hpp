@@ -47,7 +47,12 @@ struct Array : Header {
     std::vector<std::byte> data;  ///< the element bytes, little-endian (a big-endian file's swapped)
 };
 
-/// Reads and checks a whole .npy file.
+/// The path that names standard input for read(): "-"; its messages name it kStandardInputName.
+inline constexpr const char* kStandardInput = "-";
+inline constexpr const char* kStandardInputName = "standard input";
+
+/// Reads and checks a whole .npy file; kStandardInput reads standard input to its end (a stream is read
+/// once: read_header and read_data take files alone).
 Result<Array> read(const std::string& path);
 
 /// Reads and checks a .npy file's header, and that the file holds exactly its data after it.

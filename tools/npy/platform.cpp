@@ -70,6 +70,7 @@ std::vector<std::string> utf8_arguments(int, char**) {
 }
 
 void prepare_standard_streams() {
+    _setmode(_fileno(stdin), _O_BINARY);
     _setmode(_fileno(stdout), _O_BINARY);
     _setmode(_fileno(stderr), _O_BINARY);
 }
@@ -174,6 +175,18 @@ std::optional<std::string> write_standard_output(std::span<const std::span<const
         written = written && std::fwrite(part.data(), 1, part.size(), stdout) == part.size();
     written = written && std::fflush(stdout) == 0;
     if (!written) return "cannot write to standard output: " + error_text(errno);
+    return std::nullopt;
+}
+
+std::optional<std::string> read_standard_input(std::vector<std::byte>& bytes) {
+    bytes.clear();
+    std::byte block[65536];
+    for (;;) {
+        const size_t got = std::fread(block, 1, sizeof block, stdin);
+        bytes.insert(bytes.end(), block, block + got);
+        if (got < sizeof block) break;
+    }
+    if (std::ferror(stdin)) return "cannot read standard input: " + error_text(errno);
     return std::nullopt;
 }
 

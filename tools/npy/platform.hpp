@@ -18,7 +18,8 @@ namespace vkdml::platform {
 std::vector<std::string> utf8_arguments(int argc, char** argv);
 
 /// Prepares the process's standard streams: a write to a closed pipe fails with an error instead of
-/// killing the process (POSIX: SIGPIPE ignored), and stdout/stderr are binary (Windows: no "\r\n").
+/// killing the process (POSIX: SIGPIPE ignored), and stdin, stdout and stderr are binary (Windows: no
+/// "\r\n" and no end at a byte 0x1A).
 void prepare_standard_streams();
 
 /// A filesystem path from UTF-8 text, and back.
@@ -48,6 +49,10 @@ std::optional<std::string> write_file_atomically(const std::string& path,
 /// Writes `parts` one after the other to standard output (binary: prepare_standard_streams) and flushes
 /// it. Returns the reason for a failure: "cannot write to standard output: ...".
 std::optional<std::string> write_standard_output(std::span<const std::span<const std::byte>> parts);
+
+/// Reads standard input to its end into `bytes` (binary: prepare_standard_streams). Returns the reason
+/// for a failure: "cannot read standard input: ...".
+std::optional<std::string> read_standard_input(std::vector<std::byte>& bytes);
 
 /// The temporary name write_file_atomically() writes before renaming: "<path>.tmp.<pid>".
 std::string temporary_name(const std::string& path);
