@@ -2,11 +2,11 @@
 //
 // Feeds arbitrary bytes to vkdml::npy::parse and traps when a result breaks what the reader promises:
 // a refusal is one line "<file name>: ..." with code invalid_argument; an accepted array has rank 1..8,
-// dimensions and at most 2^32 - 1 elements (none where a dimension is 0), a known type, exactly data_bytes()
-// bytes of data (the tail of the input), and one stride per dimension, packed unless it is zero-size. The same bytes as a file must get the same answer from npy::read
-// (read_header + read_data, what the vkdml tool uses): the same array or the same message. An accepted
-// array is also written with npy::write and read back with npy::read and npy::parse: the same type, shape
-// and bytes.
+// dimensions and at most 2^32 - 1 elements (none where a dimension is 0), a known type, exactly
+// data_bytes() bytes of data (the tail of the input), and one stride per dimension, packed unless it is
+// zero-size. The same bytes as a file must get the same answer from npy::read (read_header + read_data,
+// what the vkdml tool uses): the same array or the same message. An accepted array is also written with
+// npy::write and read back with npy::read and npy::parse: the same type, shape and bytes.
 //
 // Built by the `fuzz` preset (fuzz/CMakeLists.txt: CTest test fuzz-npy), linked with the reader and the
 // library; by hand: cmake --preset fuzz && cmake --build --preset fuzz, then

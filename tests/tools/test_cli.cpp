@@ -516,6 +516,8 @@ TEST_CASE("cli: vkdml --help lists every command, its summary in one column past
     std::sort(names.begin(), names.end());
     CHECK(names == expected);
     CHECK(columns == std::set<size_t>{2 + std::string("logcumsumexp").size() + 2});  // the longest name's
+    CHECK(outcome.out.find("\nIN.npy (or FILE.npy) '-' reads standard input, OUT.npy '-' writes standard "
+                           "output, so that commands chain.\n") != std::string::npos);
 }
 
 TEST_CASE("cli: every operator of the table is a command of the tool and an --op of vkdml plan", "[cli]") {

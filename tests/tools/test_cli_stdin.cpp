@@ -87,8 +87,19 @@ TEST_CASE("cli: errors of '-' as IN name standard input", "[gpu][cli]") {
     write_c_order(ints, DML_TENSOR_DATA_TYPE_INT32, {2, 3}, {1, 2, 3, 4, 5, 6});
     // Nothing there (the null device), a file cut short, a refusal of the data and of its shape.
     check_piped_error(dir, {"cumsum", "--axis", "0", "-", out}, "",
-                      "not a .npy file (the magic string \\x93NUMPY is missing)");
-    check_piped_error(dir, {"show", "-"}, "", "not a .npy file (the magic string \\x93NUMPY is missing)");
+                      "is empty (no .npy file was piped or redirected into it)");
+    check_piped_error(dir, {"show", "-"}, "", "is empty (no .npy file was piped or redirected into it)");
+    const std::string text = dir / "text.npy";
+    write_text(text, "[1, 2, 3]\n");
+    check_piped_error(dir, {"show", "-"}, text, "not a .npy file (the magic string \\x93NUMPY is missing)");
+    write_text(text, std::string("\x93NUMPY\x01\x00\x76", 9));
+    check_piped_error(dir, {"show", "-"}, text, "file is truncated inside the preamble (9 bytes)");
+    write_text(text, read_text(ints).substr(0, 100));
+    check_piped_error(dir, {"show", "-"}, text,
+                      "file is truncated: header length 118 extends beyond the end of the file (100 bytes)");
+    write_text(text, read_text(ints) + "tail");
+    check_piped_error(dir, {"show", "-"}, text,
+                      "file has more bytes after the data (shape (2, 3) of <i4 needs 24)");
     write_text(truncated, read_text(ints).substr(0, 130));
     check_piped_error(dir, {"cumsum", "--axis", "0", "-", out}, truncated,
                       "data is truncated: shape (2, 3) of <i4 needs 24 bytes, the file holds 2");
@@ -103,5 +114,5 @@ TEST_CASE("cli: errors of '-' as IN name standard input", "[gpu][cli]") {
           "vkdml: error: axis 2 is out of range for standard input of rank 2 (use 0..1 or -2..-1)\n");
     std::vector<std::string> left = dir.entries();  // (no output made)
     std::sort(left.begin(), left.end());
-    CHECK(left == std::vector<std::string>{"empty.npy", "ints.npy", "truncated.npy"});
+    CHECK(left == std::vector<std::string>{"empty.npy", "ints.npy", "text.npy", "truncated.npy"});
 }

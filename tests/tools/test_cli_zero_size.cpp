@@ -128,6 +128,18 @@ TEST_CASE("cli: a reduction over an axis of size 0 gives NumPy's value for no el
     CHECK(read_output(out, DML_TENSOR_DATA_TYPE_FLOAT32, {2, 0, 1}).empty());
     run_command(dir, "argmax", {"--axes", "0,2", "--keepdims", "false"}, in, out);
     CHECK(read_output(out, DML_TENSOR_DATA_TYPE_INT64, {0}).empty());
+    // Bool files, computed as any bool file: a product in int64, a mean in float32, all as bool, max as bool
+    // where it keeps the axis of 0.
+    const std::string bools = dir / "bools.npy";
+    write_text(bools, npy_image("{'descr': '|b1', 'fortran_order': False, 'shape': (0, 2), }", ""));
+    run_command(dir, "reduce", {"--function", "multiply", "--axes", "0"}, bools, out);
+    CHECK(all_equal(read_output(out, DML_TENSOR_DATA_TYPE_INT64, {1, 2}), 2, 1));
+    run_command(dir, "reduce", {"--function", "average", "--axes", "0"}, bools, out);
+    CHECK(all_equal(read_output(out, DML_TENSOR_DATA_TYPE_FLOAT32, {1, 2}), 2, nan));
+    run_command(dir, "reduce", {"--function", "all", "--axes", "all", "--keepdims", "false"}, bools, out);
+    CHECK(all_equal(read_output(out, DML_TENSOR_DATA_TYPE_UINT8, {1}, true), 1, 1));
+    run_command(dir, "reduce", {"--function", "max", "--axes", "1"}, bools, out);
+    CHECK(read_output(out, DML_TENSOR_DATA_TYPE_UINT8, {0, 1}, true).empty());
     run_command(dir, "reduce", {"--function", "sum", "--axes", "none"}, in, out);
     CHECK(read_output(out, DML_TENSOR_DATA_TYPE_FLOAT32, {2, 0, 3}).empty());
 }
@@ -150,6 +162,14 @@ TEST_CASE("cli: zero-size arrays are refused where NumPy or the library refuses 
                      "sequence\")");
     check_error(dir, {"reduce", "--function", "argmin", "--axes", "0,1", in, out}, 1,
                 "the argmin of no elements has no value");
+    // Also where the result has no element either (another axis of 0 is kept), as NumPy refuses it.
+    const std::string two_zeros = dir / "two_zeros.npy";
+    write_empty(two_zeros, DML_TENSOR_DATA_TYPE_FLOAT32, {0, 0});
+    check_error(dir, {"reduce", "--function", "max", "--axes", "0", two_zeros, out}, 1,
+                "the max of no elements has no value");
+    check_error(dir, {"argmax", "--axis", "1", two_zeros, out}, 1, "the argmax of no elements has no value");
+    check_error(dir, {"reduce", "--function", "min", "--axes", "0", "--nan", "ignore", two_zeros, out}, 1,
+                "the min of no elements has no value");
     // The library's rules hold as for any file: the types a function takes, the axes, the device.
     check_error(
         dir, {"logcumsumexp", "--axis", "0", ints, out}, 1,

@@ -246,6 +246,40 @@ TEST_CASE("npy: zero-size arrays read and write as NumPy saves them", "[npy]") {
     CHECK(back->data.empty());
 }
 
+TEST_CASE("npy: write_filled() writes one element everywhere, in blocks", "[npy]") {
+    TempDir dir;
+    const fs::path path = dir.path / "filled.npy";
+    // Past one block of 1 MiB (131,072 float64 elements): two whole blocks and part of one.
+    const double value = -1.5;
+    REQUIRE(vkdml::npy::write_filled(path.string(), DML_TENSOR_DATA_TYPE_FLOAT64,
+                                     std::vector<uint32_t>{3, 100000}, std::as_bytes(std::span(&value, 1))));
+    auto array = vkdml::npy::read(path.string());
+    REQUIRE(array);
+    CHECK(array->shape == std::vector<uint32_t>{3, 100000});
+    REQUIRE(array->data.size() == 300000 * 8);
+    std::vector<double> values(300000);
+    std::memcpy(values.data(), array->data.data(), array->data.size());
+    CHECK(std::count(values.begin(), values.end(), value) == 300000);
+    // A bool array, a zero-size one, and an element of the wrong size.
+    const std::byte one{1};
+    REQUIRE(vkdml::npy::write_filled(path.string(), DML_TENSOR_DATA_TYPE_UINT8, std::vector<uint32_t>{2, 2},
+                                     std::span(&one, 1), true));
+    array = vkdml::npy::read(path.string());
+    REQUIRE(array);
+    CHECK(array->boolean);
+    CHECK(array->data == std::vector<std::byte>(4, one));
+    REQUIRE(vkdml::npy::write_filled(path.string(), DML_TENSOR_DATA_TYPE_INT16, std::vector<uint32_t>{0, 7},
+                                     pattern(2)));
+    array = vkdml::npy::read(path.string());
+    REQUIRE(array);
+    CHECK(array->shape == std::vector<uint32_t>{0, 7});
+    CHECK(array->data.empty());
+    const auto wrong = vkdml::npy::write_filled(path.string(), DML_TENSOR_DATA_TYPE_INT16,
+                                                std::vector<uint32_t>{2}, pattern(4));
+    REQUIRE_FALSE(wrong);
+    CHECK(wrong.error().message == path.string() + ": write_filled: an element of 2 bytes, got 4");
+}
+
 TEST_CASE("npy: header keys in any order, any quotes and spacing", "[npy]") {
     const auto data = pattern(8);
     for (const char* header : {

@@ -42,6 +42,12 @@ template <Combine kCombine>
 void run_cumulative(const Args& args) {
     constexpr bool kSelect = kCombine == Combine::maximum || kCombine == Combine::minimum;
     const std::string& in_path = args.operands()[0];
+    // The usage errors first, before IN.npy is read (standard input is read whole).
+    const OperatorOptions options = nan_options(args);
+    const std::string index_path = kSelect ? args.value("--indices").value_or("") : "";
+    if (!index_path.empty() && std::filesystem::path(index_path).lexically_normal() ==
+                                   std::filesystem::path(args.operands()[1]).lexically_normal())
+        usage_error("--indices " + index_path + " is OUT.npy too: give the indices a file of their own");
     // Bools counted as NumPy does (int64); a running maximum or minimum of bools is bool again; a
     // log-sum-exp of bools is FLOAT32.
     const InputFile file =
@@ -52,11 +58,6 @@ void run_cumulative(const Args& args) {
     const DML_AXIS_DIRECTION direction =
         args.has("--reverse") ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
     const bool exclusive = args.has("--exclusive");
-    const OperatorOptions options = nan_options(args);
-    const std::string index_path = kSelect ? args.value("--indices").value_or("") : "";
-    if (!index_path.empty() && std::filesystem::path(index_path).lexically_normal() ==
-                                   std::filesystem::path(args.operands()[1]).lexically_normal())
-        usage_error("--indices " + index_path + " is OUT.npy too: give the indices a file of their own");
     const auto build = [&] {
         switch (kCombine) {
         case Combine::product: return ops::cumulative_product(file.tensor, axis, direction, exclusive);

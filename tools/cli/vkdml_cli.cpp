@@ -37,7 +37,9 @@ std::string tool_usage() {
         name.resize(column, ' ');
         text += "  " + name + std::string(command->summary) + "\n";
     }
-    return text + "\nRun 'vkdml <command> --help' for a command's options.\n";
+    return text +
+           "\nIN.npy (or FILE.npy) '-' reads standard input, OUT.npy '-' writes standard output, so that "
+           "commands chain.\nRun 'vkdml <command> --help' for a command's options.\n";
 }
 
 // Writes to stdout; fails if it cannot (a closed pipe, a full disk).

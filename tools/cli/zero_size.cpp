@@ -1,11 +1,14 @@
 // tools/cli/zero_size.cpp — NumPy's answers for a zero-size input (zero_size.hpp).
 #include "cli/zero_size.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <optional>
 #include <vector>
+
+#include "npy/npy.hpp"
 
 namespace vkdml::cli {
 namespace {
@@ -41,14 +44,31 @@ EmptyFold empty_fold(const DML_OPERATOR_DESC& desc) {
     return {0.0};  // sum, l1, l2, sum_square, any, count_nonzero
 }
 
+/// The axes a reduction or arg operator reduces (none for a scan).
+std::span<const uint32_t> reduced_axes(const DML_OPERATOR_DESC& desc) {
+    if (desc.Type == DML_OPERATOR_REDUCE) {
+        const auto* reduce = static_cast<const DML_REDUCE_OPERATOR_DESC*>(desc.Desc);
+        return {reduce->Axes, reduce->AxisCount};
+    }
+    if (desc.Type == DML_OPERATOR_ARGMAX) {
+        const auto* arg = static_cast<const DML_ARGMAX_OPERATOR_DESC*>(desc.Desc);
+        return {arg->Axes, arg->AxisCount};
+    }
+    if (desc.Type == DML_OPERATOR_ARGMIN) {
+        const auto* arg = static_cast<const DML_ARGMIN_OPERATOR_DESC*>(desc.Desc);
+        return {arg->Axes, arg->AxisCount};
+    }
+    return {};
+}
+
 /// `value` (0, 1, NaN or -inf; the last two for float types alone) as one element of `type`, little-endian.
 std::vector<std::byte> element_of(DML_TENSOR_DATA_TYPE type, double value) {
     std::vector<std::byte> bytes(element_size(type));
     if (type == DML_TENSOR_DATA_TYPE_FLOAT16) {
-        const uint16_t half = std::isnan(value)   ? 0x7E00
-                              : std::isinf(value) ? 0xFC00
-                              : value == 1        ? 0x3C00
-                                                  : 0;
+        const auto half = static_cast<uint16_t>(std::isnan(value)   ? 0x7E00
+                                                : std::isinf(value) ? 0xFC00
+                                                : value == 1        ? 0x3C00
+                                                                    : 0);
         std::memcpy(bytes.data(), &half, sizeof half);
     } else if (type == DML_TENSOR_DATA_TYPE_FLOAT32) {
         const auto single = static_cast<float>(value);
@@ -70,20 +90,18 @@ void write_zero_size_result(const Device& device, const ops::Operation& op, cons
                             std::span<const uint32_t> out_shape, bool bool_output,
                             const std::string& index_path) {
     take(device.create_operator(op.desc(), options));
-    uint64_t count = 1;
-    for (uint32_t n : out_shape) count *= n;  // (each a dimension of the input or 1: no overflow past 2^32)
+    // NumPy refuses a maximum, minimum or arg over an axis of 0 even where the result has no element.
+    const EmptyFold fold = empty_fold(op.desc());
+    const std::span<const uint32_t> axes = reduced_axes(op.desc());
+    const bool over_zero =
+        std::any_of(axes.begin(), axes.end(), [&](uint32_t a) { return input.header.shape[a] == 0; });
+    if (!fold.value && over_zero)
+        fail(input.name + ": the " + fold.name + " of no elements has no value (NumPy: \"" + fold.numpy +
+             "\")");
+    // (An output with elements reduces an axis of 0: the function's value for no elements.)
     const DML_TENSOR_DATA_TYPE type = op.output().data_type;
-    std::vector<std::byte> data;
-    if (count > 0) {
-        const EmptyFold fold = empty_fold(op.desc());
-        if (!fold.value)
-            fail(input.name + ": the " + fold.name + " of no elements has no value (NumPy: \"" + fold.numpy +
-                 "\")");
-        const std::vector<std::byte> element = element_of(type, *fold.value);
-        data.reserve(count * element.size());
-        for (uint64_t i = 0; i < count; ++i) data.insert(data.end(), element.begin(), element.end());
-    }
-    check(npy::write(out_path, type, out_shape, data, bool_output));
+    check(
+        npy::write_filled(out_path, type, out_shape, element_of(type, fold.value.value_or(0)), bool_output));
     if (const ops::TensorDesc* index = op.index_output(); index && !index_path.empty())
         check(npy::write(index_path, index->data_type, input.header.shape, {}, false));
 }

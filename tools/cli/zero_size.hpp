@@ -16,8 +16,10 @@ namespace vkdml::cli {
 /// result as NumPy gives it: an output of no element written empty (every scan; a reduction that keeps an
 /// axis of 0), and a reduction over an axis of 0 filled with the function's value for no elements — 0 for
 /// sum, l1, l2, sum_square, count_nonzero and any; 1 for multiply and all; NaN for average, variance and
-/// standard_deviation; -inf for log_sum and log_sum_exp — or refused as NumPy refuses it: max, min, argmax
-/// and argmin have none. `out_shape` is OUT.npy's shape; a selection's index output gets the input's.
+/// standard_deviation; -inf for log_sum and log_sum_exp. Max, min, argmax and argmin over an axis of 0
+/// are refused as NumPy refuses them, even where their result has no element. `out_shape` is OUT.npy's
+/// shape; a selection's index output gets the input's. The output is written without holding its data
+/// (npy::write_filled).
 void write_zero_size_result(const Device& device, const ops::Operation& op, const InputFile& input,
                             const OperatorOptions& options, const std::string& out_path,
                             std::span<const uint32_t> out_shape, bool bool_output,

@@ -466,12 +466,75 @@ Status read_data(const std::string& path, const Header& header, std::span<std::b
     return {};
 }
 
-Result<Array> read(const std::string& path) {
-    if (path == kStandardInput) {
-        std::vector<std::byte> bytes;
-        if (auto failure = platform::read_standard_input(bytes)) return problem(kStandardInputName, *failure);
-        return parse(bytes, kStandardInputName);
+namespace {
+
+// Up to `size` bytes of standard input into `out`, fewer only at its end; an error if it cannot be read.
+Result<size_t> read_input(void* out, size_t size) {
+    const size_t got = std::fread(out, 1, size, stdin);
+    if (got < size && std::ferror(stdin))
+        return problem(kStandardInputName, "cannot read it: " + platform::error_text(errno));
+    return got;
+}
+
+// read(kStandardInput): the preamble, the header and then exactly the data the header gives, in blocks
+// (a stream that ends early costs no more than what it held), and nothing after it.
+Result<Array> read_standard_input() {
+    const std::string name = kStandardInputName;
+    if (platform::standard_input_is_terminal())
+        return problem(name, "is a terminal: pipe or redirect a .npy file into it");
+    std::byte head[12];
+    auto got = read_input(head, sizeof head);
+    if (!got) return got.error();
+    if (*got == 0) return problem(name, "is empty (no .npy file was piped or redirected into it)");
+    // (Its size is unknown until its end: the preamble's checks against it take the bytes read so far.)
+    auto preamble = parse_preamble(std::span(head, *got), *got < sizeof head ? *got : UINT64_MAX, name);
+    if (!preamble) return preamble.error();
+    // The bytes read past the preamble: the header's first ones (format 1.0's preamble is 10 bytes long).
+    std::span<const std::byte> ahead = std::span(head, *got).subspan(preamble->header_offset);
+    std::string text(preamble->header_length, '\0');
+    const size_t early = std::min<size_t>(ahead.size(), text.size());
+    std::memcpy(text.data(), ahead.data(), early);
+    ahead = ahead.subspan(early);
+    got = read_input(text.data() + early, text.size() - early);
+    if (!got) return got.error();
+    if (early + *got < text.size())
+        return problem(name, "file is truncated: header length " + std::to_string(text.size()) +
+                                 " extends beyond the end of the file (" +
+                                 std::to_string(preamble->header_offset + early + *got) + " bytes)");
+    auto header = parse_header(text, name);
+    if (!header) return header.error();
+    header->data_offset = preamble->header_offset + preamble->header_length;
+    Array array;
+    static_cast<Header&>(array) = std::move(*header);
+    const uint64_t needed = array.data_bytes();
+    if (ahead.size() > needed) return check_data_size(array, ahead.size(), name).error();
+    array.data.assign(ahead.begin(), ahead.end());  // (a header shorter than 2 bytes: the data's first)
+    constexpr uint64_t kBlock = uint64_t{64} << 20;
+    while (array.data.size() < needed) {
+        const uint64_t at = array.data.size(), step = std::min(kBlock, needed - at);
+        array.data.resize(at + step);
+        got = read_input(array.data.data() + at, step);
+        if (!got) return got.error();
+        if (*got < step) return check_data_size(array, at + *got, name).error();
     }
+    std::byte extra;
+    got = read_input(&extra, 1);
+    if (!got) return got.error();
+    if (*got > 0)
+        return problem(name,
+                       "file has more bytes after the data (shape " +
+                           shape_text(std::span<const uint32_t>(array.shape)) + " of " +
+                           (array.boolean ? std::string("|b1") : descr_of(*dtype_from_type(array.type))) +
+                           " needs " + std::to_string(needed) + ")");
+    if (array.big_endian) swap_bytes(array.data, dtype_from_type(array.type)->size);
+    if (array.boolean) normalize_bools(array.data);
+    return array;
+}
+
+}  // namespace
+
+Result<Array> read(const std::string& path) {
+    if (path == kStandardInput) return read_standard_input();
     auto header = read_header(path);
     if (!header) return header.error();
     Array array;
@@ -493,8 +556,11 @@ Status check_writable(const std::string& path) {
     return {};
 }
 
-Status write(const std::string& path, DML_TENSOR_DATA_TYPE type, std::span<const uint32_t> shape,
-             std::span<const std::byte> data, bool boolean) {
+namespace {
+
+// write() and write_filled(): the data after the header is `data`, its parts one after the other.
+Status write_parts(const std::string& path, DML_TENSOR_DATA_TYPE type, std::span<const uint32_t> shape,
+                   std::vector<std::span<const std::byte>> data, bool boolean) {
     const Dtype* dtype = dtype_from_type(type);
     if (!dtype) return problem(path, "cannot write data type " + std::to_string(static_cast<int>(type)));
     if (boolean && type != DML_TENSOR_DATA_TYPE_UINT8)
@@ -502,10 +568,11 @@ Status write(const std::string& path, DML_TENSOR_DATA_TYPE type, std::span<const
     const std::vector<uint64_t> dims(shape.begin(), shape.end());
     if (auto bad = shape_problem(dims)) return problem(path, *bad);
     const uint64_t needed = saturated_product(std::span<const uint64_t>(dims)) * dtype->size;
-    if (data.size() != needed)
+    uint64_t given = 0;
+    for (std::span<const std::byte> part : data) given += part.size();
+    if (given != needed)
         return problem(path, "shape " + shape_text(shape) + " of " + descr_of(*dtype) + " needs " +
-                                 std::to_string(needed) + " bytes of data, got " +
-                                 std::to_string(data.size()));
+                                 std::to_string(needed) + " bytes of data, got " + std::to_string(given));
 
     // Format 1.0, padded with spaces and a newline so the data starts at a multiple of 64 as NumPy does.
     // A rank <= 8 header is under 256 bytes, so the 16-bit header length of format 1.0 always suffices.
@@ -517,15 +584,41 @@ Status write(const std::string& path, DML_TENSOR_DATA_TYPE type, std::span<const
     preamble +=
         {'\x01', '\x00', static_cast<char>(header.size() & 0xff), static_cast<char>(header.size() >> 8)};
 
-    const std::span<const std::byte> parts[] = {std::as_bytes(std::span(preamble)),
-                                                std::as_bytes(std::span(header)), data};
+    data.insert(data.begin(), {std::as_bytes(std::span(preamble)), std::as_bytes(std::span(header))});
     if (path == kStandardOutput) {
-        if (auto failure = platform::write_standard_output(parts)) return problem(path, *failure);
+        if (auto failure = platform::write_standard_output(data)) return problem(path, *failure);
         return {};
     }
     if (auto bad = output_problem(path)) return problem(path, *bad);
-    if (auto failure = platform::write_file_atomically(path, parts)) return problem(path, *failure);
+    if (auto failure = platform::write_file_atomically(path, data)) return problem(path, *failure);
     return {};
+}
+
+}  // namespace
+
+Status write(const std::string& path, DML_TENSOR_DATA_TYPE type, std::span<const uint32_t> shape,
+             std::span<const std::byte> data, bool boolean) {
+    return write_parts(path, type, shape, {data}, boolean);
+}
+
+Status write_filled(const std::string& path, DML_TENSOR_DATA_TYPE type, std::span<const uint32_t> shape,
+                    std::span<const std::byte> element, bool boolean) {
+    if (element.size() != element_size(type))
+        return problem(path, "write_filled: an element of " + std::to_string(element_size(type)) +
+                                 " bytes, got " + std::to_string(element.size()));
+    // A block of up to 1 MiB of copies written again and again, then part of it: never the whole data.
+    const uint64_t count = saturated_product(shape);
+    const uint64_t per_block =
+        std::clamp<uint64_t>((uint64_t{1} << 20) / element.size(), 1, std::max<uint64_t>(count, 1));
+    std::vector<std::byte> block;
+    for (uint64_t i = 0; i < per_block && count > 0 && count != UINT64_MAX; ++i)
+        block.insert(block.end(), element.begin(), element.end());
+    std::vector<std::span<const std::byte>> parts;
+    if (count != UINT64_MAX) {  // (else shape_problem refuses it)
+        parts.assign(count / per_block, block);
+        parts.push_back(std::span(block).first((count % per_block) * element.size()));
+    }
+    return write_parts(path, type, shape, std::move(parts), boolean);
 }
 
 }  // namespace vkdml::npy

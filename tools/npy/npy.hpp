@@ -83,4 +83,9 @@ Status check_writable(const std::string& path);
 Status write(const std::string& path, DML_TENSOR_DATA_TYPE type, std::span<const uint32_t> shape,
              std::span<const std::byte> data, bool boolean = false);
 
+/// write() of an array whose every element is `element` (element_size(type) bytes), without holding the
+/// whole data: blocks of up to 1 MiB written again and again.
+Status write_filled(const std::string& path, DML_TENSOR_DATA_TYPE type, std::span<const uint32_t> shape,
+                    std::span<const std::byte> element, bool boolean = false);
+
 }  // namespace vkdml::npy

@@ -75,6 +75,10 @@ void prepare_standard_streams() {
     _setmode(_fileno(stderr), _O_BINARY);
 }
 
+bool standard_input_is_terminal() {
+    return _isatty(_fileno(stdin)) != 0;
+}
+
 std::FILE* open_file(const std::string& utf8_path, const char* mode) {
     const std::wstring wide_mode(mode, mode + std::strlen(mode));
     return _wfopen(path_from_utf8(utf8_path).c_str(), wide_mode.c_str());
@@ -106,6 +110,10 @@ std::vector<std::string> utf8_arguments(int argc, char** argv) {
 
 void prepare_standard_streams() {
     std::signal(SIGPIPE, SIG_IGN);
+}
+
+bool standard_input_is_terminal() {
+    return ::isatty(STDIN_FILENO) != 0;
 }
 
 std::FILE* open_file(const std::string& utf8_path, const char* mode) {
@@ -175,18 +183,6 @@ std::optional<std::string> write_standard_output(std::span<const std::span<const
         written = written && std::fwrite(part.data(), 1, part.size(), stdout) == part.size();
     written = written && std::fflush(stdout) == 0;
     if (!written) return "cannot write to standard output: " + error_text(errno);
-    return std::nullopt;
-}
-
-std::optional<std::string> read_standard_input(std::vector<std::byte>& bytes) {
-    bytes.clear();
-    std::byte block[65536];
-    for (;;) {
-        const size_t got = std::fread(block, 1, sizeof block, stdin);
-        bytes.insert(bytes.end(), block, block + got);
-        if (got < sizeof block) break;
-    }
-    if (std::ferror(stdin)) return "cannot read standard input: " + error_text(errno);
     return std::nullopt;
 }
 

@@ -50,9 +50,8 @@ std::optional<std::string> write_file_atomically(const std::string& path,
 /// it. Returns the reason for a failure: "cannot write to standard output: ...".
 std::optional<std::string> write_standard_output(std::span<const std::span<const std::byte>> parts);
 
-/// Reads standard input to its end into `bytes` (binary: prepare_standard_streams). Returns the reason
-/// for a failure: "cannot read standard input: ...".
-std::optional<std::string> read_standard_input(std::vector<std::byte>& bytes);
+/// Whether standard input is a terminal (POSIX isatty, Windows _isatty), where no file can come.
+bool standard_input_is_terminal();
 
 /// The temporary name write_file_atomically() writes before renaming: "<path>.tmp.<pid>".
 std::string temporary_name(const std::string& path);
