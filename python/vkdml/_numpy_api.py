@@ -106,6 +106,10 @@ def _reduction(a, axis, dtype, out, keepdims, function, device, name, nan_ignore
     axes = axis_set(axis, arr.ndim, tuple)
     out_shape = reduced_shape(arr.shape, axes)
     has_initial = initial is not _NO_VALUE and initial is not None  # numpy: None is no initial
+    # (`0 in ...`, not any(): this module's any is numpy's)
+    if arr.size == 0 and function in ("max", "min") and not has_initial and 0 in [arr.shape[d] for d in axes]:
+        # numpy refuses a maximum over an axis of 0 even where the result has no element, (0, 0) over 0
+        raise invalid(f"{name}: zero-size array to a reduction operation {name} which has no identity")
     if arr.size == 0 and _np.prod(out_shape, dtype=_np.int64) != 0:
         identity = {"sum": 0, "multiply": 1, "average": _np.nan, "log_sum_exp": -_np.inf}.get(function)
         if identity is None and has_initial:  # max, min: initial is the result of an empty slice

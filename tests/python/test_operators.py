@@ -296,6 +296,13 @@ def test_zero_d_and_zero_size_arrays():
     assert "zero-size" in str(e.value) and isinstance(e.value, ValueError)
     with pytest.raises(vkdml.InvalidArgument):
         vkdml.argmax(empty)
+    # numpy refuses a maximum over an axis of 0 even where the result would be empty; over another axis
+    # the result is empty
+    for function in (vkdml.max, vkdml.min, vkdml.nanmax, vkdml.amin):
+        with pytest.raises(ValueError, match="zero-size array"):
+            function(np.zeros((0, 0), np.float32), 0)
+    assert vkdml.max(empty, axis=1).shape == (0,)
+    np.testing.assert_array_equal(vkdml.max(np.zeros((0, 0), np.float32), 0, initial=1.0), np.zeros(0))
     with pytest.raises(vkdml.InvalidArgument):
         dml.reduce(empty, "sum", (0,))
     assert dml.reduce(empty, "sum", (1,)).shape == (0, 1)
