@@ -76,7 +76,9 @@ void prepare_standard_streams() {
 }
 
 bool standard_input_is_terminal() {
-    return _isatty(_fileno(stdin)) != 0;
+    // A console, not every character device: _isatty is true for NUL too, which reads as empty.
+    DWORD mode = 0;
+    return GetConsoleMode(GetStdHandle(STD_INPUT_HANDLE), &mode) != 0;
 }
 
 std::FILE* open_file(const std::string& utf8_path, const char* mode) {

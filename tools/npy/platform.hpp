@@ -50,7 +50,8 @@ std::optional<std::string> write_file_atomically(const std::string& path,
 /// it. Returns the reason for a failure: "cannot write to standard output: ...".
 std::optional<std::string> write_standard_output(std::span<const std::span<const std::byte>> parts);
 
-/// Whether standard input is a terminal (POSIX isatty, Windows _isatty), where no file can come.
+/// Whether standard input is a terminal (POSIX isatty; Windows a console, GetConsoleMode), where no file
+/// can come.
 bool standard_input_is_terminal();
 
 /// The temporary name write_file_atomically() writes before renaming: "<path>.tmp.<pid>".
