@@ -162,8 +162,8 @@ std::optional<std::string> write_file_atomically(const std::string& path,
     std::FILE* file = open_file(temp, "wb");
     if (!file) return "cannot create '" + temp + "': " + error_text(errno);
     bool written = true;
-    for (std::span<const std::byte> part : parts)
-        written = written && std::fwrite(part.data(), 1, part.size(), file) == part.size();
+    for (std::span<const std::byte> part : parts)  // (an empty part's data() may be null: not for fwrite)
+        written = written && (part.empty() || std::fwrite(part.data(), 1, part.size(), file) == part.size());
     const int write_errno = errno;
     const bool closed = std::fclose(file) == 0;
     const int close_errno = errno;
@@ -182,7 +182,8 @@ std::optional<std::string> write_file_atomically(const std::string& path,
 std::optional<std::string> write_standard_output(std::span<const std::span<const std::byte>> parts) {
     bool written = true;
     for (std::span<const std::byte> part : parts)
-        written = written && std::fwrite(part.data(), 1, part.size(), stdout) == part.size();
+        written =
+            written && (part.empty() || std::fwrite(part.data(), 1, part.size(), stdout) == part.size());
     written = written && std::fflush(stdout) == 0;
     if (!written) return "cannot write to standard output: " + error_text(errno);
     return std::nullopt;
