@@ -339,12 +339,16 @@ Result<Header> parse_header(std::string_view text, const std::string& name) {
     return header;
 }
 
+// "shape (2, 3) of <i4": what the data of `array` must hold, for messages.
+std::string layout_text(const Header& array) {
+    return "shape " + shape_text(std::span<const uint32_t>(array.shape)) + " of " +
+           (array.boolean ? std::string("|b1") : descr_of(*dtype_from_type(array.type)));
+}
+
 Status check_data_size(const Header& array, uint64_t available, const std::string& name) {
-    const Dtype& dtype = *dtype_from_type(array.type);
     const uint64_t needed = array.data_bytes();
     if (available == needed) return {};
-    const std::string layout = "shape " + shape_text(std::span<const uint32_t>(array.shape)) + " of " +
-                               (array.boolean ? std::string("|b1") : descr_of(dtype));
+    const std::string layout = layout_text(array);
     if (available < needed)
         return problem(name, "data is truncated: " + layout + " needs " + std::to_string(needed) +
                                  " bytes, the file holds " + std::to_string(available));
@@ -521,11 +525,8 @@ Result<Array> read_standard_input() {
     got = read_input(&extra, 1);
     if (!got) return got.error();
     if (*got > 0)
-        return problem(name,
-                       "file has more bytes after the data (shape " +
-                           shape_text(std::span<const uint32_t>(array.shape)) + " of " +
-                           (array.boolean ? std::string("|b1") : descr_of(*dtype_from_type(array.type))) +
-                           " needs " + std::to_string(needed) + ")");
+        return problem(name, "file has more bytes after the data (" + layout_text(array) + " needs " +
+                                 std::to_string(needed) + ")");
     if (array.big_endian) swap_bytes(array.data, dtype_from_type(array.type)->size);
     if (array.boolean) normalize_bools(array.data);
     return array;
