@@ -54,7 +54,7 @@ void run_cumulative(const Args& args) {
         open_input(in_path, kSelect                            ? DML_TENSOR_DATA_TYPE_UINT8
                             : kCombine == Combine::log_sum_exp ? DML_TENSOR_DATA_TYPE_FLOAT32
                                                                : DML_TENSOR_DATA_TYPE_INT64);
-    const uint32_t axis = resolve_axis(*args.integer("--axis"), file.tensor.sizes.size(), file.name);
+    const uint32_t axis = resolve_axis(*args.integer("--axis"), file.tensor.sizes.size(), file.name());
     const DML_AXIS_DIRECTION direction =
         args.has("--reverse") ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
     const bool exclusive = args.has("--exclusive");

@@ -198,7 +198,7 @@ void reduce_file(const Args& args, const WrittenAxes& written, const OperatorOpt
     const std::string& in_path = args.operands()[0];
     const bool keep = keep_dims(args);  // (a usage error before IN.npy is read: standard input is read whole)
     const InputFile file = open_input(in_path, bool_as);
-    const std::vector<uint32_t> axes = resolve_axes(written, file.tensor.sizes.size(), file.name);
+    const std::vector<uint32_t> axes = resolve_axes(written, file.tensor.sizes.size(), file.name());
     const ops::Operation op = take(build(file.tensor, std::span<const uint32_t>(axes)));
     // The shape OUT.npy gets: the input's with 1 on each reduced axis (the output's), or without the
     // reduced axes (--keepdims false). (From the file's shape: a zero-size input's tensor is a stand-in.)

@@ -77,16 +77,15 @@ std::shared_ptr<Device> open_device(const Args& args) {
 }
 
 InputFile open_input(const std::string& path, DML_TENSOR_DATA_TYPE bool_as) {
-    npy::Header header;
-    std::vector<std::byte> data;
+    InputFile file{path, {}, {}, {}};
     if (path == npy::kStandardInput) {
         npy::Array array = take(npy::read(path));
-        data = std::move(array.data);
-        header = std::move(array);
+        file.data = std::move(array.data);
+        file.header = std::move(array);
     } else {
-        header = take(npy::read_header(path));
+        file.header = take(npy::read_header(path));
     }
-    const std::string name = path == npy::kStandardInput ? npy::kStandardInputName : path;
+    const npy::Header& header = file.header;
     std::vector<uint32_t> sizes = header.shape;
     uint64_t stand_in = 1;
     for (uint32_t& n : sizes) {
@@ -94,11 +93,11 @@ InputFile open_input(const std::string& path, DML_TENSOR_DATA_TYPE bool_as) {
         stand_in = std::min<uint64_t>(stand_in * n, uint64_t{1} << 32);  // (no wrap: both under 2^33)
     }
     if (stand_in > 0xFFFFFFFFu)
-        fail(name +
+        fail(file.name() +
              ": a zero-size array is computed as if each 0 in its shape were 1, and the rest of its "
              "shape holds more than 4294967295 elements (DirectML's limit)");
-    ops::TensorDesc tensor{header.boolean ? bool_as : header.type, std::move(sizes), header.strides(), 0};
-    return {path, name, std::move(header), std::move(tensor), std::move(data)};
+    file.tensor = {header.boolean ? bool_as : header.type, std::move(sizes), header.strides(), 0};
+    return file;
 }
 
 void check_output(const std::string& path) {

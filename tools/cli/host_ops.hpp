@@ -38,11 +38,12 @@ std::vector<Tuning> tool_tuning();
 /// operator is built and validated on (zero_size.hpp).
 struct InputFile {
     std::string path;  ///< as given: a file, or "-" (npy::kStandardInput)
-    std::string name;  ///< what messages call it: the path, or "standard input"
     npy::Header header;
     ops::TensorDesc tensor;
     /// Standard input's data (IN "-", read whole by open_input: a stream is read once); empty for a file.
     std::vector<std::byte> data;
+    /// What messages call it: the path, or "standard input".
+    std::string name() const { return path == npy::kStandardInput ? npy::kStandardInputName : path; }
     /// The array holds no element (a dimension of 0).
     bool zero_size() const { return header.element_count() == 0; }
 };

@@ -96,7 +96,7 @@ void write_zero_size_result(const Device& device, const ops::Operation& op, cons
     const bool over_zero =
         std::any_of(axes.begin(), axes.end(), [&](uint32_t a) { return input.header.shape[a] == 0; });
     if (!fold.value && over_zero)
-        fail(input.name + ": the " + fold.name + " of no elements has no value (NumPy: \"" + fold.numpy +
+        fail(input.name() + ": the " + fold.name + " of no elements has no value (NumPy: \"" + fold.numpy +
              "\")");
     // (An output with elements reduces an axis of 0: the function's value for no elements.)
     const DML_TENSOR_DATA_TYPE type = op.output().data_type;
