@@ -89,6 +89,10 @@ def _reduction(a, axis, dtype, out, keepdims, function, device, name, nan_ignore
         computed = _np.dtype(_np.uint8) if is_bool else arr.dtype
     if function == "average" and arr.ndim == 0 and axis is not None:
         axis_set(axis, 0, tuple)  # numpy's mean takes no axis of a 0-d array (but an empty tuple)
+    if function == "average" and not nan_ignore and arr.size == 0:
+        # numpy's mean warns where a slice is empty (the reduced count is 0), even for an empty result
+        if 0 in [arr.shape[d] for d in axis_set(axis, arr.ndim, tuple)]:
+            _warnings.warn("Mean of empty slice.", RuntimeWarning, stacklevel=3)
     if function == "average" and (computed.kind in "iu" or out is not None):
         # numpy's mean in an integer type, or into `out`: the sum in that type, written to a new array of
         # it (or to out), then divided there, truncated back to its type.
@@ -98,7 +102,7 @@ def _reduction(a, axis, dtype, out, keepdims, function, device, name, nan_ignore
         view = on_host(target)  # an Array out: its memory, divided in place
         with _np.errstate(divide="ignore", invalid="ignore"):
             _np.true_divide(view, count, out=view, casting="unsafe")
-        return like(store(target, None, name), a, out)
+        return out if out is not None else like(store(target, None, name), a, out)
     arr = cast_input(_nan_as(arr, computed, 1 if function == "multiply" else 0, nan_ignore), computed)
     if arr.ndim == 0 and axis is not None and not isinstance(axis, tuple) and function != "average":
         axis_index(axis, 1)  # numpy takes axis 0 (or -1) of a 0-d array as no axis (not in a tuple or mean)
@@ -106,17 +110,18 @@ def _reduction(a, axis, dtype, out, keepdims, function, device, name, nan_ignore
     axes = axis_set(axis, arr.ndim, tuple)
     out_shape = reduced_shape(arr.shape, axes)
     has_initial = initial is not _NO_VALUE and initial is not None  # numpy: None is no initial
+    # numpy refuses a maximum over an axis of 0 even where the result has no element, (0, 0) over 0; and a
+    # sum or product too where initial=None takes its identity away
+    no_identity = function in ("max", "min") and not has_initial or function in ("sum", "multiply") and (
+        initial is None)
     # (`0 in ...`, not any(): this module's any is numpy's)
-    if arr.size == 0 and function in ("max", "min") and not has_initial and 0 in [arr.shape[d] for d in axes]:
-        # numpy refuses a maximum over an axis of 0 even where the result has no element, (0, 0) over 0
+    if arr.size == 0 and no_identity and 0 in [arr.shape[d] for d in axes]:
         raise invalid(f"{name}: zero-size array to a reduction operation {name} which has no identity")
     if arr.size == 0 and _np.prod(out_shape, dtype=_np.int64) != 0:
         identity = {"sum": 0, "multiply": 1, "average": _np.nan, "log_sum_exp": -_np.inf}.get(function)
-        if identity is None and has_initial:  # max, min: initial is the result of an empty slice
-            identity = _np.asarray(initial).astype(computed)
-        if identity is None:
-            raise invalid(f"{name}: zero-size array to a reduction operation {name} which has no identity")
-        if function == "average":
+        if identity is None:  # max, min: initial is the result of an empty slice (a bool's as numpy casts)
+            identity = _np.asarray(initial).astype(_np.bool_ if is_bool else computed)
+        if function == "average" and nan_ignore:
             _warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
         result = _np.full(out_shape, identity, computed)
     else:
@@ -629,7 +634,7 @@ def _variance(a, axis, dtype, out, ddof, keepdims, device, name, deviation, nan_
         counts = (~_np.isnan(host)).sum(axis=axes, keepdims=True) if nan_ignore else _np.full(out_shape, count_all)
     else:
         counts = _np.full((1,) * len(out_shape), count_all)
-    if _np.any(counts - ddof <= 0):
+    if _np.any(counts - ddof <= 0) if nan_ignore else count_all - ddof <= 0:
         message = "Degrees of freedom <= 0 for slice." if nan_ignore else "Degrees of freedom <= 0 for slice"
         _warnings.warn(message, RuntimeWarning, stacklevel=3)
     code = VKDML_REDUCE_FUNCTIONS["standard_deviation" if deviation and whole else "variance"]
@@ -783,6 +788,16 @@ def count_nonzero(a, axis=None, *, keepdims=False, device=None):
     return _logical(a, axis, None, keepdims, "count_nonzero", device, "count_nonzero")
 
 
+def _ufunc_axis(axis, ndim):
+    """The axis of numpy's ufunc.accumulate: an integer, a tuple of one, or None for a 1-d array."""
+    if axis is None or isinstance(axis, tuple):
+        axes = axis_set(axis, ndim, tuple)
+        if len(axes) != 1:
+            raise invalid("accumulate does not allow multiple axes")
+        return axes[0]
+    return axis
+
+
 def _accumulate(a, axis, dtype, out, combine, nan, device, name):
     """numpy's maximum.accumulate and minimum.accumulate (fmax and fmin with `nan`) over vkdml's
     CUMULATIVE_MAXIMUM (combine 2) and CUMULATIVE_MINIMUM (3): the type kept, bools as bools."""
@@ -792,7 +807,7 @@ def _accumulate(a, axis, dtype, out, combine, nan, device, name):
     is_bool = arr.dtype == _np.bool_
     computed = vkdml_dtype(dtype) if dtype is not None else (_np.dtype(_np.uint8) if is_bool else arr.dtype)
     arr = cast_input(arr.view(_np.uint8) if is_bool else arr, computed)
-    ax = axis_index(axis, arr.ndim)
+    ax = axis_index(_ufunc_axis(axis, arr.ndim), arr.ndim)
     if arr.size == 0:
         result = _np.empty(arr.shape, computed)
     else:
@@ -810,12 +825,17 @@ def _accumulate(a, axis, dtype, out, combine, nan, device, name):
     return like(store(result, out, name), a, out)
 
 
+_ACCUMULATE_AXIS = ("axis : int, optional",
+                    "The axis (default 0); as numpy's, a tuple of one axis, or None for a 1-d array (several "
+                    "axes raise ValueError).")
+
+
 def _accumulate_doc(name, which, nan):
     rule = ("NaN elements are left out on the device (NanMode::ignore), and the outputs before a slice's "
             "first number are NaN, as numpy's" if nan else
             "a NaN makes every later output NaN, as numpy's")
     return (f"numpy.{name}.accumulate: the running {which} along an axis.",
-            ["a", ("axis : int, optional", "The axis (default 0)."),
+            ["a", _ACCUMULATE_AXIS,
              ("dtype : dtype, optional", "The type of the result and of the comparison (default `a`'s)."),
              "out", "device"],
             ("numpy.ndarray",
@@ -892,7 +912,7 @@ def _logaddexp_type(dtype):
 
 @numpy_doc(
     "numpy.logaddexp.accumulate: ln(exp(x0) + ... + exp(xk)) along an axis, without overflow.",
-    ["a", ("axis : int, optional", "The axis (default 0)."),
+    ["a", _ACCUMULATE_AXIS,
      ("dtype : dtype, optional",
       "The float type of the result and the computation (default numpy's for logaddexp: bool and 8-bit "
       "integers float16, 16-bit float32, wider integers float64)."),
@@ -906,6 +926,8 @@ def _logaddexp_type(dtype):
 array([0.        , 0.69314718, 1.09861229, 1.38629436])
 """)
 def logaddexp_accumulate(a, axis=0, dtype=None, out=None, *, device=None):
+    if _np.ndim(a):  # (a 0-d input: the scalar's TypeError)
+        axis = _ufunc_axis(axis, _np.ndim(a))
     return _log_accumulate(a, axis, dtype, out, device, "logaddexp_accumulate", _logaddexp_type)
 
 

@@ -342,6 +342,11 @@ def test_nanmean_counts_the_numbers_on_the_device():
         np.testing.assert_allclose(out, want, rtol=1e-15)
     with pytest.raises(TypeError, match="If a is inexact, then out must be inexact"):
         vkdml.nanmean(x, 0, out=np.empty(4, np.int32))
+    # A 0-d out is returned as itself, not as the scalar it holds.
+    out = np.empty((), np.float32)
+    assert vkdml.mean(np.array([1, 2, 4], np.float32), out=out) is out and out == np.float32(7 / 3)
+    out = np.empty((), np.float64)
+    assert vkdml.nanmean(np.array([1, 2], np.int32), out=out) is out and out == 1.5
     with pytest.warns(RuntimeWarning) as caught:
         vkdml.nanmean(np.zeros((0,), np.float32))
     assert [str(w.message) for w in caught] == ["Mean of empty slice"]
@@ -351,6 +356,29 @@ def test_nanmean_counts_the_numbers_on_the_device():
     a = vkdml.asarray(x[[0, 2]])
     assert isinstance(vkdml.nanmean(a, 1), vkdml.Array)
     np.testing.assert_array_equal(vkdml.nanmean(a, 1).numpy(), np.nanmean(x[[0, 2]], 1))
+
+
+def test_empty_slices_warn_as_numpy_does():
+    # mean warns where the reduced count is 0, var and std where it is at most ddof, even where the result
+    # is empty or goes through an integer dtype or out=; the nan functions only for a slice of the result.
+    cases = [("mean", (0, 0), 0, {}), ("mean", (0, 3), 0, {"dtype": np.int32}), ("mean", (0, 3), 0, {"out": 3}),
+             ("mean", (0, 3), 1, {}), ("var", (0, 0), 0, {}), ("var", (0, 3), 1, {}), ("std", (0, 3), (), {"ddof": 1}),
+             ("var", (0, 3), (), {}), ("nanmean", (0, 0), 0, {}), ("nanmean", (0, 3), 0, {"out": 3}),
+             ("nanvar", (0, 3), (), {"ddof": 1}), ("nanstd", (0, 3), 0, {})]
+    for name, shape, axis, options in cases:
+        what = f"{name}({shape}, axis={axis}, {options})"
+        results, messages = [], []
+        for module in (np, vkdml):
+            kwargs = {k: np.empty(v) if k == "out" else v for k, v in options.items()}
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                results.append(getattr(module, name)(np.zeros(shape, np.float32), axis, **kwargs))
+            # (numpy's own division by 0 warns too: not part of the contract)
+            messages.append([str(w.message) for w in caught if "encountered in" not in str(w.message)])
+        assert messages[1] == messages[0], what
+        assert results[1].dtype == results[0].dtype and results[1].shape == results[0].shape, what
+        np.testing.assert_array_equal(results[1], results[0], err_msg=what)
+    assert messages[0] == ["Degrees of freedom <= 0 for slice."]  # (the last case: the list is not empty)
 
 
 def test_var_and_std_follow_numpy_on_ddof_dtype_out_and_empty_slices():
@@ -482,6 +510,20 @@ def test_initial_follows_numpy(name):
         warnings.simplefilter("ignore", RuntimeWarning)
         np.testing.assert_allclose(out, getattr(np, name)(floats, 1, keepdims=True, initial=1).astype(np.float64),
                                    rtol=2e-6)
+
+
+def test_accumulate_takes_numpys_axes():
+    x = np.arange(6.0).reshape(2, 3)
+    for name in ("maximum", "minimum", "fmax", "fmin", "logaddexp"):
+        ours, theirs = getattr(vkdml, f"{name}_accumulate"), getattr(np, name).accumulate
+        np.testing.assert_allclose(ours(x[0], axis=None), theirs(x[0], axis=None), rtol=1e-15, err_msg=name)
+        for axis in ((0,), (-1,)):
+            np.testing.assert_allclose(ours(x, axis=axis), theirs(x, axis=axis), rtol=1e-15, err_msg=name)
+        for axis in (None, (), (0, 1)):
+            with pytest.raises(ValueError, match="accumulate does not allow multiple axes"):
+                ours(x, axis=axis)
+        with pytest.raises(np.AxisError):
+            ours(x[0], axis=(0, 1))
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

@@ -303,6 +303,19 @@ def test_zero_d_and_zero_size_arrays():
             function(np.zeros((0, 0), np.float32), 0)
     assert vkdml.max(empty, axis=1).shape == (0,)
     np.testing.assert_array_equal(vkdml.max(np.zeros((0, 0), np.float32), 0, initial=1.0), np.zeros(0))
+    # initial=None takes a sum's or a product's identity away, as in numpy: an empty slice has no value
+    for function in (vkdml.sum, vkdml.prod, vkdml.nansum, vkdml.nanprod):
+        for shape in ((0, 3), (0, 0)):
+            with pytest.raises(ValueError, match="zero-size array"):
+                function(np.zeros(shape, np.int8), 0, initial=None)
+        assert function(np.zeros((0, 3), np.float32), 1, initial=None).shape == (0,)
+        assert function(np.zeros((2, 3), np.int8), 0, initial=None).tolist() == [0, 0, 0]
+    # a bool input's initial is cast to bool, as numpy casts it: 0.5 is True
+    got = vkdml.min(np.zeros(0, bool), initial=0.5)
+    assert got.dtype == np.bool_ and bool(got) is True
+    got = vkdml.nanmin(np.zeros((0, 2), bool), 0, initial=0.5)
+    assert got.dtype == np.bool_ and got.tolist() == [True, True]
+    assert vkdml.min(np.zeros(2, bool), initial=0.5).tolist() is False
     with pytest.raises(vkdml.InvalidArgument):
         dml.reduce(empty, "sum", (0,))
     assert dml.reduce(empty, "sum", (1,)).shape == (0, 1)
