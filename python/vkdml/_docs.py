@@ -21,7 +21,8 @@ PARAMETERS = {
     "initial": ("initial : scalar, optional",
                 "A value the reduction starts from, cast to the result's type as numpy casts it: added (sum), "
                 "multiplied (prod) or compared (max, min; the nan functions leave NaN out) on the host after "
-                "the device's reduction; an empty slice gives it."),
+                "the device's reduction; an empty slice gives it. None is no initial value, and takes a sum's "
+                "or a product's identity away too: an empty slice then raises ValueError, as in numpy."),
     "keepdims_arg": ("keepdims : bool, optional",
                      "Keep the searched axis (or every axis, for axis None) with size 1."),
     "device": ("device : vkdml.Device or str, optional",
