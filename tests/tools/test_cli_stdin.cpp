@@ -11,6 +11,15 @@
 #include "cli_support.hpp"
 #include "npy/npy.hpp"
 
+#ifndef _WIN32
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <chrono>
+#include <thread>
+#endif
+
 using namespace vkdml_test::cli;
 
 namespace {
@@ -116,3 +125,79 @@ TEST_CASE("cli: errors of '-' as IN name standard input", "[gpu][cli]") {
     std::sort(left.begin(), left.end());
     CHECK(left == std::vector<std::string>{"empty.npy", "ints.npy", "text.npy", "truncated.npy"});
 }
+
+#ifndef _WIN32
+namespace {
+
+// Writes `bytes` into the FIFO `fifo` from a thread of its own, in growing pieces (1, 4, 13, 40 ... bytes)
+// with a pause after each, then closes it: a reader sees short reads, and more than a pipe's buffer waits
+// on it. The reader may stop early (an error): the write then fails with EPIPE, the signal blocked here.
+std::thread feed_pipe(const std::string& fifo, std::string bytes) {
+    return std::thread([fifo, bytes = std::move(bytes)] {
+        sigset_t broken_pipe;
+        sigemptyset(&broken_pipe);
+        sigaddset(&broken_pipe, SIGPIPE);
+        pthread_sigmask(SIG_BLOCK, &broken_pipe, nullptr);
+        // (Without a reader yet, a non-blocking open fails: tried for up to a minute, never left hanging.)
+        int fd = -1;
+        for (int tries = 0; fd < 0 && tries < 6000; ++tries) {
+            fd = open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+            if (fd < 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        if (fd < 0) return;
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+        size_t at = 0;
+        for (size_t piece = 1; at < bytes.size(); piece = piece * 3 + 1) {
+            const ssize_t wrote = write(fd, bytes.data() + at, std::min(piece, bytes.size() - at));
+            if (wrote <= 0) break;
+            at += static_cast<size_t>(wrote);
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        }
+        close(fd);
+    });
+}
+
+// Runs `vkdml args...` with standard input from a FIFO fed `bytes` in pieces.
+Outcome run_on_pipe(const TempDir& dir, const std::vector<std::string>& args, std::string bytes) {
+    const std::string fifo = dir / "pipe";
+    std::remove(fifo.c_str());
+    REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+    std::thread writer = feed_pipe(fifo, std::move(bytes));
+    const Outcome tool = run_tool(dir, args, Stdout::capture, 600, fifo);
+    writer.join();
+    std::remove(fifo.c_str());
+    return tool;
+}
+
+}  // namespace
+
+// A real pipe rather than a file (POSIX; Windows reads standard input through the same fread): 800 KB
+// arriving in pieces, many times a pipe's buffer; a stream cut short and one running on are named.
+TEST_CASE("cli: '-' as IN reads a pipe fed in pieces", "[gpu][cli]") {
+    TempDir dir;
+    const std::string ones = dir / "ones.npy", out = dir / "out.npy";
+    constexpr uint32_t n = 200000;
+    write_c_order(ones, DML_TENSOR_DATA_TYPE_INT32, {n}, std::vector<double>(n, 1));
+    const std::string image = read_text(ones);
+    const Outcome fed = run_on_pipe(dir, {"cumsum", "--axis", "0", "-", out}, image);
+    INFO("stderr: " << fed.err);
+    REQUIRE(fed.exit_code == 0);
+    std::vector<double> counts(n);
+    for (uint32_t i = 0; i < n; ++i) counts[i] = i + 1;
+    CHECK(read_values(out, DML_TENSOR_DATA_TYPE_INT32, {n}) == counts);
+    std::remove(out.c_str());
+    const Outcome cut =
+        run_on_pipe(dir, {"cumsum", "--axis", "0", "-", out}, image.substr(0, image.size() - 1000));
+    CHECK(cut.exit_code == 1);
+    CHECK(cut.err ==
+          "vkdml: error: standard input: data is truncated: shape (200000,) of <i4 needs 800000 "
+          "bytes, the file holds 799000\n");
+    const Outcome more =
+        run_on_pipe(dir, {"cumsum", "--axis", "0", "-", out}, image + std::string(100000, 'x'));
+    CHECK(more.exit_code == 1);
+    CHECK(more.err ==
+          "vkdml: error: standard input: file has more bytes after the data (shape (200000,) of <i4 "
+          "needs 800000)\n");
+    CHECK(!std::filesystem::exists(out));
+}
+#endif
