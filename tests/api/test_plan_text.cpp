@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "cli_support.hpp"
+#include "vkdml/ops.hpp"
 #include "vkdml/testing.hpp"
 #include "vkdml/vkdml.hpp"
 
@@ -225,6 +226,24 @@ TEST_CASE("cli: vkdml plan prints describe_plan's text and refuses bad options b
                Contains("scan_canonical_tile/f32 reduce to partials | tiles of blocks of 32 elements, "
                         "a block per invocation | 1 lines x 31 chunks of 32768 | 31 items, "
                         "workgroup 64, "));
+    // --indices: cummax with its index output (int64), as describe_plan plans it: the running values into
+    // scratch, the marks, their scan in place, the values again.
+    const Outcome indices = run_tool(
+        dir, {"plan", "--op", "cummax", "--indices", "--shape", "4096,64", "--axis", "1", "--class", "cpu"});
+    CHECK(indices.exit_code == 0);
+    vkdml::PlanDevice cpu;
+    cpu.gpu = false;
+    auto selection =
+        vkdml::ops::cumulative_maximum_with_indices({DML_TENSOR_DATA_TYPE_FLOAT32, {4096, 64}}, 1);
+    REQUIRE(selection);
+    auto selection_text = vkdml::describe_plan(selection->desc(), cpu);
+    REQUIRE(selection_text);
+    CHECK(indices.out == *selection_text);
+    CHECK_THAT(indices.out, StartsWith("CUMULATIVE_MAXIMUM FLOAT32 {4096,64}: serial-cpu rows, subgroup size "
+                                       "32, 4 passes\n"));
+    CHECK_THAT(indices.out,
+               Contains("pass 2: scan_serial/f32 mark the index output | elements | 4096 lines x "
+                        "1 chunk of 64 | "));
     // With --device: the plan the device compiles (on lavapipe, the CPU rows).
     const Outcome on_device =
         run_tool(dir, {"plan", "--op", "cumsum", "--shape", "3,4", "--axis", "1", "--device", "0"});
@@ -241,6 +260,8 @@ TEST_CASE("cli: vkdml plan prints describe_plan's text and refuses bad options b
     refuses({"--op", "cumsum", "--shape", "3,0", "--axis", "0"}, 2,
             "option '--shape' expects comma-separated sizes");
     refuses({"--op", "cumsum", "--shape", "3"}, 2, "--op cumsum needs --axis N");
+    refuses({"--op", "cumsum", "--indices", "--shape", "3", "--axis", "0"}, 2,
+            "--indices is for --op cummax and cummin");
     refuses({"--op", "reduce", "--shape", "3", "--axis", "0", "--function", "mean"}, 2,
             "unknown --function 'mean'");
     refuses({"--op", "cumsum", "--shape", "3", "--axis", "0", "--subgroup", "48"}, 2,

@@ -16,16 +16,22 @@ namespace vkdml::cli {
 namespace {
 
 void define_plan(CLI::App& app) {
-    add_value(app, "--op", "OP", "the operator: cumsum, cumprod, reduce, argmin or argmax").required();
+    std::string ops;  // the operator table's commands
+    for (const OperatorInfo& info : operators()) ops += (ops.empty() ? "" : ", ") + std::string(info.command);
+    add_value(app, "--op", "OP", "the operator: " + ops).required();
     add_value(app, "--shape", "N[,N...]", "the input's sizes, 1 to 8 of them, e.g. 40,16").required();
     add_value(app, "--dtype", "T",
               "the input's type (default float32): float16, float32, float64, int8 ... uint64");
-    add_integer(app, "--axis", "N", "cumsum/cumprod: the axis to scan; reduce/argmax/argmin: one axis");
+    add_integer(app, "--axis", "N",
+                "the cumulative operators: the axis to scan; reduce/argmax/argmin: one axis");
     add_value(app, "--axes", "A[,B...]",
               "reduce/argmax/argmin: the axes (or 'all', 'none'); one of --axis/--axes");
     add_value(app, "--function", "F", "reduce: the fold (default sum), as 'vkdml reduce --function'");
-    add_switch(app, "--exclusive", "cumsum/cumprod: exclusive");
-    add_switch(app, "--reverse", "cumsum/cumprod: DECREASING; argmax/argmin: the last index among ties");
+    add_switch(app, "--exclusive", "the cumulative operators: exclusive");
+    add_switch(app, "--reverse",
+               "the cumulative operators: DECREASING; argmax/argmin: the last index among ties");
+    add_switch(app, "--indices",
+               "cummax/cummin: with the index output (int64), as their --indices writes it");
     add_value(app, "--class", "C", "the device class: gpu (default) or cpu");
     add_value(app, "--kernels", "K", "the kernel family: automatic (default), serial or cooperative");
     add_integer(app, "--subgroup", "N", "the subgroup size (default 32)")
@@ -68,6 +74,8 @@ void run_plan(const Args& args) {
         usage_error("--axes is for reduce, argmax and argmin (the cumulative operators take --axis)");
     if (!scan && args.has("--exclusive")) usage_error("--exclusive is for the cumulative operators");
     if (op != DML_OPERATOR_REDUCE && args.has("--function")) usage_error("--function is for --op reduce");
+    const bool select = op == VKDML_OPERATOR_CUMULATIVE_MAXIMUM || op == VKDML_OPERATOR_CUMULATIVE_MINIMUM;
+    if (!select && args.has("--indices")) usage_error("--indices is for --op cummax and cummin");
 
     if (args.has("--device"))
         for (const char* option : {"--class", "--kernels", "--subgroup", "--max-range", "--no-subgroup-ops",
@@ -109,15 +117,17 @@ void run_plan(const Args& args) {
     };
     if (scan) {
         const uint32_t axis = resolve_axis(*args.integer("--axis"), sizes.size(), shape_name);
-        const bool exclusive = args.has("--exclusive");
+        const bool exclusive = args.has("--exclusive"), indices = args.has("--indices");
         describe(take(op == DML_OPERATOR_CUMULATIVE_SUMMATION
                           ? ops::cumulative_sum(input, axis, direction, exclusive)
                       : op == DML_OPERATOR_CUMULATIVE_PRODUCT
                           ? ops::cumulative_product(input, axis, direction, exclusive)
                       : op == VKDML_OPERATOR_CUMULATIVE_MAXIMUM
-                          ? ops::cumulative_maximum(input, axis, direction, exclusive)
+                          ? (indices ? ops::cumulative_maximum_with_indices(input, axis, direction, exclusive)
+                                     : ops::cumulative_maximum(input, axis, direction, exclusive))
                       : op == VKDML_OPERATOR_CUMULATIVE_MINIMUM
-                          ? ops::cumulative_minimum(input, axis, direction, exclusive)
+                          ? (indices ? ops::cumulative_minimum_with_indices(input, axis, direction, exclusive)
+                                     : ops::cumulative_minimum(input, axis, direction, exclusive))
                           : ops::log_cumulative_sum_exp(input, axis, direction, exclusive))
                      .desc());
     } else {
