@@ -61,6 +61,11 @@ struct ScanPolicy {
     /// over the canonical tree's totals), where it fits one dispatch; for a GPU to judge against
     /// reduce-then-scan; off in both rows until one has
     bool canonical_chained = false;
+    /// The index output's marks (scan_serial, MODE_MARK32/64): positions per chunk, at most, under the serial
+    /// chunks. 1 puts neighbouring elements of an inner-axis line on neighbouring invocations (coalesced on
+    /// a GPU; on lavapipe 3.2x slower than chunks of 8,192); both rows leave it to the serial chunks until a
+    /// GPU has judged it
+    uint64_t mark_max_len = 32768;
 };
 
 struct ReducePolicy {

@@ -88,6 +88,11 @@ const Knob kKnobs[] = {
     {{"scan.row_block_vectors",
       "scan_serial: vectors per block of whole short rows, at most; CPU rows 16, GPU rows 4", 1, 16, false},
      VKDML_KNOB(scan.row_block_vectors, uint32_t)},
+    {{"scan.mark_max_len",
+      "scan_serial's marks of a cummax or cummin index output: positions per chunk, at most, under the "
+      "serial chunks (1: an element per invocation, neighbours side by side); CPU and GPU rows 32768",
+      1, kMaxSerialTrips, false},
+     VKDML_KNOB(scan.mark_max_len, uint64_t)},
     {{"reduce.tree_max_workgroup",
       "reduce_tree: invocations per workgroup, at most (at most the device's); CPU and GPU rows 256", 32,
       1024, true},

@@ -24,10 +24,12 @@ struct Case {
     const char* name;
     ops::Operation op;
     TestTensor input;
+    bool indices = false;  ///< a selection with its index output (run_with_indices)
 };
 
 std::vector<Case> cases() {
     std::vector<Case> c;
+    bool op_has_indices = false;
     auto add = [&](const char* name, vkdml::Result<ops::Operation> op, DML_TENSOR_DATA_TYPE type,
                    std::vector<uint32_t> sizes, uint64_t seed) {
         TestTensor in = vkdml_test::make_packed(type, sizes);
@@ -35,7 +37,7 @@ std::vector<Case> cases() {
             vkdml_test::fill_random_integers(in, seed, -1000, 1000);
         else
             vkdml_test::fill_random(in, seed);
-        c.push_back({name, vkdml_test::built(std::move(op)), std::move(in)});
+        c.push_back({name, vkdml_test::built(std::move(op)), std::move(in), op_has_indices});
     };
     const auto f32 = DML_TENSOR_DATA_TYPE_FLOAT32, i32 = DML_TENSOR_DATA_TYPE_INT32;
     const auto up = DML_AXIS_DIRECTION_INCREASING;
@@ -49,6 +51,11 @@ std::vector<Case> cases() {
         {4096, 20}, 3);
     add("cummax float32 {1, 100003} axis 1", ops::cumulative_maximum({f32, {1, 100003}}, 1, up, false), f32,
         {1, 100003}, 6);
+    op_has_indices = true;  // the marks of an exclusive reverse selection (scan.mark_max_len)
+    add("cummin with indices float32 {3, 40001} axis 1, exclusive, reverse",
+        ops::cumulative_minimum_with_indices({f32, {3, 40001}}, 1, DML_AXIS_DIRECTION_DECREASING, true), f32,
+        {3, 40001}, 8);
+    op_has_indices = false;
     add("logcumsumexp float32 {2, 70001} axis 1, reverse",
         ops::log_cumulative_sum_exp({f32, {2, 70001}}, 1, DML_AXIS_DIRECTION_DECREASING, false), f32,
         {2, 70001}, 7);
@@ -121,7 +128,8 @@ TEST_CASE(
          {"reduce.tree_max_workgroup", 32},
          {"reduce.tree_max_items", 4},
          {"scan.serial_min_len", 64},
-         {"scan.serial_max_len", 64}},
+         {"scan.serial_max_len", 64},
+         {"scan.mark_max_len", 1}},
         // Reduce-then-scan of one-tile chunks instead of the chained pass; trees of 128, 3 workgroups; few
         // serial chunks.
         {{"scan.tile_workgroup", 128},
@@ -141,11 +149,19 @@ TEST_CASE(
          {"reduce.serial_max_len", 16},
          {"scan.serial_min_len", 128},
          {"scan.serial_max_len", 128},
-         {"scan.row_block_vectors", 1}},
+         {"scan.row_block_vectors", 1},
+         {"scan.mark_max_len", 7}},
     };
     for (Case& c : cases()) {
         INFO(c.name);
-        const TestTensor want = vkdml_test::run_operation(*reference, c.op, c.input);
+        const auto run = [&](const vkdml::Device& device) {
+            if (!c.indices) return vkdml_test::run_operation(device, c.op, c.input);
+            vkdml_test::WithIndices both = vkdml_test::run_with_indices(device, c.op, c.input);
+            both.values.bytes.insert(both.values.bytes.end(), both.indices.bytes.begin(),
+                                     both.indices.bytes.end());
+            return both.values;  // (the values' bytes, then the indices')
+        };
+        const TestTensor want = run(*reference);
         const std::string plain = vkdml_test::compiled_plan(*untuned, c.op.desc());
         for (const auto& tuning : tunings) {
             const auto dev = tuned_device(tuning);
@@ -153,7 +169,7 @@ TEST_CASE(
             INFO("tuned " << text);
             const std::string plan = vkdml_test::compiled_plan(*dev, c.op.desc());
             CHECK(plan.find("rows tuned " + text + ", subgroup size") != std::string::npos);
-            const TestTensor got = vkdml_test::run_operation(*dev, c.op, c.input);
+            const TestTensor got = run(*dev);
             REQUIRE(got.bytes.size() == want.bytes.size());
             CHECK(got.bytes == want.bytes);
             // The plan itself changed, not only its header.

@@ -705,7 +705,7 @@ TEST_CASE("plans under random tunings of either rows keep every invariant, at su
             check_elements_once(plan, sizes, axis, type, reduce);
         }
     }
-    CHECK(plans == 622);  // 317 of the 400 tunings pass check_tuning (the others: a least above its most)
+    CHECK(plans == 638);  // 319 of the 400 tunings pass check_tuning (the others: a least above its most)
 }
 
 TEST_CASE("scan plans: a selection's index output (the values to scratch, the marks, their scan in place)",
@@ -767,6 +767,30 @@ TEST_CASE("scan plans: a selection's index output (the values to scratch, the ma
                         (b.unused || b.slot == Slot::temporary || (b.slot == Slot::output && b.index == 1)));
             }
         }
+    const std::vector<vkdml::Tuning> kMarkEach{{"scan.mark_max_len", 1}};
+    // scan.mark_max_len: the marks in chunks of at most that many positions (1: an element per invocation),
+    // but never more items than 32-bit numbering allows (5 * 10^9 elements: chunks of 2).
+    for (const auto& [sizes, exclusive, chunk_len] :
+         {std::tuple{std::vector<uint32_t>{4096, 64}, true, uint64_t(1)},
+          std::tuple{std::vector<uint32_t>{5000, 1000000}, false, uint64_t(2)}}) {
+        INFO(Catch::Detail::stringify(sizes));
+        const PlanTarget target{gpu_info(32), kCoop, PolicyRows::automatic, std::nullopt, kMarkEach};
+        IndexRequest q;
+        q.values.op = SCAN_OP_MAX;
+        q.values.exclusive = exclusive;
+        q.values.problem = packed(sizes, 1, false);
+        q.index_elements = uint64_t(sizes[0]) * sizes[1];
+        q.index_problem = q.values.problem;
+        Plan plan;
+        REQUIRE(plan_selection_index(target, q, plan));
+        check_plan(plan, target.info);
+        const auto mark = std::find_if(plan.passes.begin(), plan.passes.end(), [](const Pass& p) {
+            return p.key.spec[SCAN_SPEC_MODE] == SCAN_MODE_MARK64;
+        });
+        REQUIRE(mark != plan.passes.end());
+        CHECK(mark->chunk_len == chunk_len);
+        CHECK(mark->groups * mark->chunks == sizes[0] * ceil_div(sizes[1], chunk_len));
+    }
 }
 
 TEST_CASE("scan plans: carry levels run in place through one binding (the H200's integer scans)", "[unit]") {

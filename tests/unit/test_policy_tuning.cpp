@@ -58,7 +58,7 @@ TEST_CASE("tuning: every knob sets its value in either class's rows, whose value
           "[unit]") {
     const Policy rows[2] = {select_policy({cpu_info()}), select_policy({gpu_info()})};
     const auto knobs = vkdml::tuning_knobs();
-    REQUIRE(knobs.size() == 23);
+    REQUIRE(knobs.size() == 24);
     // "...; CPU rows 8, GPU rows 512" or "...; CPU and GPU rows 256"
     const std::regex both(".*; CPU and GPU rows (\\d+)$"), each(".*; CPU rows (\\d+), GPU rows (\\d+)$");
     for (const vkdml::TuningKnob& k : knobs) {
