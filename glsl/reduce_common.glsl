@@ -123,10 +123,12 @@ const uint STATE_WORDS = REDUCE_STATE_WORDS(ACC_WORDS, FUNCTION, COMPENSATED, ST
 
 #if defined(STORAGE_F64)
 ACC_T acc_inf() { return f64_inf(); }
+ACC_T acc_nan() { return f64_nan(); }
 ACC_T acc_exp(ACC_T x) { return exp64(x); }
 ACC_T acc_log(ACC_T x) { return log64(x); }
 #elif defined(ACC_IS_FLOAT)
 ACC_T acc_inf() { return uintBitsToFloat(0x7f800000u); }
+ACC_T acc_nan() { return uintBitsToFloat(0x7fc00000u); }
 #if defined(CANONICAL_FOLD)
 // vkdml's own, not the device's: the same bits on every device (float32_math.glsl).
 ACC_T acc_exp(ACC_T x) { return exp32(x); }
@@ -227,6 +229,9 @@ State element_state(ACC_T x, uint index) {
         st.s = ACC_T(0);
         st.i = 1u;
     }
+#if defined(ACC_IS_FLOAT)
+    if (IS_VAR && isinf(x)) st.v = acc_nan();  // an infinity deviates by NaN (fold_element)
+#endif
     if (FUNCTION == F_L1) st.v = acc_abs(x);
     else if (FUNCTION == F_SUM_SQUARE || FUNCTION == F_L2) st.v = x * x;
     return st;
@@ -327,9 +332,11 @@ State fold_element(State st, ACC_T x, uint index) {
 #if defined(ACC_IS_FLOAT)
     if (IS_VAR) {
         // The first element sets the shift; each one adds x - k and its square (rounded: a sum of
-        // squares has no cancellation). NAN_IGNORE: a NaN element leaves the state as it was.
+        // squares has no cancellation). NAN_IGNORE: a NaN element leaves the state as it was. An infinite
+        // element (or shift) deviates by NaN, so S1 is NaN exactly where an element is not finite: S1 = ±inf
+        // is a deviation past the range of finite data (finish_variance).
         ACC_T k = st.i == 0u ? x : st.k;
-        precise ACC_T d = x - k;
+        precise ACC_T d = (isinf(x) || isinf(k)) ? acc_nan() : x - k;
         precise ACC_T sq = d * d;
         Pair s1 = pair_add_value(Pair(st.v, st.c), d);
         Pair s2 = pair_add_value(Pair(st.s, st.t), sq);
@@ -407,7 +414,8 @@ Pair pair_div_value(Pair a, ACC_T b) {
 // The variances' result: M2 = S2 - S1·(S1/N) with the pairs, then M2 / (N - correction) as a pair, rounded
 // once; the standard deviation its square root, correctly rounded. M2 below 0 (rounding) is 0; N <=
 // correction divides by 0 (+inf, or NaN where M2 is 0, as NumPy); a fiber without a number (NAN_IGNORE)
-// gives NaN.
+// gives NaN. Finite data whose shifted sums overflow (S2 +inf, or NaN from inf - inf in a merge; S1 not
+// NaN: every element finite) gives +inf, as NumPy's sum of squares does, not inf - inf.
 ACC_T finish_variance(State st) {
     Pair s1 = Pair(st.v, st.c);
     // S1·(S1/N), not S1²/N: it stays finite wherever S2 is (S1²/N <= S2).
@@ -418,6 +426,7 @@ ACC_T finish_variance(State st) {
     ACC_T dof = st.i > p.correction ? ACC_T(st.i - p.correction) : ACC_T(0);
     ACC_T var = dof > ACC_T(0) ? pair_value(pair_div_value(m2, dof)) : div_rn(pair_value(m2), dof);
     ACC_T r = FUNCTION == F_STANDARD_DEVIATION ? sqrt_rn(var) : var;
+    if ((isinf(st.s) || acc_isnan(st.s)) && !acc_isnan(st.v)) r = acc_inf();
     return st.i == 0u ? (ACC_T(0) / ACC_T(0)) : r;
 }
 #endif

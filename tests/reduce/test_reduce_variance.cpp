@@ -254,6 +254,34 @@ TEST_CASE("VARIANCE and STANDARD_DEVIATION: NaN and infinities, NanMode::ignore 
         shifted.set_double(0, nan);
         shifted.set_double(5000, nan);
         check_against_reference(dev, shifted, 1, 0, NanMode::ignore);
+        // Finite data whose sums overflow: +inf, as NumPy's sum of squares, never inf - inf = NaN. Rows:
+        // squares past the range, a deviation past it ([big, -big]: x - k overflows too), a NaN between
+        // (left out with NanMode::ignore), an infinity (NaN still); then long rows across chunks, whose
+        // merges overflow (the two families and policy rows run this in CI).
+        const double huge = type == kF64 ? 1e200 : 3e38, large = type == kF64 ? 1e154 : 1.5e19;
+        const std::vector<double> edge = {large, -large, large, -large, huge, -huge, huge, -huge,
+                                          huge,  nan,    -huge, 1.0,    inf,  1.0,   -1.0, 1.0};
+        TestTensor e = make_packed(type, {4, 4});
+        for (uint64_t i = 0; i < edge.size(); ++i) e.set_double(i, edge[i]);
+        const auto sd = built(vkdml::ops::reduce(vkdml::ops::TensorDesc{type, {4, 4}}, kStd, {1}));
+        for (const auto& op : {var, sd}) {
+            const auto got = run(dev, op, e);
+            CHECK(got[0] == inf);
+            CHECK(got[1] == inf);
+            CHECK(std::isnan(got[2]));
+            CHECK(std::isnan(got[3]));
+            const auto skipped = run(dev, op, e, 0, NanMode::ignore);
+            CHECK(skipped[2] == inf);
+            CHECK(std::isnan(skipped[3]));
+        }
+        TestTensor wide = normal(type, {3, 100003}, 14, 0.0);
+        for (uint64_t i = 0; i < wide.count(); ++i) wide.set_double(i, wide.get_double(i) * large);
+        wide.set_double(100003 + 70001, inf);
+        const auto rows =
+            run(dev, built(vkdml::ops::reduce(vkdml::ops::TensorDesc{type, {3, 100003}}, kVar, {1})), wide);
+        CHECK(rows[0] == inf);
+        CHECK(std::isnan(rows[1]));
+        CHECK(rows[2] == inf);
     }
     require_no_validation_messages();
 }
