@@ -123,9 +123,12 @@ def like(result, a, out):
     return asarray(_np.asarray(result), device=a.device)
 
 
-def direct_out(out, dtype, shape):
+def direct_out(out, dtype, shape, source=None):
     """`out` where the device can write the result straight into it (an Array of the result's type and
-    shape), else None."""
+    shape; for a reduction, not the memory of its `source`, which DirectML's rule 9 keeps apart), else
+    None."""
     if isinstance(out, Array) and out.dtype == dtype and out.shape == tuple(shape):
+        if isinstance(source, Array) and source._native.shares_memory(out._native):
+            return None
         return out
     return None

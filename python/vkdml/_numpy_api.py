@@ -57,6 +57,15 @@ def _scan(a, axis, dtype, out, product, device, name, nan_ignore=False):
     return like(store(result, out, name), a, out)
 
 
+def _zero_d_axis(arr, axis):
+    """numpy's reductions (but mean, var and std) take axis 0 or -1 of a 0-d array as no axis (not in a
+    tuple)."""
+    if arr.ndim == 0 and axis is not None and not isinstance(axis, tuple):
+        axis_index(axis, 1)
+        return ()
+    return axis
+
+
 def _drop_axes(result, shape, axes, keepdims):
     if keepdims:
         return result
@@ -87,8 +96,8 @@ def _reduction(a, axis, dtype, out, keepdims, function, device, name, nan_ignore
         computed = _with_out(arr.dtype if arr.dtype.kind == "f" else _np.dtype(_np.float64), out)
     else:  # max and min keep the type; booleans are compared as 0 and 1
         computed = _np.dtype(_np.uint8) if is_bool else arr.dtype
-    if function == "average" and arr.ndim == 0 and axis is not None:
-        axis_set(axis, 0, tuple)  # numpy's mean takes no axis of a 0-d array (but an empty tuple)
+    if function == "average" and not nan_ignore and arr.ndim == 0 and axis is not None:
+        axis_set(axis, 0, tuple)  # numpy's mean takes no axis of a 0-d array (but an empty tuple; nanmean does)
     if function == "average" and not nan_ignore and arr.size == 0:
         # numpy's mean warns where a slice is empty (the reduced count is 0), even for an empty result
         if 0 in [arr.shape[d] for d in axis_set(axis, arr.ndim, tuple)]:
@@ -104,9 +113,7 @@ def _reduction(a, axis, dtype, out, keepdims, function, device, name, nan_ignore
             _np.true_divide(view, count, out=view, casting="unsafe")
         return out if out is not None else like(store(target, None, name), a, out)
     arr = cast_input(_nan_as(arr, computed, 1 if function == "multiply" else 0, nan_ignore), computed)
-    if arr.ndim == 0 and axis is not None and not isinstance(axis, tuple) and function != "average":
-        axis_index(axis, 1)  # numpy takes axis 0 (or -1) of a 0-d array as no axis (not in a tuple or mean)
-        axis = ()
+    axis = _zero_d_axis(arr, axis) if function != "average" or nan_ignore else axis
     axes = axis_set(axis, arr.ndim, tuple)
     out_shape = reduced_shape(arr.shape, axes)
     has_initial = initial is not _NO_VALUE and initial is not None  # numpy: None is no initial
@@ -129,7 +136,7 @@ def _reduction(a, axis, dtype, out, keepdims, function, device, name, nan_ignore
         # numpy's all-NaN rule for nanmax and nanmin runs on the host, and so does `initial`
         host_after = (nan_ignore and computed.kind == "f" and function in ("max", "min")) or has_initial
         result = reduced(arr, REDUCE_FUNCTIONS.index(function), axes, computed, nan=nan_ignore, device=device,
-                         out=None if host_after else direct_out(out, computed, final))
+                         out=None if host_after else direct_out(out, computed, final, arr))
     if nan_ignore and computed.kind == "f" and function in ("max", "min") and result.size and not has_initial:
         arr, result = on_host(arr), on_host(result)
         # numpy: a slice of NaN only is NaN, with a warning (NanMode::ignore gives -inf or +inf there).
@@ -169,7 +176,7 @@ def _arg(a, axis, out, keepdims, code, name, nan_ignore=False, device=None):
 def _nanarg(a, axis, out, keepdims, code, name, device):
     result, arr, ax = _arg(a, axis, None, True, code, name, True, device)
     result, arr = on_host(result), on_host(arr)
-    if arr.dtype.kind == "f" and arr.ndim:
+    if arr.dtype.kind == "f":
         values = arr.reshape(-1) if ax is None else arr
         at = 0 if ax is None else ax
         index = result.reshape(1) if ax is None or result.ndim == 0 else result  # kept dims: 1 at `at`
@@ -361,8 +368,11 @@ array([6, 3], dtype=int16)
 def ptp(a, axis=None, out=None, keepdims=False, *, device=None):
     high = _reduction(a, axis, None, None, keepdims, "max", device, "ptp")
     low = _reduction(a, axis, None, None, keepdims, "min", device, "ptp")
+    high, low = _np.asarray(on_host(high)), _np.asarray(on_host(low))
+    if out is not None:  # numpy: the maximum into out's type (a reduction's cast), then out's subtraction
+        high = high.astype(out.dtype)
     with _np.errstate(over="ignore"):
-        result = _np.subtract(_np.asarray(on_host(high)), _np.asarray(on_host(low)))
+        result = _np.subtract(high, low) if out is None else _np.subtract(high, low, out=_np.empty_like(high))
     return like(store(_np.asarray(result), out, "ptp"), a, out)
 
 
@@ -619,7 +629,15 @@ def _variance(a, axis, dtype, out, ddof, keepdims, device, name, deviation, nan_
                             "float32 or float64)")
     else:  # numpy: float input keeps its type, booleans and integers give float64
         computed = arr.dtype if arr.dtype.kind == "f" else _np.dtype(_np.float64)
+    if out is not None and _np.dtype(out.dtype).kind != "f":  # numpy's errors, in its order
+        if nan_ignore and arr.dtype.kind == "f":
+            raise TypeError("If a is inexact, then out must be inexact")
+        if deviation:
+            raise TypeError(f"{name}: cannot cast the square root's {computed} to out's {out.dtype} (numpy's "
+                            "casting rule 'same_kind')")
     nan_ignore = nan_ignore and arr.dtype.kind == "f"
+    if name in ("nanvar", "nanstd"):  # (numpy's var and std take no axis of a 0-d array)
+        axis = _zero_d_axis(arr, axis)
     arr = cast_input(arr, computed)
     axes = axis_set(axis, arr.ndim, tuple)
     out_shape = reduced_shape(arr.shape, axes)
@@ -643,7 +661,7 @@ def _variance(a, axis, dtype, out, ddof, keepdims, device, name, deviation, nan_
     else:
         final = out_shape if keepdims else tuple(n for i, n in enumerate(arr.shape) if i not in axes)
         result = reduced(arr, code, axes, computed, nan=nan_ignore, device=device,
-                         out=direct_out(out, computed, final) if whole else None,
+                         out=direct_out(out, computed, final, arr) if whole else None,
                          correction=int(ddof) if whole else 0)
     if not whole:  # numpy's divisor max(N - ddof, 0), from the population variance
         host = _np.asarray(on_host(result)).astype(_np.float64)
@@ -671,7 +689,8 @@ _DTYPE_VAR = ("dtype : dtype, optional",
     ["a", "axes_folded", _DTYPE_VAR, "out", _DDOF, "keepdims", "device"],
     ("numpy.ndarray or numpy scalar",
      "The variances (REDUCE VARIANCE, vkdml's function: shifted compensated sums, accurate on data whose "
-     "mean is far from 0); NaN where a slice holds a NaN or an infinity."),
+     "mean is far from 0); NaN where a slice holds a NaN or an infinity; +inf where finite "
+     "data's sums overflow, as in numpy."),
     """
 >>> vkdml.var(np.array([1, 2, 3, 4], np.float32))
 1.25
@@ -729,7 +748,7 @@ def _logical(a, axis, out, keepdims, function, device, name):
         arr = arr.view(_np.uint8)
     counts = function == "count_nonzero"
     result_dtype = _np.dtype(_np.int64) if counts else _np.dtype(_np.uint8)
-    axes = axis_set(axis, arr.ndim, tuple)
+    axes = axis_set(_zero_d_axis(arr, axis), arr.ndim, tuple)
     out_shape = reduced_shape(arr.shape, axes)
     if arr.size == 0:  # an empty slice: any False, all True, a count of 0
         result = _np.full(out_shape, 1 if function == "all" else 0, result_dtype)
@@ -877,10 +896,12 @@ def fmin_accumulate(a, axis=0, dtype=None, out=None, *, device=None):
     return _accumulate(a, axis, dtype, out, 3, True, device, "fmin_accumulate")
 
 
-def _log_accumulate(a, axis, dtype, out, device, name, promote, scalar_ok=False):
+def _log_accumulate(a, axis, dtype, out, device, name, promote, scalar_ok=False, integer_out=False):
     """ln(sum(exp)) accumulated along `axis` over vkdml's LOG_CUMULATIVE_SUM_EXP (combine 4), in
     `dtype`, else in `out`'s float type where the one `promote` gives `a`'s dtype casts to it safely (as
-    numpy's loops choose), else in that one. `scalar_ok`: a 0-d input is its own result (PyTorch's)."""
+    numpy's loops choose), else in that one; `integer_out`: an integer `out` asks for the type `promote`
+    gives it, where wider (numpy's loop for its dtype). `scalar_ok`: a 0-d input is its own result
+    (PyTorch's)."""
     arr = as_array(a, allow_bool=True)
     if arr.ndim == 0 and not scalar_ok:
         raise TypeError("cannot accumulate on a scalar")
@@ -892,6 +913,8 @@ def _log_accumulate(a, axis, dtype, out, device, name, promote, scalar_ok=False)
         computed = promote(arr.dtype)
         with_out = _with_out(computed, out)
         computed = with_out if with_out.kind == "f" else computed
+        if integer_out and out is not None and _np.dtype(out.dtype).kind in "iu":
+            computed = _np.promote_types(computed, promote(_np.dtype(out.dtype)))
     if arr.ndim == 0:
         result = _np.asarray(on_host(arr)).astype(computed)
         return like(store(result, out, name), a, out)
@@ -928,7 +951,7 @@ array([0.        , 0.69314718, 1.09861229, 1.38629436])
 def logaddexp_accumulate(a, axis=0, dtype=None, out=None, *, device=None):
     if _np.ndim(a):  # (a 0-d input: the scalar's TypeError)
         axis = _ufunc_axis(axis, _np.ndim(a))
-    return _log_accumulate(a, axis, dtype, out, device, "logaddexp_accumulate", _logaddexp_type)
+    return _log_accumulate(a, axis, dtype, out, device, "logaddexp_accumulate", _logaddexp_type, integer_out=True)
 
 
 @numpy_doc(

@@ -739,3 +739,59 @@ def test_accumulate_arguments_and_the_dml_functions():
     z = np.array([-0.0, 0.0, -0.0], np.float64)
     assert not np.signbit(vkdml.dml.cumulative_maximum(z, 0)[1:]).any()
     assert np.signbit(vkdml.dml.cumulative_minimum(z[::-1].copy(), 0)).all()
+
+
+def test_zero_d_inputs_out_types_and_overflow_follow_numpy():
+    scalar = np.array(5.0)
+    # 0-d input: axis 0 or -1 is no axis where numpy's function takes it (mean, var and std do not).
+    for name in ("any", "all", "count_nonzero", "nanmean", "nanvar", "nanstd", "sum", "nanmax", "ptp"):
+        for axis in (0, -1):
+            assert getattr(vkdml, name)(scalar, axis=axis) == getattr(np, name)(scalar, axis=axis), (name, axis)
+        with pytest.raises(np.AxisError):
+            getattr(vkdml, name)(scalar, axis=(0,))
+    for name in ("mean", "var", "std"):
+        with pytest.raises(np.AxisError):
+            getattr(vkdml, name)(scalar, axis=0)
+    with pytest.raises(ValueError, match="All-NaN slice encountered"):
+        vkdml.nanargmax(np.array(np.nan))
+    assert vkdml.nanargmin(np.array(3.0)) == 0
+    # A reduction into its own input Array (numpy allows out=a): computed apart, then written there.
+    a = vkdml.asarray(np.full((1, 4), 3.0, np.float32))
+    assert vkdml.var(a, axis=0, keepdims=True, out=a) is a
+    assert a.numpy().tolist() == [[0.0, 0.0, 0.0, 0.0]]
+    b = vkdml.asarray(np.array([[1.0, 2.0]]))
+    assert vkdml.sum(b, axis=0, keepdims=True, out=b) is b and b.numpy().tolist() == [[1.0, 2.0]]
+    # ptp into out: the maximum in out's type, then out's subtraction (and its casting errors).
+    for x, out_type in [(np.array([-100, 100], np.int8), np.int64), (np.array([-100, 100], np.int64), np.int8),
+                        (np.array([0, 200], np.uint8), np.int8), (np.array([0.5, 3.75]), np.float32)]:
+        want, got = np.zeros((), out_type), np.zeros((), out_type)
+        np.ptp(x, out=want)
+        assert vkdml.ptp(x, out=got) is got and got == want and got.dtype == want.dtype, (x.dtype, out_type)
+    for x, out_type in [(np.array([-100, 100], np.int8), np.uint8), (np.array([0.5, 3.7]), np.int64)]:
+        with pytest.raises(TypeError, match="Cannot cast ufunc 'subtract' output"):
+            vkdml.ptp(x, out=np.zeros((), out_type))
+    # std and the nan functions refuse an integer out as numpy does; var and an integer nanvar take it.
+    floats, ints = np.array([1.0, 2.0, 4.0]), np.array([1, 2, 4])
+    for name, x, message in [("std", floats, "square root"), ("std", ints, "square root"),
+                             ("nanstd", ints, "square root"), ("nanstd", floats, "If a is inexact"),
+                             ("nanvar", floats, "If a is inexact")]:
+        with pytest.raises(TypeError, match=message):
+            getattr(vkdml, name)(x, out=np.zeros((), np.int64))
+    for name, x in [("var", floats), ("nanvar", ints)]:
+        want, got = np.zeros((), np.int64), np.zeros((), np.int64)
+        getattr(np, name)(x, out=want)
+        assert getattr(vkdml, name)(x, out=got) is got and got == want == 1, name
+    # logaddexp.accumulate into an integer out computes in that type's float loop where wider, as numpy.
+    for in_type in (np.int8, np.int64, np.float64):
+        for out_type in (np.int64, np.int16, np.int8, np.uint8):
+            x = np.array([-72, -49], in_type)
+            want, got = np.zeros(2, out_type), np.zeros(2, out_type)
+            np.logaddexp.accumulate(x, out=want)
+            vkdml.logaddexp_accumulate(x, out=got)
+            assert got.tolist() == want.tolist(), (in_type, out_type)
+    # Finite data whose sums overflow: +inf, as numpy (never inf - inf); an infinity still gives NaN.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for x in (np.array([1e200, -1e200]), np.array([3e38, -3e38], np.float32)):
+            assert vkdml.var(x) == np.var(x) == np.inf and vkdml.std(x) == np.inf, x.dtype
+        assert np.isnan(vkdml.var(np.array([np.inf, 1.0])))
