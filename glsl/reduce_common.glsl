@@ -229,9 +229,6 @@ State element_state(ACC_T x, uint index) {
         st.s = ACC_T(0);
         st.i = 1u;
     }
-#if defined(ACC_IS_FLOAT)
-    if (IS_VAR && isinf(x)) st.v = acc_nan();  // an infinity deviates by NaN (fold_element)
-#endif
     if (FUNCTION == F_L1) st.v = acc_abs(x);
     else if (FUNCTION == F_SUM_SQUARE || FUNCTION == F_L2) st.v = x * x;
     return st;
@@ -333,8 +330,9 @@ State fold_element(State st, ACC_T x, uint index) {
     if (IS_VAR) {
         // The first element sets the shift; each one adds x - k and its square (rounded: a sum of
         // squares has no cancellation). NAN_IGNORE: a NaN element leaves the state as it was. An infinite
-        // element (or shift) deviates by NaN, so S1 is NaN exactly where an element is not finite: S1 = ±inf
-        // is a deviation past the range of finite data (finish_variance).
+        // element (or shift) deviates by NaN, so that S1 is NaN where an element is not finite, and ±inf
+        // only where finite deviations pass the range (finish_variance; both ways at once, -inf + inf,
+        // is NaN too).
         ACC_T k = st.i == 0u ? x : st.k;
         precise ACC_T d = (isinf(x) || isinf(k)) ? acc_nan() : x - k;
         precise ACC_T sq = d * d;
@@ -415,7 +413,8 @@ Pair pair_div_value(Pair a, ACC_T b) {
 // once; the standard deviation its square root, correctly rounded. M2 below 0 (rounding) is 0; N <=
 // correction divides by 0 (+inf, or NaN where M2 is 0, as NumPy); a fiber without a number (NAN_IGNORE)
 // gives NaN. Finite data whose shifted sums overflow (S2 +inf, or NaN from inf - inf in a merge; S1 not
-// NaN: every element finite) gives +inf, as NumPy's sum of squares does, not inf - inf.
+// NaN) gives +inf, as NumPy's sum of squares does, not inf - inf; data spanning more than the type's
+// range both ways from the shift (S1 = -inf + inf) stays NaN.
 ACC_T finish_variance(State st) {
     Pair s1 = Pair(st.v, st.c);
     // S1·(S1/N), not S1²/N: it stays finite wherever S2 is (S1²/N <= S2).

@@ -369,7 +369,7 @@ def ptp(a, axis=None, out=None, keepdims=False, *, device=None):
     high = _reduction(a, axis, None, None, keepdims, "max", device, "ptp")
     low = _reduction(a, axis, None, None, keepdims, "min", device, "ptp")
     high, low = _np.asarray(on_host(high)), _np.asarray(on_host(low))
-    if out is not None:  # numpy: the maximum into out's type (a reduction's cast), then out's subtraction
+    if isinstance(out, (_np.ndarray, Array)):  # numpy: the maximum in out's type, then out's subtraction
         high = high.astype(out.dtype)
     with _np.errstate(over="ignore"):
         result = _np.subtract(high, low) if out is None else _np.subtract(high, low, out=_np.empty_like(high))
@@ -629,14 +629,14 @@ def _variance(a, axis, dtype, out, ddof, keepdims, device, name, deviation, nan_
                             "float32 or float64)")
     else:  # numpy: float input keeps its type, booleans and integers give float64
         computed = arr.dtype if arr.dtype.kind == "f" else _np.dtype(_np.float64)
-    if out is not None and _np.dtype(out.dtype).kind != "f":  # numpy's errors, in its order
+    if isinstance(out, (_np.ndarray, Array)) and out.dtype.kind != "f":  # numpy's errors, in its order
         if nan_ignore and arr.dtype.kind == "f":
             raise TypeError("If a is inexact, then out must be inexact")
         if deviation:
             raise TypeError(f"{name}: cannot cast the square root's {computed} to out's {out.dtype} (numpy's "
                             "casting rule 'same_kind')")
     nan_ignore = nan_ignore and arr.dtype.kind == "f"
-    if name in ("nanvar", "nanstd"):  # (numpy's var and std take no axis of a 0-d array)
+    if nan_ignore:  # (numpy's var and std take no axis of a 0-d array, nor nanvar's of integers, which is var)
         axis = _zero_d_axis(arr, axis)
     arr = cast_input(arr, computed)
     axes = axis_set(axis, arr.ndim, tuple)

@@ -422,12 +422,11 @@ struct Planner {
         m.mark = true;
         Shape s = choose(m, false);
         const auto data = scan_accesses(m, s.layout(), 1, 1, 1);
-        // (No shorter than 32-bit item numbers allow.)
-        const uint64_t fewest = ceil_div(s.axis().size, 0xFFFFFFFFull / s.layout().lines());
-        s.chunk_len =
-            std::min({std::max(std::min(s.chunk_len, policy.mark_max_len), fewest),
-                      max_chunk_in_window(data[1].line, index_bytes, 1, window_bytes(target.info))});
+        s.chunk_len = std::min(s.chunk_len,
+                               max_chunk_in_window(data[1].line, index_bytes, 1, window_bytes(target.info)));
         if (r.exclusive && s.chunk_len > 1 && s.chunk_len < s.axis().size) --s.chunk_len;  // (the lead)
+        // The policy's cap (even chunks of 1 number in 32 bits: rule 2 keeps a tensor below 2^32 elements).
+        s.chunk_len = std::min(s.chunk_len, policy.mark_max_len);
         // An exclusive mark reads its element's neighbour: the two must share a window of the input.
         const uint64_t neighbours = (uint64_t(s.axis().stride_in) + 1) * value_bytes;
         if (r.exclusive && s.axis().size > 1 && neighbours > window_bytes(target.info))

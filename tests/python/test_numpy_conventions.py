@@ -752,6 +752,9 @@ def test_zero_d_inputs_out_types_and_overflow_follow_numpy():
     for name in ("mean", "var", "std"):
         with pytest.raises(np.AxisError):
             getattr(vkdml, name)(scalar, axis=0)
+    for name in ("nanvar", "nanstd"):  # numpy's nanvar of integers is var
+        with pytest.raises(np.AxisError):
+            getattr(vkdml, name)(np.array(5), axis=0)
     with pytest.raises(ValueError, match="All-NaN slice encountered"):
         vkdml.nanargmax(np.array(np.nan))
     assert vkdml.nanargmin(np.array(3.0)) == 0

@@ -132,8 +132,8 @@ namespace {
 // Writes `bytes` into the FIFO `fifo` from a thread of its own, in growing pieces (1, 4, 13, 40 ... bytes)
 // with a pause after each, then closes it: a reader sees short reads, and more than a pipe's buffer waits
 // on it. The reader may stop early (an error): the write then fails with EPIPE, the signal blocked here.
-std::thread feed_pipe(const std::string& fifo, std::string bytes) {
-    return std::thread([fifo, bytes = std::move(bytes)] {
+std::jthread feed_pipe(const std::string& fifo, std::string bytes) {
+    return std::jthread([fifo, bytes = std::move(bytes)] {
         sigset_t broken_pipe;
         sigemptyset(&broken_pipe);
         sigaddset(&broken_pipe, SIGPIPE);
@@ -162,7 +162,7 @@ Outcome run_on_pipe(const TempDir& dir, const std::vector<std::string>& args, st
     const std::string fifo = dir / "pipe";
     std::remove(fifo.c_str());
     REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
-    std::thread writer = feed_pipe(fifo, std::move(bytes));
+    std::jthread writer = feed_pipe(fifo, std::move(bytes));  // (joined on a failed REQUIRE too)
     const Outcome tool = run_tool(dir, args, Stdout::capture, 600, fifo);
     writer.join();
     std::remove(fifo.c_str());

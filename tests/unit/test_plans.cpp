@@ -767,14 +767,14 @@ TEST_CASE("scan plans: a selection's index output (the values to scratch, the ma
                         (b.unused || b.slot == Slot::temporary || (b.slot == Slot::output && b.index == 1)));
             }
         }
-    const std::vector<vkdml::Tuning> kMarkEach{{"scan.mark_max_len", 1}};
-    // scan.mark_max_len: the marks in chunks of at most that many positions (1: an element per invocation),
-    // but never more items than 32-bit numbering allows (5 * 10^9 elements: chunks of 2).
-    for (const auto& [sizes, exclusive, chunk_len] :
-         {std::tuple{std::vector<uint32_t>{4096, 64}, true, uint64_t(1)},
-          std::tuple{std::vector<uint32_t>{5000, 1000000}, false, uint64_t(2)}}) {
-        INFO(Catch::Detail::stringify(sizes));
-        const PlanTarget target{gpu_info(32), kCoop, PolicyRows::automatic, std::nullopt, kMarkEach};
+    // scan.mark_max_len: the marks in chunks of at most that many positions (1: an element per invocation;
+    // an exclusive scan's chunk one shorter than a window allows, then capped).
+    for (const auto& [sizes, exclusive, cap] : {std::tuple{std::vector<uint32_t>{4096, 64}, true, 1u},
+                                                std::tuple{std::vector<uint32_t>{3, 100000}, false, 1u},
+                                                std::tuple{std::vector<uint32_t>{3, 100000}, true, 7u}}) {
+        INFO(Catch::Detail::stringify(sizes) << (exclusive ? " exclusive" : "") << ", cap " << cap);
+        const std::vector<vkdml::Tuning> tuning{{"scan.mark_max_len", cap}};
+        const PlanTarget target{gpu_info(32), kCoop, PolicyRows::automatic, std::nullopt, tuning};
         IndexRequest q;
         q.values.op = SCAN_OP_MAX;
         q.values.exclusive = exclusive;
@@ -788,8 +788,8 @@ TEST_CASE("scan plans: a selection's index output (the values to scratch, the ma
             return p.key.spec[SCAN_SPEC_MODE] == SCAN_MODE_MARK64;
         });
         REQUIRE(mark != plan.passes.end());
-        CHECK(mark->chunk_len == chunk_len);
-        CHECK(mark->groups * mark->chunks == sizes[0] * ceil_div(sizes[1], chunk_len));
+        CHECK(mark->chunk_len == cap);
+        CHECK(mark->groups * mark->chunks == sizes[0] * ceil_div(sizes[1], cap));
     }
 }
 
