@@ -720,19 +720,24 @@ TEST_CASE("scan plans: a selection's index output (the values to scratch, the ma
         {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_INT64, {1 << 22}, 0, false, false},
         {DML_TENSOR_DATA_TYPE_INT8, DML_TENSOR_DATA_TYPE_INT32, {300, 7000}, 1, true, true},
         {DML_TENSOR_DATA_TYPE_FLOAT64, DML_TENSOR_DATA_TYPE_UINT64, {5000, 3}, 0, false, true}};
+    // A cumulative maximum's index output, packed, as plan_cumulative asks for it.
+    auto request = [](const Case& c) {
+        IndexRequest q;
+        q.values.op = SCAN_OP_MAX;
+        q.values.type = c.type;
+        q.values.reverse = c.reverse;
+        q.values.exclusive = c.exclusive;
+        q.values.problem = packed(c.sizes, c.axis, false);
+        q.index_type = c.index_type;
+        q.index_elements = 1;
+        for (uint32_t n : c.sizes) q.index_elements *= n;
+        q.index_problem = q.values.problem;
+        return q;
+    };
     for (const PlanTarget& target : {PlanTarget{gpu_info(32), kCoop}, PlanTarget{cpu_info(8), kAuto}})
         for (const Case& c : cases) {
             INFO(vkdml::to_string(c.type) << " -> " << vkdml::to_string(c.index_type) << " axis " << c.axis);
-            IndexRequest q;
-            q.values.op = SCAN_OP_MAX;
-            q.values.type = c.type;
-            q.values.reverse = c.reverse;
-            q.values.exclusive = c.exclusive;
-            q.values.problem = packed(c.sizes, c.axis, false);
-            q.index_type = c.index_type;
-            q.index_elements = 1;
-            for (uint32_t n : c.sizes) q.index_elements *= n;
-            q.index_problem = q.values.problem;
+            const IndexRequest q = request(c);
             Plan plan;
             REQUIRE(plan_selection_index(target, q, plan));
             check_plan(plan, target.info);
@@ -775,14 +780,11 @@ TEST_CASE("scan plans: a selection's index output (the values to scratch, the ma
         INFO(Catch::Detail::stringify(sizes) << (exclusive ? " exclusive" : "") << ", cap " << cap);
         const std::vector<vkdml::Tuning> tuning{{"scan.mark_max_len", cap}};
         const PlanTarget target{gpu_info(32), kCoop, PolicyRows::automatic, std::nullopt, tuning};
-        IndexRequest q;
-        q.values.op = SCAN_OP_MAX;
-        q.values.exclusive = exclusive;
-        q.values.problem = packed(sizes, 1, false);
-        q.index_elements = uint64_t(sizes[0]) * sizes[1];
-        q.index_problem = q.values.problem;
         Plan plan;
-        REQUIRE(plan_selection_index(target, q, plan));
+        REQUIRE(plan_selection_index(
+            target,
+            request({DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_INT64, sizes, 1, false, exclusive}),
+            plan));
         check_plan(plan, target.info);
         const auto mark = std::find_if(plan.passes.begin(), plan.passes.end(), [](const Pass& p) {
             return p.key.spec[SCAN_SPEC_MODE] == SCAN_MODE_MARK64;

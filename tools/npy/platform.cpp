@@ -156,14 +156,21 @@ std::string temporary_name(const std::string& path) {
     return path + ".tmp." + std::to_string(process_id());
 }
 
+// Writes `parts` to `file` in order; false where a write fell short. (An empty part's data() may be null:
+// not for fwrite.)
+static bool write_parts(std::FILE* file, std::span<const std::span<const std::byte>> parts) {
+    bool written = true;
+    for (std::span<const std::byte> part : parts)
+        written = written && (part.empty() || std::fwrite(part.data(), 1, part.size(), file) == part.size());
+    return written;
+}
+
 std::optional<std::string> write_file_atomically(const std::string& path,
                                                  std::span<const std::span<const std::byte>> parts) {
     const std::string temp = temporary_name(path);
     std::FILE* file = open_file(temp, "wb");
     if (!file) return "cannot create '" + temp + "': " + error_text(errno);
-    bool written = true;
-    for (std::span<const std::byte> part : parts)  // (an empty part's data() may be null: not for fwrite)
-        written = written && (part.empty() || std::fwrite(part.data(), 1, part.size(), file) == part.size());
+    const bool written = write_parts(file, parts);
     const int write_errno = errno;
     const bool closed = std::fclose(file) == 0;
     const int close_errno = errno;
@@ -180,11 +187,7 @@ std::optional<std::string> write_file_atomically(const std::string& path,
 }
 
 std::optional<std::string> write_standard_output(std::span<const std::span<const std::byte>> parts) {
-    bool written = true;
-    for (std::span<const std::byte> part : parts)
-        written =
-            written && (part.empty() || std::fwrite(part.data(), 1, part.size(), stdout) == part.size());
-    written = written && std::fflush(stdout) == 0;
+    const bool written = write_parts(stdout, parts) && std::fflush(stdout) == 0;
     if (!written) return "cannot write to standard output: " + error_text(errno);
     return std::nullopt;
 }
