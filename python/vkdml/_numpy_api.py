@@ -810,7 +810,8 @@ def count_nonzero(a, axis=None, *, keepdims=False, device=None):
 def _ufunc_axis(axis, ndim):
     """The axis of numpy's ufunc.accumulate: an integer, a tuple of one, or None for a 1-d array."""
     if axis is None or isinstance(axis, tuple):
-        axes = axis_set(axis, ndim, tuple)
+        # (as numpy: each axis in range, then one of them; a repeated axis is several, not an error of its own)
+        axes = tuple(range(ndim)) if axis is None else tuple(axis_index(a, ndim) for a in axis)
         if len(axes) != 1:
             raise invalid("accumulate does not allow multiple axes")
         return axes[0]

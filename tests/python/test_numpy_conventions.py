@@ -519,7 +519,7 @@ def test_accumulate_takes_numpys_axes():
         np.testing.assert_allclose(ours(x[0], axis=None), theirs(x[0], axis=None), rtol=1e-15, err_msg=name)
         for axis in ((0,), (-1,)):
             np.testing.assert_allclose(ours(x, axis=axis), theirs(x, axis=axis), rtol=1e-15, err_msg=name)
-        for axis in (None, (), (0, 1)):
+        for axis in (None, (), (0, 1), (0, 0), (-1, 1)):
             with pytest.raises(ValueError, match="accumulate does not allow multiple axes"):
                 ours(x, axis=axis)
         with pytest.raises(np.AxisError):
